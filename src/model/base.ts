@@ -1,0 +1,54 @@
+import type { Diagnostic } from './diagnostic.js';
+import type { SourceFile } from './span.js';
+import type { ContextDef, HostDef, ServerXml, TomcatUsers } from './server.js';
+import type { WebXml } from './webxml.js';
+
+/** How a context was found, as Tomcat's HostConfig finds them. */
+export type ContextSource = 'server-xml' | 'context-file' | 'app-dir';
+
+/** A web application of a host. */
+export interface LoadedContext {
+  /** Context path: '' for ROOT, otherwise starting with '/'. */
+  path: string;
+  /** The version after `##`, or '' when none. */
+  version: string;
+  /** Tomcat's base name (`ROOT`, `foo#bar##2`). */
+  name: string;
+  /** Absolute directory of the application (may not exist). */
+  docBase: string;
+  source: ContextSource;
+  /** The `<Context>` element that defined it (server.xml, conf/<Engine>/<Host>/x.xml or META-INF/context.xml). */
+  contextDef: ContextDef | null;
+  /** `WEB-INF/web.xml`; null when the app has none. */
+  webXml: WebXml | null;
+}
+
+export interface LoadedHost {
+  engineName: string;
+  name: string;
+  aliases: string[];
+  /** Absolute appBase. */
+  appBase: string;
+  def: HostDef | null;
+  /** `conf/<Engine>/<Host>/web.xml.default`. */
+  webXmlDefault: WebXml | null;
+  contexts: LoadedContext[];
+}
+
+/** Everything read from one CATALINA_BASE. */
+export interface CatalinaBase {
+  base: string;
+  home: string;
+  serverXml: ServerXml | null;
+  /** `conf/web.xml` of the base, or of the home when the base has none. */
+  globalWebXml: WebXml | null;
+  users: TomcatUsers | null;
+  engineName: string;
+  defaultHost: string;
+  hosts: LoadedHost[];
+  /** Properties used for `${...}` (catalina.base, catalina.home, conf/catalina.properties). */
+  properties: Record<string, string>;
+  /** Every file read, by absolute path. */
+  files: Map<string, SourceFile>;
+  diagnostics: Diagnostic[];
+}

@@ -1,0 +1,5 @@
+export * from './span.js';
+export * from './diagnostic.js';
+export * from './webxml.js';
+export * from './server.js';
+export * from './base.js';

@@ -1,0 +1,74 @@
+import type { Located, Span } from './span.js';
+
+export type Dispatcher = 'REQUEST' | 'FORWARD' | 'INCLUDE' | 'ERROR' | 'ASYNC';
+export const DISPATCHERS: readonly Dispatcher[] = ['REQUEST', 'FORWARD', 'INCLUDE', 'ERROR', 'ASYNC'];
+
+/** An `<init-param>` or `<context-param>`. */
+export interface Param {
+  name: Located<string>;
+  value: Located<string>;
+  span: Span;
+}
+
+export interface FilterDef {
+  name: Located<string>;
+  /** `<filter-class>`; null when the element is missing. */
+  className: Located<string> | null;
+  asyncSupported: Located<string> | null;
+  initParams: Param[];
+  span: Span;
+}
+
+export interface FilterMapping {
+  filterName: Located<string>;
+  urlPatterns: Located<string>[];
+  servletNames: Located<string>[];
+  /** Raw dispatcher texts; validity is checked by lint. Empty means REQUEST. */
+  dispatchers: Located<string>[];
+  span: Span;
+}
+
+export interface ServletDef {
+  name: Located<string>;
+  className: Located<string> | null;
+  jspFile: Located<string> | null;
+  initParams: Param[];
+  span: Span;
+}
+
+export interface ServletMapping {
+  servletName: Located<string>;
+  urlPatterns: Located<string>[];
+  span: Span;
+}
+
+export interface MimeMapping {
+  extension: Located<string>;
+  mimeType: Located<string>;
+  span: Span;
+}
+
+/** The generation of a deployment descriptor, from its DOCTYPE, namespace and version attribute. */
+export type WebXmlGeneration = '2.2' | '2.3' | '2.4' | '2.5' | '3.0' | '3.1' | '4.0' | '5.0' | '6.0' | '6.1' | 'unknown';
+
+/** A parsed `web.xml` (or `web-fragment.xml`, or `web.xml.default`). */
+export interface WebXml {
+  file: string;
+  root: 'web-app' | 'web-fragment';
+  generation: WebXmlGeneration;
+  namespace: string | null;
+  version: Located<string> | null;
+  metadataComplete: Located<string> | null;
+  span: Span;
+  filters: FilterDef[];
+  filterMappings: FilterMapping[];
+  servlets: ServletDef[];
+  servletMappings: ServletMapping[];
+  mimeMappings: MimeMapping[];
+  welcomeFiles: Located<string>[];
+  /** `<session-config><session-timeout>` in minutes, raw text. */
+  sessionTimeout: Located<string> | null;
+  contextParams: Param[];
+  /** `<login-config><realm-name>`, when present. */
+  realmName: Located<string> | null;
+}
