@@ -31,6 +31,8 @@ export interface SourceFile {
   encoding: string;
   /** Whether the file started with a byte order mark. */
   bom: boolean;
+  /** XML comments with their spans (suppression comments live there). */
+  comments?: Located<string>[];
 }
 
 /** A span that covers the start of a file, for problems that have no better place. */

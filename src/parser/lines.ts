@@ -1,0 +1,50 @@
+import type { Span } from '../model/index.js';
+
+/**
+ * Maps offsets of a decoded text to 1-based line/column (UTF-16 units).
+ * Built once per file; lookups are a binary search, so spans cost O(log lines).
+ */
+export class LineIndex {
+  private readonly starts: number[];
+
+  constructor(readonly file: string, text: string) {
+    const starts = [0];
+    for (let i = 0; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      if (c === 10) starts.push(i + 1);
+      else if (c === 13) {
+        if (text.charCodeAt(i + 1) === 10) i++;
+        starts.push(i + 1);
+      }
+    }
+    this.starts = starts;
+  }
+
+  /** 1-based line of an offset. */
+  lineOf(offset: number): number {
+    const s = this.starts;
+    let lo = 0;
+    let hi = s.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (s[mid]! <= offset) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo + 1;
+  }
+
+  /** The span of [offset, endOffset) in this file. */
+  span(offset: number, endOffset: number): Span {
+    const line = this.lineOf(offset);
+    const endLine = endOffset === offset ? line : this.lineOf(endOffset);
+    return {
+      file: this.file,
+      line,
+      column: offset - this.starts[line - 1]! + 1,
+      endLine,
+      endColumn: endOffset - this.starts[endLine - 1]! + 1,
+      offset,
+      endOffset,
+    };
+  }
+}

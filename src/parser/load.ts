@@ -1,0 +1,247 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { isAbsolute, join, resolve } from 'node:path';
+import type { CatalinaBase, ContextDef, Diagnostic, HostDef, LoadedContext, LoadedHost, SourceFile, WebXml } from '../model/index.js';
+import { fileStartSpan } from '../model/index.js';
+import { contextBaseName, parseContextName } from './context-name.js';
+import { parseJavaProperties } from './properties.js';
+import { parseContextXml, parseServerXml, parseTomcatUsers } from './server.js';
+import { parseWebXml } from './webxml.js';
+
+interface Reader {
+  files: Map<string, SourceFile>;
+  diagnostics: Diagnostic[];
+}
+
+function readBytes(path: string, r: Reader): Uint8Array | null {
+  try {
+    return readFileSync(path);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return null;
+    r.diagnostics.push({
+      ruleId: 'file-unreadable',
+      severity: 'error',
+      message: `Cannot read ${path}: ${(err as Error).message}`,
+      span: fileStartSpan(path),
+    });
+    return null;
+  }
+}
+
+function isFile(path: string): boolean {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
+}
+
+function isDir(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+function listDir(path: string): string[] {
+  try {
+    return readdirSync(path).sort();
+  } catch {
+    return [];
+  }
+}
+
+function readWebXml(path: string, r: Reader): WebXml | null {
+  const bytes = readBytes(path, r);
+  if (!bytes) return null;
+  const { webXml, source, diagnostics } = parseWebXml(bytes, path);
+  r.files.set(path, source);
+  r.diagnostics.push(...diagnostics);
+  return webXml;
+}
+
+function readContextFile(path: string, properties: Record<string, string>, r: Reader): ContextDef | null {
+  const bytes = readBytes(path, r);
+  if (!bytes) return null;
+  const { context, source, diagnostics } = parseContextXml(bytes, path, properties);
+  r.files.set(path, source);
+  r.diagnostics.push(...diagnostics);
+  return context;
+}
+
+function flag(def: HostDef | null, name: string, fallback: boolean): boolean {
+  const v = def?.attributes[name]?.value;
+  return v === undefined ? fallback : v.trim().toLowerCase() === 'true';
+}
+
+/**
+ * Reads a whole CATALINA_BASE: server.xml, the global web.xml (falling back to
+ * CATALINA_HOME's), tomcat-users.xml, and for every host its web.xml.default
+ * and its contexts, found as Tomcat's HostConfig finds them. Never throws;
+ * what cannot be read becomes a diagnostic and the rest is still read.
+ */
+export function loadBase(opts: { base: string; home?: string }): CatalinaBase {
+  const base = resolve(opts.base);
+  const home = resolve(opts.home ?? opts.base);
+  const r: Reader = { files: new Map(), diagnostics: [] };
+  const result: CatalinaBase = {
+    base, home, serverXml: null, globalWebXml: null, users: null,
+    engineName: 'Catalina', defaultHost: 'localhost', hosts: [],
+    properties: {}, files: r.files, diagnostics: r.diagnostics,
+  };
+  if (!isDir(base)) {
+    r.diagnostics.push({
+      ruleId: 'base-unreadable',
+      severity: 'error',
+      message: `${base} is not a readable directory.`,
+      span: fileStartSpan(base),
+    });
+    return result;
+  }
+
+  const properties: Record<string, string> = { 'catalina.base': base, 'catalina.home': home };
+  const propsPath = [join(base, 'conf', 'catalina.properties'), join(home, 'conf', 'catalina.properties')].find(isFile);
+  if (propsPath) {
+    const bytes = readBytes(propsPath, r);
+    if (bytes) Object.assign(properties, parseJavaProperties(Buffer.from(bytes).toString('latin1')), { 'catalina.base': base, 'catalina.home': home });
+  }
+  result.properties = properties;
+
+  const serverPath = join(base, 'conf', 'server.xml');
+  const serverBytes = readBytes(serverPath, r);
+  if (serverBytes) {
+    const { serverXml, source, diagnostics } = parseServerXml(serverBytes, serverPath, properties);
+    r.files.set(serverPath, source);
+    r.diagnostics.push(...diagnostics);
+    result.serverXml = serverXml;
+  } else if (isDir(join(base, 'conf'))) {
+    r.diagnostics.push({
+      ruleId: 'server-xml-missing',
+      severity: 'info',
+      message: 'No conf/server.xml: assuming Tomcat\'s defaults (Engine "Catalina", host "localhost" with appBase "webapps").',
+      span: fileStartSpan(serverPath),
+    });
+  }
+
+  const globalPath = [join(base, 'conf', 'web.xml'), join(home, 'conf', 'web.xml')].find(isFile);
+  if (globalPath) result.globalWebXml = readWebXml(globalPath, r);
+
+  const usersPath = usersFile(result, base);
+  const usersBytes = usersPath ? readBytes(usersPath, r) : null;
+  if (usersPath && usersBytes) {
+    const { users, source, diagnostics } = parseTomcatUsers(usersBytes, usersPath);
+    r.files.set(usersPath, source);
+    r.diagnostics.push(...diagnostics);
+    result.users = users;
+  }
+
+  const engine = result.serverXml?.services.find((s) => s.engine)?.engine ?? null;
+  result.engineName = engine?.name?.value ?? 'Catalina';
+  result.defaultHost = engine?.defaultHost?.value ?? 'localhost';
+  const hostDefs: (HostDef | null)[] = engine ? engine.hosts : [null];
+  if (engine && engine.hosts.length === 0) {
+    r.diagnostics.push({
+      ruleId: 'server-no-host',
+      severity: 'error',
+      message: 'The <Engine> declares no <Host>: Tomcat would serve nothing.',
+      span: engine.span,
+    });
+  }
+  for (const def of hostDefs) result.hosts.push(loadHost(result, def, properties, r));
+  return result;
+}
+
+function usersFile(result: CatalinaBase, base: string): string | null {
+  const resource = result.serverXml?.globalResources.find(
+    (g) => g.attributes['pathname'] && /UserDatabase/.test(g.attributes['type']?.value ?? g.attributes['factory']?.value ?? ''),
+  );
+  const pathname = resource?.attributes['pathname']?.value ?? 'conf/tomcat-users.xml';
+  const path = isAbsolute(pathname) ? pathname : join(base, pathname);
+  return isFile(path) ? path : null;
+}
+
+function loadHost(result: CatalinaBase, def: HostDef | null, properties: Record<string, string>, r: Reader): LoadedHost {
+  const name = def?.name.value ?? 'localhost';
+  const appBaseAttr = def?.appBase?.value ?? 'webapps';
+  const appBase = isAbsolute(appBaseAttr) ? appBaseAttr : join(result.base, appBaseAttr);
+  const configBase = join(result.base, 'conf', result.engineName, name);
+  const hostDefaultPath = join(configBase, 'web.xml.default');
+  const host: LoadedHost = {
+    engineName: result.engineName,
+    name,
+    aliases: def?.aliases.map((a) => a.value) ?? [],
+    appBase,
+    def,
+    webXmlDefault: isFile(hostDefaultPath) ? readWebXml(hostDefaultPath, r) : null,
+    contexts: [],
+  };
+  const deployXML = flag(def, 'deployXML', true);
+  const taken = new Set<string>();
+  const add = (ctx: LoadedContext): void => {
+    if (taken.has(ctx.name)) return;
+    taken.add(ctx.name);
+    host.contexts.push(ctx);
+  };
+  const appWebXml = (docBase: string): WebXml | null => {
+    const p = join(docBase, 'WEB-INF', 'web.xml');
+    return isFile(p) ? readWebXml(p, r) : null;
+  };
+
+  // <Context> elements inside <Host> in server.xml are configured first.
+  for (const c of def?.contexts ?? []) {
+    const path = normalisePath(c.path?.value ?? '');
+    const version = c.attributes['webappVersion']?.value ?? '';
+    const docBase = resolveDocBase(c.docBase?.value, appBase, contextBaseName(path, version));
+    add({ path, version, name: contextBaseName(path, version), docBase, source: 'server-xml', contextDef: c, webXml: appWebXml(docBase) });
+  }
+  // Then HostConfig's order: context descriptors, WARs, directories.
+  for (const f of listDir(configBase)) {
+    if (!f.endsWith('.xml')) continue;
+    const file = join(configBase, f);
+    if (!isFile(file)) continue;
+    const cn = parseContextName(f.slice(0, -4));
+    if (taken.has(cn.name)) continue;
+    const c = readContextFile(file, properties, r);
+    if (!c) continue;
+    const docBase = resolveDocBase(c.docBase?.value, appBase, cn.name);
+    add({ ...cn, docBase, source: 'context-file', contextDef: c, webXml: appWebXml(docBase) });
+  }
+  const entries = listDir(appBase);
+  for (const f of entries) {
+    if (!f.toLowerCase().endsWith('.war')) continue;
+    const cn = parseContextName(f.slice(0, -4));
+    if (taken.has(cn.name) || !isFile(join(appBase, f))) continue;
+    const dir = join(appBase, cn.name);
+    if (isDir(dir)) continue;
+    r.diagnostics.push({
+      ruleId: 'war-not-read',
+      severity: 'info',
+      message: `${f} is a packed WAR: tollgate reads unpacked applications only, so its WEB-INF/web.xml was not checked.`,
+      span: fileStartSpan(join(appBase, f)),
+    });
+    add({ ...cn, docBase: join(appBase, f), source: 'app-dir', contextDef: null, webXml: null });
+  }
+  for (const f of entries) {
+    if (f === 'META-INF' || f === 'WEB-INF' || f.startsWith('.')) continue;
+    const dir = join(appBase, f);
+    if (!isDir(dir)) continue;
+    const cn = parseContextName(f);
+    if (taken.has(cn.name)) continue;
+    const metaContext = join(dir, 'META-INF', 'context.xml');
+    const contextDef = deployXML && isFile(metaContext) ? readContextFile(metaContext, properties, r) : null;
+    add({ ...cn, docBase: dir, source: 'app-dir', contextDef, webXml: appWebXml(dir) });
+  }
+  host.contexts.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return host;
+}
+
+function normalisePath(p: string): string {
+  if (p === '/' || p === '') return '';
+  return p.startsWith('/') ? p.replace(/\/+$/, '') : '/' + p.replace(/\/+$/, '');
+}
+
+function resolveDocBase(docBase: string | undefined, appBase: string, baseName: string): string {
+  if (!docBase) return join(appBase, baseName);
+  return isAbsolute(docBase) ? docBase : join(appBase, docBase);
+}

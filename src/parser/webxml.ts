@@ -1,0 +1,195 @@
+import type { Diagnostic, FilterDef, FilterMapping, Located, MimeMapping, Param, ServletDef, ServletMapping, SourceFile, WebXml, WebXmlGeneration } from '../model/index.js';
+import type { LineIndex } from './lines.js';
+import { elementText, parseXmlTree, type XmlElement } from './xml.js';
+import { toSource } from './source.js';
+
+const NAMESPACES: Record<string, WebXmlGeneration> = {
+  'http://java.sun.com/xml/ns/j2ee': '2.4',
+  'http://java.sun.com/xml/ns/javaee': '2.5',
+  'http://xmlns.jcp.org/xml/ns/javaee': '3.1',
+  'https://jakarta.ee/xml/ns/jakartaee': '5.0',
+};
+
+const VERSIONS = new Set(['2.2', '2.3', '2.4', '2.5', '3.0', '3.1', '4.0', '5.0', '6.0', '6.1']);
+
+/** Reads the children of an element that Tomcat's digester reads, with their text located. */
+class Reader {
+  constructor(
+    private readonly lines: LineIndex,
+    private readonly raw: string,
+    private readonly diagnostics: Diagnostic[],
+  ) {}
+
+  text(el: XmlElement): Located<string> {
+    return elementText(el, this.lines, this.raw);
+  }
+
+  child(el: XmlElement, name: string): Located<string> | null {
+    for (const c of el.children) if (c.name === name) return this.text(c);
+    return null;
+  }
+
+  all(el: XmlElement, name: string): Located<string>[] {
+    const out: Located<string>[] = [];
+    for (const c of el.children) if (c.name === name) out.push(this.text(c));
+    return out;
+  }
+
+  required(el: XmlElement, name: string): Located<string> | null {
+    const v = this.child(el, name);
+    if (!v) {
+      this.diagnostics.push({
+        ruleId: 'webxml-missing-element',
+        severity: 'error',
+        message: `<${el.name}> has no <${name}>: Tomcat refuses to start an application whose descriptor lacks it.`,
+        span: this.lines.span(el.span.offset, Math.min(el.span.endOffset, el.contentStart)),
+      });
+    }
+    return v;
+  }
+
+  params(el: XmlElement, tag: string): Param[] {
+    const out: Param[] = [];
+    for (const p of el.children) if (p.name === tag) out.push(...this.paramOf(p));
+    return out;
+  }
+
+  /** One `<init-param>`/`<context-param>`; empty when it has no name. */
+  paramOf(p: XmlElement): Param[] {
+    const name = this.required(p, 'param-name');
+    const value = this.child(p, 'param-value') ?? { value: '', span: this.lines.span(p.contentEnd, p.contentEnd) };
+    return name ? [{ name, value, span: p.span }] : [];
+  }
+}
+
+function generationOf(root: XmlElement, doctype: string | null, version: string | null): WebXmlGeneration {
+  if (version && VERSIONS.has(version)) return version as WebXmlGeneration;
+  if (doctype) {
+    if (doctype.includes('Web Application 2.2')) return '2.2';
+    if (doctype.includes('Web Application 2.3')) return '2.3';
+  }
+  return NAMESPACES[root.namespace] ?? 'unknown';
+}
+
+/** Parses a web.xml (or web-fragment.xml / web.xml.default) into the positioned model. */
+export function parseWebXml(input: string | Uint8Array, file: string): { webXml: WebXml | null; source: SourceFile; diagnostics: Diagnostic[] } {
+  const { source, diagnostics } = toSource(input, file);
+  const { doc, diagnostics: xmlDiags } = parseXmlTree(source);
+  diagnostics.push(...xmlDiags);
+  source.comments = doc.comments;
+  const root = doc.root;
+  if (!root) return { webXml: null, source, diagnostics };
+  const lines = doc.lines;
+  if (root.name !== 'web-app' && root.name !== 'web-fragment') {
+    diagnostics.push({
+      ruleId: 'xml-wrong-root',
+      severity: 'error',
+      message: `Expected a <web-app> root element, found <${root.qname}>: this is not a deployment descriptor, and Tomcat refuses it as WEB-INF/web.xml.`,
+      span: lines.span(root.span.offset, root.contentStart),
+    });
+    return { webXml: null, source, diagnostics };
+  }
+  if (root.namespace && !(root.namespace in NAMESPACES)) {
+    diagnostics.push({
+      ruleId: 'xml-unknown-namespace',
+      severity: 'error',
+      message: `Unknown namespace "${root.namespace}" on <${root.qname}>: Tomcat's descriptor parser only knows the j2ee, javaee, xmlns.jcp.org and jakarta.ee namespaces, so none of its elements would be read.`,
+      span: lines.span(root.span.offset, root.contentStart),
+    });
+  }
+  const r = new Reader(lines, source.text, diagnostics);
+  const attr = (name: string): Located<string> | null => {
+    const a = root.attributes.find((x) => x.name === name && x.qname === name);
+    return a ? { value: a.value, span: a.valueSpan } : null;
+  };
+  const version = attr('version');
+  const webXml: WebXml = {
+    file,
+    root: root.name,
+    generation: generationOf(root, doc.doctype ? (doc.doctype as Located<string>).value : null, version?.value ?? null),
+    namespace: root.namespace || null,
+    version,
+    metadataComplete: attr('metadata-complete'),
+    span: root.span,
+    filters: [],
+    filterMappings: [],
+    servlets: [],
+    servletMappings: [],
+    mimeMappings: [],
+    welcomeFiles: [],
+    sessionTimeout: null,
+    contextParams: [],
+    realmName: null,
+  };
+  for (const el of root.children) {
+    switch (el.name) {
+      case 'filter': {
+        const name = r.required(el, 'filter-name');
+        if (!name) break;
+        const f: FilterDef = {
+          name,
+          className: r.required(el, 'filter-class'),
+          asyncSupported: r.child(el, 'async-supported'),
+          initParams: r.params(el, 'init-param'),
+          span: el.span,
+        };
+        webXml.filters.push(f);
+        break;
+      }
+      case 'filter-mapping': {
+        const filterName = r.required(el, 'filter-name');
+        if (!filterName) break;
+        const m: FilterMapping = {
+          filterName,
+          urlPatterns: r.all(el, 'url-pattern'),
+          servletNames: r.all(el, 'servlet-name'),
+          dispatchers: r.all(el, 'dispatcher'),
+          span: el.span,
+        };
+        webXml.filterMappings.push(m);
+        break;
+      }
+      case 'servlet': {
+        const name = r.required(el, 'servlet-name');
+        if (!name) break;
+        const s: ServletDef = {
+          name,
+          className: r.child(el, 'servlet-class'),
+          jspFile: r.child(el, 'jsp-file'),
+          initParams: r.params(el, 'init-param'),
+          span: el.span,
+        };
+        webXml.servlets.push(s);
+        break;
+      }
+      case 'servlet-mapping': {
+        const servletName = r.required(el, 'servlet-name');
+        if (!servletName) break;
+        const m: ServletMapping = { servletName, urlPatterns: r.all(el, 'url-pattern'), span: el.span };
+        webXml.servletMappings.push(m);
+        break;
+      }
+      case 'mime-mapping': {
+        const extension = r.required(el, 'extension');
+        const mimeType = r.required(el, 'mime-type');
+        if (extension && mimeType) webXml.mimeMappings.push({ extension, mimeType, span: el.span } satisfies MimeMapping);
+        break;
+      }
+      case 'welcome-file-list':
+        webXml.welcomeFiles.push(...r.all(el, 'welcome-file'));
+        break;
+      case 'session-config':
+        webXml.sessionTimeout = r.child(el, 'session-timeout') ?? webXml.sessionTimeout;
+        break;
+      case 'context-param':
+        webXml.contextParams.push(...r.paramOf(el));
+        break;
+      case 'login-config':
+        webXml.realmName = r.child(el, 'realm-name') ?? webXml.realmName;
+        break;
+      default:
+        break;
+    }
+  }
+  return { webXml, source, diagnostics };
+}
