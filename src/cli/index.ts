@@ -1,9 +1,10 @@
 import yargs from 'yargs';
 import type { Command, Io } from './command.js';
 import { UsageError } from './command.js';
+import { chainCommand } from './commands/chain.js';
 
 /** Every command, in the order `--help` lists them. Each lives in ./commands/<name>.ts. */
-const commands: Command[] = [];
+const commands: Command[] = [chainCommand];
 
 const defaultIo: Io = {
   stdout: (t) => process.stdout.write(t),
