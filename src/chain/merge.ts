@@ -1,4 +1,5 @@
 import type { Diagnostic, FilterDef, FilterMapping, Located, Param, ServletDef, WebXml } from '../model/index.js';
+import { validateUrlPattern } from './patterns.js';
 
 export type Origin = 'global' | 'host' | 'app';
 
@@ -141,6 +142,24 @@ export function mergeWebApp(global: WebXml | null, hostDefault: WebXml | null, a
         message: `<session-timeout> must be a whole number of minutes, not "${t.value}".`,
         span: t.span,
       });
+    }
+  }
+
+  for (const layer of [...defaults, ...(app ? [{ origin: 'app' as const, xml: app }] : [])]) {
+    const patterns = [
+      ...layer.xml.filterMappings.flatMap((m) => m.urlPatterns.filter((u) => u.value !== '*')),
+      ...layer.xml.servletMappings.flatMap((m) => m.urlPatterns),
+    ];
+    for (const u of patterns) {
+      const why = validateUrlPattern(u.value);
+      if (why) {
+        diagnostics.push({
+          ruleId: 'invalid-url-pattern',
+          severity: 'error',
+          message: `Invalid <url-pattern> "${u.value}": ${why}. Tomcat refuses to start the application.`,
+          span: u.span,
+        });
+      }
     }
   }
 
