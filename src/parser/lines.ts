@@ -6,16 +6,22 @@ import type { Span } from '../model/index.js';
  */
 export class LineIndex {
   private readonly starts: number[];
+  /** The line of the last lookup: parsers ask in increasing order, so the answer is usually here or next. */
+  private hint = 0;
 
   constructor(readonly file: string, text: string) {
     const starts = [0];
-    for (let i = 0; i < text.length; i++) {
-      const c = text.charCodeAt(i);
-      if (c === 10) starts.push(i + 1);
-      else if (c === 13) {
-        if (text.charCodeAt(i + 1) === 10) i++;
-        starts.push(i + 1);
+    if (text.includes('\r')) {
+      for (let i = 0; i < text.length; i++) {
+        const c = text.charCodeAt(i);
+        if (c === 10) starts.push(i + 1);
+        else if (c === 13) {
+          if (text.charCodeAt(i + 1) === 10) i++;
+          starts.push(i + 1);
+        }
       }
+    } else {
+      for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
     }
     this.starts = starts;
   }
@@ -23,6 +29,11 @@ export class LineIndex {
   /** 1-based line of an offset. */
   lineOf(offset: number): number {
     const s = this.starts;
+    const h = this.hint;
+    if (s[h]! <= offset) {
+      if (h + 1 >= s.length || offset < s[h + 1]!) return h + 1;
+      if (h + 2 >= s.length || offset < s[h + 2]!) return (this.hint = h + 1) + 1;
+    }
     let lo = 0;
     let hi = s.length - 1;
     while (lo < hi) {
@@ -30,6 +41,7 @@ export class LineIndex {
       if (s[mid]! <= offset) lo = mid;
       else hi = mid - 1;
     }
+    this.hint = lo;
     return lo + 1;
   }
 

@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync, type Dirent } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import type { CatalinaBase, ContextDef, Diagnostic, HostDef, LoadedContext, LoadedHost, SourceFile, WebXml } from '../model/index.js';
 import { fileStartSpan } from '../model/index.js';
@@ -52,7 +52,16 @@ function listDir(path: string): string[] {
   }
 }
 
+function listEntries(path: string): Dirent[] {
+  try {
+    return readdirSync(path, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  } catch {
+    return [];
+  }
+}
+
 function readWebXml(path: string, r: Reader): WebXml | null {
+  // Reading directly (ENOENT means absent) costs one system call instead of a stat and a read.
   const bytes = readBytes(path, r);
   if (!bytes) return null;
   const { webXml, source, diagnostics } = parseWebXml(bytes, path);
@@ -183,10 +192,7 @@ function loadHost(result: CatalinaBase, def: HostDef | null, properties: Record<
     taken.add(ctx.name);
     host.contexts.push(ctx);
   };
-  const appWebXml = (docBase: string): WebXml | null => {
-    const p = join(docBase, 'WEB-INF', 'web.xml');
-    return isFile(p) ? readWebXml(p, r) : null;
-  };
+  const appWebXml = (docBase: string): WebXml | null => readWebXml(join(docBase, 'WEB-INF', 'web.xml'), r);
 
   // <Context> elements inside <Host> in server.xml are configured first.
   for (const c of def?.contexts ?? []) {
@@ -207,13 +213,14 @@ function loadHost(result: CatalinaBase, def: HostDef | null, properties: Record<
     const docBase = resolveDocBase(c.docBase?.value, appBase, cn.name);
     add({ ...cn, docBase, source: 'context-file', contextDef: c, webXml: appWebXml(docBase) });
   }
-  const entries = listDir(appBase);
-  for (const f of entries) {
-    if (!f.toLowerCase().endsWith('.war')) continue;
+  const entries = listEntries(appBase);
+  // Tomcat follows symbolic links in appBase, so a link to a directory is an application too.
+  const dirs = new Set(entries.filter((e) => e.isDirectory() || (e.isSymbolicLink() && isDir(join(appBase, e.name)))).map((e) => e.name));
+  for (const e of entries) {
+    const f = e.name;
+    if (!f.toLowerCase().endsWith('.war') || !e.isFile()) continue;
     const cn = parseContextName(f.slice(0, -4));
-    if (taken.has(cn.name) || !isFile(join(appBase, f))) continue;
-    const dir = join(appBase, cn.name);
-    if (isDir(dir)) continue;
+    if (taken.has(cn.name) || dirs.has(cn.name)) continue;
     r.diagnostics.push({
       ruleId: 'war-not-read',
       severity: 'info',
@@ -222,14 +229,12 @@ function loadHost(result: CatalinaBase, def: HostDef | null, properties: Record<
     });
     add({ ...cn, docBase: join(appBase, f), source: 'app-dir', contextDef: null, webXml: null });
   }
-  for (const f of entries) {
+  for (const f of [...dirs].sort()) {
     if (f === 'META-INF' || f === 'WEB-INF' || f.startsWith('.')) continue;
     const dir = join(appBase, f);
-    if (!isDir(dir)) continue;
     const cn = parseContextName(f);
     if (taken.has(cn.name)) continue;
-    const metaContext = join(dir, 'META-INF', 'context.xml');
-    const contextDef = deployXML && isFile(metaContext) ? readContextFile(metaContext, properties, r) : null;
+    const contextDef = deployXML ? readContextFile(join(dir, 'META-INF', 'context.xml'), properties, r) : null;
     add({ ...cn, docBase: dir, source: 'app-dir', contextDef, webXml: appWebXml(dir) });
   }
   host.contexts.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));

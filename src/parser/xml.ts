@@ -1,4 +1,4 @@
-import { SaxesParser } from 'saxes';
+import { SaxesParser, type SaxesTagNS } from 'saxes';
 import type { Diagnostic, Located, SourceFile, Span } from '../model/index.js';
 import { LineIndex } from './lines.js';
 
@@ -37,6 +37,35 @@ export interface XmlDocument {
 /** Errors from a malformed file are capped: the first one is what a person needs. */
 const MAX_ERRORS = 5;
 
+type Handler = ((...args: never[]) => void) | undefined;
+
+/** The handler slots saxes reads; filled in the constructor so every parser has one stable shape. */
+interface Handlers {
+  doctypeHandler: Handler;
+  commentHandler: Handler;
+  openTagStartHandler: Handler;
+  openTagHandler: Handler;
+  closeTagHandler: Handler;
+  textHandler: Handler;
+  cdataHandler: Handler;
+  errorHandler: Handler;
+}
+
+class TreeParser extends SaxesParser<{ xmlns: true; position: true }> {
+  constructor() {
+    super({ xmlns: true, position: true });
+    const h = this as unknown as Handlers;
+    h.doctypeHandler = undefined;
+    h.commentHandler = undefined;
+    h.openTagStartHandler = undefined;
+    h.openTagHandler = undefined;
+    h.closeTagHandler = undefined;
+    h.textHandler = undefined;
+    h.cdataHandler = undefined;
+    h.errorHandler = undefined;
+  }
+}
+
 const ATTR_RE = /([^\s=/>]+)\s*=\s*("([^"]*)"|'([^']*)')/gy;
 
 /**
@@ -68,24 +97,27 @@ export function parseXmlTree(source: SourceFile): { doc: XmlDocument; diagnostic
     return { doc: { root, doctype, comments, lines }, diagnostics };
   }
 
-  const parser = new SaxesParser({ xmlns: true, position: true });
+  const parser = new TreeParser();
+  const h = parser as unknown as Handlers;
 
-  parser.on('doctype', (dt) => {
+  // Handlers are assigned in TreeParser's constructor slots: adding them later with on()
+  // pushes saxes' parser object into dictionary mode, which made parsing five times slower.
+  h.doctypeHandler = (dt: string) => {
     const end = parser.position;
     const start = text.lastIndexOf('<!DOCTYPE', end);
     doctype = { value: dt, span: lines.span(start < 0 ? 0 : start, end) };
     checkDoctype(dt, doctype.span, lines, diagnostics);
-  });
-  parser.on('comment', (body) => {
+  };
+  h.commentHandler = (body: string) => {
     const start = text.lastIndexOf('<!--', parser.position);
     const close = text.indexOf('-->', start + 4);
     const end = close < 0 ? parser.position : close + 3;
     comments.push({ value: body, span: lines.span(start, end) });
-  });
-  parser.on('opentagstart', () => {
+  };
+  h.openTagStartHandler = () => {
     tagStart = text.lastIndexOf('<', parser.position - 1);
-  });
-  parser.on('opentag', (tag) => {
+  };
+  h.openTagHandler = (tag: SaxesTagNS) => {
     const openEnd = parser.position;
     const attributes = readAttributes(text, tagStart + 1 + tag.name.length, openEnd, tag.attributes as Record<string, { local: string; value: string }>, lines);
     const el: XmlElement = {
@@ -95,7 +127,7 @@ export function parseXmlTree(source: SourceFile): { doc: XmlDocument; diagnostic
       attributes,
       children: [],
       text: '',
-      span: lines.span(tagStart, openEnd),
+      span: lines.span(tagStart, tagStart),
       contentStart: openEnd,
       contentEnd: openEnd,
     };
@@ -103,8 +135,8 @@ export function parseXmlTree(source: SourceFile): { doc: XmlDocument; diagnostic
     if (parent) parent.children.push(el);
     else if (!root) root = el;
     stack.push(el);
-  });
-  parser.on('closetag', (tag) => {
+  };
+  h.closeTagHandler = (tag: SaxesTagNS) => {
     const el = stack.pop();
     if (!el) return;
     const end = parser.position;
@@ -115,16 +147,13 @@ export function parseXmlTree(source: SourceFile): { doc: XmlDocument; diagnostic
       el.contentEnd = closeStart < el.contentStart ? el.contentStart : closeStart;
     }
     el.span = lines.span(el.span.offset, end);
-  });
-  parser.on('text', (t) => {
+  };
+  h.textHandler = (t: string) => {
     const el = stack[stack.length - 1];
     if (el) el.text += t;
-  });
-  parser.on('cdata', (t) => {
-    const el = stack[stack.length - 1];
-    if (el) el.text += t;
-  });
-  parser.on('error', (err) => {
+  };
+  h.cdataHandler = h.textHandler;
+  h.errorHandler = (err: Error) => {
     if (stopped) return;
     errors++;
     const at = Math.min(parser.position, text.length);
@@ -139,7 +168,7 @@ export function parseXmlTree(source: SourceFile): { doc: XmlDocument; diagnostic
       span: lines.span(Math.max(0, at - 1), at),
     });
     if (errors >= MAX_ERRORS) stopped = true;
-  });
+  };
 
   try {
     // Feeding in one piece keeps positions absolute; stop early once errors are capped.
