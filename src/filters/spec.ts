@@ -36,6 +36,10 @@ export interface FilterSpec<Config = unknown> {
    * or invalid (FilterBase.isConfigProblemFatal): decides error vs warning.
    */
   configProblemsAreFatal: boolean;
+  /** What Tomcat does with an unknown init-param: refuse to start, log a warning, or ignore it silently. */
+  unknownParams: 'fatal' | 'logged' | 'ignored';
+  /** Whether an invalid value stops the filter (and so the application). */
+  valueProblemsAreFatal: boolean;
   /** Version facts for `--target`. */
   addedIn?: TomcatTarget;
   removedIn?: TomcatTarget;
@@ -44,4 +48,8 @@ export interface FilterSpec<Config = unknown> {
    * Output: the typed config. Issues carry `path: [paramName]`.
    */
   schema: z.ZodType<Config, Record<string, string>>;
+  /** The init-params object alone (no cross-parameter rules): the source of the JSON Schema. */
+  inputSchema: z.ZodType;
+  /** How Tomcat reads each parameter (drives boolean-spelling and similar checks). */
+  paramKinds: Readonly<Record<string, string>>;
 }

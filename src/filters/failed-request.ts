@@ -1,0 +1,11 @@
+import { defineFilter } from './define.js';
+
+export const spec = defineFilter({
+  id: 'failed-request',
+  simpleName: 'FailedRequestFilter',
+  description: 'Rejects with 400 a request whose parameters could not all be parsed (bad encoding, too many).',
+  configProblemsAreFatal: true,
+  params: {},
+  toConfig: () => ({}),
+});
+export type FailedRequestConfig = ReturnType<typeof spec.schema.parse>;
