@@ -2,9 +2,10 @@ import yargs from 'yargs';
 import type { Command, Io } from './command.js';
 import { UsageError } from './command.js';
 import { chainCommand } from './commands/chain.js';
+import { lintCommand } from './commands/lint.js';
 
 /** Every command, in the order `--help` lists them. Each lives in ./commands/<name>.ts. */
-const commands: Command[] = [chainCommand];
+const commands: Command[] = [lintCommand, chainCommand];
 
 const defaultIo: Io = {
   stdout: (t) => process.stdout.write(t),
@@ -19,7 +20,7 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
   const cli = yargs(argv)
     .scriptName('tollgate')
     .strict()
-    .demandCommand(1, 'Name a command: ' + commands.map((c) => c.name).join(', '))
+    .demandCommand(1, 'Name a command: ' + commands.map((c) => c.name.split(' ')[0]).join(', '))
     .recommendCommands()
     .help()
     .version(false)
@@ -33,7 +34,7 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
         exitCode = await command.run(args as Record<string, unknown>, io);
       } catch (err) {
         if (err instanceof UsageError) {
-          io.stderr(`tollgate ${command.name}: ${err.message}\n`);
+          io.stderr(`tollgate ${command.name.split(' ')[0]}: ${err.message}\n`);
           exitCode = 2;
         } else {
           throw err;

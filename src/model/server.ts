@@ -45,6 +45,8 @@ export interface EngineDef {
 
 export interface ConnectorDef {
   attributes: Attributes;
+  /** SSLHostConfig, Certificate, UpgradeProtocol... */
+  children: ConfigElement[];
   span: Span;
 }
 

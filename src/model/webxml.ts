@@ -71,4 +71,8 @@ export interface WebXml {
   contextParams: Param[];
   /** `<login-config><realm-name>`, when present. */
   realmName: Located<string> | null;
+  /** `<request-character-encoding>` (Servlet 4.0+). */
+  requestCharacterEncoding: Located<string> | null;
+  /** The DOCTYPE declaration's text (2.2/2.3 descriptors). */
+  doctype: Located<string> | null;
 }

@@ -131,7 +131,7 @@ export function parseServerXml(
     const attributes = r.attributes(s);
     const connectors: ConnectorDef[] = s.children
       .filter((c) => c.name === 'Connector')
-      .map((c) => ({ attributes: r.attributes(c), span: c.span }));
+      .map((c) => ({ attributes: r.attributes(c), children: c.children.map((x) => r.generic(x)), span: c.span }));
     const engineEl = s.children.find((c) => c.name === 'Engine');
     services.push({ name: attributes['name'] ?? null, connectors, engine: engineEl ? r.engine(engineEl, file) : null, span: s.span });
   }

@@ -12,6 +12,9 @@ const NAMESPACES: Record<string, WebXmlGeneration> = {
 
 const VERSIONS = new Set(['2.2', '2.3', '2.4', '2.5', '3.0', '3.1', '4.0', '5.0', '6.0', '6.1']);
 
+/** Elements that make up a descriptor snippet (several of them without a <web-app> around). */
+const SNIPPET_ELEMENTS = new Set(['filter', 'filter-mapping', 'servlet', 'servlet-mapping', 'context-param', 'mime-mapping', 'listener']);
+
 /** Reads the children of an element that Tomcat's digester reads, with their text located. */
 class Reader {
   constructor(
@@ -77,7 +80,7 @@ export function parseWebXml(input: string | Uint8Array, file: string): { webXml:
   const { doc, diagnostics: xmlDiags } = parseXmlTree(source);
   diagnostics.push(...xmlDiags);
   source.comments = doc.comments;
-  const root = doc.root;
+  let root = doc.root;
   if (!root) return { webXml: null, source, diagnostics };
   const lines = doc.lines;
   if (root.name !== 'web-app' && root.name !== 'web-fragment') {
@@ -87,7 +90,11 @@ export function parseWebXml(input: string | Uint8Array, file: string): { webXml:
       message: `Expected a <web-app> root element, found <${root.qname}>: this is not a deployment descriptor, and Tomcat refuses it as WEB-INF/web.xml.`,
       span: lines.span(root.span.offset, root.contentStart),
     });
-    return { webXml: null, source, diagnostics };
+    // A snippet of <filter>/<filter-mapping> elements (meant to be spliced into a web.xml)
+    // is still read as if it were wrapped, so its filters get checked too.
+    const top = [root, ...doc.extraRoots];
+    if (!top.every((e) => SNIPPET_ELEMENTS.has(e.name))) return { webXml: null, source, diagnostics };
+    root = { ...root, name: 'web-app', qname: 'web-app', attributes: [], children: top, span: lines.span(0, source.text.length) };
   }
   if (root.namespace && !(root.namespace in NAMESPACES)) {
     diagnostics.push({
@@ -105,8 +112,8 @@ export function parseWebXml(input: string | Uint8Array, file: string): { webXml:
   const version = attr('version');
   const webXml: WebXml = {
     file,
-    root: root.name,
-    generation: generationOf(root, doc.doctype ? (doc.doctype as Located<string>).value : null, version?.value ?? null),
+    root: root.name as WebXml['root'],
+    generation: generationOf(root, doc.doctype?.value ?? null, version?.value ?? null),
     namespace: root.namespace || null,
     version,
     metadataComplete: attr('metadata-complete'),
@@ -120,6 +127,8 @@ export function parseWebXml(input: string | Uint8Array, file: string): { webXml:
     sessionTimeout: null,
     contextParams: [],
     realmName: null,
+    requestCharacterEncoding: null,
+    doctype: doc.doctype,
   };
   for (const el of root.children) {
     switch (el.name) {
@@ -183,6 +192,9 @@ export function parseWebXml(input: string | Uint8Array, file: string): { webXml:
         break;
       case 'context-param':
         webXml.contextParams.push(...r.paramOf(el));
+        break;
+      case 'request-character-encoding':
+        webXml.requestCharacterEncoding = r.text(el);
         break;
       case 'login-config':
         webXml.realmName = r.child(el, 'realm-name') ?? webXml.realmName;

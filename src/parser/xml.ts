@@ -29,6 +29,8 @@ export interface XmlElement {
 
 export interface XmlDocument {
   root: XmlElement | null;
+  /** Top-level elements after the first (a malformed file with several roots). */
+  extraRoots: XmlElement[];
   doctype: Located<string> | null;
   comments: Located<string>[];
   lines: LineIndex;
@@ -82,6 +84,7 @@ export function parseXmlTree(source: SourceFile): { doc: XmlDocument; diagnostic
   const comments: Located<string>[] = [];
   let doctype: Located<string> | null = null;
   let root: XmlElement | null = null;
+  const extraRoots: XmlElement[] = [];
   const stack: XmlElement[] = [];
   let tagStart = 0;
   let errors = 0;
@@ -94,7 +97,7 @@ export function parseXmlTree(source: SourceFile): { doc: XmlDocument; diagnostic
       message: 'The file is empty: an XML document needs a root element.',
       span: lines.span(0, 0),
     });
-    return { doc: { root, doctype, comments, lines }, diagnostics };
+    return { doc: { root, extraRoots, doctype, comments, lines }, diagnostics };
   }
 
   const parser = new TreeParser();
@@ -134,6 +137,7 @@ export function parseXmlTree(source: SourceFile): { doc: XmlDocument; diagnostic
     const parent = stack[stack.length - 1];
     if (parent) parent.children.push(el);
     else if (!root) root = el;
+    else extraRoots.push(el);
     stack.push(el);
   };
   h.closeTagHandler = (tag: SaxesTagNS) => {
@@ -193,7 +197,7 @@ export function parseXmlTree(source: SourceFile): { doc: XmlDocument; diagnostic
       span: lines.span(0, 0),
     });
   }
-  return { doc: { root, doctype, comments, lines }, diagnostics };
+  return { doc: { root, extraRoots, doctype, comments, lines }, diagnostics };
 }
 
 function readAttributes(

@@ -1,0 +1,112 @@
+import { execFileSync } from 'node:child_process';
+import { dirname, relative, resolve } from 'node:path';
+import picomatch from 'picomatch';
+import type { Argv } from 'yargs';
+import type { Diagnostic, SourceFile } from '../../model/index.js';
+import { ConfigError, loadConfig, type RuleLevel } from '../../lint/config.js';
+import { toolVersion } from '../../lint/docs.js';
+import { lintBase } from '../../lint/engine.js';
+import { formatGithub } from '../../lint/formatters/github.js';
+import { formatJson } from '../../lint/formatters/json.js';
+import { formatSarif } from '../../lint/formatters/sarif.js';
+import { formatStylish } from '../../lint/formatters/stylish.js';
+import type { FormatInput } from '../../lint/formatters/common.js';
+import { InputError, loadInput } from '../../lint/inputs.js';
+import { ruleById } from '../../lint/rules/index.js';
+import type { TomcatTarget } from '../../filters/index.js';
+import { UsageError, type Command, type Io } from '../command.js';
+
+const FORMATTERS = { stylish: formatStylish, json: formatJson, sarif: formatSarif, github: formatGithub } as const;
+
+function repoRootOf(cwd: string): string {
+  try {
+    return execFileSync('git', ['rev-parse', '--show-toplevel'], { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim() || cwd;
+  } catch {
+    return cwd;
+  }
+}
+
+function parseRuleOptions(values: string[]): Record<string, RuleLevel> {
+  const out: Record<string, RuleLevel> = {};
+  for (const v of values) {
+    const m = /^([a-z0-9-]+):(off|info|warn|error)$/.exec(v.trim());
+    if (!m) throw new UsageError(`--rule "${v}": write <rule-id>:off|info|warn|error`);
+    if (!ruleById(m[1]!)) throw new UsageError(`--rule "${v}": there is no rule "${m[1]}"`);
+    out[m[1]!] = m[2] as RuleLevel;
+  }
+  return out;
+}
+
+async function run(argv: Record<string, unknown>, io: Io): Promise<number> {
+  const format = String(argv['format']) as keyof typeof FORMATTERS;
+  let config;
+  try {
+    config = loadConfig(io.cwd);
+  } catch (e) {
+    if (e instanceof ConfigError) throw new UsageError(e.message);
+    throw e;
+  }
+  for (const id of Object.keys(config.config.rules ?? {})) {
+    if (!ruleById(id)) throw new UsageError(`${config.path}: rules: there is no rule "${id}"`);
+  }
+  const ruleLevels = { ...(config.config.rules ?? {}), ...parseRuleOptions(((argv['rule'] as string[] | undefined) ?? []).map(String)) };
+  const target = (argv['target'] as TomcatTarget | undefined) ?? config.config.target ?? '10.1';
+  const ignore = config.config.ignore?.length ? picomatch(config.config.ignore, { dot: true }) : null;
+  const configDir = config.path ? dirname(config.path) : io.cwd;
+  const includeFile = ignore ? (file: string) => !ignore(relative(configDir, file)) : undefined;
+
+  const paths = ((argv['paths'] as string[] | undefined) ?? []).map(String);
+  const inputs = paths.length ? paths : ['.'];
+  const diagnostics: Diagnostic[] = [];
+  const files = new Map<string, SourceFile>();
+  for (const input of inputs) {
+    let base;
+    try {
+      base = loadInput(resolve(io.cwd, input));
+    } catch (e) {
+      if (e instanceof InputError) throw new UsageError(e.message);
+      throw e;
+    }
+    const unreadable = base.diagnostics.find((d) => d.ruleId === 'base-unreadable');
+    if (unreadable) throw new UsageError(unreadable.message);
+    const result = lintBase(base, { target, ruleLevels, inlineConfig: argv['inlineConfig'] !== false, ...(includeFile ? { includeFile } : {}) });
+    diagnostics.push(...result.diagnostics);
+    for (const [k, v] of result.files) files.set(k, v);
+  }
+  const shown = argv['quiet'] ? diagnostics.filter((d) => d.severity === 'error') : diagnostics;
+  const input: FormatInput = {
+    diagnostics: shown,
+    files,
+    lintedFiles: [...files.keys()].filter((f) => !includeFile || includeFile(f)),
+    cwd: io.cwd,
+    repoRoot: repoRootOf(io.cwd),
+    color: argv['color'] === true || (argv['color'] !== false && format === 'stylish' && process.stdout.isTTY === true && !process.env['NO_COLOR']),
+    version: toolVersion(),
+  };
+  io.stdout(FORMATTERS[format](input));
+  const errors = diagnostics.filter((d) => d.severity === 'error').length;
+  const warnings = diagnostics.filter((d) => d.severity === 'warning').length;
+  const maxWarnings = argv['maxWarnings'] as number | undefined;
+  if (errors > 0) return 1;
+  if (maxWarnings !== undefined && maxWarnings >= 0 && warnings > maxWarnings) {
+    io.stderr(`tollgate lint: ${warnings} warnings, more than --max-warnings ${maxWarnings}\n`);
+    return 1;
+  }
+  return 0;
+}
+
+export const lintCommand: Command = {
+  name: 'lint [paths..]',
+  describe: 'Check a CATALINA_BASE, a web application or single configuration files',
+  builder: (y: Argv) =>
+    y
+      .positional('paths', { type: 'string', array: true, describe: 'CATALINA_BASE, webapp directory or files (default: .)' })
+      .option('format', { alias: 'f', choices: Object.keys(FORMATTERS), default: 'stylish' })
+      .option('max-warnings', { type: 'number', describe: 'Fail (exit 1) when there are more warnings than this' })
+      .option('quiet', { type: 'boolean', default: false, describe: 'Report errors only' })
+      .option('rule', { type: 'string', array: true, describe: 'Set a rule level: <id>:off|info|warn|error (repeatable)' })
+      .option('target', { choices: ['9.0', '10.1', '11.0'], describe: 'Tomcat version the configuration runs on (default 10.1)' })
+      .option('inline-config', { type: 'boolean', default: true, describe: 'Honour tollgate-disable comments (--no-inline-config ignores them)' })
+      .option('color', { type: 'boolean', describe: 'Force colours on or off' }),
+  run,
+};

@@ -1,0 +1,95 @@
+import { contextsOf, type MergedFilter } from '../chain/index.js';
+import { validateFilterDef, type TomcatTarget } from '../filters/index.js';
+import type { CatalinaBase, Diagnostic, FilterDef, Severity, SourceFile } from '../model/index.js';
+import type { RuleLevel } from './config.js';
+import { RULES } from './rules/index.js';
+import { applySuppressions } from './suppressions.js';
+import type { CheckedFilter, DescriptorRef, LintContext } from './types.js';
+
+export interface LintOptions {
+  target?: TomcatTarget;
+  /** Per-rule levels from the config file and --rule (later wins). */
+  ruleLevels?: Record<string, RuleLevel>;
+  /** false ignores suppression comments (--no-inline-config). */
+  inlineConfig?: boolean;
+  /** Only report diagnostics in files this accepts (ignore globs). */
+  includeFile?: (file: string) => boolean;
+}
+
+export interface LintResult {
+  diagnostics: Diagnostic[];
+  files: Map<string, SourceFile>;
+}
+
+function descriptorsOf(base: CatalinaBase): DescriptorRef[] {
+  const seen = new Set<string>();
+  const out: DescriptorRef[] = [];
+  const add = (webXml: DescriptorRef['webXml'] | null, role: DescriptorRef['role']): void => {
+    if (!webXml || seen.has(webXml.file)) return;
+    seen.add(webXml.file);
+    out.push({ webXml, role });
+  };
+  add(base.globalWebXml, 'global');
+  for (const h of base.hosts) {
+    add(h.webXmlDefault, 'host-default');
+    for (const c of h.contexts) add(c.webXml, 'app');
+  }
+  return out;
+}
+
+const LEVEL_TO_SEVERITY: Record<Exclude<RuleLevel, 'off'>, Severity> = { info: 'info', warn: 'warning', error: 'error' };
+
+/** Lints a loaded CATALINA_BASE: the parser's, merge's and validation's findings plus every rule's. */
+export function lintBase(base: CatalinaBase, opts: LintOptions = {}): LintResult {
+  const target = opts.target ?? '10.1';
+  const raw: Diagnostic[] = [...base.diagnostics];
+  const descriptors = descriptorsOf(base);
+  const filters: CheckedFilter[] = [];
+  const byDef = new Map<FilterDef, CheckedFilter>();
+  for (const descriptor of descriptors) {
+    for (const def of descriptor.webXml.filters) {
+      const v = validateFilterDef(def, { target });
+      const checked: CheckedFilter = { def, spec: v.spec, config: v.config, descriptor };
+      filters.push(checked);
+      byDef.set(def, checked);
+      raw.push(...v.diagnostics);
+    }
+  }
+  const contexts = contextsOf(base);
+  for (const c of contexts) raw.push(...c.merged.diagnostics);
+
+  for (const rule of RULES) {
+    if (!rule.check || opts.ruleLevels?.[rule.meta.id] === 'off') continue;
+    const ctx: LintContext = {
+      base,
+      target,
+      descriptors,
+      contexts,
+      filters,
+      checked: (f: MergedFilter) => byDef.get(f.def),
+      source: (file) => base.files.get(file),
+      report: (d) => raw.push({ ruleId: rule.meta.id, severity: d.severity ?? rule.meta.defaultSeverity, message: d.message, span: d.span, ...(d.fix ? { fix: d.fix } : {}), ...(d.related ? { related: d.related } : {}) }),
+    };
+    rule.check(ctx);
+  }
+
+  // The same finding reaches us once per context that shares a descriptor: keep one.
+  const unique = new Map<string, Diagnostic>();
+  for (const d of raw) {
+    const key = `${d.ruleId}\0${d.span.file}\0${d.span.offset}\0${d.span.endOffset}\0${d.message}`;
+    if (!unique.has(key)) unique.set(key, d);
+  }
+  let diagnostics = [...unique.values()];
+  if (opts.includeFile) diagnostics = diagnostics.filter((d) => opts.includeFile!(d.span.file));
+  if (opts.inlineConfig !== false) diagnostics = applySuppressions(diagnostics, base.files);
+
+  const levels = opts.ruleLevels ?? {};
+  diagnostics = diagnostics.flatMap((d) => {
+    const level = levels[d.ruleId];
+    if (level === 'off') return [];
+    if (level) return [{ ...d, severity: LEVEL_TO_SEVERITY[level] }];
+    return [d];
+  });
+  diagnostics.sort((a, b) => (a.span.file < b.span.file ? -1 : a.span.file > b.span.file ? 1 : a.span.offset - b.span.offset || a.ruleId.localeCompare(b.ruleId)));
+  return { diagnostics, files: base.files };
+}

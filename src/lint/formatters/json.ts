@@ -1,0 +1,51 @@
+import type { Diagnostic, SourceFile } from '../../model/index.js';
+import { groupByFile, type FormatInput } from './common.js';
+
+/** ESLint's message severities: 2 error, 1 warning; tollgate's infos are reported as 1 with "[info]" in front. */
+function eslintSeverity(d: Diagnostic): 1 | 2 {
+  return d.severity === 'error' ? 2 : 1;
+}
+
+function fixOf(d: Diagnostic, source: SourceFile | undefined): { range: [number, number]; text: string } | undefined {
+  const edit = d.fix?.[0];
+  if (!edit || !source || d.fix!.length !== 1) return undefined;
+  return { range: [edit.offset, edit.endOffset], text: edit.text };
+}
+
+/** Exactly ESLint's JSON result format (one entry per linted file), so existing tools can read it. */
+export function formatJson(input: FormatInput): string {
+  const grouped = groupByFile(input.diagnostics);
+  const files = [...new Set([...input.lintedFiles, ...grouped.keys()])].sort();
+  const results = files.map((filePath) => {
+    const list = grouped.get(filePath) ?? [];
+    const source = input.files.get(filePath);
+    const messages = list.map((d) => {
+      const fix = fixOf(d, source);
+      return {
+        ruleId: d.ruleId,
+        severity: eslintSeverity(d),
+        message: d.severity === 'info' ? `[info] ${d.message}` : d.message,
+        line: d.span.line,
+        column: d.span.column,
+        nodeType: null,
+        endLine: d.span.endLine,
+        endColumn: d.span.endColumn,
+        ...(fix ? { fix } : {}),
+      };
+    });
+    const errorCount = messages.filter((m) => m.severity === 2).length;
+    const warningCount = messages.length - errorCount;
+    return {
+      filePath,
+      messages,
+      suppressedMessages: [],
+      errorCount,
+      fatalErrorCount: list.filter((d) => d.ruleId.startsWith('xml-') || d.ruleId === 'file-unreadable').length,
+      warningCount,
+      fixableErrorCount: messages.filter((m) => m.severity === 2 && 'fix' in m).length,
+      fixableWarningCount: messages.filter((m) => m.severity === 1 && 'fix' in m).length,
+      usedDeprecatedRules: [],
+    };
+  });
+  return JSON.stringify(results) + '\n';
+}

@@ -1,0 +1,82 @@
+import { createHash } from 'node:crypto';
+import type { Diagnostic } from '../../model/index.js';
+import { RULES } from '../rules/index.js';
+import { docsUrl } from '../docs.js';
+import { lineText, rel, type FormatInput } from './common.js';
+
+const LEVEL = { error: 'error', warning: 'warning', info: 'note' } as const;
+
+/**
+ * A fingerprint that survives edits elsewhere in the file: rule, file, the
+ * whitespace-normalised text of the line, and which occurrence of that it is.
+ */
+export function fingerprint(d: Diagnostic, relPath: string, lineContent: string, occurrence: number): string {
+  return createHash('sha256').update(`${d.ruleId}\0${relPath}\0${lineContent.trim().replace(/\s+/g, ' ')}\0${occurrence}`).digest('hex').slice(0, 32);
+}
+
+/** SARIF 2.1.0 as GitHub code scanning accepts it. */
+export function formatSarif(input: FormatInput): string {
+  // Every rule is listed, so code scanning knows their metadata even before they fire.
+  const rules = RULES.map((r) => ({
+    id: r.meta.id,
+    name: r.meta.id.replace(/(^|-)([a-z])/g, (_m, _d, ch: string) => ch.toUpperCase()),
+    shortDescription: { text: r.meta.description },
+    fullDescription: { text: r.meta.description },
+    helpUri: docsUrl(r.meta.id),
+    help: { text: `${r.meta.description} See ${docsUrl(r.meta.id)}`, markdown: `${r.meta.description}\n\n[Documentation](${docsUrl(r.meta.id)})` },
+    defaultConfiguration: { level: LEVEL[r.meta.defaultSeverity] },
+    properties: {
+      tags: [r.meta.category, ...(r.meta.category === 'security' ? ['security'] : [])].filter((t, i, a) => a.indexOf(t) === i),
+      ...(r.meta.securitySeverity !== undefined ? { 'security-severity': r.meta.securitySeverity.toFixed(1) } : {}),
+      precision: 'high',
+    },
+  }));
+  const index = new Map(rules.map((r, i) => [r.id, i]));
+  const seen = new Map<string, number>();
+  const results = input.diagnostics.map((d) => {
+    const uri = rel(input.repoRoot, d.span.file).split('\\').join('/');
+    const content = lineText(input.files.get(d.span.file), d.span.line) ?? '';
+    const key = `${d.ruleId}\0${uri}\0${content.trim()}`;
+    const occurrence = seen.get(key) ?? 0;
+    seen.set(key, occurrence + 1);
+    return {
+      ruleId: d.ruleId,
+      ...(index.has(d.ruleId) ? { ruleIndex: index.get(d.ruleId)! } : {}),
+      level: LEVEL[d.severity],
+      message: { text: d.message },
+      locations: [
+        {
+          physicalLocation: {
+            artifactLocation: { uri, uriBaseId: '%SRCROOT%' },
+            region: { startLine: d.span.line, startColumn: d.span.column, endLine: d.span.endLine, endColumn: d.span.endColumn },
+          },
+        },
+      ],
+      partialFingerprints: { primaryLocationLineHash: fingerprint(d, uri, content, occurrence) },
+      ...(d.related?.length
+        ? {
+            relatedLocations: d.related.map((r, i) => ({
+              id: i,
+              message: { text: r.message },
+              physicalLocation: {
+                artifactLocation: { uri: rel(input.repoRoot, r.span.file).split('\\').join('/'), uriBaseId: '%SRCROOT%' },
+                region: { startLine: r.span.line, startColumn: r.span.column, endLine: r.span.endLine, endColumn: r.span.endColumn },
+              },
+            })),
+          }
+        : {}),
+    };
+  });
+  const log = {
+    $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
+    version: '2.1.0',
+    runs: [
+      {
+        tool: { driver: { name: 'tollgate', informationUri: docsUrl(null), semanticVersion: input.version, rules } },
+        originalUriBaseIds: { '%SRCROOT%': { uri: 'file://' + input.repoRoot.replace(/\/?$/, '/') } },
+        results,
+      },
+    ],
+  };
+  return JSON.stringify(log, null, 2) + '\n';
+}

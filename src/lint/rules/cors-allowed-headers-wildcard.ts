@@ -1,0 +1,19 @@
+import type { Rule } from '../types.js';
+import { filtersOf, paramOf } from './util.js';
+
+export const rule: Rule = {
+  meta: { id: 'cors-allowed-headers-wildcard', description: '"*" in cors.allowed.headers is taken literally by Tomcat, not as a wildcard.', defaultSeverity: 'error', category: 'correctness' },
+  check(ctx) {
+    for (const f of filtersOf(ctx, 'cors')) {
+      for (const name of ['cors.allowed.headers', 'cors.allowed.methods', 'cors.exposed.headers']) {
+        const p = paramOf(f.def, name);
+        if (!p || !p.value.value.split(',').some((s) => s.trim() === '*')) continue;
+        ctx.report({
+          severity: name === 'cors.allowed.headers' ? 'error' : 'warning',
+          message: `${name}="*" is not a wildcard for Tomcat's CorsFilter (it is Jetty's CrossOriginFilter syntax): the value is taken literally${name === 'cors.allowed.headers' ? ', so every pre-flight that announces a request header (e.g. Content-Type) is refused with 403' : ''}. List the names.`,
+          span: p.value.span,
+        });
+      }
+    }
+  },
+};

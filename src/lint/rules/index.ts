@@ -1,0 +1,128 @@
+import type { Rule } from '../types.js';
+import { rule as baseUnreadable } from './base-unreadable.js';
+import { rule as cleartextKeystorePassword } from './cleartext-keystore-password.js';
+import { rule as connectorLegacyTls } from './connector-legacy-tls.js';
+import { rule as corsAllowedHeadersWildcard } from './cors-allowed-headers-wildcard.js';
+import { rule as corsAnyOrigin } from './cors-any-origin.js';
+import { rule as corsCredentialsWithAnyOrigin } from './cors-credentials-with-any-origin.js';
+import { rule as corsExposesCorsHeaders } from './cors-exposes-cors-headers.js';
+import { rule as corsHttpOrigin } from './cors-http-origin.js';
+import { rule as corsNoAllowedOrigins } from './cors-no-allowed-origins.js';
+import { rule as csrfInsecureRandom } from './csrf-insecure-random.js';
+import { rule as csrfNotCoveringAll } from './csrf-not-covering-all.js';
+import { rule as doctypeMixedIds } from './doctype-mixed-ids.js';
+import { rule as duplicateFilterName } from './duplicate-filter-name.js';
+import { rule as expiresRuleNeverApplies } from './expires-rule-never-applies.js';
+import { rule as fileUnreadable } from './file-unreadable.js';
+import { rule as filterMappingUndefinedFilter } from './filter-mapping-undefined-filter.js';
+import { rule as filterNeverMapped } from './filter-never-mapped.js';
+import { rule as filterNotInTarget } from './filter-not-in-target.js';
+import { rule as filterParamBooleanSpelling } from './filter-param-boolean-spelling.js';
+import { rule as filterParamCidr } from './filter-param-cidr.js';
+import { rule as filterParamDuplicate } from './filter-param-duplicate.js';
+import { rule as filterParamInvalid } from './filter-param-invalid.js';
+import { rule as filterParamRegex } from './filter-param-regex.js';
+import { rule as filterParamUnknown } from './filter-param-unknown.js';
+import { rule as frameOptionsAllowFrom } from './frame-options-allow-from.js';
+import { rule as hostManagerNoScriptUser } from './host-manager-no-script-user.js';
+import { rule as hstsDisabled } from './hsts-disabled.js';
+import { rule as hstsMaxAgeZero } from './hsts-max-age-zero.js';
+import { rule as invalidDispatcher } from './invalid-dispatcher.js';
+import { rule as invalidUrlPattern } from './invalid-url-pattern.js';
+import { rule as persistNeedsStoreconfig } from './persist-needs-storeconfig.js';
+import { rule as remoteAddrIpv6Form } from './remote-addr-ipv6-form.js';
+import { rule as remoteHostWithoutLookups } from './remote-host-without-lookups.js';
+import { rule as remoteIpAfterAddressFilter } from './remote-ip-after-address-filter.js';
+import { rule as requestDumperEnabled } from './request-dumper-enabled.js';
+import { rule as securityHeaderDisabled } from './security-header-disabled.js';
+import { rule as serverClassNotFound } from './server-class-not-found.js';
+import { rule as serverMissingAttribute } from './server-missing-attribute.js';
+import { rule as serverNoHost } from './server-no-host.js';
+import { rule as serverUnresolvedProperty } from './server-unresolved-property.js';
+import { rule as serverXmlMissing } from './server-xml-missing.js';
+import { rule as setCharacterEncodingNoEffect } from './set-character-encoding-no-effect.js';
+import { rule as setCharacterEncodingOrder } from './set-character-encoding-order.js';
+import { rule as shutdownPortDefault } from './shutdown-port-default.js';
+import { rule as unusedSuppression } from './unused-suppression.js';
+import { rule as unusualUrlPattern } from './unusual-url-pattern.js';
+import { rule as userPlaintextPassword } from './user-plaintext-password.js';
+import { rule as usersMissingAttribute } from './users-missing-attribute.js';
+import { rule as warNotRead } from './war-not-read.js';
+import { rule as webxmlInvalidValue } from './webxml-invalid-value.js';
+import { rule as webxmlMissingElement } from './webxml-missing-element.js';
+import { rule as webxmlVersionUnsupported } from './webxml-version-unsupported.js';
+import { rule as xmlEncoding } from './xml-encoding.js';
+import { rule as xmlEntityExpansion } from './xml-entity-expansion.js';
+import { rule as xmlExternalEntity } from './xml-external-entity.js';
+import { rule as xmlMalformed } from './xml-malformed.js';
+import { rule as xmlUnknownNamespace } from './xml-unknown-namespace.js';
+import { rule as xmlWrongRoot } from './xml-wrong-root.js';
+
+/** Every rule, by id. A diagnostic id that reaches users must be registered here (a test checks it). */
+export const RULES: readonly Rule[] = [
+  baseUnreadable,
+  cleartextKeystorePassword,
+  connectorLegacyTls,
+  corsAllowedHeadersWildcard,
+  corsAnyOrigin,
+  corsCredentialsWithAnyOrigin,
+  corsExposesCorsHeaders,
+  corsHttpOrigin,
+  corsNoAllowedOrigins,
+  csrfInsecureRandom,
+  csrfNotCoveringAll,
+  doctypeMixedIds,
+  duplicateFilterName,
+  expiresRuleNeverApplies,
+  fileUnreadable,
+  filterMappingUndefinedFilter,
+  filterNeverMapped,
+  filterNotInTarget,
+  filterParamBooleanSpelling,
+  filterParamCidr,
+  filterParamDuplicate,
+  filterParamInvalid,
+  filterParamRegex,
+  filterParamUnknown,
+  frameOptionsAllowFrom,
+  hostManagerNoScriptUser,
+  hstsDisabled,
+  hstsMaxAgeZero,
+  invalidDispatcher,
+  invalidUrlPattern,
+  persistNeedsStoreconfig,
+  remoteAddrIpv6Form,
+  remoteHostWithoutLookups,
+  remoteIpAfterAddressFilter,
+  requestDumperEnabled,
+  securityHeaderDisabled,
+  serverClassNotFound,
+  serverMissingAttribute,
+  serverNoHost,
+  serverUnresolvedProperty,
+  serverXmlMissing,
+  setCharacterEncodingNoEffect,
+  setCharacterEncodingOrder,
+  shutdownPortDefault,
+  unusedSuppression,
+  unusualUrlPattern,
+  userPlaintextPassword,
+  usersMissingAttribute,
+  warNotRead,
+  webxmlInvalidValue,
+  webxmlMissingElement,
+  webxmlVersionUnsupported,
+  xmlEncoding,
+  xmlEntityExpansion,
+  xmlExternalEntity,
+  xmlMalformed,
+  xmlUnknownNamespace,
+  xmlWrongRoot,
+];
+
+const byId = new Map(RULES.map((r) => [r.meta.id, r]));
+
+/** The rule with this id, if any. */
+export function ruleById(id: string): Rule | undefined {
+  return byId.get(id);
+}

@@ -1,0 +1,36 @@
+import type { CompiledRegex } from '../../filters/index.js';
+import type { Rule } from '../types.js';
+import { filtersOf, paramOf } from './util.js';
+
+/** Condensed IPv6 forms and the full form a socket address arrives in (what Tomcat's getRemoteAddr returns). */
+const SAMPLES: [string, string][] = [
+  ['::1', '0:0:0:0:0:0:0:1'],
+  ['fe80::1', 'fe80:0:0:0:0:0:0:1'],
+  ['::ffff:127.0.0.1', '127.0.0.1'],
+];
+
+export const rule: Rule = {
+  meta: { id: 'remote-addr-ipv6-form', description: 'An address regex written for the condensed IPv6 form (::1), which a socket address never has.', defaultSeverity: 'error', category: 'security', securitySeverity: 6.0 },
+  check(ctx) {
+    for (const f of [...filtersOf(ctx, 'remote-addr'), ...filtersOf(ctx, 'remote-ip')]) {
+      const config = f.config as Record<string, CompiledRegex | null> | null;
+      if (!config) continue;
+      for (const name of ['allow', 'deny', 'internalProxies', 'trustedProxies']) {
+        const p = paramOf(f.def, name);
+        const re = config[name];
+        if (!p || !re) continue;
+        const rx = new RegExp(re.source, re.flags);
+        for (const [short, full] of SAMPLES) {
+          if (rx.test(short) && !rx.test(full)) {
+            const effect = name === 'allow' ? 'allows nothing for that client' : name === 'deny' ? 'denies nothing for that client' : 'never trusts that proxy';
+            ctx.report({
+              message: `${name} matches "${short}" but not "${full}", the form Tomcat gives the address of that client: the pattern ${effect}. Match the full form too (e.g. ${short === '::1' ? '0:0:0:0:0:0:0:1|::1' : full}).`,
+              span: p.value.span,
+            });
+            break;
+          }
+        }
+      }
+    }
+  },
+};

@@ -1,0 +1,6 @@
+import type { Rule } from '../types.js';
+
+/** Reported where the problem is found (parser, merge or filter validation); this registers its id, level and docs. */
+export const rule: Rule = {
+  meta: { id: 'war-not-read', description: 'A packed WAR whose descriptor tollgate does not read.', defaultSeverity: 'info', category: 'correctness' },
+};

@@ -1,0 +1,50 @@
+import type { ResolvedContext } from '../chain/index.js';
+import type { MergedFilter } from '../chain/index.js';
+import type { FilterSpec, TomcatTarget } from '../filters/index.js';
+import type { CatalinaBase, Diagnostic, FilterDef, Severity, SourceFile, Span, TextEdit, WebXml } from '../model/index.js';
+
+export type RuleCategory = 'correctness' | 'security' | 'compatibility' | 'hygiene';
+
+export interface RuleMeta {
+  /** Readable id, also what users write in suppressions and config. */
+  id: string;
+  description: string;
+  defaultSeverity: Severity;
+  category: RuleCategory;
+  /** SARIF security-severity (0-10) for security rules. */
+  securitySeverity?: number;
+  fixable?: boolean;
+}
+
+/** One descriptor with its role in the base. */
+export interface DescriptorRef {
+  webXml: WebXml;
+  role: 'global' | 'host-default' | 'app';
+}
+
+/** A filter definition as validated once for the whole run. */
+export interface CheckedFilter {
+  def: FilterDef;
+  spec: FilterSpec | null;
+  config: unknown | null;
+  descriptor: DescriptorRef;
+}
+
+export interface LintContext {
+  base: CatalinaBase;
+  target: TomcatTarget;
+  descriptors: DescriptorRef[];
+  contexts: ResolvedContext[];
+  /** Every <filter> of every descriptor, validated once. */
+  filters: CheckedFilter[];
+  /** The validated filter behind a merged filter of a context. */
+  checked(filter: MergedFilter): CheckedFilter | undefined;
+  source(file: string): SourceFile | undefined;
+  report(d: { message: string; span: Span; severity?: Severity; fix?: TextEdit[]; related?: Diagnostic['related'] }): void;
+}
+
+export interface Rule {
+  meta: RuleMeta;
+  /** Rules that only own diagnostics produced by the parser, merge or validation have no check. */
+  check?: (ctx: LintContext) => void;
+}
