@@ -33,7 +33,7 @@ export const spec = defineFilter({
     ),
     antiClickJackingUri: param('string', text('', 'The URI allowed to frame the page when the option is ALLOW-FROM.')),
     blockContentTypeSniffingEnabled: param('boolean', javaBoolean(true, 'Send X-Content-Type-Options: nosniff.')),
-    xssProtectionEnabled: param('boolean', javaBoolean(true, 'Send X-XSS-Protection: 1; mode=block.')),
+    xssProtectionEnabled: param('boolean', javaBoolean(true, 'Send X-XSS-Protection: 1; mode=block (removed in Tomcat 11).'), { removedIn: '11.0' }),
   },
   toConfig: (v, _raw, ctx) => {
     const uri = v.antiClickJackingUri;

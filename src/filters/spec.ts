@@ -12,6 +12,8 @@ export interface ParamDoc {
   examples?: string[];
   /** Other spellings Tomcat (or config samples) accept for the same parameter. */
   aliases?: string[];
+  /** The Tomcat version that dropped this parameter (an unknown parameter from then on). */
+  removedIn?: TomcatTarget;
 }
 
 /**

@@ -91,7 +91,15 @@ export function validateFilterDef(
     byName.set(name, p);
     raw[name] = p.value.value;
     const isKnown = name in spec.params || (spec.id === 'expires' && isExpiresParam(name));
-    if (!isKnown) diagnostics.push(unknownParam(spec, p, known));
+    const removedIn = spec.params[name]?.removedIn;
+    if (removedIn && TARGET_ORDER.indexOf(target) >= TARGET_ORDER.indexOf(removedIn)) {
+      diagnostics.push({
+        ruleId: 'filter-not-in-target',
+        severity: spec.unknownParams === 'fatal' ? 'error' : 'warning',
+        message: `${spec.simpleName} has no parameter "${name}" from Tomcat ${removedIn} on${spec.unknownParams === 'fatal' ? ': on ' + target + ' Tomcat refuses to start the application' : ''}. Remove it.`,
+        span: p.name.span,
+      });
+    } else if (!isKnown) diagnostics.push(unknownParam(spec, p, known));
     else if (spec.paramKinds[name] === 'regex') {
       // Approximations are warnings, not parse failures: the config is still built.
       for (const w of translateJavaRegex(p.value.value).problems.filter((x) => x.severity === 'warning')) {

@@ -7,6 +7,7 @@ export const spec = defineFilter({
   configProblemsAreFatal: false,
   unknownParams: 'ignored',
   params: {},
+  removedIn: '11.0',
   toConfig: () => ({}),
 });
 export type WebdavFixConfig = ReturnType<typeof spec.schema.parse>;

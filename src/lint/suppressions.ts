@@ -9,7 +9,11 @@ interface Suppression {
   used: boolean;
 }
 
-const DIRECTIVE = /^\s*tollgate-(disable-next-line|disable|enable)\b([^]*?)(?:--[^]*)?$/;
+/**
+ * `tollgate-disable[-next-line] ids :: reason`. ESLint's "-- reason" is read too, but
+ * XML forbids "--" inside a comment (Tomcat's parser rejects the file), so "::" is the form to use.
+ */
+const DIRECTIVE = /^\s*tollgate-(disable-next-line|disable|enable)\b([^]*?)(?:(?:--|::)[^]*)?$/;
 
 function parseIds(text: string): string[] | null {
   const ids = text.split(/[\s,]+/).filter((s) => s !== '');

@@ -163,6 +163,16 @@ export function parseXmlTree(source: SourceFile): { doc: XmlDocument; diagnostic
     const at = Math.min(parser.position, text.length);
     const message = err.message.replace(/^(?:[^:]*:)?\d+:\d+: /, '').replace(/\.+$/, '');
     const undefinedEntity = /undefined entity/.test(message);
+    if (/malformed comment/.test(message)) {
+      diagnostics.push({
+        ruleId: 'xml-malformed',
+        severity: 'error',
+        message: 'Malformed XML: a comment may not contain "--" (Tomcat\'s parser rejects the whole file). In a tollgate suppression, write the reason after "::".',
+        span: lines.span(Math.max(0, at - 1), at),
+      });
+      if (errors >= MAX_ERRORS) stopped = true;
+      return;
+    }
     diagnostics.push({
       ruleId: undefinedEntity ? 'xml-entity-expansion' : 'xml-malformed',
       severity: 'error',

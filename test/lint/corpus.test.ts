@@ -1,0 +1,36 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { lintBase } from '../../src/lint/engine.js';
+import { loadInput } from '../../src/lint/inputs.js';
+
+/**
+ * The real-world corpus (../shared/corpus/real-world): what real Tomcat 10.1
+ * did with each file, and the real problems its notes name. A file Tomcat
+ * starts cleanly must get no error unless a note names one; every note must
+ * be reported near its line with at least its severity.
+ */
+const root = join(import.meta.dirname, '..', '..', '..', 'shared', 'corpus', 'real-world');
+const manifest = JSON.parse(readFileSync(join(root, 'manifest.json'), 'utf8')) as {
+  files: { name: string; file: string; tomcat: string; notes: { severity: 'error' | 'warning'; line: number; what: string }[] }[];
+};
+
+describe('real-world corpus', () => {
+  for (const f of manifest.files) {
+    it(`${f.name}: ${f.tomcat}, ${f.notes.length} noted problem(s)`, () => {
+      const diagnostics = lintBase(loadInput(join(root, f.file))).diagnostics;
+      const near = (line: number) => diagnostics.filter((d) => Math.abs(d.span.line - line) <= 2);
+      for (const note of f.notes) {
+        const hits = near(note.line).filter((d) => (note.severity === 'error' ? d.severity === 'error' : d.severity !== 'info'));
+        expect(hits, `note at line ${note.line}: ${note.what}`).not.toEqual([]);
+      }
+      if (f.tomcat === 'started') {
+        const errorLines = f.notes.filter((n) => n.severity === 'error').map((n) => n.line);
+        const unexpected = diagnostics.filter((d) => d.severity === 'error' && !errorLines.some((l) => Math.abs(l - d.span.line) <= 2));
+        expect(unexpected.map((d) => `${d.span.line} ${d.ruleId}: ${d.message}`)).toEqual([]);
+      } else {
+        expect(diagnostics.some((d) => d.severity === 'error')).toBe(true);
+      }
+    });
+  }
+});

@@ -1,0 +1,67 @@
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import type { Ajv as AjvCore } from 'ajv';
+import { afterAll, describe, expect, it } from 'vitest';
+import { lintBase } from '../../src/lint/engine.js';
+import { formatGithub } from '../../src/lint/formatters/github.js';
+import { formatJson } from '../../src/lint/formatters/json.js';
+import { formatSarif } from '../../src/lint/formatters/sarif.js';
+import { formatStylish } from '../../src/lint/formatters/stylish.js';
+import type { FormatInput } from '../../src/lint/formatters/common.js';
+import { loadInput } from '../../src/lint/inputs.js';
+import { app, cleanup, filter, tree } from './helpers.js';
+
+afterAll(cleanup);
+
+function input(): FormatInput {
+  const dir = tree(app(filter('c', 'CorsFilter', { 'cors.allowed.origins': '*', 'cors.support.credentials': 'true' }) + filter('h', 'HttpHeaderSecurityFilter', { hstsMaxAgeSecond: '10' })));
+  const r = lintBase(loadInput(dir));
+  return { diagnostics: r.diagnostics, files: r.files, lintedFiles: [...r.files.keys()], cwd: dir, repoRoot: dir, color: false, version: '0.1.0' };
+}
+
+describe('formatters', () => {
+  it('stylish shows a code frame with a caret under the span and a summary', () => {
+    const out = formatStylish(input());
+    expect(out).toContain('webapps/app/WEB-INF/web.xml');
+    expect(out).toMatch(/\n\s+\d+ \| .*cors\.support\.credentials/);
+    expect(out).toMatch(/\|\s+\^+/);
+    expect(out).toMatch(/✖ \d+ problems \(\d+ errors?, \d+ warnings?, \d+ infos?\)/);
+  });
+
+  it('json is ESLint\'s result format', () => {
+    const results = JSON.parse(formatJson(input())) as Record<string, unknown>[];
+    expect(results).toHaveLength(1);
+    const r = results[0]!;
+    expect(Object.keys(r).sort()).toEqual(['errorCount', 'fatalErrorCount', 'filePath', 'fixableErrorCount', 'fixableWarningCount', 'messages', 'suppressedMessages', 'usedDeprecatedRules', 'warningCount']);
+    const m = (r['messages'] as Record<string, unknown>[])[0]!;
+    expect(m).toMatchObject({ ruleId: expect.any(String), severity: expect.any(Number), line: expect.any(Number), column: expect.any(Number), nodeType: null });
+    expect((r['messages'] as { fix?: unknown }[]).some((x) => x.fix)).toBe(true);
+  });
+
+  it('sarif validates against the SARIF 2.1.0 schema and carries what code scanning needs', () => {
+    const require = createRequire(import.meta.url);
+    const schemaPath = join(dirname(require.resolve('@microsoft/jest-sarif/package.json')), 'lib', 'schemas', 'sarif-2.1.0-rtm.5.json');
+    // The official schema has a language-tag pattern that is only valid without the u flag.
+    // Both packages are CommonJS; require keeps their default exports intact.
+    const Ajv4 = require('ajv-draft-04') as new (opts: object) => AjvCore;
+    const addFormats = require('ajv-formats') as (ajv: AjvCore) => void;
+    const ajv = new Ajv4({ allErrors: true, strict: false, unicodeRegExp: false });
+    addFormats(ajv);
+    const validate = ajv.compile(require(schemaPath) as object);
+    const log = JSON.parse(formatSarif(input())) as { runs: { tool: { driver: { rules: { properties: Record<string, unknown>; helpUri: string }[] } }; results: Record<string, any>[] }[] };
+    expect(validate(log), JSON.stringify(validate.errors?.slice(0, 3))).toBe(true);
+    const run = log.runs[0]!;
+    const result = run.results[0]!;
+    expect(result['partialFingerprints']['primaryLocationLineHash']).toMatch(/^[0-9a-f]{32}$/);
+    expect(result['locations'][0].physicalLocation.artifactLocation.uri).toBe('webapps/app/WEB-INF/web.xml');
+    const security = run.tool.driver.rules.find((r) => r.properties['security-severity']);
+    expect(security?.properties['tags']).toContain('security');
+    expect(run.tool.driver.rules.every((r) => r.helpUri.startsWith('https://'))).toBe(true);
+  });
+
+  it('github annotations escape their properties and data', () => {
+    const i = input();
+    i.diagnostics = [{ ...i.diagnostics[0]!, message: 'a,b:c\n100%' }];
+    expect(formatGithub(i)).toMatch(/^::error file=webapps\/app\/WEB-INF\/web\.xml,line=\d+,col=\d+,endLine=\d+,endColumn=\d+,title=[a-z-]+::a,b:c%0A100%25\n$/);
+  });
+});
