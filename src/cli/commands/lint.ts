@@ -5,7 +5,9 @@ import type { Argv } from 'yargs';
 import type { Diagnostic, SourceFile } from '../../model/index.js';
 import { ConfigError, loadConfig, type RuleLevel } from '../../lint/config.js';
 import { toolVersion } from '../../lint/docs.js';
+import { applyBaseline, BaselineError, writeBaseline } from '../../lint/baseline.js';
 import { lintBase } from '../../lint/engine.js';
+import { applyFixes } from '../../lint/fix.js';
 import { formatGithub } from '../../lint/formatters/github.js';
 import { formatJson } from '../../lint/formatters/json.js';
 import { formatSarif } from '../../lint/formatters/sarif.js';
@@ -57,21 +59,44 @@ async function run(argv: Record<string, unknown>, io: Io): Promise<number> {
 
   const paths = ((argv['paths'] as string[] | undefined) ?? []).map(String);
   const inputs = paths.length ? paths : ['.'];
-  const diagnostics: Diagnostic[] = [];
-  const files = new Map<string, SourceFile>();
-  for (const input of inputs) {
-    let base;
+  const lintAll = (): { diagnostics: Diagnostic[]; files: Map<string, SourceFile> } => {
+    const diagnostics: Diagnostic[] = [];
+    const files = new Map<string, SourceFile>();
+    for (const input of inputs) {
+      let base;
+      try {
+        base = loadInput(resolve(io.cwd, input));
+      } catch (e) {
+        if (e instanceof InputError) throw new UsageError(e.message);
+        throw e;
+      }
+      const unreadable = base.diagnostics.find((d) => d.ruleId === 'base-unreadable');
+      if (unreadable) throw new UsageError(unreadable.message);
+      const result = lintBase(base, { target, ruleLevels, inlineConfig: argv['inlineConfig'] !== false, ...(includeFile ? { includeFile } : {}) });
+      diagnostics.push(...result.diagnostics);
+      for (const [k, v] of result.files) files.set(k, v);
+    }
+    return { diagnostics, files };
+  };
+
+  let { diagnostics, files } = lintAll();
+  if (argv['fix']) {
+    const r = applyFixes(diagnostics, files);
+    for (const f of r.skipped) io.stderr(`tollgate lint: not fixing ${relative(io.cwd, f)}: its encoding cannot be rewritten safely\n`);
+    if (r.fixed > 0) ({ diagnostics, files } = lintAll());
+  }
+  if (argv['baselineWrite'] !== undefined) {
+    const n = writeBaseline(resolve(io.cwd, String(argv['baselineWrite'])), diagnostics, files);
+    io.stdout(`tollgate lint: wrote ${n} finding${n === 1 ? '' : 's'} to ${String(argv['baselineWrite'])}\n`);
+    return 0;
+  }
+  if (argv['baseline'] !== undefined) {
     try {
-      base = loadInput(resolve(io.cwd, input));
+      diagnostics = applyBaseline(resolve(io.cwd, String(argv['baseline'])), diagnostics, files);
     } catch (e) {
-      if (e instanceof InputError) throw new UsageError(e.message);
+      if (e instanceof BaselineError) throw new UsageError(e.message);
       throw e;
     }
-    const unreadable = base.diagnostics.find((d) => d.ruleId === 'base-unreadable');
-    if (unreadable) throw new UsageError(unreadable.message);
-    const result = lintBase(base, { target, ruleLevels, inlineConfig: argv['inlineConfig'] !== false, ...(includeFile ? { includeFile } : {}) });
-    diagnostics.push(...result.diagnostics);
-    for (const [k, v] of result.files) files.set(k, v);
   }
   const shown = argv['quiet'] ? diagnostics.filter((d) => d.severity === 'error') : diagnostics;
   const input: FormatInput = {
@@ -107,6 +132,9 @@ export const lintCommand: Command = {
       .option('rule', { type: 'string', array: true, describe: 'Set a rule level: <id>:off|info|warn|error (repeatable)' })
       .option('target', { choices: ['9.0', '10.1', '11.0'], describe: 'Tomcat version the configuration runs on (default 10.1)' })
       .option('inline-config', { type: 'boolean', default: true, describe: 'Honour tollgate-disable comments (--no-inline-config ignores them)' })
-      .option('color', { type: 'boolean', describe: 'Force colours on or off' }),
+      .option('color', { type: 'boolean', describe: 'Force colours on or off' })
+      .option('fix', { type: 'boolean', default: false, describe: 'Apply the safe fixes (rewrites only the bytes they cover)' })
+      .option('baseline', { type: 'string', describe: 'Ignore findings recorded in this baseline file' })
+      .option('baseline-write', { type: 'string', describe: 'Record the current findings in this file and exit 0' }),
   run,
 };
