@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { main } from '../dist/cli/index.js';
+import { main } from '../dist/cli.bundle.mjs';
 
 main(process.argv.slice(2)).then(
   (code) => { process.exitCode = code; },

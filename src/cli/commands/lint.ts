@@ -1,5 +1,5 @@
-import { execFileSync } from 'node:child_process';
-import { dirname, relative, resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
 import picomatch from 'picomatch';
 import type { Argv } from 'yargs';
 import type { Diagnostic, SourceFile } from '../../model/index.js';
@@ -20,11 +20,14 @@ import { UsageError, type Command, type Io } from '../command.js';
 
 const FORMATTERS = { stylish: formatStylish, json: formatJson, sarif: formatSarif, github: formatGithub } as const;
 
+/** The repository root (the nearest directory with .git), for SARIF's repository-relative paths; else cwd. */
 function repoRootOf(cwd: string): string {
-  try {
-    return execFileSync('git', ['rev-parse', '--show-toplevel'], { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim() || cwd;
-  } catch {
-    return cwd;
+  let dir = resolve(cwd);
+  for (;;) {
+    if (existsSync(join(dir, '.git'))) return dir;
+    const parent = dirname(dir);
+    if (parent === dir) return resolve(cwd);
+    dir = parent;
   }
 }
 
