@@ -1,4 +1,5 @@
-import { javaBoolean, commaList, text } from './values.js';
+import { z } from 'zod';
+import { javaBoolean, commaList, numericText } from './values.js';
 import { defineFilter, param } from './define.js';
 
 const DEFAULT_HEADERS = ['Origin', 'Accept', 'X-Requested-With', 'Content-Type', 'Access-Control-Request-Method', 'Access-Control-Request-Headers'];
@@ -10,11 +11,19 @@ export const spec = defineFilter({
   configProblemsAreFatal: true,
   unknownParams: 'ignored',
   params: {
-    'cors.allowed.origins': param('list', text('', 'Allowed origins: "*" for any, or a comma-separated list of origins (scheme://host[:port]). Empty: none.'), { default: '', examples: ['https://app.example.com,https://admin.example.com', '*'] }),
+    'cors.allowed.origins': param(
+      'list',
+      z
+        .union([z.array(z.string()), z.string()])
+        .transform((v) => (Array.isArray(v) ? v.join(',') : v))
+        .default('')
+        .meta({ description: 'Allowed origins: "*" for any, or a comma-separated list (or JSON array) of origins (scheme://host[:port]). Empty: none.', default: '' }),
+      { default: '', examples: ['https://app.example.com,https://admin.example.com', '*'] },
+    ),
     'cors.allowed.methods': param('list', commaList(['GET', 'POST', 'HEAD', 'OPTIONS'], 'HTTP methods allowed cross-origin, also sent in Access-Control-Allow-Methods of pre-flight responses.')),
     'cors.allowed.headers': param('list', commaList(DEFAULT_HEADERS, 'Request headers allowed on the actual request, also sent in Access-Control-Allow-Headers. "*" is NOT a wildcard here.')),
     'cors.exposed.headers': param('list', commaList([], 'Non-simple response headers the browser may read (Access-Control-Expose-Headers).')),
-    'cors.preflight.maxage': param('integer', text('1800', 'Seconds a browser may cache the pre-flight result (Access-Control-Max-Age); negative suppresses the header.'), { default: '1800' }),
+    'cors.preflight.maxage': param('integer', numericText('1800', 'Seconds a browser may cache the pre-flight result (Access-Control-Max-Age); negative suppresses the header.'), { default: '1800' }),
     'cors.support.credentials': param('boolean', javaBoolean(false, 'Whether credentials (cookies, HTTP auth) are supported: Access-Control-Allow-Credentials.')),
     'cors.request.decorate': param('boolean', javaBoolean(true, 'Whether cors.* request attributes are set for the application.')),
   },

@@ -52,11 +52,15 @@ export function defineFilter<P extends Record<string, ParamDef>, C>(def: {
     params[name] = p.doc;
     paramKinds[name] = p.doc.kind;
   }
-  const object = z.object(shape).meta({ title: def.simpleName, description: def.description });
+  // Strict, so JSON Schemas and editors flag a misspelt parameter; dynamically named ones (ExpiresByType ...) pass through.
+  const object = (def.dynamicParams ? z.object(shape).catchall(z.unknown()) : z.object(shape).strict()).meta({ title: def.simpleName, description: def.description });
+  const known = new Set(Object.keys(shape));
   const schema = z
     .custom<Record<string, unknown>>((v) => typeof v === 'object' && v !== null && !Array.isArray(v))
     .transform((raw, ctx) => {
-      const parsed = object.safeParse(raw);
+      // Unknown names are validateFilterDef's to report (with Tomcat's severity), not a parse failure.
+      const input = def.dynamicParams ? raw : Object.fromEntries(Object.entries(raw).filter(([k]) => known.has(k)));
+      const parsed = object.safeParse(input);
       if (!parsed.success) {
         for (const issue of parsed.error.issues) ctx.addIssue({ ...issue, continue: true } as never);
         return z.NEVER;

@@ -28,7 +28,8 @@ export const spec = defineFilter({
           return o;
         })
         .default('DENY')
-        .meta({ description: 'X-Frame-Options value (case-insensitive).', enum: [...OPTIONS], default: 'DENY' }),
+        // The enum drives editor completion; the pattern accepts every case, as Tomcat does.
+        .meta({ description: 'X-Frame-Options value (case-insensitive).', anyOf: [{ enum: [...OPTIONS] }, { pattern: '^([Dd][Ee][Nn][Yy]|[Ss][Aa][Mm][Ee][Oo][Rr][Ii][Gg][Ii][Nn]|[Aa][Ll][Ll][Oo][Ww]-[Ff][Rr][Oo][Mm])$' }], default: 'DENY' }),
       { default: 'DENY', examples: [...OPTIONS] },
     ),
     antiClickJackingUri: param('string', text('', 'The URI allowed to frame the page when the option is ALLOW-FROM.')),

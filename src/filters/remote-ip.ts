@@ -1,4 +1,4 @@
-import { javaBoolean, javaRegex, optionalText, text } from './values.js';
+import { javaBoolean, javaRegex, numericText, optionalText, text } from './values.js';
 import { defineFilter, param } from './define.js';
 import { translateJavaRegex } from './java-regex.js';
 
@@ -10,9 +10,9 @@ export const DEFAULT_INTERNAL_PROXIES =
   '172\\.2[0-9]{1}\\.\\d{1,3}\\.\\d{1,3}|172\\.3[0-1]{1}\\.\\d{1,3}\\.\\d{1,3}|0:0:0:0:0:0:0:1|::1|' +
   'fe[89ab]\\p{XDigit}:.*|f[cd]\\p{XDigit}{2}+:.*';
 
-/** Integer.parseInt as RemoteIpFilter's init applies it: a bad number stops the filter. */
+/** Integer.parseInt as RemoteIpFilter's init applies it (checked in toConfig): a bad number stops the filter. */
 function port(description: string, def: number) {
-  return text(String(def), description);
+  return numericText(String(def), description);
 }
 
 export const spec = defineFilter({

@@ -19,9 +19,9 @@ export function javaBoolean(defaultValue: boolean, description: string) {
 /** Integer.valueOf: an optional sign and decimal digits, within 32 bits; nothing else. */
 export function javaInt(defaultValue: number, description: string, range: { min?: number; max?: number } = {}) {
   return z
-    .union([z.number().int(), z.string()])
+    .union([z.number().int(), z.string().regex(/^[+-]?\d+$/, 'not a whole number (Java reads it with Integer.valueOf)')])
     .transform((v, ctx) => {
-      const n = typeof v === 'number' ? v : /^[+-]?\d+$/.test(v) ? Number(v) : NaN;
+      const n = typeof v === 'number' ? v : Number(v);
       if (!Number.isInteger(n) || n > 2147483647 || n < -2147483648) {
         ctx.addIssue({ code: 'custom', message: `"${String(v)}" is not a whole number (Java reads it with Integer.valueOf)` });
         return z.NEVER;
@@ -57,6 +57,15 @@ export function commaList(defaultValue: string[], description: string) {
 /** A plain string parameter with a default. */
 export function text(defaultValue: string, description: string) {
   return z.string().meta({ description, default: defaultValue }).default(defaultValue);
+}
+
+/** A number the filter parses itself (and reports on): a JSON number or the raw text, kept as text. */
+export function numericText(defaultValue: string, description: string) {
+  return z
+    .union([z.number().int(), z.string()])
+    .transform((v) => String(v))
+    .default(defaultValue)
+    .meta({ description, default: defaultValue });
 }
 
 /** A plain string parameter that is unset (null) by default. */

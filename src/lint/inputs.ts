@@ -2,7 +2,10 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { CatalinaBase, LoadedContext } from '../model/index.js';
 import { fileStartSpan } from '../model/index.js';
-import { loadBase, parseContextXml, parseServerXml, parseTomcatUsers, parseWebXml, parseXmlTree, decodeXml } from '../parser/index.js';
+import { findNodeAtLocation, parseTree } from 'jsonc-parser';
+import { chainDocumentSchema } from '../schema/chain-document.js';
+import { LineIndex } from '../parser/index.js';
+import { loadBase, parseChainJson, parseContextXml, parseServerXml, parseTomcatUsers, parseWebXml, parseXmlTree, decodeXml } from '../parser/index.js';
 
 export class InputError extends Error {}
 
@@ -58,6 +61,7 @@ export function loadInput(input: string): CatalinaBase {
   const path = resolve(input);
   if (!existsSync(path)) throw new InputError(`${input}: no such file or directory`);
   const stat = statSync(path);
+  if (stat.isFile() && /\.json$/i.test(path)) return loadChainJson(path);
   if (stat.isFile()) {
     try {
       return loadSingleFile(path);
@@ -83,4 +87,41 @@ export function loadInput(input: string): CatalinaBase {
     span: fileStartSpan(path),
   });
   return base;
+}
+
+/** A tollgate.chain.json: its model, plus structural checks against the document schema at JSON positions. */
+function loadChainJson(path: string): CatalinaBase {
+  const text = readFileSync(path, 'utf8');
+  const { base } = parseChainJson(text, path);
+  if (base.diagnostics.some((d) => d.ruleId === 'json-malformed')) return base;
+  const tree = parseTree(text);
+  const r = chainDocumentSchema.safeParse(JSON.parse(text));
+  if (!r.success) {
+    const lines = new LineIndex(path, text);
+    for (const issue of r.error.issues.slice(0, 50).map(specific)) {
+      const node = tree ? findNodeAtLocation(tree, issue.path as (string | number)[]) : undefined;
+      const span = node ? lines.span(node.offset, node.offset + node.length) : lines.span(0, 0);
+      base.diagnostics.push({ ruleId: 'json-chain-invalid', severity: 'error', message: `${issue.path.join('.') || '(document)'}: ${issue.message}.`, span });
+    }
+  }
+  return base;
+}
+
+type Issue = { path: PropertyKey[]; message: string; code?: string; errors?: Issue[][] };
+
+/**
+ * A filter entry is a union over filter classes, so zod reports "no branch
+ * matched" at the entry. Say instead what is wrong in the branch of the
+ * entry's own class: the deepest issue of the branch that got furthest.
+ */
+function specific(issue: Issue): Issue {
+  if (issue.code !== 'invalid_union' || !issue.errors?.length) return issue;
+  const branches = issue.errors.filter((b) => !b.some((i) => i.path[0] === 'class'));
+  const best = (branches.length ? branches : issue.errors).reduce((a, b) => (depth(b) > depth(a) ? b : a));
+  const inner = best.reduce((a, b) => (b.path.length > a.path.length ? b : a));
+  return specific({ ...inner, path: [...issue.path, ...inner.path] });
+}
+
+function depth(issues: Issue[]): number {
+  return Math.max(...issues.map((i) => i.path.length));
 }

@@ -6,3 +6,4 @@ export { parseServerXml, parseContextXml, parseTomcatUsers } from './server.js';
 export { resolveProperties, parseJavaProperties } from './properties.js';
 export { parseContextName, contextBaseName } from './context-name.js';
 export { loadBase } from './load.js';
+export { parseChainJson } from './json-chain.js';

@@ -24,7 +24,10 @@ export function cleanup(): void {
 
 /** Lints a base made of these files (paths relative to the base). */
 export function lintFiles(files: Record<string, string>, opts: LintOptions = {}): Diagnostic[] {
-  return lintBase(loadInput(tree(files)), opts).diagnostics;
+  const dir = tree(files);
+  // A JSON chain document is linted as the file itself; anything else as a CATALINA_BASE.
+  const json = Object.keys(files).find((f) => f.endsWith('.json') && f !== 'tollgate.config.json');
+  return lintBase(loadInput(json ? join(dir, json) : dir), opts).diagnostics;
 }
 
 /** A web.xml with the given body, as an application of a minimal base. */

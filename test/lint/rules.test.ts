@@ -89,6 +89,11 @@ const cases: Record<string, { fail: Files; pass: Files }> = {
   'host-manager-no-script-user': { fail: { ...hostManager, 'conf/tomcat-users.xml': users('<user username="a" password="x" roles="admin-gui"/>') }, pass: { ...hostManager, 'conf/tomcat-users.xml': users('<user username="a" password="0123456789abcdef0123456789abcdef$1$abcd" roles="admin-script"/>') } },
   'user-plaintext-password': { fail: { 'conf/tomcat-users.xml': users('<user username="deploy" password="correct horse battery" roles="admin-script"/>') }, pass: { 'conf/tomcat-users.xml': users('<user username="deploy" password="e49332de463c645b8eb0314d872b83ff$100000$e1a4f3a4487cfae0af53be5e6aa9fee7b722cbe15b3a10f9af7c104085041604" roles="admin-script"/>') } },
   'persist-needs-storeconfig': { fail: { ...hostManager, 'conf/server.xml': server('') }, pass: { ...hostManager, 'conf/server.xml': server('<Listener className="org.apache.catalina.storeconfig.StoreConfigLifecycleListener"/>') } },
+  'json-malformed': { fail: { 'tollgate.chain.json': '{ "version": 1, "contexts": [ { "path": "/api", } ] }' }, pass: { 'tollgate.chain.json': '{ "version": 1, "contexts": [ { "path": "/api" } ] }' } },
+  'json-chain-invalid': {
+    fail: { 'tollgate.chain.json': JSON.stringify({ version: 1, contexts: [{ path: '/api', filters: [{ name: 'c', class: 'org.apache.catalina.filters.CorsFilter', params: { 'cors.support.credentials': ['true'] } }] }] }) },
+    pass: { 'tollgate.chain.json': JSON.stringify({ version: 1, contexts: [{ path: '/api', filters: [{ name: 'c', class: 'org.apache.catalina.filters.CorsFilter', params: { 'cors.allowed.origins': 'https://a.example', 'cors.support.credentials': true } }], mappings: [{ filter: 'c', urlPatterns: ['/*'] }] }] }) },
+  },
   'remote-host-without-lookups': { fail: app(filter('h', 'RemoteHostFilter', { allow: 'localhost' })), pass: app(filter('h', 'RemoteAddrFilter', { allow: '127\\.0\\.0\\.1|0:0:0:0:0:0:0:1' })) },
 };
 

@@ -1,9 +1,9 @@
-import { existsSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
 import type { Argv } from 'yargs';
 import { contextsOf, effectiveChain, findContext, findHost, type ResolvedContext } from '../../chain/index.js';
 import { DISPATCHERS, type CatalinaBase, type Dispatcher, type Span } from '../../model/index.js';
-import { loadBase } from '../../parser/index.js';
+import { loadBase, parseChainJson } from '../../parser/index.js';
 import { UsageError, type Command, type Io } from '../command.js';
 
 function where(span: Span, cwd: string): string {
@@ -38,10 +38,13 @@ function describeContext(c: ResolvedContext, cwd: string): object {
 
 function run(argv: Record<string, unknown>, io: Io): Promise<number> {
   const baseDir = String(argv['base']);
-  if (!existsSync(baseDir) || !statSync(baseDir).isDirectory()) throw new UsageError(`--base ${baseDir} is not a directory`);
+  const isJson = /\.json$/i.test(baseDir) && existsSync(baseDir) && statSync(baseDir).isFile();
+  if (!isJson && (!existsSync(baseDir) || !statSync(baseDir).isDirectory())) throw new UsageError(`--base ${baseDir} is neither a directory nor a tollgate.chain.json`);
   const dispatcher = String(argv['dispatcher']).toUpperCase() as Dispatcher;
   if (!DISPATCHERS.includes(dispatcher)) throw new UsageError(`--dispatcher must be one of ${DISPATCHERS.join(', ')}`);
-  const base: CatalinaBase = loadBase({ base: baseDir, home: argv['home'] ? String(argv['home']) : undefined });
+  const base: CatalinaBase = isJson
+    ? parseChainJson(readFileSync(baseDir, 'utf8'), resolve(io.cwd, baseDir)).base
+    : loadBase({ base: baseDir, home: argv['home'] ? String(argv['home']) : undefined });
   const fatal = base.diagnostics.find((d) => d.ruleId === 'base-unreadable');
   if (fatal) throw new UsageError(fatal.message);
   const cwd = io.cwd;

@@ -29,6 +29,8 @@ import { rule as hstsDisabled } from './hsts-disabled.js';
 import { rule as hstsMaxAgeZero } from './hsts-max-age-zero.js';
 import { rule as invalidDispatcher } from './invalid-dispatcher.js';
 import { rule as invalidUrlPattern } from './invalid-url-pattern.js';
+import { rule as jsonChainInvalid } from './json-chain-invalid.js';
+import { rule as jsonMalformed } from './json-malformed.js';
 import { rule as persistNeedsStoreconfig } from './persist-needs-storeconfig.js';
 import { rule as remoteAddrIpv6Form } from './remote-addr-ipv6-form.js';
 import { rule as remoteHostWithoutLookups } from './remote-host-without-lookups.js';
@@ -90,6 +92,8 @@ export const RULES: readonly Rule[] = [
   hstsMaxAgeZero,
   invalidDispatcher,
   invalidUrlPattern,
+  jsonChainInvalid,
+  jsonMalformed,
   persistNeedsStoreconfig,
   remoteAddrIpv6Form,
   remoteHostWithoutLookups,

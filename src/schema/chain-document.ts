@@ -1,0 +1,61 @@
+import { z } from 'zod';
+import { FILTER_SPECS } from '../filters/index.js';
+
+const DISPATCHER = z.enum(['REQUEST', 'FORWARD', 'INCLUDE', 'ERROR', 'ASYNC']);
+
+/** One filter entry of a tollgate.chain.json context, for the filter with this spec. */
+function filterEntry(spec: (typeof FILTER_SPECS)[number]) {
+  return z
+    .object({
+      name: z.string().min(1).meta({ description: 'The filter name mappings refer to.' }),
+      class: z.enum(spec.classNames as [string, ...string[]]).meta({ description: spec.description }),
+      params: spec.inputSchema.optional(),
+      asyncSupported: z.boolean().optional(),
+    })
+    .strict()
+    .meta({ title: spec.simpleName });
+}
+
+const otherFilter = z
+  .object({
+    name: z.string().min(1),
+    class: z.string().regex(/^(?!org\.(apache\.catalina|vendor\.container)\.filters\.)/).meta({ description: 'Any other filter class (not checked by tollgate).' }),
+    params: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.array(z.string())])).optional(),
+    asyncSupported: z.boolean().optional(),
+  })
+  .strict()
+  .meta({ title: 'Other filter' });
+
+const mapping = z
+  .object({
+    filter: z.string().min(1).meta({ description: 'Name of a filter of this context (or of the global chain).' }),
+    urlPatterns: z.array(z.string()).optional().meta({ description: 'Servlet url-patterns: "/exact", "/prefix/*", "*.ext", "/".' }),
+    servletNames: z.array(z.string()).optional().meta({ description: 'Servlet names; "*" is every servlet.' }),
+    dispatchers: z.array(DISPATCHER).optional().meta({ description: 'Default: ["REQUEST"].' }),
+  })
+  .strict();
+
+const context = z
+  .object({
+    host: z.string().optional().meta({ description: 'Virtual host (default "localhost").' }),
+    path: z.string().regex(/^(\/.*)?$/).meta({ description: 'Context path: "" or "/" for the root, else "/name".' }),
+    filters: z.array(z.union([...FILTER_SPECS.map(filterEntry), otherFilter] as unknown as [z.ZodType, z.ZodType, ...z.ZodType[]])).optional(),
+    mappings: z.array(mapping).optional(),
+    sessionTimeoutMinutes: z.number().int().optional(),
+  })
+  .strict();
+
+/** The JSON chain format (tollgate.chain.json): contexts with typed filters and mappings. */
+export const chainDocumentSchema = z
+  .object({
+    $schema: z.string().optional(),
+    version: z.literal(1).meta({ description: 'Format version.' }),
+    global: z
+      .object({ filters: context.shape.filters, mappings: context.shape.mappings })
+      .strict()
+      .optional()
+      .meta({ description: 'What conf/web.xml would hold: filters and mappings merged into every context as Tomcat merges them.' }),
+    contexts: z.array(context),
+  })
+  .strict()
+  .meta({ title: 'tollgate.chain.json', description: 'Filter chains for Node services, in place of web.xml. Checked by tollgate lint like a CATALINA_BASE.' });

@@ -1,0 +1,90 @@
+import { z } from 'zod';
+import { FILTER_SPECS } from '../filters/index.js';
+import { configFileSchema } from '../lint/config.js';
+import { chainDocumentSchema } from './chain-document.js';
+
+/** What JSON Schema cannot say about a filter, named so editors show that tollgate lint checks it. */
+const LINT_ONLY: Record<string, string> = {
+  cors: 'cors.support.credentials=true with cors.allowed.origins="*", and the origin list syntax',
+  'http-header-security': 'that antiClickJackingUri is a valid URI when the option is ALLOW-FROM',
+  'remote-addr': 'that allow and deny are valid Java regexes, translated for whole-string matching',
+  'remote-host': 'that allow and deny are valid Java regexes, translated for whole-string matching',
+  'remote-ip': 'that internalProxies and trustedProxies are valid Java regexes',
+  'remote-cidr': 'that every entry is an address or address/prefix as NetMask reads it',
+  expires: 'the ExpiresByType / ExpiresDefault rule language',
+};
+
+const BASE = 'https://github.com/tollgate/tollgate/blob/main/schemas';
+
+function toSchema(schema: z.ZodType, id: string): Record<string, unknown> {
+  const json = z.toJSONSchema(schema, { target: 'draft-7', io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+  return { ...json, $id: `${BASE}/${id}` };
+}
+
+type Json = Record<string, any>;
+
+/**
+ * zod writes a filter entry as anyOf over the sixteen filter classes, and an
+ * editor then guesses which branch a half-typed entry belongs to (often the
+ * wrong one). if/then on "class" tells it: the entry's own class selects the
+ * parameter schema, so validation and completion follow the class written.
+ */
+function selectByClass(doc: Json): Json {
+  const rewrite = (filters: Json | undefined): void => {
+    const items = filters?.['items'] as Json | undefined;
+    const branches = items?.['anyOf'] as Json[] | undefined;
+    if (!items || !branches) return;
+    const classNames = branches.flatMap((b) => (b['properties']?.['class']?.['enum'] as string[] | undefined) ?? []);
+    delete items['anyOf'];
+    Object.assign(items, {
+      type: 'object',
+      required: ['name', 'class'],
+      properties: {
+        name: { type: 'string', minLength: 1, description: 'The filter name mappings refer to.' },
+        class: { type: 'string', description: 'A container filter class, or any other filter class (not checked by tollgate).', examples: classNames },
+        params: { type: 'object' },
+        asyncSupported: { type: 'boolean' },
+      },
+      additionalProperties: false,
+      allOf: branches.map((b) => {
+        const cls = b['properties']['class'];
+        return cls['enum']
+          ? { if: { properties: { class: { enum: cls['enum'] } }, required: ['class'] }, then: { properties: { params: b['properties']['params'] } } }
+          : { if: { properties: { class: { not: { enum: classNames } } }, required: ['class'] }, then: { properties: { params: b['properties']['params'] } } };
+      }),
+    });
+  };
+  const contextItems = doc['properties']?.['contexts']?.['items'] as Json | undefined;
+  rewrite(contextItems?.['properties']?.['filters']);
+  rewrite(doc['properties']?.['global']?.['properties']?.['filters']);
+  return doc;
+}
+
+/** Every generated schema, by file name under schemas/. Generated from the zod schemas and nothing else. */
+export function generateSchemas(): Map<string, Record<string, unknown>> {
+  const out = new Map<string, Record<string, unknown>>();
+  for (const spec of FILTER_SPECS) {
+    const file = `filters/${spec.id}.schema.json`;
+    const s = toSchema(spec.inputSchema, file);
+    const lintOnly = LINT_ONLY[spec.id];
+    s['description'] = `${spec.description}${lintOnly ? ` Checked by tollgate lint, not by this schema: ${lintOnly}.` : ''}`;
+    if (spec.id === 'expires') {
+      delete s['additionalProperties'];
+      s['additionalProperties'] = false;
+      s['patternProperties'] = { '^ExpiresByType\\s+\\S+$': { type: 'string', description: spec.dynamicParams?.['ExpiresByType ']?.description ?? '' } };
+      s['properties'] = {
+        ExpiresDefault: { type: 'string', description: spec.dynamicParams?.['ExpiresDefault']?.description ?? '', examples: ['access plus 10 minutes'] },
+        ExpiresExcludedResponseStatusCodes: { anyOf: [{ type: 'string' }, { type: 'array', items: { type: 'integer' } }], description: 'Comma-separated status codes that never get expiration headers.', default: '304' },
+      };
+    }
+    out.set(file, s);
+  }
+  out.set('tollgate.chain.schema.json', selectByClass(toSchema(chainDocumentSchema, 'tollgate.chain.schema.json')));
+  out.set('tollgate.config.schema.json', toSchema(configFileSchema, 'tollgate.config.schema.json'));
+  return out;
+}
+
+/** The text written for one schema (stable: same input, same bytes). */
+export function schemaText(schema: Record<string, unknown>): string {
+  return JSON.stringify(schema, null, 2) + '\n';
+}
