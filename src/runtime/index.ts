@@ -4,3 +4,18 @@
  * the compiler (test/runtime/imports.test.ts checks it).
  */
 export { compilePattern, matchesFilterPattern, matchesFilterUrlPattern, type CompiledPattern, type PatternKind } from './url-pattern.js';
+
+export type { ContextSettings, DispatcherType, FilterDeclaration, FilterInitContext, FilterResult, NextFilter, RuntimeFilter, RuntimeFilterFactory, SessionCookieSettings } from './types.js';
+export { Exchange, exchangeOf, type ContextState } from './exchange.js';
+export { ExchangeRequest, DISPATCHER_TYPE_ATTR, PARAMETER_PARSE_FAILED_ATTR, PARAMETER_PARSE_FAILED_REASON_ATTR } from './request.js';
+export { ExchangeResponse, type CommitHook, type UrlEncoder } from './response.js';
+export type { ParameterFailReason } from './parameters.js';
+export { createContextRuntime, type ContextMiddleware, type ContextRuntimeOptions } from './context.js';
+export { toNodeListener, fastifyOnRequest, type FastifyReplyLike, type FastifyRequestLike } from './adapters.js';
+export { HttpSession, MemorySessionStore, type MemorySessionStoreOptions, type SessionStore } from './session.js';
+export { SessionManager, generateSessionId } from './session-manager.js';
+export { getLogger, setLogLevel, setLogSink, Logger, type LogLevel, type LogRecord, type LogSink } from './logging.js';
+export { defaultErrorPage, type ErrorRenderer } from './error-page.js';
+export { charsetDecoder, isSupportedCharset, type ByteDecoder } from './charset.js';
+export { parseContentType, type ParsedContentType } from './media-type.js';
+export { toTomcatRemoteAddr } from './net.js';

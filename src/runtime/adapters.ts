@@ -1,0 +1,51 @@
+/**
+ * Putting a context in front of an application: plain node:http, Express 5
+ * (the middleware is Connect-style already: `app.use(mw)`), and Fastify 5
+ * (an onRequest hook on the raw request and response).
+ */
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import type { ContextMiddleware } from './context.js';
+import { exchangeOf } from './exchange.js';
+
+/**
+ * A node:http listener running the context's filters, then `handler` (by
+ * default a bare 404). Requests outside the context path get a 404.
+ */
+export function toNodeListener(mw: ContextMiddleware, handler?: (req: IncomingMessage, res: ServerResponse) => void): RequestListener {
+  assertMiddleware(mw, 'toNodeListener');
+  const downstream = handler ?? notFound;
+  // The exchange exists only when the request was inside the context.
+  return (req, res) => mw.run(req, res, () => (exchangeOf(req) === undefined ? notFound : downstream)(req, res));
+}
+
+function notFound(_req: IncomingMessage, res: ServerResponse): void {
+  res.statusCode = 404;
+  res.end();
+}
+
+/** The parts of Fastify's request this adapter uses. */
+export interface FastifyRequestLike {
+  readonly raw: IncomingMessage;
+}
+
+/** The parts of Fastify's reply this adapter uses. */
+export interface FastifyReplyLike {
+  readonly raw: ServerResponse;
+  hijack(): unknown;
+}
+
+/**
+ * A Fastify `onRequest` hook: `fastify.addHook('onRequest', fastifyOnRequest(mw))`.
+ * When a filter answers the request itself, the reply is hijacked so Fastify
+ * does not try to send a second response.
+ */
+export function fastifyOnRequest(mw: ContextMiddleware): (request: FastifyRequestLike, reply: FastifyReplyLike, done: (err?: Error) => void) => void {
+  assertMiddleware(mw, 'fastifyOnRequest');
+  return function tollgateOnRequest(request, reply, done) {
+    mw.run(request.raw, reply.raw, done as () => void, () => reply.hijack());
+  };
+}
+
+function assertMiddleware(mw: ContextMiddleware, fn: string): void {
+  if (typeof mw !== 'function' || typeof mw.run !== 'function') throw new TypeError(`${fn} expects the middleware returned by createContextRuntime`);
+}

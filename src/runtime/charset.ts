@@ -1,0 +1,85 @@
+/**
+ * Java charset names to byte decoders. WHATWG's TextDecoder maps the label
+ * ISO-8859-1 to windows-1252, which is not what Java does, so the Latin-1
+ * family and UTF-8 use Buffer's own decoders; other charsets go through
+ * TextDecoder (full ICU ships with Node).
+ */
+import { TextDecoder } from 'node:util';
+
+/** Decodes bytes the way Java's `new String(bytes, charset)` does: malformed input becomes U+FFFD, never an error. */
+export type ByteDecoder = (bytes: Buffer) => string;
+
+const latin1: ByteDecoder = (b) => b.toString('latin1');
+const utf8: ByteDecoder = (b) => b.toString('utf8');
+const ascii: ByteDecoder = (b) => {
+  const s = b.toString('latin1');
+  // Java's US-ASCII decoder replaces every byte above 0x7F.
+  return /[\x80-\xff]/.test(s) ? s.replace(/[\x80-\xff]/g, '\ufffd') : s;
+};
+
+const BUILT_IN: Readonly<Record<string, ByteDecoder>> = {
+  'utf-8': utf8,
+  utf8: utf8,
+  'iso-8859-1': latin1,
+  'iso8859-1': latin1,
+  iso8859_1: latin1,
+  'iso_8859-1': latin1,
+  'iso_8859_1': latin1,
+  latin1: latin1,
+  l1: latin1,
+  'iso-ir-100': latin1,
+  cp819: latin1,
+  ibm819: latin1,
+  '8859_1': latin1,
+  'us-ascii': ascii,
+  ascii: ascii,
+  'iso646-us': ascii,
+  ascii7: ascii,
+};
+
+/** Java spellings TextDecoder does not know. */
+const JAVA_ALIASES: Readonly<Record<string, string>> = {
+  cp1250: 'windows-1250',
+  cp1251: 'windows-1251',
+  cp1252: 'windows-1252',
+  cp1253: 'windows-1253',
+  cp1254: 'windows-1254',
+  cp1257: 'windows-1257',
+  sjis: 'shift_jis',
+  ms932: 'shift_jis',
+  'windows-31j': 'shift_jis',
+  eucjp: 'euc-jp',
+  euckr: 'euc-kr',
+  utf_16le: 'utf-16le',
+  utf_16be: 'utf-16be',
+  'utf-16': 'utf-16be',
+  utf16: 'utf-16be',
+};
+
+const cache = new Map<string, ByteDecoder | null>();
+
+/** The decoder for a charset name (case-insensitive, Java or WHATWG spelling), or null when it is not supported. */
+export function charsetDecoder(name: string): ByteDecoder | null {
+  const key = name.trim().toLowerCase();
+  let d = cache.get(key);
+  if (d !== undefined) return d;
+  d = BUILT_IN[key] ?? textDecoderFor(JAVA_ALIASES[key] ?? key);
+  if (cache.size < 256) cache.set(key, d);
+  return d;
+}
+
+function textDecoderFor(label: string): ByteDecoder | null {
+  if (label === '' || label === 'replacement') return null;
+  let td: TextDecoder;
+  try {
+    td = new TextDecoder(label);
+  } catch {
+    return null;
+  }
+  return (b) => td.decode(b);
+}
+
+/** Whether a charset name is usable for decoding. */
+export function isSupportedCharset(name: string): boolean {
+  return charsetDecoder(name) !== null;
+}

@@ -1,0 +1,227 @@
+/**
+ * One web application (context) as Connect-style middleware: decode the
+ * path as Tomcat does, build the exchange, run the filters the compiled
+ * `selectChain` picks, then hand over to the downstream handler.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { charsetDecoder } from './charset.js';
+import { defaultErrorPage, type ErrorRenderer } from './error-page.js';
+import { advance, Exchange, failed, type ContextState } from './exchange.js';
+import { getLogger } from './logging.js';
+import { decodeRequestPath, splitRequestTarget } from './request-path.js';
+import { MemorySessionStore, type SessionStore } from './session.js';
+import { SessionManager } from './session-manager.js';
+import type { ContextSettings, FilterDeclaration, RuntimeFilter, SessionCookieSettings } from './types.js';
+
+/** Everything about a context; only what differs from Tomcat's defaults needs to be given. */
+export interface ContextRuntimeOptions {
+  /** `''` (ROOT, the default) or `/name`. */
+  contextPath?: string;
+  /** web.xml session-timeout in minutes (default 30; zero or negative: never). */
+  sessionTimeoutMinutes?: number;
+  /** Built filters, or declarations the runtime builds with a logger named by their class. */
+  filters?: readonly (RuntimeFilter | FilterDeclaration<any>)[];
+  /**
+   * Indexes into `filters` to run for this request, in order (the compiler
+   * generates it from the filter mappings). Default: every filter.
+   */
+  selectChain?: (ex: Exchange) => readonly number[];
+  requestCharacterEncoding?: string | null;
+  responseCharacterEncoding?: string | null;
+  /** Default 1000, the value of the connectors in Tomcat's stock server.xml (the Connector's own default is 10000). */
+  maxParameterCount?: number;
+  /** Default 2 MiB (2097152), Tomcat's Connector default. */
+  maxPostSize?: number;
+  /** Default ['POST']. */
+  parseBodyMethods?: readonly string[];
+  /** Default 'UTF-8'. */
+  uriEncoding?: string;
+  useBodyEncodingForURI?: boolean;
+  /** Default false: remote host names are the addresses. */
+  enableLookups?: boolean;
+  sessionCookie?: Partial<SessionCookieSettings>;
+  /** Default: a MemorySessionStore bounded by `maxSessions`. */
+  sessionStore?: SessionStore;
+  /** Bound of the default store (default 10,000). */
+  maxSessions?: number;
+  /** Clock in ms since the epoch (default Date.now): session times and expiry. */
+  clock?: () => number;
+  /** Body of sendError responses (default: an HTML status report). */
+  errorPage?: ErrorRenderer;
+  /** Redirect `/ctx` to `/ctx/` as Tomcat's mapper does (default true). */
+  contextRootRedirect?: boolean;
+}
+
+/** Connect-style middleware for one context, with its state and a way to stop it. */
+export interface ContextMiddleware {
+  (req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void): void;
+  readonly contextPath: string;
+  readonly settings: ContextSettings;
+  readonly sessions: SessionManager;
+  readonly filters: readonly RuntimeFilter[];
+  /**
+   * Like calling the middleware, plus `onStopped` when the chain ended
+   * without reaching `next` (the runtime has then completed the response).
+   */
+  run(req: IncomingMessage, res: ServerResponse, next: () => void, onStopped?: () => void): void;
+  /** Destroys the filters and stops session sweeping. */
+  destroy(): void;
+}
+
+const RUNTIME_LOGGER = 'tollgate.runtime.ContextRuntime';
+
+/** Builds the middleware of one context. Throws TypeError for invalid options and rethrows a failing filter factory. */
+export function createContextRuntime(options: ContextRuntimeOptions = {}): ContextMiddleware {
+  const settings = resolveSettings(options);
+  const clock = options.clock ?? Date.now;
+  if (typeof clock !== 'function') throw new TypeError('clock must be a function returning milliseconds');
+  const store = options.sessionStore ?? new MemorySessionStore({ maxSessions: options.maxSessions ?? 10_000, clock });
+  const sessions = new SessionManager({ store, clock, sessionTimeoutMinutes: settings.sessionTimeoutMinutes, contextPath: settings.contextPath, cookie: settings.sessionCookie });
+  const filters = (options.filters ?? []).map((f, i) => instantiate(f, i, settings));
+  const state: ContextState = {
+    settings,
+    sessions,
+    logger: getLogger(RUNTIME_LOGGER),
+    renderError: options.errorPage ?? defaultErrorPage,
+    filters,
+  };
+  const all: readonly number[] = filters.map((_, i) => i);
+  const selectChain = options.selectChain ?? (() => all);
+  if (typeof selectChain !== 'function') throw new TypeError('selectChain must be a function returning filter indexes');
+  const uriDecoder = charsetDecoder(settings.uriEncoding)!;
+  const contextPath = settings.contextPath;
+  const redirectRoot = options.contextRootRedirect ?? true;
+
+  function run(req: IncomingMessage, res: ServerResponse, next: () => void, onStopped?: () => void): void {
+    // Express rewrites req.url under a mount path; originalUrl keeps the whole target.
+    const target = (req as { originalUrl?: string }).originalUrl ?? req.url ?? '/';
+    const { path, query } = splitRequestTarget(target);
+    const decoded = decodeRequestPath(path, uriDecoder);
+    if (decoded === null) {
+      answer(res, 400, undefined);
+      onStopped?.();
+      return;
+    }
+    let inContext: string;
+    if (contextPath === '') inContext = decoded;
+    else if (decoded.startsWith(contextPath) && (decoded.length === contextPath.length || decoded.charCodeAt(contextPath.length) === 47)) inContext = decoded.slice(contextPath.length);
+    else {
+      next();
+      return;
+    }
+    if (inContext === '' && redirectRoot) {
+      answer(res, 302, `${path}/${query === null ? '' : `?${query}`}`);
+      onStopped?.();
+      return;
+    }
+    const ex = new Exchange(state, req, res, path, query, inContext, next);
+    let chain: readonly number[];
+    try {
+      chain = selectChain(ex);
+    } catch (err) {
+      failed(ex, `Selecting the filter chain failed for [${path}]`, err, true);
+      onStopped?.();
+      return;
+    }
+    ex.chain = chain;
+    const result = advance(ex);
+    if (result === undefined) chainReturned(ex, onStopped);
+    else result.then(() => chainReturned(ex, onStopped));
+  }
+
+  const middleware = ((req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void) => run(req, res, next as () => void)) as ContextMiddleware;
+  Object.defineProperties(middleware, {
+    contextPath: { value: contextPath, enumerable: true },
+    settings: { value: settings, enumerable: true },
+    sessions: { value: sessions, enumerable: true },
+    filters: { value: filters, enumerable: true },
+    run: { value: run },
+    destroy: {
+      value: () => {
+        for (const f of filters) destroyFilter(f);
+        sessions.close();
+      },
+    },
+  });
+  return middleware;
+}
+
+/** The chain is over: if it stopped short of downstream, complete the response as a container would. */
+function chainReturned(ex: Exchange, onStopped: (() => void) | undefined): void {
+  if (ex.reachedDownstream) return;
+  const res = ex.response.raw;
+  if (!res.writableEnded && !res.destroyed) res.end();
+  if (onStopped !== undefined) onStopped();
+}
+
+function answer(res: ServerResponse, status: number, location: string | undefined): void {
+  if (res.headersSent) return;
+  res.statusCode = status;
+  if (location !== undefined) res.setHeader('location', location);
+  res.setHeader('content-length', 0);
+  res.end();
+}
+
+function instantiate(f: RuntimeFilter | FilterDeclaration<unknown>, index: number, settings: ContextSettings): RuntimeFilter {
+  if (f === null || typeof f !== 'object') throw new TypeError(`filters[${index}] must be a filter or a filter declaration`);
+  if ('factory' in f) {
+    if (typeof f.factory !== 'function') throw new TypeError(`filters[${index}] (${f.filterName}): factory must be a function`);
+    const built = f.factory(f.config, { filterName: f.filterName, contextPath: settings.contextPath, logger: getLogger(f.className), settings });
+    if (built === null || typeof built !== 'object' || typeof built.doFilter !== 'function') throw new TypeError(`filters[${index}] (${f.filterName}): the factory did not return a filter`);
+    return built;
+  }
+  if (typeof f.doFilter !== 'function') throw new TypeError(`filters[${index}] has no doFilter method`);
+  return f;
+}
+
+function destroyFilter(f: RuntimeFilter): void {
+  try {
+    f.destroy?.();
+  } catch (err) {
+    getLogger(RUNTIME_LOGGER).warning(`Filter [${f.name}] failed to destroy`, err);
+  }
+}
+
+function resolveSettings(o: ContextRuntimeOptions): ContextSettings {
+  const contextPath = o.contextPath ?? '';
+  if (typeof contextPath !== 'string' || (contextPath !== '' && (!contextPath.startsWith('/') || contextPath.endsWith('/')))) {
+    throw new TypeError(`contextPath must be '' (ROOT) or start with '/' and not end with '/', got ${JSON.stringify(contextPath)}`);
+  }
+  const uriEncoding = o.uriEncoding ?? 'UTF-8';
+  if (charsetDecoder(uriEncoding) === null) throw new TypeError(`uriEncoding ${JSON.stringify(uriEncoding)} is not a supported charset`);
+  for (const [name, v] of [['requestCharacterEncoding', o.requestCharacterEncoding], ['responseCharacterEncoding', o.responseCharacterEncoding]] as const) {
+    if (v != null && charsetDecoder(v) === null) throw new TypeError(`${name} ${JSON.stringify(v)} is not a supported charset`);
+  }
+  const int = (name: string, v: number | undefined, dflt: number): number => {
+    if (v === undefined) return dflt;
+    if (typeof v !== 'number' || !Number.isFinite(v)) throw new TypeError(`${name} must be a number, got ${String(v)}`);
+    return v;
+  };
+  const c = o.sessionCookie ?? {};
+  const sameSite = c.sameSite ?? null;
+  if (sameSite !== null && sameSite !== 'Strict' && sameSite !== 'Lax' && sameSite !== 'None') throw new TypeError(`sessionCookie.sameSite must be Strict, Lax, None or null, got ${String(sameSite)}`);
+  const cookieName = c.name ?? 'JSESSIONID';
+  if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(cookieName)) throw new TypeError(`sessionCookie.name ${JSON.stringify(cookieName)} is not a valid cookie name`);
+  return {
+    contextPath,
+    sessionTimeoutMinutes: int('sessionTimeoutMinutes', o.sessionTimeoutMinutes, 30),
+    requestCharacterEncoding: o.requestCharacterEncoding ?? null,
+    responseCharacterEncoding: o.responseCharacterEncoding ?? null,
+    maxParameterCount: int('maxParameterCount', o.maxParameterCount, 1000),
+    maxPostSize: int('maxPostSize', o.maxPostSize, 2 * 1024 * 1024),
+    parseBodyMethods: [...(o.parseBodyMethods ?? ['POST'])],
+    uriEncoding,
+    useBodyEncodingForURI: o.useBodyEncodingForURI ?? false,
+    enableLookups: o.enableLookups ?? false,
+    sessionCookie: {
+      name: cookieName,
+      path: c.path ?? null,
+      domain: c.domain ?? null,
+      httpOnly: c.httpOnly ?? true,
+      secure: c.secure ?? false,
+      sameSite,
+      partitioned: c.partitioned ?? false,
+      pathUsesTrailingSlash: c.pathUsesTrailingSlash ?? false,
+    },
+  };
+}

@@ -1,0 +1,123 @@
+/**
+ * One request/response pair as the filters and the downstream handler see
+ * it, plus the position of the request in its filter chain.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ErrorRenderer } from './error-page.js';
+import type { Logger } from './logging.js';
+import { ExchangeRequest } from './request.js';
+import { EXCHANGE, ExchangeResponse } from './response.js';
+import type { SessionManager } from './session-manager.js';
+import type { ContextSettings, FilterResult, NextFilter, RuntimeFilter } from './types.js';
+
+/** What every exchange of one context shares. */
+export interface ContextState {
+  readonly settings: ContextSettings;
+  readonly sessions: SessionManager;
+  /** The runtime's own logger (filter failures, hook failures). */
+  readonly logger: Logger;
+  readonly renderError: ErrorRenderer;
+  readonly filters: readonly RuntimeFilter[];
+}
+
+export class Exchange {
+  readonly request: ExchangeRequest;
+  readonly response: ExchangeResponse;
+  readonly context: ContextState;
+  /** Continues the chain; the same function is handed to every filter of this exchange. */
+  readonly next: NextFilter;
+
+  // Chain position, owned by the executor in context.ts.
+  /** @internal Indexes into context.filters, in run order. */
+  chain: readonly number[] = EMPTY;
+  /** @internal Index of the next entry of `chain` to run; chain.length means downstream. */
+  pos = 0;
+  /** @internal Whether the downstream handler has been called. */
+  reachedDownstream = false;
+  /** @internal The downstream continuation (Connect's `next`). */
+  downstream: () => void;
+
+  constructor(context: ContextState, req: IncomingMessage, res: ServerResponse, requestURI: string, queryString: string | null, pathInContext: string, downstream: () => void) {
+    this.context = context;
+    this.request = new ExchangeRequest(this, req, requestURI, queryString, context.settings.contextPath, pathInContext);
+    this.response = new ExchangeResponse(this, res);
+    this.downstream = downstream;
+    this.next = () => advance(this);
+    (req as unknown as Record<symbol, unknown>)[EXCHANGE] = this;
+    (res as unknown as Record<symbol, unknown>)[EXCHANGE] = this;
+  }
+
+  /** The Node request. */
+  get req(): IncomingMessage {
+    return this.request.raw;
+  }
+
+  /** The Node response. */
+  get res(): ServerResponse {
+    return this.response.raw;
+  }
+}
+
+const EMPTY: readonly number[] = [];
+
+/** The exchange a tollgate context built for this Node request (or response), if any. */
+export function exchangeOf(reqOrRes: IncomingMessage | ServerResponse): Exchange | undefined {
+  return (reqOrRes as unknown as Record<symbol, Exchange | undefined>)[EXCHANGE];
+}
+
+// ---- the executor: index-based, synchronous unless a filter returns a promise
+
+/** Runs the next filter of the chain, or the downstream handler after the last one. */
+export function advance(ex: Exchange): FilterResult {
+  const i = ex.pos++;
+  const chain = ex.chain;
+  if (i < chain.length) return invoke(ex, ex.context.filters[chain[i]!]!);
+  if (i === chain.length) enterDownstream(ex);
+  return undefined;
+}
+
+function invoke(ex: Exchange, filter: RuntimeFilter): FilterResult {
+  let result: FilterResult;
+  try {
+    result = filter.doFilter(ex, ex.next);
+  } catch (err) {
+    filterFailed(ex, filter, err);
+    return undefined;
+  }
+  if (result === undefined || typeof (result as Promise<void> | null)?.then !== 'function') return undefined;
+  return result.then(undefined, (err: unknown) => filterFailed(ex, filter, err));
+}
+
+function enterDownstream(ex: Exchange): void {
+  ex.reachedDownstream = true;
+  try {
+    ex.downstream();
+  } catch (err) {
+    failed(ex, `The handler after the filter chain threw an exception processing [${ex.request.requestURI}]`, err, true);
+  }
+}
+
+function filterFailed(ex: Exchange, filter: RuntimeFilter, err: unknown): void {
+  // After downstream was reached, its (possibly still asynchronous) handler owns the response.
+  failed(ex, `Filter [${filter.name}] threw an exception processing [${ex.request.requestURI}]`, err, !ex.reachedDownstream);
+}
+
+/** Logs a failure, stops the chain, and answers 500 when the failing party owns an uncommitted response. */
+export function failed(ex: Exchange, message: string, err: unknown, ownsResponse: boolean): void {
+  ex.context.logger.severe(message, err);
+  if (ex.pos <= ex.chain.length) ex.pos = ex.chain.length + 1;
+  if (!ownsResponse) return;
+  const res = ex.response.raw;
+  if (res.writableEnded) return;
+  if (res.headersSent) {
+    // Headers are out: the only honest signal left is a truncated response.
+    res.destroy();
+    return;
+  }
+  try {
+    ex.response.sendError(500);
+  } catch (renderErr) {
+    ex.context.logger.severe('The error page could not be sent', renderErr);
+    res.destroy();
+  }
+}

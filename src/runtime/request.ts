@@ -1,0 +1,457 @@
+/**
+ * The request side of an exchange: what a servlet sees through
+ * HttpServletRequest, computed lazily from Node's IncomingMessage. Values a
+ * filter may rewrite (remote address, scheme, headers, ...) are settable and
+ * the new values are what later filters and the downstream handler see.
+ */
+import { reverse } from 'node:dns/promises';
+import type { IncomingMessage } from 'node:http';
+import type { TLSSocket } from 'node:tls';
+import { readBody } from './body.js';
+import { charsetDecoder, type ByteDecoder } from './charset.js';
+import type { Exchange } from './exchange.js';
+import { charsetOfContentType, mediaTypeOnly } from './media-type.js';
+import { toTomcatRemoteAddr } from './net.js';
+import { ParameterMap, parseUrlEncoded, type ParameterFailReason } from './parameters.js';
+import type { HttpSession } from './session.js';
+import { cookieValues as cookieIds } from './session-manager.js';
+import type { DispatcherType } from './types.js';
+
+/** Request attribute Tomcat sets (to true) when parameter parsing skipped anything. */
+export const PARAMETER_PARSE_FAILED_ATTR = 'org.apache.catalina.parameter_parse_failed';
+/** Request attribute holding the first ParameterFailReason. */
+export const PARAMETER_PARSE_FAILED_REASON_ATTR = 'org.apache.catalina.parameter_parse_failed_reason';
+/** Request attribute holding the dispatcher type. */
+export const DISPATCHER_TYPE_ATTR = 'org.apache.catalina.core.DISPATCHER_TYPE';
+
+const RESOLVED: Promise<void> = Promise.resolve();
+const latin1 = charsetDecoder('ISO-8859-1')!;
+
+export class ExchangeRequest {
+  /** The Node request underneath. */
+  readonly raw: IncomingMessage;
+  readonly method: string;
+  /** The request path as sent, still %-encoded, without the query string (getRequestURI). */
+  readonly requestURI: string;
+  /** The text after `?`, undecoded; null when the target had no `?`. */
+  readonly queryString: string | null;
+  /** `''` for ROOT, `/name` otherwise. */
+  readonly contextPath: string;
+  /**
+   * The decoded path within the context. The runtime does not know servlet
+   * mappings, so by default all of it is the servlet path (as for the default
+   * servlet `/`); a server that maps servlets may split it.
+   */
+  servletPath: string;
+  pathInfo: string | null = null;
+  dispatcherType: DispatcherType = 'REQUEST';
+
+  private readonly ex: Exchange;
+  private overrides: Map<string, readonly string[] | null> | null = null;
+  private attributes: Map<string, unknown> | null = null;
+  private remoteAddrValue: string | undefined;
+  private remoteHostValue: string | undefined;
+  private remotePortValue: number | undefined;
+  private schemeValue: string | undefined;
+  private secureValue: boolean | undefined;
+  private serverNameValue: string | undefined;
+  private serverPortValue: number | undefined;
+  private localPortValue: number | undefined;
+  private explicitEncoding: string | null = null;
+  private params: ParameterMap | null = null;
+  private parsing: Promise<void> | null = null;
+  private bodyBytes: Buffer | null = null;
+  private sessionValue: HttpSession | null | undefined;
+  private requestedId: string | null | undefined;
+  private requestedIdValid = false;
+
+  constructor(ex: Exchange, raw: IncomingMessage, requestURI: string, queryString: string | null, contextPath: string, pathInContext: string) {
+    this.ex = ex;
+    this.raw = raw;
+    this.method = raw.method ?? 'GET';
+    this.requestURI = requestURI;
+    this.queryString = queryString;
+    this.contextPath = contextPath;
+    this.servletPath = pathInContext;
+  }
+
+  /** `HTTP/1.1`. */
+  get protocol(): string {
+    return `HTTP/${this.raw.httpVersion}`;
+  }
+
+  /** servletPath + pathInfo: the path filter URL patterns are matched against. */
+  get pathWithinContext(): string {
+    return this.pathInfo === null ? this.servletPath : this.servletPath + this.pathInfo;
+  }
+
+  // ---- headers
+
+  /** The header's value (repeated headers joined as Node joins them), or null. */
+  getHeader(name: string): string | null {
+    const key = name.toLowerCase();
+    if (this.overrides !== null) {
+      const o = this.overrides.get(key);
+      if (o !== undefined) return o === null || o.length === 0 ? null : o.join(key === 'cookie' ? '; ' : ', ');
+    }
+    const v = this.raw.headers[key];
+    if (v === undefined) return null;
+    return typeof v === 'string' ? v : v.join(', ');
+  }
+
+  /** Every line of the header, in order (empty when absent). */
+  getHeaders(name: string): string[] {
+    const key = name.toLowerCase();
+    if (this.overrides !== null) {
+      const o = this.overrides.get(key);
+      if (o !== undefined) return o === null ? [] : [...o];
+    }
+    return this.raw.headersDistinct[key] ?? [];
+  }
+
+  /** Header names, lower-cased. */
+  getHeaderNames(): string[] {
+    const names = new Set(Object.keys(this.raw.headers));
+    if (this.overrides !== null) for (const [k, v] of this.overrides) v === null ? names.delete(k) : names.add(k);
+    return [...names];
+  }
+
+  /**
+   * Replaces (or with null removes) a header for everything downstream of
+   * this filter, including code that reads `req.headers` directly.
+   */
+  setHeader(name: string, value: string | readonly string[] | null): void {
+    const key = name.toLowerCase();
+    const lines = value === null ? null : typeof value === 'string' ? [value] : [...value];
+    (this.overrides ??= new Map()).set(key, lines);
+    if (lines === null || lines.length === 0) delete this.raw.headers[key];
+    else this.raw.headers[key] = lines.join(key === 'cookie' ? '; ' : ', ');
+  }
+
+  /** The raw Content-Type header, or null. */
+  get contentType(): string | null {
+    return this.getHeader('content-type');
+  }
+
+  /** Content-Length, or -1 when not declared. */
+  get contentLength(): number {
+    const v = this.getHeader('content-length');
+    return v === null || !/^\d+$/.test(v) ? -1 : Number(v);
+  }
+
+  // ---- connection facts (settable by RemoteIpFilter and the like)
+
+  /** Client address in Java's form (IPv6 uncompressed: `0:0:0:0:0:0:0:1`). */
+  get remoteAddr(): string {
+    return (this.remoteAddrValue ??= toTomcatRemoteAddr(this.raw.socket.remoteAddress ?? ''));
+  }
+  set remoteAddr(v: string) {
+    this.remoteAddrValue = v;
+  }
+
+  /** Client host name: the address unless a lookup resolved a name (enableLookups) or a filter set one. */
+  get remoteHost(): string {
+    return this.remoteHostValue ?? this.remoteAddr;
+  }
+  set remoteHost(v: string) {
+    this.remoteHostValue = v;
+  }
+
+  /**
+   * Resolves the client's host name by reverse DNS when the context enables
+   * lookups (otherwise, and on failure, the address), and remembers it.
+   */
+  async lookupRemoteHost(): Promise<string> {
+    if (this.remoteHostValue !== undefined || !this.ex.context.settings.enableLookups) return this.remoteHost;
+    const addr = this.remoteAddr;
+    try {
+      const names = await reverse(addr);
+      this.remoteHostValue ??= names[0] ?? addr;
+    } catch {
+      this.remoteHostValue ??= addr;
+    }
+    return this.remoteHostValue;
+  }
+
+  get remotePort(): number {
+    return (this.remotePortValue ??= this.raw.socket.remotePort ?? -1);
+  }
+  set remotePort(v: number) {
+    this.remotePortValue = v;
+  }
+
+  /** `https` on TLS connections, otherwise `http`. */
+  get scheme(): string {
+    return (this.schemeValue ??= (this.raw.socket as Partial<TLSSocket>).encrypted === true ? 'https' : 'http');
+  }
+  set scheme(v: string) {
+    this.schemeValue = v;
+  }
+
+  get secure(): boolean {
+    return (this.secureValue ??= (this.raw.socket as Partial<TLSSocket>).encrypted === true);
+  }
+  set secure(v: boolean) {
+    this.secureValue = v;
+  }
+
+  /** The Host header without its port (`[::1]` keeps its brackets); the local address when there is no Host. */
+  get serverName(): string {
+    if (this.serverNameValue === undefined) this.parseHost();
+    return this.serverNameValue!;
+  }
+  set serverName(v: string) {
+    this.serverNameValue = v;
+  }
+
+  /** The Host header's port; without one, 443 for https and 80 otherwise; the local port when there is no Host. */
+  get serverPort(): number {
+    if (this.serverPortValue === undefined) this.parseHost();
+    return this.serverPortValue!;
+  }
+  set serverPort(v: number) {
+    this.serverPortValue = v;
+  }
+
+  get localAddr(): string {
+    return toTomcatRemoteAddr(this.raw.socket.localAddress ?? '');
+  }
+
+  get localPort(): number {
+    return (this.localPortValue ??= this.raw.socket.localPort ?? -1);
+  }
+  set localPort(v: number) {
+    this.localPortValue = v;
+  }
+
+  private parseHost(): void {
+    const host = this.raw.headers.host;
+    let name: string;
+    let port: number;
+    if (host === undefined) {
+      name = this.localAddr;
+      port = this.localPort;
+    } else {
+      // A port follows the last ':' that is not inside an IPv6 literal.
+      const close = host.lastIndexOf(']');
+      const colon = host.lastIndexOf(':');
+      if (colon > close && /^\d+$/.test(host.slice(colon + 1))) {
+        name = host.slice(0, colon);
+        port = Number(host.slice(colon + 1));
+      } else {
+        name = colon > close ? host.slice(0, colon) : host;
+        port = -1;
+      }
+      if (port < 0) port = this.scheme === 'https' ? 443 : 80;
+    }
+    this.serverNameValue ??= name;
+    this.serverPortValue ??= port;
+  }
+
+  // ---- attributes
+
+  /** An attribute, or undefined. Tomcat's parameter-parse and dispatcher attributes are answered too. */
+  getAttribute(name: string): unknown {
+    if (name.charCodeAt(0) === 111 && name.startsWith('org.apache.catalina.')) {
+      if (name === PARAMETER_PARSE_FAILED_ATTR) return this.params?.failure != null ? true : undefined;
+      if (name === PARAMETER_PARSE_FAILED_REASON_ATTR) return this.params?.failure ?? undefined;
+      if (name === DISPATCHER_TYPE_ATTR) return this.dispatcherType;
+    }
+    return this.attributes?.get(name);
+  }
+
+  /** Sets an attribute; `undefined` or `null` removes it. */
+  setAttribute(name: string, value: unknown): void {
+    if (value === undefined || value === null) this.attributes?.delete(name);
+    else (this.attributes ??= new Map()).set(name, value);
+  }
+
+  removeAttribute(name: string): void {
+    this.attributes?.delete(name);
+  }
+
+  getAttributeNames(): string[] {
+    return this.attributes === null ? [] : [...this.attributes.keys()];
+  }
+
+  // ---- character encoding and parameters
+
+  /** The set encoding, else the Content-Type charset, else the context's request-character-encoding, else null. */
+  get characterEncoding(): string | null {
+    if (this.explicitEncoding !== null) return this.explicitEncoding;
+    const ct = this.contentType;
+    const fromHeader = ct === null ? null : charsetOfContentType(ct);
+    return fromHeader ?? this.ex.context.settings.requestCharacterEncoding;
+  }
+
+  /** Sets the body encoding. Throws for an unknown charset; has no effect on parameters already parsed. */
+  setCharacterEncoding(encoding: string): void {
+    if (charsetDecoder(encoding) === null) throw new RangeError(`Unsupported encoding [${encoding}]`);
+    this.explicitEncoding = encoding;
+  }
+
+  /** Whether parameters are available to the synchronous getters. */
+  get parametersParsed(): boolean {
+    return this.params !== null && this.parsing === null;
+  }
+
+  /**
+   * Parses the query string and, for a form POST, reads and parses the body.
+   * Never rejects: problems are recorded (parameterFailure). Idempotent.
+   */
+  parseParameters(): Promise<void> {
+    if (this.parsing !== null) return this.parsing;
+    if (this.params !== null) return RESOLVED;
+    const params = this.parseQuery();
+    if (!this.hasFormBody()) return RESOLVED;
+    this.parsing = readBody(this.raw, this.ex.context.settings.maxPostSize).then((r) => {
+      if (r.ok) {
+        this.bodyBytes = r.bytes;
+        parseUrlEncoded(r.bytes, this.bodyDecoder(), params);
+      } else {
+        params.fail(r.reason);
+      }
+      this.parsing = null;
+    });
+    return this.parsing;
+  }
+
+  /** The first failure reason when parsing skipped anything, else null. Parses first when that is synchronous. */
+  get parameterFailure(): ParameterFailReason | null {
+    return this.parameters().failure;
+  }
+
+  /** How many parameters parsing skipped. */
+  get skippedParameterCount(): number {
+    return this.parameters().skipped;
+  }
+
+  /** The first value of a parameter, `''` for a name without a value, or null. */
+  getParameter(name: string): string | null {
+    const v = this.parameters().values.get(name);
+    return v === undefined ? null : v[0]!;
+  }
+
+  getParameterValues(name: string): string[] | null {
+    const v = this.parameters().values.get(name);
+    return v === undefined ? null : [...v];
+  }
+
+  getParameterNames(): string[] {
+    return [...this.parameters().values.keys()];
+  }
+
+  /** A copy of all parameters. */
+  getParameterMap(): Map<string, string[]> {
+    const out = new Map<string, string[]>();
+    for (const [k, v] of this.parameters().values) out.set(k, [...v]);
+    return out;
+  }
+
+  /** The form body the runtime consumed while parsing parameters (the stream is then empty), else null. */
+  get body(): Buffer | null {
+    return this.bodyBytes;
+  }
+
+  private parameters(): ParameterMap {
+    if (this.params !== null && this.parsing === null) return this.params;
+    if (this.params === null && !this.hasFormBody()) return this.parseQuery();
+    throw new Error('This request has a form body: await request.parseParameters() before reading parameters');
+  }
+
+  private parseQuery(): ParameterMap {
+    const params = new ParameterMap(this.ex.context.settings.maxParameterCount);
+    this.params = params;
+    const q = this.queryString;
+    if (q !== null && q !== '') {
+      const s = this.ex.context.settings;
+      const decode = s.useBodyEncodingForURI ? this.bodyDecoder() : (charsetDecoder(s.uriEncoding) ?? latin1);
+      // Node hands the request line over one char per byte.
+      parseUrlEncoded(Buffer.from(q, 'latin1'), decode, params);
+    }
+    return params;
+  }
+
+  private hasFormBody(): boolean {
+    const s = this.ex.context.settings;
+    if (!s.parseBodyMethods.includes(this.method)) return false;
+    const ct = this.contentType;
+    if (ct === null || mediaTypeOnly(ct) !== 'application/x-www-form-urlencoded') return false;
+    const r = this.raw;
+    // A body someone else already read is gone (Tomcat: getInputStream was used).
+    if (r.readableEnded || r.readableDidRead || r.destroyed) return false;
+    return this.contentLength !== 0;
+  }
+
+  private bodyDecoder(): ByteDecoder {
+    // An unsupported charset falls back to the next source, then ISO-8859-1, as Request.getCharset does.
+    const candidates = [this.explicitEncoding, this.contentType === null ? null : charsetOfContentType(this.contentType), this.ex.context.settings.requestCharacterEncoding];
+    for (const c of candidates) {
+      const d = c === null ? null : charsetDecoder(c);
+      if (d !== null) return d;
+    }
+    return latin1;
+  }
+
+  // ---- sessions
+
+  /** The session id the client sent (JSESSIONID cookie), or null. */
+  get requestedSessionId(): string | null {
+    if (this.requestedId === undefined) this.lookupSession();
+    return this.requestedId!;
+  }
+
+  /** Whether the id the client sent names a live session. */
+  isRequestedSessionIdValid(): boolean {
+    if (this.requestedId === undefined) this.lookupSession();
+    return this.requestedIdValid && this.sessionValue != null && this.sessionValue.valid && this.sessionValue.id === this.requestedId;
+  }
+
+  /** Whether the requested session id came from a cookie (always, when there is one: URL rewriting is not used). */
+  isRequestedSessionIdFromCookie(): boolean {
+    return this.requestedSessionId !== null;
+  }
+
+  /**
+   * The session, created (with its Set-Cookie) when `create` is true and
+   * there is none. Creating one after the response was committed throws.
+   */
+  getSession(create = true): HttpSession | null {
+    if (this.sessionValue === undefined) this.lookupSession();
+    const current = this.sessionValue!;
+    if (current !== null && current.valid) return current;
+    if (!create) return null;
+    if (this.ex.response.committed) throw new Error('Cannot create a session after the response has been committed');
+    const s = this.ex.context.sessions.create();
+    this.sessionValue = s;
+    this.ex.response.setSessionCookie(s.id, this.secure);
+    return s;
+  }
+
+  /** Gives the current session a new id (and cookie); throws when there is no session. Returns the new id. */
+  changeSessionId(): string {
+    const s = this.getSession(false);
+    if (s === null) throw new Error('changeSessionId: there is no session associated with this request');
+    const id = this.ex.context.sessions.changeId(s);
+    this.ex.response.setSessionCookie(id, this.secure);
+    return id;
+  }
+
+  private lookupSession(): void {
+    const mgr = this.ex.context.sessions;
+    const ids = cookieIds(this.raw.headers.cookie, mgr.cookie.name);
+    this.requestedId = ids.length > 0 ? ids[0]! : null;
+    this.sessionValue = null;
+    // With several cookies of that name (paths / and /ctx), the first live one wins.
+    for (const id of ids) {
+      const s = mgr.find(id);
+      if (s !== undefined) {
+        s.isNew = false;
+        this.requestedId = id;
+        this.requestedIdValid = true;
+        this.sessionValue = s;
+        return;
+      }
+    }
+  }
+}

@@ -1,0 +1,352 @@
+/**
+ * The response side of an exchange: HttpServletResponse semantics over
+ * Node's ServerResponse. Node's headers stay the single source of truth, so
+ * downstream code may keep using `res.setHeader`/`res.writeHead`; the
+ * content-type/charset pair is re-read from the header when someone else
+ * changed it.
+ */
+import type { OutgoingHttpHeader, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import { isSupportedCharset } from './charset.js';
+import type { Exchange } from './exchange.js';
+import { parseContentType } from './media-type.js';
+
+/** Runs once, just before the status line and headers go out. */
+export type CommitHook<T = undefined> = (ex: Exchange, arg: T) => void;
+
+/** Transforms a URL already encoded by the encoders registered before it. */
+export type UrlEncoder<T = undefined> = (url: string, kind: 'url' | 'redirect', ex: Exchange, arg: T) => string;
+
+/** Where the exchange is kept on Node's req and res (shared between copies of the runtime). */
+export const EXCHANGE = Symbol.for('tollgate.runtime.exchange');
+const ORIGINAL_WRITE_HEAD = Symbol.for('tollgate.runtime.writeHead');
+
+type HookedResponse = ServerResponse & {
+  [EXCHANGE]?: Exchange;
+  [ORIGINAL_WRITE_HEAD]?: ServerResponse['writeHead'];
+};
+
+export class ExchangeResponse {
+  /** The Node response underneath. */
+  readonly raw: ServerResponse;
+  private readonly ex: Exchange;
+  /** Content type without charset, and the charset text, as the servlet API keeps them. */
+  private typeWithoutCharset: string | null = null;
+  private charset: string | null = null;
+  /** The Content-Type header value last written by this object; anything else means someone wrote it directly. */
+  private written: string | number | string[] | undefined = undefined;
+  private hooks: unknown[] | null = null;
+  private hooksRan = false;
+  private encoders: unknown[] | null = null;
+  /** Status and message of the error sent with sendError, if any. */
+  error: { status: number; message: string | null } | null = null;
+
+  constructor(ex: Exchange, raw: ServerResponse) {
+    this.ex = ex;
+    this.raw = raw;
+  }
+
+  get status(): number {
+    return this.raw.statusCode;
+  }
+  /** Ignored once the response is committed. */
+  set status(code: number) {
+    if (!this.raw.headersSent) this.raw.statusCode = code;
+  }
+
+  /** Whether the status line and headers have been sent. */
+  get committed(): boolean {
+    return this.raw.headersSent;
+  }
+
+  // ---- headers
+
+  /** Replaces a header (Content-Type goes through setContentType). Ignored once committed. */
+  setHeader(name: string, value: string | number | readonly string[]): void {
+    if (this.raw.headersSent) return;
+    if (isContentType(name)) {
+      this.setContentType(typeof value === 'object' ? (value[0] ?? null) : String(value));
+      return;
+    }
+    this.raw.setHeader(name, typeof value === 'object' ? [...value] : value);
+  }
+
+  /** Adds a header line, keeping existing ones. Ignored once committed. */
+  addHeader(name: string, value: string): void {
+    if (this.raw.headersSent) return;
+    if (isContentType(name)) {
+      this.setContentType(value);
+      return;
+    }
+    this.raw.appendHeader(name, value);
+  }
+
+  /** The first value of a header, or null. */
+  getHeader(name: string): string | null {
+    if (isContentType(name)) return this.getContentType();
+    const v = this.raw.getHeader(name);
+    if (v === undefined) return null;
+    return Array.isArray(v) ? (v[0] ?? null) : String(v);
+  }
+
+  /** All values of a header. */
+  getHeaders(name: string): string[] {
+    const v = isContentType(name) ? (this.getContentType() ?? undefined) : this.raw.getHeader(name);
+    if (v === undefined) return [];
+    return Array.isArray(v) ? [...v] : [String(v)];
+  }
+
+  containsHeader(name: string): boolean {
+    return isContentType(name) ? this.getContentType() !== null : this.raw.hasHeader(name);
+  }
+
+  removeHeader(name: string): void {
+    if (this.raw.headersSent) return;
+    if (isContentType(name)) {
+      this.setContentType(null);
+      return;
+    }
+    this.raw.removeHeader(name);
+  }
+
+  getHeaderNames(): string[] {
+    return this.raw.getHeaderNames();
+  }
+
+  // ---- content type and charset
+
+  /** `type/subtype` plus `;charset=x` once a charset is set; null when no content type is set. */
+  getContentType(): string | null {
+    this.resync();
+    if (this.typeWithoutCharset === null) return null;
+    return this.charset === null ? this.typeWithoutCharset : `${this.typeWithoutCharset};charset=${this.charset}`;
+  }
+
+  /**
+   * Sets the content type. A charset parameter becomes the response charset;
+   * without one, a charset set earlier is kept (servlet semantics). null clears both.
+   */
+  setContentType(type: string | null): void {
+    if (this.raw.headersSent) return;
+    this.resync();
+    if (type === null) {
+      this.typeWithoutCharset = null;
+      this.charset = null;
+    } else {
+      const parsed = parseContentType(type);
+      if (parsed === null || parsed.charset === null) {
+        // Unparseable or charset-free values pass through as given.
+        this.typeWithoutCharset = type;
+      } else {
+        this.typeWithoutCharset = parsed.withoutCharset;
+        const cs = parsed.charset.trim();
+        if (cs !== '') {
+          if (isSupportedCharset(cs)) this.charset = cs;
+          else this.ex.context.logger.warning(`Unable to set the response charset [${cs}]: the encoding is not supported`);
+        }
+      }
+    }
+    this.writeContentType();
+  }
+
+  /** The charset set explicitly, else the context's response-character-encoding, else ISO-8859-1. */
+  getCharacterEncoding(): string {
+    this.resync();
+    return this.charset ?? this.ex.context.settings.responseCharacterEncoding ?? 'ISO-8859-1';
+  }
+
+  /** Whether a charset was set explicitly (setCharacterEncoding, or a content type with charset). */
+  get characterEncodingSet(): boolean {
+    this.resync();
+    return this.charset !== null;
+  }
+
+  /** Sets the charset (null unsets it). An unsupported charset is logged and ignored. Ignored once committed. */
+  setCharacterEncoding(charset: string | null): void {
+    if (this.raw.headersSent) return;
+    this.resync();
+    if (charset !== null && !isSupportedCharset(charset)) {
+      this.ex.context.logger.warning(`Unable to set the response charset [${charset}]: the encoding is not supported`);
+      return;
+    }
+    this.charset = charset;
+    this.writeContentType();
+  }
+
+  private writeContentType(): void {
+    const value = this.typeWithoutCharset === null ? undefined : this.charset === null ? this.typeWithoutCharset : `${this.typeWithoutCharset};charset=${this.charset}`;
+    if (value === undefined) this.raw.removeHeader('content-type');
+    else this.raw.setHeader('content-type', value);
+    this.written = value;
+  }
+
+  private resync(): void {
+    const h = this.raw.getHeader('content-type');
+    if (h === this.written) return;
+    // Someone wrote the header directly: it is the truth now.
+    this.written = h;
+    const text = h === undefined ? null : Array.isArray(h) ? (h[0] ?? null) : String(h);
+    if (text === null) {
+      this.typeWithoutCharset = null;
+      this.charset = null;
+      return;
+    }
+    const parsed = parseContentType(text);
+    if (parsed === null || parsed.charset === null || parsed.charset === '') {
+      this.typeWithoutCharset = text;
+      this.charset = null;
+    } else {
+      this.typeWithoutCharset = parsed.withoutCharset;
+      this.charset = parsed.charset;
+    }
+  }
+
+  // ---- errors and redirects
+
+  /**
+   * Sends an error page with this status and ends the response, keeping the
+   * headers already set. Returns false (and does nothing) once committed.
+   */
+  sendError(status: number, message?: string): boolean {
+    const res = this.raw;
+    if (res.headersSent || res.writableEnded) return false;
+    this.error = { status, message: message ?? null };
+    res.statusCode = status;
+    const page = this.ex.context.renderError(status, message ?? null);
+    res.removeHeader('content-length');
+    this.setContentType(page.contentType);
+    const bodyless = status === 204 || status === 304 || (status >= 100 && status < 200) || this.ex.request.method === 'HEAD';
+    if (bodyless) {
+      res.end();
+    } else {
+      res.setHeader('content-length', Buffer.byteLength(page.body));
+      res.end(page.body);
+    }
+    return true;
+  }
+
+  /** Redirects (302 by default) to `location` as given and ends the response; false once committed. */
+  sendRedirect(location: string, status = 302): boolean {
+    const res = this.raw;
+    if (res.headersSent || res.writableEnded) return false;
+    res.statusCode = status;
+    res.setHeader('location', location);
+    res.setHeader('content-length', 0);
+    res.end();
+    return true;
+  }
+
+  // ---- URL encoding
+
+  /** Encodes a URL for use in a page (filters such as CsrfPreventionFilter add to it). */
+  encodeURL(url: string): string {
+    return this.encode(url, 'url');
+  }
+
+  /** Encodes a URL for use in a redirect. */
+  encodeRedirectURL(url: string): string {
+    return this.encode(url, 'redirect');
+  }
+
+  /**
+   * Wraps URL encoding: each encoder gets the result of the ones registered
+   * before it, like nested response wrappers (the first filter's is innermost).
+   * Sessions are tracked by cookie only, so the base encoding is the identity.
+   */
+  addUrlEncoder<T>(encoder: UrlEncoder<T>, arg: T): void;
+  addUrlEncoder(encoder: UrlEncoder): void;
+  addUrlEncoder(encoder: UrlEncoder<any>, arg?: unknown): void {
+    (this.encoders ??= []).push(encoder, arg);
+  }
+
+  private encode(url: string, kind: 'url' | 'redirect'): string {
+    const list = this.encoders;
+    if (list === null) return url;
+    let out = url;
+    for (let i = 0; i < list.length; i += 2) out = (list[i] as UrlEncoder<unknown>)(out, kind, this.ex, list[i + 1]);
+    return out;
+  }
+
+  // ---- commit hook
+
+  /**
+   * Runs `hook(ex, arg)` once, just before the headers are sent, however
+   * they are sent (writeHead, write, end, sendError, a 304 from downstream).
+   * Headers it sets are sent. Returns false when the response is already committed.
+   */
+  onBeforeCommit<T>(hook: CommitHook<T>, arg: T): boolean;
+  onBeforeCommit(hook: CommitHook): boolean;
+  onBeforeCommit(hook: CommitHook<any>, arg?: unknown): boolean {
+    const res = this.raw as HookedResponse;
+    if (res.headersSent || this.hooksRan) return false;
+    if (this.hooks === null) {
+      this.hooks = [];
+      // Node's implicit header path (write/end) calls this.writeHead too, so one instance property covers all.
+      res[ORIGINAL_WRITE_HEAD] = res.writeHead;
+      res.writeHead = writeHeadWithHooks as ServerResponse['writeHead'];
+    }
+    this.hooks.push(hook, arg);
+    return true;
+  }
+
+  /** Called by the patched writeHead: runs each hook once; a failing hook is logged and skipped. */
+  runCommitHooks(): void {
+    if (this.hooksRan) return;
+    this.hooksRan = true;
+    const list = this.hooks;
+    if (list === null) return;
+    for (let i = 0; i < list.length; i += 2) runHook(this.ex, list[i] as CommitHook<unknown>, list[i + 1]);
+  }
+
+  /** Writes (or replaces) this response's session cookie. */
+  setSessionCookie(id: string, secureRequest: boolean): void {
+    const res = this.raw;
+    if (res.headersSent) return;
+    const mgr = this.ex.context.sessions;
+    const prefix = `${mgr.cookie.name}=`;
+    const existing = res.getHeader('set-cookie');
+    const lines = existing === undefined ? [] : Array.isArray(existing) ? existing.filter((l) => !l.startsWith(prefix)) : [String(existing)].filter((l) => !l.startsWith(prefix));
+    lines.push(mgr.cookieHeader(id, secureRequest));
+    res.setHeader('set-cookie', lines);
+  }
+}
+
+function isContentType(name: string): boolean {
+  return name.length === 12 && name.toLowerCase() === 'content-type';
+}
+
+function runHook(ex: Exchange, hook: CommitHook<unknown>, arg: unknown): void {
+  try {
+    hook(ex, arg);
+  } catch (err) {
+    ex.context.logger.severe(`A before-commit hook failed for [${ex.request.requestURI}]`, err);
+  }
+}
+
+/** Installed on a response instance by onBeforeCommit: applies writeHead's arguments, runs the hooks, then sends. */
+function writeHeadWithHooks(this: HookedResponse, statusCode: number, reasonOrHeaders?: unknown, maybeHeaders?: unknown): ServerResponse {
+  const original = this[ORIGINAL_WRITE_HEAD]!;
+  const ex = this[EXCHANGE];
+  if (ex === undefined || this.headersSent) return original.apply(this, arguments as unknown as Parameters<ServerResponse['writeHead']>);
+  const reason = typeof reasonOrHeaders === 'string' ? reasonOrHeaders : undefined;
+  const headers = reason === undefined ? reasonOrHeaders : maybeHeaders;
+  this.statusCode = statusCode;
+  // Headers passed to writeHead are applied first so the hooks see (and may override) them.
+  if (headers !== undefined && headers !== null) applyHeaders(this, headers as OutgoingHttpHeaders | OutgoingHttpHeader[]);
+  ex.response.runCommitHooks();
+  return reason === undefined ? original.call(this, this.statusCode) : (original as (code: number, reason: string) => ServerResponse).call(this, this.statusCode, reason);
+}
+
+function applyHeaders(res: ServerResponse, headers: OutgoingHttpHeaders | OutgoingHttpHeader[]): void {
+  if (!Array.isArray(headers)) {
+    for (const k of Object.keys(headers)) {
+      const v = (headers as OutgoingHttpHeaders)[k];
+      if (v !== undefined) res.setHeader(k, v);
+    }
+    return;
+  }
+  if (headers.length > 0 && Array.isArray(headers[0])) {
+    for (const pair of headers as unknown as [string, string | string[]][]) res.appendHeader(pair[0], pair[1]);
+    return;
+  }
+  for (let i = 0; i + 1 < headers.length; i += 2) res.appendHeader(String(headers[i]), headers[i + 1] as string | string[]);
+}
