@@ -1,0 +1,115 @@
+import type { AddressInfo } from 'node:net';
+import express from 'express';
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createContextRuntime, exchangeOf, fastifyOnRequest, type ContextMiddleware, type RuntimeFilter } from '../../src/runtime/index.js';
+import { request, type Served } from './serve.js';
+
+/** Denies /app/private, adds a header from a commit hook, parses parameters asynchronously. */
+const guard: RuntimeFilter = {
+  name: 'Guard',
+  async doFilter(ex, next) {
+    ex.response.onBeforeCommit((e) => e.response.setHeader('x-guard', 'seen'));
+    if (ex.request.servletPath.startsWith('/private')) {
+      ex.response.sendError(403);
+      return;
+    }
+    await ex.request.parseParameters();
+    await next();
+  },
+};
+
+function served(port: number, mw: ContextMiddleware): Served {
+  return { mw, port, host: '127.0.0.1', close: async () => undefined };
+}
+
+describe('Express 5', () => {
+  let mw: ContextMiddleware;
+  let mounted: ContextMiddleware;
+  let server: import('node:http').Server;
+  let s: Served;
+  beforeAll(async () => {
+    mw = createContextRuntime({ contextPath: '/app', filters: [guard] });
+    mounted = createContextRuntime({ contextPath: '/mounted', filters: [guard] });
+    const app = express();
+    app.use(mw);
+    app.use('/mounted', mounted);
+    app.post('/app/form', (req, res) => {
+      const ex = exchangeOf(req)!;
+      res.json({ a: ex.request.getParameter('a'), addr: ex.request.remoteAddr, path: ex.request.servletPath });
+    });
+    app.get('/mounted/x', (req, res) => res.send(exchangeOf(req)!.request.servletPath));
+    app.get('/other', (req, res) => res.send(exchangeOf(req) === undefined ? 'no exchange' : 'exchange'));
+    await new Promise<void>((r) => {
+      server = app.listen(0, '127.0.0.1', () => r());
+    });
+    s = served((server.address() as AddressInfo).port, mw);
+  });
+  afterAll(async () => {
+    mw.destroy();
+    mounted.destroy();
+    server.closeAllConnections();
+    await new Promise((r) => server.close(r));
+  });
+
+  it('runs the chain as app.use(mw): routes see the exchange and the parsed form body', async () => {
+    const r = await request(s, '/app/form?a=1', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'b=2' });
+    expect(r.status).toBe(200);
+    expect(r.headers['x-guard']).toBe('seen');
+    expect(JSON.parse(r.body)).toEqual({ a: '1', addr: '127.0.0.1', path: '/form' });
+  });
+
+  it('lets a filter answer for Express, and fires the commit hook for responses Express writes', async () => {
+    const denied = await request(s, '/app/private/x');
+    expect([denied.status, denied.headers['x-guard']]).toEqual([403, 'seen']);
+    const notFound = await request(s, '/app/nothing');
+    expect([notFound.status, notFound.headers['x-guard']]).toEqual([404, 'seen']);
+  });
+
+  it('works under a mount path (app.use("/mounted", mw)) and passes other paths through untouched', async () => {
+    expect((await request(s, '/mounted/x')).body).toBe('/x');
+    expect((await request(s, '/mounted/private')).status).toBe(403);
+    expect((await request(s, '/other')).body).toBe('no exchange');
+  });
+});
+
+describe('Fastify 5', () => {
+  let mw: ContextMiddleware;
+  let app: FastifyInstance;
+  let s: Served;
+  beforeAll(async () => {
+    mw = createContextRuntime({ contextPath: '/app', filters: [guard] });
+    app = Fastify();
+    app.addHook('onRequest', fastifyOnRequest(mw));
+    app.get('/app/hello', async (request: FastifyRequest) => {
+      const ex = exchangeOf(request.raw)!;
+      return { q: ex.request.getParameter('q'), addr: ex.request.remoteAddr };
+    });
+    app.get('/app/private', async () => 'should not run');
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    s = served((app.server.address() as AddressInfo).port, mw);
+  });
+  afterAll(async () => {
+    mw.destroy();
+    await app.close();
+  });
+
+  it('runs the chain in an onRequest hook; routes see the exchange; the hook fires for Fastify\'s reply', async () => {
+    const r = await request(s, '/app/hello?q=z');
+    expect(r.status).toBe(200);
+    expect(r.headers['x-guard']).toBe('seen');
+    expect(JSON.parse(r.body)).toEqual({ q: 'z', addr: '127.0.0.1' });
+  });
+
+  it('lets a filter answer: Fastify does not run the route or send a second response', async () => {
+    const r = await request(s, '/app/private');
+    expect(r.status).toBe(403);
+    expect(r.body).toContain('HTTP Status 403');
+    // The server keeps serving after a hijacked reply.
+    expect((await request(s, '/app/hello')).status).toBe(200);
+  });
+
+  it('passes requests outside the context to Fastify untouched', async () => {
+    expect((await request(s, '/elsewhere')).status).toBe(404);
+  });
+});
