@@ -46,6 +46,35 @@ export function fastifyOnRequest(mw: ContextMiddleware): (request: FastifyReques
   };
 }
 
+/**
+ * A Fastify content-type parser for `application/x-www-form-urlencoded`:
+ * `fastify.addContentTypeParser('application/x-www-form-urlencoded', fastifyFormBodyParser)`.
+ * A chain that parsed parameters has already consumed the body, so Fastify
+ * could not read it again; this parser answers from the exchange instead
+ * (parsing it now with Tomcat's rules when no filter did). `request.body`
+ * becomes the request's parameters (query and body), every value an array.
+ */
+export function fastifyFormBodyParser(request: FastifyRequestLike, _payload: unknown, done: (err: Error | null, body?: Record<string, string[]>) => void): void {
+  const ex = exchangeOf(request.raw);
+  if (ex === undefined) {
+    readUtf8Form(request.raw, done);
+    return;
+  }
+  void ex.request.parseParameters().then(() => done(null, Object.fromEntries(ex.request.getParameterMap())));
+}
+
+/** Outside any context: a plain UTF-8 form parse, so the parser still works for every route. */
+function readUtf8Form(req: IncomingMessage, done: (err: Error | null, body?: Record<string, string[]>) => void): void {
+  const chunks: Buffer[] = [];
+  req.on('data', (c: Buffer) => chunks.push(c));
+  req.on('error', (err) => done(err));
+  req.on('end', () => {
+    const out: Record<string, string[]> = {};
+    for (const [k, v] of new URLSearchParams(Buffer.concat(chunks).toString('utf8'))) (out[k] ??= []).push(v);
+    done(null, out);
+  });
+}
+
 function assertMiddleware(mw: ContextMiddleware, fn: string): void {
   if (typeof mw !== 'function' || typeof mw.run !== 'function') throw new TypeError(`${fn} expects the middleware returned by createContextRuntime`);
 }

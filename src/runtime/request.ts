@@ -80,6 +80,14 @@ export class ExchangeRequest {
     return `HTTP/${this.raw.httpVersion}`;
   }
 
+  /** scheme://serverName[:serverPort]requestURI, the port omitted when it is the scheme's default (getRequestURL). */
+  get requestURL(): string {
+    const scheme = this.scheme;
+    const port = this.serverPort;
+    const defaultPort = (scheme === 'http' && port === 80) || (scheme === 'https' && port === 443) || port <= 0;
+    return `${scheme}://${this.serverName}${defaultPort ? '' : `:${port}`}${this.requestURI}`;
+  }
+
   /** servletPath + pathInfo: the path filter URL patterns are matched against. */
   get pathWithinContext(): string {
     return this.pathInfo === null ? this.servletPath : this.servletPath + this.pathInfo;
@@ -126,6 +134,22 @@ export class ExchangeRequest {
     (this.overrides ??= new Map()).set(key, lines);
     if (lines === null || lines.length === 0) delete this.raw.headers[key];
     else this.raw.headers[key] = lines.join(key === 'cookie' ? '; ' : ', ');
+  }
+
+  /** Cookies from the Cookie header(s), in order; surrounding double quotes are removed from values. */
+  getCookies(): { name: string; value: string }[] {
+    const out: { name: string; value: string }[] = [];
+    for (const line of this.getHeaders('cookie')) {
+      for (const pair of line.split(';')) {
+        const eq = pair.indexOf('=');
+        if (eq <= 0) continue;
+        const name = pair.slice(0, eq).trim();
+        let value = pair.slice(eq + 1).trim();
+        if (value.length >= 2 && value.startsWith('"') && value.endsWith('"')) value = value.slice(1, -1);
+        if (name !== '') out.push({ name, value });
+      }
+    }
+    return out;
   }
 
   /** The raw Content-Type header, or null. */

@@ -214,6 +214,7 @@ export class ExchangeResponse {
     const page = this.ex.context.renderError(status, message ?? null);
     res.removeHeader('content-length');
     this.setContentType(page.contentType);
+    if (page.headers !== undefined) for (const k of Object.keys(page.headers)) res.setHeader(k, page.headers[k]!);
     const bodyless = status === 204 || status === 304 || (status >= 100 && status < 200) || this.ex.request.method === 'HEAD';
     if (bodyless) {
       res.end();

@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import express from 'express';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createContextRuntime, exchangeOf, fastifyOnRequest, type ContextMiddleware, type RuntimeFilter } from '../../src/runtime/index.js';
+import { createContextRuntime, exchangeOf, fastifyFormBodyParser, fastifyOnRequest, type ContextMiddleware, type RuntimeFilter } from '../../src/runtime/index.js';
 import { request, type Served } from './serve.js';
 
 /** Denies /app/private, adds a header from a commit hook, parses parameters asynchronously. */
@@ -81,6 +81,9 @@ describe('Fastify 5', () => {
     mw = createContextRuntime({ contextPath: '/app', filters: [guard] });
     app = Fastify();
     app.addHook('onRequest', fastifyOnRequest(mw));
+    app.addContentTypeParser('application/x-www-form-urlencoded', fastifyFormBodyParser);
+    app.post('/app/form', async (request: FastifyRequest) => request.body);
+    app.post('/outside', async (request: FastifyRequest) => request.body);
     app.get('/app/hello', async (request: FastifyRequest) => {
       const ex = exchangeOf(request.raw)!;
       return { q: ex.request.getParameter('q'), addr: ex.request.remoteAddr };
@@ -107,6 +110,13 @@ describe('Fastify 5', () => {
     expect(r.body).toContain('HTTP Status 403');
     // The server keeps serving after a hijacked reply.
     expect((await request(s, '/app/hello')).status).toBe(200);
+  });
+
+  it('hands the form body a filter consumed to Fastify routes through fastifyFormBodyParser', async () => {
+    const r = await request(s, '/app/form?q=1', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'a=1&a=2' });
+    expect([r.status, JSON.parse(r.body)]).toEqual([200, { q: ['1'], a: ['1', '2'] }]);
+    const outside = await request(s, '/outside', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'b=%C3%A9' });
+    expect([outside.status, JSON.parse(outside.body)]).toEqual([200, { b: ['é'] }]);
   });
 
   it('passes requests outside the context to Fastify untouched', async () => {

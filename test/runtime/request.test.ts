@@ -28,6 +28,8 @@ function view(req: IncomingMessage) {
     xffLines: r.getHeaders('X-Forwarded-For'),
     nodeXff: req.headers['x-forwarded-for'] ?? null,
     attr: r.getAttribute('seen'),
+    requestURL: r.requestURL,
+    cookies: r.getCookies(),
   };
 }
 
@@ -54,7 +56,7 @@ describe('the request view over IPv4 loopback', () => {
   afterAll(() => s.close());
 
   it('reports the connection as Tomcat does: address, port, scheme, host and protocol', async () => {
-    const r = await request(s, '/app/a%20b/c.txt?x=1&y', { headers: { host: 'example.test:8080' } });
+    const r = await request(s, '/app/a%20b/c.txt?x=1&y', { headers: { host: 'example.test:8080', cookie: 'a=1; b="two"; junk' } });
     const v = JSON.parse(r.body);
     expect(v).toMatchObject({
       method: 'GET',
@@ -75,12 +77,17 @@ describe('the request view over IPv4 loopback', () => {
       dispatcherType: 'REQUEST',
       dispatcherAttr: 'REQUEST',
       attr: '127.0.0.1',
+      requestURL: 'http://example.test:8080/app/a%20b/c.txt',
+      cookies: [
+        { name: 'a', value: '1' },
+        { name: 'b', value: 'two' },
+      ],
     });
     expect(v.remotePort).toBeGreaterThan(0);
   });
 
   it('defaults the server port to 80 when the Host header has none, and keeps IPv6 brackets in the name', async () => {
-    expect(JSON.parse((await request(s, '/app/', { headers: { host: 'example.test' } })).body)).toMatchObject({ serverName: 'example.test', serverPort: 80 });
+    expect(JSON.parse((await request(s, '/app/', { headers: { host: 'example.test' } })).body)).toMatchObject({ serverName: 'example.test', serverPort: 80, requestURL: 'http://example.test/app/' });
     expect(JSON.parse((await request(s, '/app/', { headers: { host: '[::1]:9000' } })).body)).toMatchObject({ serverName: '[::1]', serverPort: 9000 });
   });
 

@@ -292,6 +292,7 @@ describe('response headers through the exchange', () => {
       expect(denied.status).toBe(403);
       expect(denied.headers['x-csrf-token']).toBe('Required');
       expect(denied.headers['content-type']).toBe('text/html;charset=utf-8');
+      expect(denied.headers['content-language']).toBe('en');
       expect(Number(denied.headers['content-length'])).toBe(Buffer.byteLength(denied.body));
       const late = await request(s, '/late');
       expect([late.status, late.body]).toEqual([200, 'xfalse']);
