@@ -4,14 +4,44 @@
  * (an onRequest hook on the raw request and response).
  */
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import { charsetDecoder } from './charset.js';
 import type { ContextMiddleware } from './context.js';
 import { exchangeOf } from './exchange.js';
+import { decodeRequestPath, splitRequestTarget } from './request-path.js';
+
+/** Something that runs requests through context chains: one context, or several mounted together. */
+export interface ChainRunner {
+  (req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void): void;
+  run(req: IncomingMessage, res: ServerResponse, next: () => void, onStopped?: () => void): void;
+}
+
+/**
+ * Several contexts as one middleware: each request goes to the context whose
+ * path matches longest, as Tomcat's mapper picks one context per request;
+ * requests no context owns go to `next`.
+ */
+export function mountContexts(contexts: readonly ContextMiddleware[]): ChainRunner {
+  for (const c of contexts) assertMiddleware(c, 'mountContexts');
+  const byLength = [...contexts].sort((a, b) => b.contextPath.length - a.contextPath.length);
+  const utf8 = charsetDecoder('UTF-8')!;
+  const run = (req: IncomingMessage, res: ServerResponse, next: () => void, onStopped?: () => void): void => {
+    const target = (req as { originalUrl?: string }).originalUrl ?? req.url ?? '/';
+    const decoded = decodeRequestPath(splitRequestTarget(target).path, utf8);
+    // An undecodable path is answered (400) by whichever context runs it.
+    const ctx = decoded === null ? byLength[0] : byLength.find((c) => c.owns(decoded));
+    if (ctx === undefined) next();
+    else ctx.run(req, res, next, onStopped);
+  };
+  const mw = ((req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void) => run(req, res, next as () => void)) as ChainRunner;
+  mw.run = run;
+  return mw;
+}
 
 /**
  * A node:http listener running the context's filters, then `handler` (by
  * default a bare 404). Requests outside the context path get a 404.
  */
-export function toNodeListener(mw: ContextMiddleware, handler?: (req: IncomingMessage, res: ServerResponse) => void): RequestListener {
+export function toNodeListener(mw: ChainRunner, handler?: (req: IncomingMessage, res: ServerResponse) => void): RequestListener {
   assertMiddleware(mw, 'toNodeListener');
   const downstream = handler ?? notFound;
   // The exchange exists only when the request was inside the context.
@@ -39,7 +69,7 @@ export interface FastifyReplyLike {
  * When a filter answers the request itself, the reply is hijacked so Fastify
  * does not try to send a second response.
  */
-export function fastifyOnRequest(mw: ContextMiddleware): (request: FastifyRequestLike, reply: FastifyReplyLike, done: (err?: Error) => void) => void {
+export function fastifyOnRequest(mw: ChainRunner): (request: FastifyRequestLike, reply: FastifyReplyLike, done: (err?: Error) => void) => void {
   assertMiddleware(mw, 'fastifyOnRequest');
   return function tollgateOnRequest(request, reply, done) {
     mw.run(request.raw, reply.raw, done as () => void, () => reply.hijack());
@@ -75,6 +105,6 @@ function readUtf8Form(req: IncomingMessage, done: (err: Error | null, body?: Rec
   });
 }
 
-function assertMiddleware(mw: ContextMiddleware, fn: string): void {
-  if (typeof mw !== 'function' || typeof mw.run !== 'function') throw new TypeError(`${fn} expects the middleware returned by createContextRuntime`);
+function assertMiddleware(mw: ChainRunner, fn: string): void {
+  if (typeof mw !== 'function' || typeof mw.run !== 'function') throw new TypeError(`${fn} expects a middleware from createContextRuntime or mountContexts`);
 }

@@ -6,7 +6,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { charsetDecoder } from './charset.js';
 import { defaultErrorPage, type ErrorRenderer } from './error-page.js';
-import { advance, Exchange, failed, type ContextState } from './exchange.js';
+import { advance, Exchange, exchangeOf, failed, type ContextState } from './exchange.js';
 import { getLogger } from './logging.js';
 import { decodeRequestPath, splitRequestTarget } from './request-path.js';
 import { MemorySessionStore, type SessionStore } from './session.js';
@@ -64,6 +64,8 @@ export interface ContextMiddleware {
    * without reaching `next` (the runtime has then completed the response).
    */
   run(req: IncomingMessage, res: ServerResponse, next: () => void, onStopped?: () => void): void;
+  /** Whether a decoded request path (no query) falls inside this context. */
+  owns(decodedPath: string): boolean;
   /** Destroys the filters and stops session sweeping. */
   destroy(): void;
 }
@@ -92,7 +94,17 @@ export function createContextRuntime(options: ContextRuntimeOptions = {}): Conte
   const contextPath = settings.contextPath;
   const redirectRoot = options.contextRootRedirect ?? true;
 
+  /** Whether a decoded path belongs to this context. */
+  const owns = (decodedPath: string): boolean =>
+    contextPath === '' || (decodedPath.startsWith(contextPath) && (decodedPath.length === contextPath.length || decodedPath.charCodeAt(contextPath.length) === 47));
+
   function run(req: IncomingMessage, res: ServerResponse, next: () => void, onStopped?: () => void): void {
+    // A request belongs to one context, as in Tomcat's mapper: one another context already ran is passed on.
+    const claimed = exchangeOf(req);
+    if (claimed !== undefined && claimed.context !== state) {
+      next();
+      return;
+    }
     // Express rewrites req.url under a mount path; originalUrl keeps the whole target.
     const target = (req as { originalUrl?: string }).originalUrl ?? req.url ?? '/';
     const { path, query } = splitRequestTarget(target);
@@ -102,13 +114,11 @@ export function createContextRuntime(options: ContextRuntimeOptions = {}): Conte
       onStopped?.();
       return;
     }
-    let inContext: string;
-    if (contextPath === '') inContext = decoded;
-    else if (decoded.startsWith(contextPath) && (decoded.length === contextPath.length || decoded.charCodeAt(contextPath.length) === 47)) inContext = decoded.slice(contextPath.length);
-    else {
+    if (!owns(decoded)) {
       next();
       return;
     }
+    const inContext = decoded.slice(contextPath.length);
     if (inContext === '' && redirectRoot) {
       answer(res, 302, `${path}/${query === null ? '' : `?${query}`}`);
       onStopped?.();
@@ -136,6 +146,7 @@ export function createContextRuntime(options: ContextRuntimeOptions = {}): Conte
     sessions: { value: sessions, enumerable: true },
     filters: { value: filters, enumerable: true },
     run: { value: run },
+    owns: { value: owns },
     destroy: {
       value: () => {
         for (const f of filters) destroyFilter(f);

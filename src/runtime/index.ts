@@ -11,7 +11,7 @@ export { ExchangeRequest, DISPATCHER_TYPE_ATTR, PARAMETER_PARSE_FAILED_ATTR, PAR
 export { ExchangeResponse, type CommitHook, type UrlEncoder } from './response.js';
 export type { ParameterFailReason } from './parameters.js';
 export { createContextRuntime, type ContextMiddleware, type ContextRuntimeOptions } from './context.js';
-export { toNodeListener, fastifyOnRequest, fastifyFormBodyParser, type FastifyReplyLike, type FastifyRequestLike } from './adapters.js';
+export { toNodeListener, mountContexts, fastifyOnRequest, fastifyFormBodyParser, type ChainRunner, type FastifyReplyLike, type FastifyRequestLike } from './adapters.js';
 export { HttpSession, MemorySessionStore, type MemorySessionStoreOptions, type SessionStore } from './session.js';
 export { SessionManager, generateSessionId } from './session-manager.js';
 export { getLogger, setLogLevel, setLogSink, Logger, type LogLevel, type LogRecord, type LogSink } from './logging.js';

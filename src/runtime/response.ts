@@ -282,8 +282,11 @@ export class ExchangeResponse {
     if (this.hooks === null) {
       this.hooks = [];
       // Node's implicit header path (write/end) calls this.writeHead too, so one instance property covers all.
-      res[ORIGINAL_WRITE_HEAD] = res.writeHead;
-      res.writeHead = writeHeadWithHooks as ServerResponse['writeHead'];
+      // A response already patched (a second context on the same request) must not wrap itself.
+      if (res.writeHead !== (writeHeadWithHooks as unknown)) {
+        res[ORIGINAL_WRITE_HEAD] = res.writeHead;
+        res.writeHead = writeHeadWithHooks as ServerResponse['writeHead'];
+      }
     }
     this.hooks.push(hook, arg);
     return true;
@@ -334,6 +337,8 @@ function writeHeadWithHooks(this: HookedResponse, statusCode: number, reasonOrHe
   // Headers passed to writeHead are applied first so the hooks see (and may override) them.
   if (headers !== undefined && headers !== null) applyHeaders(this, headers as OutgoingHttpHeaders | OutgoingHttpHeader[]);
   ex.response.runCommitHooks();
+  // A hook that answered by itself (sendError) has already sent the headers.
+  if (this.headersSent) return this;
   return reason === undefined ? original.call(this, this.statusCode) : (original as (code: number, reason: string) => ServerResponse).call(this, this.statusCode, reason);
 }
 

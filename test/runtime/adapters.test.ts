@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import express from 'express';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createContextRuntime, exchangeOf, fastifyFormBodyParser, fastifyOnRequest, type ContextMiddleware, type RuntimeFilter } from '../../src/runtime/index.js';
+import { createContextRuntime, exchangeOf, fastifyFormBodyParser, fastifyOnRequest, mountContexts, toNodeListener, type ContextMiddleware, type RuntimeFilter } from '../../src/runtime/index.js';
 import { request, type Served } from './serve.js';
 
 /** Denies /app/private, adds a header from a commit hook, parses parameters asynchronously. */
@@ -121,5 +121,60 @@ describe('Fastify 5', () => {
 
   it('passes requests outside the context to Fastify untouched', async () => {
     expect((await request(s, '/elsewhere')).status).toBe(404);
+  });
+});
+
+describe('several contexts', () => {
+  function tagging(tag: string): RuntimeFilter {
+    return {
+      name: tag,
+      doFilter(ex, next) {
+        ex.response.onBeforeCommit((e) => e.response.addHeader('x-contexts', tag));
+        return next();
+      },
+    };
+  }
+
+  it('mountContexts sends each request to the longest matching context only, as Tomcat maps one context per request', async () => {
+    const root = createContextRuntime({ filters: [tagging('root')] });
+    const shop = createContextRuntime({ contextPath: '/shop', filters: [tagging('shop')] });
+    const http = await import('node:http');
+    const server = http.createServer(toNodeListener(mountContexts([root, shop]), (req, res) => res.end(exchangeOf(req)!.request.contextPath)));
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const s = served((server.address() as AddressInfo).port, shop);
+    try {
+      const inShop = await request(s, '/shop/cart');
+      expect([inShop.body, inShop.headers['x-contexts']]).toEqual(['/shop', 'shop']);
+      const inRoot = await request(s, '/shopping');
+      expect([inRoot.body, inRoot.headers['x-contexts']]).toEqual(['', 'root']);
+      expect((await request(s, '/shop/%2e%2e/%2e%2e/x')).status).toBe(400);
+    } finally {
+      root.destroy();
+      shop.destroy();
+      server.close();
+    }
+  });
+
+  it('a context skips a request another context already took (app.use of both, longest first)', async () => {
+    const root = createContextRuntime({ filters: [tagging('root')] });
+    const shop = createContextRuntime({ contextPath: '/shop', filters: [tagging('shop')] });
+    const app = express();
+    app.use(shop);
+    app.use(root);
+    app.get('/{*rest}', (req, res) => res.send(exchangeOf(req)!.request.contextPath));
+    let server!: import('node:http').Server;
+    await new Promise<void>((r) => {
+      server = app.listen(0, '127.0.0.1', () => r());
+    });
+    const s = served((server.address() as AddressInfo).port, shop);
+    try {
+      const r = await request(s, '/shop/x');
+      expect([r.body, r.headers['x-contexts']]).toEqual(['/shop', 'shop']);
+      expect((await request(s, '/x')).headers['x-contexts']).toBe('root');
+    } finally {
+      root.destroy();
+      shop.destroy();
+      server.close();
+    }
   });
 });
