@@ -1,0 +1,465 @@
+/**
+ * The "default" servlet: serves the files of a context's docBase the way
+ * Tomcat's DefaultServlet does with its stock settings (listings off,
+ * read-only, ranges on, weak ETags), behind a context's filter chain.
+ *
+ * When the request went through a tollgate context (`exchangeOf(req)`), the
+ * headers go through the exchange's response API, so filters see the
+ * content type, and the file's modification time is published both as the
+ * `Last-Modified` header and as the request attribute LAST_MODIFIED_ATTRIBUTE
+ * (milliseconds since the epoch) for ExpiresFilter's `modification` base.
+ */
+import type { FileHandle } from 'node:fs/promises';
+import { open, realpath } from 'node:fs/promises';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { join, resolve, sep } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { defaultErrorPage, exchangeOf, type ErrorRenderer, type Exchange } from '../runtime/index.js';
+import { decodeRequestPath, splitRequestTarget } from '../runtime/request-path.js';
+import { evaluateRange, formatHttpDate, matchEntityTags, parseHttpDate, weakETag, type ByteRange } from './http-conditions.js';
+import { createMimeLookup, type MimeLookup, type MimeMappings } from './mime.js';
+
+/** Request attribute holding the served file's modification time in milliseconds. */
+export const LAST_MODIFIED_ATTRIBUTE = 'tollgate.static.lastModified';
+
+/** Tomcat's stock `<welcome-file-list>`. */
+export const DEFAULT_WELCOME_FILES: readonly string[] = ['index.html', 'index.htm', 'index.jsp'];
+
+const ALLOW = 'OPTIONS, GET, HEAD, POST';
+const BOUNDARY = 'CATALINA_MIME_BOUNDARY';
+
+export interface StaticOptions {
+  /** Directory whose files are served. */
+  docBase: string;
+  /** Welcome files tried, in order, for a directory request (default: Tomcat's). */
+  welcomeFiles?: readonly string[];
+  /** A lookup, or the context's merged mime-mappings layered over Tomcat's stock table. */
+  mimeTypes?: MimeLookup | MimeMappings;
+  /** Context path stripped from the URL when the request has no tollgate exchange (default ROOT). */
+  contextPath?: string;
+  /** Serve files reached through symbolic links (Tomcat's allowLinking, default false). */
+  allowLinking?: boolean;
+  /** Error body when the request has no exchange (an exchange uses its context's renderer). */
+  errorPage?: ErrorRenderer;
+}
+
+/** Serves one request; the promise settles when the response is complete. */
+export type StaticHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
+
+interface Target {
+  /** Raw request URI (still %-encoded). */
+  uri: string;
+  query: string | null;
+  /** Decoded, normalised path within the context. */
+  path: string;
+}
+
+type Located = { kind: 'file'; fh: FileHandle; size: number; mtimeMs: number } | { kind: 'dir' } | { kind: 'missing' };
+
+/** Builds the default servlet of one context. Throws TypeError for invalid options. */
+export function createStaticHandler(options: StaticOptions): StaticHandler {
+  if (options === null || typeof options !== 'object' || typeof options.docBase !== 'string' || options.docBase === '') {
+    throw new TypeError('createStaticHandler needs { docBase: string }');
+  }
+  const docBase = resolve(options.docBase);
+  const welcomeFiles = [...(options.welcomeFiles ?? DEFAULT_WELCOME_FILES)];
+  const mime: MimeLookup = typeof options.mimeTypes === 'function' ? options.mimeTypes : createMimeLookup(options.mimeTypes);
+  const contextPath = options.contextPath ?? '';
+  if (contextPath !== '' && (!contextPath.startsWith('/') || contextPath.endsWith('/'))) {
+    throw new TypeError(`contextPath must be '' or start with '/' without a trailing '/', got ${JSON.stringify(contextPath)}`);
+  }
+  const allowLinking = options.allowLinking ?? false;
+  const errorPage = options.errorPage ?? defaultErrorPage;
+  let realBase: Promise<string> | null = null;
+
+  async function locate(path: string): Promise<Located> {
+    const file = join(docBase, ...path.split('/'));
+    if (file !== docBase && !file.startsWith(docBase + sep)) return { kind: 'missing' };
+    let fh: FileHandle;
+    try {
+      fh = await open(file, 'r');
+    } catch {
+      return { kind: 'missing' };
+    }
+    try {
+      if (!allowLinking) {
+        // As Tomcat without allowLinking: the canonical path must be the requested one (no symlinks).
+        realBase ??= realpath(docBase).catch(() => docBase);
+        const rel = file.slice(docBase.length);
+        if ((await realpath(file)) !== (await realBase) + rel.replace(/[/\\]+$/, '')) {
+          await fh.close();
+          return { kind: 'missing' };
+        }
+      }
+      const st = await fh.stat();
+      if (st.isDirectory()) {
+        await fh.close();
+        return { kind: 'dir' };
+      }
+      if (!st.isFile() || path.endsWith('/')) {
+        await fh.close();
+        return { kind: 'missing' };
+      }
+      return { kind: 'file', fh, size: st.size, mtimeMs: Math.floor(st.mtimeMs) };
+    } catch {
+      await fh.close().catch(() => undefined);
+      return { kind: 'missing' };
+    }
+  }
+
+  return async function serveStatic(req, res) {
+    const ex = exchangeOf(req);
+    const out = ex !== undefined ? new ExchangeOut(ex) : new PlainOut(req, res, errorPage);
+    try {
+      await handle(req, res, ex, out);
+    } catch {
+      // An unexpected I/O failure: a 500 while nothing is sent, a truncated response otherwise.
+      if (res.headersSent) res.destroy();
+      else out.error(500);
+    }
+  };
+
+  async function handle(req: IncomingMessage, res: ServerResponse, ex: Exchange | undefined, out: Out): Promise<void> {
+    const target = ex !== undefined ? exchangeTarget(ex) : urlTarget(req.url ?? '/', contextPath);
+    if (target === 'bad') return out.error(400);
+    if (target === null) return out.error(404, `The requested resource [${splitRequestTarget(req.url ?? '/').path}] is not available`);
+    const method = req.method ?? 'GET';
+    if (method === 'OPTIONS') {
+      out.header('Allow', ALLOW);
+      out.header('Content-Length', '0');
+      return out.end(200);
+    }
+    if (method === 'PUT' || method === 'DELETE' || method === 'TRACE') {
+      out.header('Allow', ALLOW);
+      return out.error(405);
+    }
+    if (method !== 'GET' && method !== 'HEAD' && method !== 'POST') {
+      return out.error(501, `Method [${method}] is not implemented by this Servlet for this URI`);
+    }
+    if (target.path === '') return out.redirect(directoryLocation(target));
+    if (isProtected(target.path)) return out.error(404);
+    if (isJsp(target.path)) return noJsp(out, target.path, await locate(target.path));
+
+    let path = target.path;
+    let found = await locate(path);
+    if (found.kind === 'dir') {
+      if (!path.endsWith('/')) return out.redirect(directoryLocation(target));
+      found = { kind: 'missing' };
+      for (const welcome of welcomeFiles) {
+        const candidate = await locate(path + welcome);
+        if (candidate.kind !== 'file') continue;
+        if (isJsp(welcome)) return noJsp(out, path + welcome, candidate);
+        path += welcome;
+        found = candidate;
+        break;
+      }
+    }
+    if (found.kind !== 'file') {
+      // Tomcat evaluates the If-* headers even for a missing resource (If-Match then fails).
+      const verdict = preconditions(out, method, null, 0);
+      if (verdict !== 0) return verdict === 304 ? out.end(304) : out.error(verdict);
+      return out.error(404, `The requested resource [${target.uri}] is not available`);
+    }
+    try {
+      await serveFile(out, method, path, found, mime, res);
+    } finally {
+      await found.fh.close().catch(() => undefined);
+    }
+  }
+}
+
+async function noJsp(out: Out, path: string, found: Located): Promise<void> {
+  if (found.kind === 'file') await found.fh.close().catch(() => undefined);
+  const message = found.kind === 'file' ? `JSP file [${path}] cannot be run: tollgate has no JSP engine` : `JSP file [${path}] not found`;
+  out.error(404, message);
+}
+
+async function serveFile(out: Out, method: string, path: string, file: Extract<Located, { kind: 'file' }>, mime: MimeLookup, res: ServerResponse): Promise<void> {
+  const { size, mtimeMs } = file;
+  const etag = weakETag(size, mtimeMs);
+  const verdict = preconditions(out, method, etag, mtimeMs);
+  if (verdict === 304) {
+    out.header('ETag', etag);
+    return out.end(304);
+  }
+  if (verdict !== 0) return out.error(verdict);
+
+  out.header('Accept-Ranges', 'bytes');
+  let ranges: ByteRange[] | null = null;
+  const rangeHeader = out.requestHeaders('range');
+  if (rangeHeader.length > 0 && method === 'GET' && size > 0) {
+    const ifRange = ifRangeHolds(out, etag, mtimeMs);
+    if (ifRange === 'bad') return out.error(400);
+    if (ifRange) {
+      const r = evaluateRange(rangeHeader.join(','), size);
+      if (r.kind === 'unsatisfiable') {
+        out.header('Content-Range', `bytes */${size}`);
+        return out.error(416);
+      }
+      if (r.kind === 'partial') ranges = r.ranges;
+    }
+  }
+  out.header('ETag', etag);
+  out.header('Last-Modified', formatHttpDate(mtimeMs));
+  out.lastModified(mtimeMs);
+  const type = mime(path.slice(path.lastIndexOf('/') + 1));
+  const body = method !== 'HEAD';
+
+  if (ranges === null) {
+    if (type !== null && out.getContentType() === null) out.setContentType(type);
+    out.header('Content-Length', String(size));
+    out.status(200);
+    if (!body || size === 0) return out.end(200);
+    await pump(file.fh, 0, size - 1, res, true);
+    return;
+  }
+  out.status(206);
+  if (ranges.length === 1) {
+    const { start, end } = ranges[0]!;
+    out.header('Content-Range', `bytes ${start}-${end}/${size}`);
+    out.header('Content-Length', String(end - start + 1));
+    if (type !== null) out.setContentType(type);
+    await pump(file.fh, start, end, res, true);
+    return;
+  }
+  // multipart/byteranges, byte for byte as Tomcat frames it (CRLF line ends).
+  const heads = ranges.map((r) => `\r\n--${BOUNDARY}\r\n${type === null ? '' : `Content-Type: ${type}\r\n`}Content-Range: bytes ${r.start}-${r.end}/${size}\r\n\r\n`);
+  const tail = `\r\n--${BOUNDARY}--`;
+  let length = Buffer.byteLength(tail);
+  for (let i = 0; i < ranges.length; i++) length += Buffer.byteLength(heads[i]!) + ranges[i]!.end - ranges[i]!.start + 1;
+  out.setContentType(`multipart/byteranges; boundary=${BOUNDARY}`);
+  out.header('Content-Length', String(length));
+  for (let i = 0; i < ranges.length; i++) {
+    if (res.destroyed) return;
+    res.write(heads[i]!);
+    if (!(await pump(file.fh, ranges[i]!.start, ranges[i]!.end, res, false))) return;
+  }
+  res.end(tail);
+}
+
+/** Streams bytes start..end (inclusive) of the file; false when the transfer broke off (the response is then destroyed). */
+async function pump(fh: FileHandle, start: number, end: number, res: ServerResponse, last: boolean): Promise<boolean> {
+  try {
+    await pipeline(fh.createReadStream({ start, end, autoClose: false }), res, { end: last });
+    return true;
+  } catch {
+    // The client went away or the file became unreadable mid-way: a truncated response is the only honest signal.
+    res.destroy();
+    return false;
+  }
+}
+
+/**
+ * Tomcat's checkIfHeaders: If-Match (else If-Unmodified-Since), then
+ * If-None-Match (else If-Modified-Since). 0 lets the request through;
+ * otherwise the status to answer with.
+ */
+function preconditions(out: Out, method: string, etag: string | null, lastModified: number): 0 | 304 | 400 | 412 {
+  const getOrHead = method === 'GET' || method === 'HEAD';
+  const ifMatch = out.requestHeaders('if-match');
+  if (ifMatch.length > 0) {
+    let satisfied = false;
+    let star = false;
+    for (const h of ifMatch) {
+      if (h === '*') {
+        star = true;
+        if (etag !== null) satisfied = true;
+        continue;
+      }
+      const m = matchEntityTags(h, etag, false);
+      if (m === null) return 400;
+      if (m) satisfied = true;
+    }
+    if (star && ifMatch.length > 1) return 400;
+    if (!satisfied) return 412;
+  } else {
+    const ius = out.requestHeaders('if-unmodified-since');
+    if (ius.length === 1 && lastModified > 0) {
+      const t = parseHttpDate(ius[0]!);
+      if (t !== null && lastModified >= t + 1000) return 412;
+    }
+  }
+  const ifNoneMatch = out.requestHeaders('if-none-match');
+  if (ifNoneMatch.length > 0) {
+    let matched = false;
+    for (const h of ifNoneMatch) {
+      if (h === '*') {
+        if (ifNoneMatch.length > 1) return 400;
+        if (etag !== null) matched = true;
+        break;
+      }
+      const m = matchEntityTags(h, etag, true);
+      if (m === null) return 400;
+      if (m) {
+        matched = true;
+        break;
+      }
+    }
+    if (matched) return getOrHead ? 304 : 412;
+    return 0;
+  }
+  const ims = out.requestHeaders('if-modified-since');
+  if (ims.length === 1 && getOrHead && lastModified > 0) {
+    const t = parseHttpDate(ims[0]!);
+    if (t !== null && lastModified < t + 1000) return 304;
+  }
+  return 0;
+}
+
+/** Whether If-Range lets the Range header apply; 'bad' for a malformed If-Range (400). */
+function ifRangeHolds(out: Out, etag: string, lastModified: number): boolean | 'bad' {
+  const values = out.requestHeaders('if-range');
+  if (values.length === 0) return true;
+  if (values.length > 1) return 'bad';
+  const v = values[0]!.trim();
+  if (v.length > 2 && (v.charCodeAt(0) === 34 || v.charCodeAt(2) === 34)) {
+    const weak = v.startsWith('W/"');
+    if ((!weak && v.charCodeAt(0) !== 34) || !v.endsWith('"') || v.indexOf('"', weak ? 3 : 1) !== v.length - 1) return 'bad';
+    // A weak tag never satisfies If-Range (strong comparison).
+    return !weak && v === etag;
+  }
+  const t = parseHttpDate(v);
+  if (t === null) return 'bad';
+  return lastModified >= t && lastModified < t + 1000;
+}
+
+function isProtected(path: string): boolean {
+  const p = path.toUpperCase();
+  return p === '/WEB-INF' || p.startsWith('/WEB-INF/') || p === '/META-INF' || p.startsWith('/META-INF/');
+}
+
+/** `*.jsp` and `*.jspx` belong to Tomcat's JSP servlet; matched in any case so no file system serves their source. */
+function isJsp(path: string): boolean {
+  const p = path.toLowerCase();
+  return p.endsWith('.jsp') || p.endsWith('.jspx');
+}
+
+/** Tomcat's directory redirect: the request URI plus `/`, the query kept, never protocol-relative. */
+function directoryLocation(t: Target): string {
+  let location = `${t.uri}/${t.query === null ? '' : `?${t.query}`}`;
+  while (location.length > 1 && location.charCodeAt(1) === 47) location = location.slice(1);
+  return location;
+}
+
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+function decodeStrict(bytes: Buffer): string {
+  return strictUtf8.decode(bytes);
+}
+
+/** Decodes a raw path the way Tomcat's connector does (UTF-8, malformed bytes refused); 'bad' means 400. */
+function strictPath(raw: string): string | 'bad' {
+  try {
+    return decodeRequestPath(raw, decodeStrict) ?? 'bad';
+  } catch {
+    return 'bad';
+  }
+}
+
+function exchangeTarget(ex: Exchange): Target | 'bad' {
+  const r = ex.request;
+  // The runtime decodes with the connector's charset; under UTF-8 a malformed sequence is a 400 in Tomcat.
+  if (/^utf-?8$/i.test(ex.context.settings.uriEncoding) && strictPath(r.requestURI) === 'bad') return 'bad';
+  return { uri: r.requestURI, query: r.queryString, path: r.pathWithinContext };
+}
+
+function urlTarget(url: string, contextPath: string): Target | 'bad' | null {
+  const { path: uri, query } = splitRequestTarget(url);
+  const decoded = strictPath(uri);
+  if (decoded === 'bad') return 'bad';
+  if (contextPath === '') return { uri, query, path: decoded };
+  if (!decoded.startsWith(contextPath) || (decoded.length > contextPath.length && decoded.charCodeAt(contextPath.length) !== 47)) return null;
+  return { uri, query, path: decoded.slice(contextPath.length) };
+}
+
+/** The response operations the servlet needs, over an exchange or a bare Node response. */
+interface Out {
+  requestHeaders(name: string): string[];
+  header(name: string, value: string): void;
+  getContentType(): string | null;
+  setContentType(type: string): void;
+  status(code: number): void;
+  lastModified(ms: number): void;
+  end(status: number): void;
+  error(status: number, message?: string): void;
+  redirect(location: string): void;
+}
+
+class ExchangeOut implements Out {
+  constructor(private readonly ex: Exchange) {}
+  requestHeaders(name: string): string[] {
+    return this.ex.request.getHeaders(name);
+  }
+  header(name: string, value: string): void {
+    this.ex.response.setHeader(name, value);
+  }
+  getContentType(): string | null {
+    return this.ex.response.getContentType();
+  }
+  setContentType(type: string): void {
+    this.ex.response.setContentType(type);
+  }
+  status(code: number): void {
+    this.ex.response.status = code;
+  }
+  lastModified(ms: number): void {
+    this.ex.request.setAttribute(LAST_MODIFIED_ATTRIBUTE, ms);
+  }
+  end(status: number): void {
+    this.ex.response.status = status;
+    this.ex.response.raw.end();
+  }
+  error(status: number, message?: string): void {
+    this.ex.response.sendError(status, message);
+  }
+  redirect(location: string): void {
+    this.ex.response.sendRedirect(this.ex.response.encodeRedirectURL(location));
+  }
+}
+
+class PlainOut implements Out {
+  constructor(
+    private readonly req: IncomingMessage,
+    private readonly res: ServerResponse,
+    private readonly errorPage: ErrorRenderer,
+  ) {}
+  requestHeaders(name: string): string[] {
+    return this.req.headersDistinct[name] ?? [];
+  }
+  header(name: string, value: string): void {
+    if (!this.res.headersSent) this.res.setHeader(name, value);
+  }
+  getContentType(): string | null {
+    const v = this.res.getHeader('content-type');
+    return v === undefined ? null : String(v);
+  }
+  setContentType(type: string): void {
+    this.header('Content-Type', type);
+  }
+  status(code: number): void {
+    if (!this.res.headersSent) this.res.statusCode = code;
+  }
+  lastModified(): void {
+    // Without an exchange there are no request attributes; the Last-Modified header carries the time.
+  }
+  end(status: number): void {
+    this.status(status);
+    this.res.end();
+  }
+  error(status: number, message?: string): void {
+    const res = this.res;
+    if (res.headersSent || res.writableEnded) return;
+    const page = this.errorPage(status, message ?? null);
+    res.statusCode = status;
+    res.setHeader('Content-Type', page.contentType);
+    res.setHeader('Content-Length', Buffer.byteLength(page.body));
+    if (this.req.method === 'HEAD') res.end();
+    else res.end(page.body);
+  }
+  redirect(location: string): void {
+    if (this.res.headersSent) return;
+    this.res.statusCode = 302;
+    this.res.setHeader('Location', location);
+    this.res.setHeader('Content-Length', '0');
+    this.res.end();
+  }
+}
