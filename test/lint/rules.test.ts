@@ -94,6 +94,10 @@ const cases: Record<string, { fail: Files; pass: Files }> = {
     fail: { 'tollgate.chain.json': JSON.stringify({ version: 1, contexts: [{ path: '/api', filters: [{ name: 'c', class: 'org.apache.catalina.filters.CorsFilter', params: { 'cors.support.credentials': ['true'] } }] }] }) },
     pass: { 'tollgate.chain.json': JSON.stringify({ version: 1, contexts: [{ path: '/api', filters: [{ name: 'c', class: 'org.apache.catalina.filters.CorsFilter', params: { 'cors.allowed.origins': 'https://a.example', 'cors.support.credentials': true } }], mappings: [{ filter: 'c', urlPatterns: ['/*'] }] }] }) },
   },
+  'rest-csrf-no-fetch-path': {
+    fail: app(filter('r', 'RestCsrfPreventionFilter', {}, false) + '<filter-mapping><filter-name>r</filter-name><url-pattern>/api/*</url-pattern><dispatcher>FORWARD</dispatcher></filter-mapping>'),
+    pass: app(filter('r', 'RestCsrfPreventionFilter', {}, false) + '<filter-mapping><filter-name>r</filter-name><url-pattern>/api/*</url-pattern></filter-mapping>'),
+  },
   'remote-host-without-lookups': { fail: app(filter('h', 'RemoteHostFilter', { allow: 'localhost' })), pass: app(filter('h', 'RemoteAddrFilter', { allow: '127\\.0\\.0\\.1|0:0:0:0:0:0:0:1' })) },
 };
 

@@ -36,6 +36,7 @@ import { rule as remoteAddrIpv6Form } from './remote-addr-ipv6-form.js';
 import { rule as remoteHostWithoutLookups } from './remote-host-without-lookups.js';
 import { rule as remoteIpAfterAddressFilter } from './remote-ip-after-address-filter.js';
 import { rule as requestDumperEnabled } from './request-dumper-enabled.js';
+import { rule as restCsrfNoFetchPath } from './rest-csrf-no-fetch-path.js';
 import { rule as securityHeaderDisabled } from './security-header-disabled.js';
 import { rule as serverClassNotFound } from './server-class-not-found.js';
 import { rule as serverMissingAttribute } from './server-missing-attribute.js';
@@ -99,6 +100,7 @@ export const RULES: readonly Rule[] = [
   remoteHostWithoutLookups,
   remoteIpAfterAddressFilter,
   requestDumperEnabled,
+  restCsrfNoFetchPath,
   securityHeaderDisabled,
   serverClassNotFound,
   serverMissingAttribute,
