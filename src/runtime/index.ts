@@ -19,3 +19,4 @@ export { defaultErrorPage, type ErrorRenderer } from './error-page.js';
 export { charsetDecoder, isSupportedCharset, type ByteDecoder } from './charset.js';
 export { parseContentType, type ParsedContentType } from './media-type.js';
 export { toTomcatRemoteAddr } from './net.js';
+export { createChainSelector, dispatcherBits, type ChainSelector, type SelectorTable, type Selection, type SelectedEntry, type ServletMatch } from './chain-selector.js';
