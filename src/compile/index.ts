@@ -1,5 +1,6 @@
 import { relative } from 'node:path';
 import { contextsOf, selectorTableOf, type ResolvedContext } from '../chain/index.js';
+import type { SelectorTable } from '../runtime/chain-selector.js';
 import { validateFilterDef, type TomcatTarget } from '../filters/index.js';
 import { lintBase } from '../lint/engine.js';
 import type { CatalinaBase, Diagnostic } from '../model/index.js';
@@ -11,6 +12,28 @@ export interface CompiledModule {
   fileName: string;
   code: string;
   dts: string;
+}
+
+/** What a context runs: the one description both compiled modules and `tollgate serve` are built from. */
+export interface ContextPlan {
+  host: string;
+  contextPath: string;
+  /** Absolute directory of the application (static files). */
+  docBase: string;
+  fileName: string;
+  sources: string[];
+  filters: { filterName: string; className: string; specId: string; config: unknown }[];
+  table: SelectorTable;
+  sessionTimeoutMinutes: number;
+  requestCharacterEncoding: string | null;
+  mimeMappings: Record<string, string>;
+  welcomeFiles: string[];
+}
+
+export interface PlanResult {
+  plans: ContextPlan[];
+  diagnostics: Diagnostic[];
+  skipped: { host: string; contextPath: string; reason: string }[];
 }
 
 export interface CompileResult {
@@ -41,16 +64,16 @@ function moduleName(c: ResolvedContext): string {
 }
 
 /**
- * Turns every context of a base into an ES module whose default export is a
- * Connect-style middleware running that context's chain on tollgate/runtime.
- * A context with lint errors gets no module (Tomcat would not start it either).
- * The output depends on the input only: the same base gives the same bytes.
+ * Decides what every context of a base runs: its validated filters, its
+ * selector table and settings. A context with lint errors gets no plan
+ * (Tomcat would not start it either), nor one with a filter Node cannot run.
  */
-export function compileBase(base: CatalinaBase, opts: { target?: TomcatTarget } = {}): CompileResult {
-  const { diagnostics } = lintBase(base, { target: opts.target ?? '10.1' });
+export function planBase(base: CatalinaBase, opts: { target?: TomcatTarget } = {}): PlanResult {
+  const target = opts.target ?? '10.1';
+  const { diagnostics } = lintBase(base, { target });
   const errorFiles = new Set(diagnostics.filter((d) => d.severity === 'error').map((d) => d.span.file));
-  const modules: CompiledModule[] = [];
-  const skipped: CompileResult['skipped'] = [];
+  const plans: ContextPlan[] = [];
+  const skipped: PlanResult['skipped'] = [];
   for (const c of contextsOf(base)) {
     const contextPath = c.context.path;
     const bad = [...filesOf(base, c)].filter((f) => errorFiles.has(f));
@@ -59,56 +82,87 @@ export function compileBase(base: CatalinaBase, opts: { target?: TomcatTarget } 
       continue;
     }
     const { filters, table } = selectorTableOf(c.merged);
-    const declarations: string[] = [];
+    const planned: ContextPlan['filters'] = [];
     let unsupported: string | null = null;
     for (const f of filters) {
-      const v = validateFilterDef({ ...f.def, className: f.className, initParams: f.initParams }, { target: opts.target ?? '10.1' });
+      const v = validateFilterDef({ ...f.def, className: f.className, initParams: f.initParams }, { target });
       if (!v.spec || v.config === null) {
         unsupported = `filter "${f.name}" (${f.className?.value ?? 'no class'}) ${v.spec ? 'has an invalid configuration' : 'has no Node implementation'}`;
         break;
       }
-      declarations.push(
-        `  {\n    filterName: ${JSON.stringify(f.name)},\n    className: ${JSON.stringify(f.className!.value)},\n    factory: FILTER_FACTORIES[${JSON.stringify(v.spec.id)}],\n    config: ${literal(v.config, '    ')},\n  },`,
-      );
+      planned.push({ filterName: f.name, className: f.className!.value, specId: v.spec.id, config: v.config });
     }
     if (unsupported) {
       skipped.push({ host: c.host.name, contextPath, reason: unsupported });
       continue;
     }
-    const sources = [...filesOf(base, c)].map((f) => relative(base.base, f) || f).sort();
-    const code = [
-      HEADER,
-      `// ${c.host.name}${contextPath || '/'} from ${sources.join(', ') || 'no descriptor'}`,
-      "import { createChainSelector, createContextRuntime, FILTER_FACTORIES } from 'tollgate/runtime';",
-      '',
-      '/** The filters of this context, with their validated configurations, in declaration order. */',
-      `const filters = [\n${declarations.join('\n')}\n];`,
-      '',
-      '/** Mappings in the order Tomcat applies them, and the servlet mappings that decide servlet-name matches. */',
-      `const select = createChainSelector(${literal(table, '')});`,
-      '',
-      `/** Connect-style middleware for ${c.host.name}${contextPath || '/'}. */`,
-      'const middleware = createContextRuntime({',
-      `  contextPath: ${JSON.stringify(contextPath)},`,
-      `  sessionTimeoutMinutes: ${c.merged.sessionTimeoutMinutes},`,
-      `  requestCharacterEncoding: ${JSON.stringify(c.context.webXml?.requestCharacterEncoding?.value ?? base.globalWebXml?.requestCharacterEncoding?.value ?? null)},`,
-      '  filters,',
-      '  selectChain: (ex) => select(ex.request.pathWithinContext).chain,',
-      '});',
-      '',
-      'export default middleware;',
-      '',
-    ].join('\n');
-    const dts = [
-      HEADER,
-      "import type { ContextMiddleware } from 'tollgate/runtime';",
-      '',
-      `/** Connect-style middleware for ${c.host.name}${contextPath || '/'}: (req, res, next). */`,
-      'declare const middleware: ContextMiddleware;',
-      'export default middleware;',
-      '',
-    ].join('\n');
-    modules.push({ host: c.host.name, contextPath, fileName: moduleName(c), code, dts });
+    plans.push({
+      host: c.host.name,
+      contextPath,
+      docBase: c.context.docBase,
+      fileName: moduleName(c),
+      sources: [...filesOf(base, c)].map((f) => relative(base.base, f) || f).sort(),
+      filters: planned,
+      table,
+      sessionTimeoutMinutes: c.merged.sessionTimeoutMinutes,
+      requestCharacterEncoding: c.context.webXml?.requestCharacterEncoding?.value ?? base.globalWebXml?.requestCharacterEncoding?.value ?? null,
+      mimeMappings: Object.fromEntries(c.merged.mimeMappings),
+      welcomeFiles: [...c.merged.welcomeFiles],
+    });
   }
-  return { modules, diagnostics, skipped };
+  return { plans, diagnostics, skipped };
+}
+
+/** The ES module (and declarations) of one planned context. */
+export function emitModule(plan: ContextPlan): CompiledModule {
+  const contextPath = plan.contextPath;
+  const label = `${plan.host}${contextPath || '/'}`;
+  const declarations = plan.filters.map(
+    (f) =>
+      `  {\n    filterName: ${JSON.stringify(f.filterName)},\n    className: ${JSON.stringify(f.className)},\n    factory: FILTER_FACTORIES[${JSON.stringify(f.specId)}],\n    config: ${literal(f.config, '    ')},\n  },`,
+  );
+  const code = [
+    HEADER,
+    `// ${label} from ${plan.sources.join(', ') || 'no descriptor'}`,
+    "import { createChainSelector, createContextRuntime, FILTER_FACTORIES } from 'tollgate/runtime';",
+    '',
+    '/** The filters of this context, with their validated configurations, in declaration order. */',
+    `const filters = [\n${declarations.join('\n')}\n];`,
+    '',
+    '/** Mappings in the order Tomcat applies them, and the servlet mappings that decide servlet-name matches. */',
+    `const select = createChainSelector(${literal(plan.table, '')});`,
+    '',
+    `/** Connect-style middleware for ${label}. */`,
+    'const middleware = createContextRuntime({',
+    `  contextPath: ${JSON.stringify(contextPath)},`,
+    `  sessionTimeoutMinutes: ${plan.sessionTimeoutMinutes},`,
+    `  requestCharacterEncoding: ${JSON.stringify(plan.requestCharacterEncoding)},`,
+    '  filters,',
+    '  selectChain: (ex) => select(ex.request.pathWithinContext).chain,',
+    '});',
+    '',
+    'export default middleware;',
+    '',
+  ].join('\n');
+  const dts = [
+    HEADER,
+    "import type { ContextMiddleware } from 'tollgate/runtime';",
+    '',
+    `/** Connect-style middleware for ${label}: (req, res, next). */`,
+    'declare const middleware: ContextMiddleware;',
+    'export default middleware;',
+    '',
+  ].join('\n');
+  return { host: plan.host, contextPath, fileName: plan.fileName, code, dts };
+}
+
+/**
+ * Turns every context of a base into an ES module whose default export is a
+ * Connect-style middleware running that context's chain on tollgate/runtime.
+ * A context with lint errors gets no module (Tomcat would not start it either).
+ * The output depends on the input only: the same base gives the same bytes.
+ */
+export function compileBase(base: CatalinaBase, opts: { target?: TomcatTarget } = {}): CompileResult {
+  const { plans, diagnostics, skipped } = planBase(base, opts);
+  return { modules: plans.map(emitModule), diagnostics, skipped };
 }
