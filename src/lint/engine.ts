@@ -22,11 +22,12 @@ export interface LintResult {
 }
 
 function descriptorsOf(base: CatalinaBase): DescriptorRef[] {
-  const seen = new Set<string>();
+  // By identity, not file: a JSON chain document holds the global part and every context in one file.
+  const seen = new Set<DescriptorRef['webXml']>();
   const out: DescriptorRef[] = [];
   const add = (webXml: DescriptorRef['webXml'] | null, role: DescriptorRef['role']): void => {
-    if (!webXml || seen.has(webXml.file)) return;
-    seen.add(webXml.file);
+    if (!webXml || seen.has(webXml)) return;
+    seen.add(webXml);
     out.push({ webXml, role });
   };
   add(base.globalWebXml, 'global');

@@ -92,8 +92,22 @@ function readLayer(r: Reader, node: Node, webXml: WebXml): void {
       span: r.lines.span(m.offset, m.offset + m.length),
     } satisfies FilterMapping);
   }
+  for (const p of r.prop(node, 'servletMappings')?.children ?? []) {
+    const [k, v] = p.children ?? [];
+    if (k?.type === 'string' && v?.type === 'string') webXml.servletMappings.push({ servletName: r.located(v), urlPatterns: [r.located(k)], span: r.lines.span(p.offset, p.offset + p.length) });
+  }
+  webXml.welcomeFiles.push(...r.strings(r.prop(node, 'welcomeFiles')));
   const timeout = r.prop(node, 'sessionTimeoutMinutes');
   if (timeout) webXml.sessionTimeout = { value: String(timeout.value), span: r.lines.span(timeout.offset, timeout.offset + timeout.length) };
+}
+
+/** What a stock Tomcat conf/web.xml contributes when a document has no "global" part. */
+function stockDefaults(webXml: WebXml, span: WebXml['span']): void {
+  const at = <T>(value: T) => ({ value, span });
+  for (const [pattern, servlet] of [['/', 'default'], ['*.jsp', 'jsp'], ['*.jspx', 'jsp']] as const) {
+    webXml.servletMappings.push({ servletName: at(servlet), urlPatterns: [at(pattern)], span });
+  }
+  webXml.welcomeFiles.push(at('index.html'), at('index.htm'), at('index.jsp'));
 }
 
 /**
@@ -123,10 +137,9 @@ export function parseChainJson(text: string, file: string): { base: CatalinaBase
   }
   const r = new Reader(lines, file, diagnostics);
   const global = r.prop(root, 'global');
-  if (global) {
-    base.globalWebXml = emptyWebXml(file, lines, global);
-    readLayer(r, global, base.globalWebXml);
-  }
+  base.globalWebXml = emptyWebXml(file, lines, global ?? root);
+  if (global) readLayer(r, global, base.globalWebXml);
+  else stockDefaults(base.globalWebXml, lines.span(root.offset, root.offset + 1));
   const hosts = new Map<string, LoadedContext[]>([['localhost', []]]);
   for (const c of r.prop(root, 'contexts')?.children ?? []) {
     const pathNode = r.prop(c, 'path');

@@ -42,6 +42,8 @@ const context = z
     filters: z.array(z.union([...FILTER_SPECS.map(filterEntry), otherFilter] as unknown as [z.ZodType, z.ZodType, ...z.ZodType[]])).optional(),
     mappings: z.array(mapping).optional(),
     sessionTimeoutMinutes: z.number().int().optional(),
+    servletMappings: z.record(z.string(), z.string()).optional().meta({ description: 'url-pattern -> servlet name, for servlet-name filter mappings (e.g. { "/": "default" }).' }),
+    welcomeFiles: z.array(z.string()).optional(),
   })
   .strict();
 
@@ -51,10 +53,10 @@ export const chainDocumentSchema = z
     $schema: z.string().optional(),
     version: z.literal(1).meta({ description: 'Format version.' }),
     global: z
-      .object({ filters: context.shape.filters, mappings: context.shape.mappings })
+      .object({ filters: context.shape.filters, mappings: context.shape.mappings, servletMappings: context.shape.servletMappings, welcomeFiles: context.shape.welcomeFiles })
       .strict()
       .optional()
-      .meta({ description: 'What conf/web.xml would hold: filters and mappings merged into every context as Tomcat merges them.' }),
+      .meta({ description: 'What conf/web.xml would hold: filters, mappings, servlet mappings and welcome files merged into every context as Tomcat merges them. Without it, stock Tomcat defaults apply ("/" -> default, "*.jsp"/"*.jspx" -> jsp; index.html, index.htm, index.jsp).' }),
     contexts: z.array(context),
   })
   .strict()

@@ -31,9 +31,20 @@ export function webXmlToChainDocument(webXml: WebXml, path: string): Record<stri
     ...(m.servletNames.length ? { servletNames: m.servletNames.map((s) => s.value) } : {}),
     ...(m.dispatchers.length ? { dispatchers: m.dispatchers.map((d) => d.value.toUpperCase()) } : {}),
   }));
+  const servletMappings: Record<string, string> = {};
+  for (const m of webXml.servletMappings) for (const u of m.urlPatterns) servletMappings[u.value] = m.servletName.value;
   return {
     $schema: 'https://github.com/tollgate/tollgate/blob/main/schemas/tollgate.chain.schema.json',
     version: 1,
-    contexts: [{ path, filters, mappings, ...(webXml.sessionTimeout ? { sessionTimeoutMinutes: Number(webXml.sessionTimeout.value) } : {}) }],
+    contexts: [
+      {
+        path,
+        filters,
+        mappings,
+        ...(webXml.sessionTimeout ? { sessionTimeoutMinutes: Number(webXml.sessionTimeout.value) } : {}),
+        ...(Object.keys(servletMappings).length ? { servletMappings } : {}),
+        ...(webXml.welcomeFiles.length ? { welcomeFiles: webXml.welcomeFiles.map((w) => w.value) } : {}),
+      },
+    ],
   };
 }

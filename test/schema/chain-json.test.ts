@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { effectiveChain, mergedOf } from '../../src/chain/index.js';
 import { main } from '../../src/cli/index.js';
+import { planBase } from '../../src/compile/index.js';
 import { validateFilterDef } from '../../src/filters/index.js';
 import { lintBase } from '../../src/lint/engine.js';
 import { loadInput } from '../../src/lint/inputs.js';
@@ -56,13 +57,20 @@ describe('the JSON chain format', () => {
       expect(r.code).toBe(0);
       // The global conf/web.xml comes along as the document's "global" part.
       const doc = JSON.parse(readFileSync(out, 'utf8')) as Record<string, unknown>;
-      const global = JSON.parse((await cli(['convert', join(example, 'conf', 'web.xml'), '--path', '/'], dir)).out) as { contexts: { filters: unknown; mappings: unknown }[] };
-      doc['global'] = { filters: global.contexts[0]!.filters, mappings: global.contexts[0]!.mappings };
+      const global = JSON.parse((await cli(['convert', join(example, 'conf', 'web.xml'), '--path', '/'], dir)).out) as { contexts: Record<string, unknown>[] };
+      const { path: _path, sessionTimeoutMinutes: _timeout, ...globalPart } = global.contexts[0]!;
+      doc['global'] = globalPart;
       writeFileSync(out, JSON.stringify(doc, null, 2));
       const fromJson = loadInput(out);
       expect(lintBase(fromJson).diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
       const fromXml = loadBase({ base: example });
       for (const p of paths) expect(behaviour(fromJson, `/${app}`, p)).toEqual(behaviour(fromXml, `/${app}`, p));
+      // Compiled, both give the same filters, configs and selector table: the same running chain.
+      const plan = (base: CatalinaBase) => {
+        const p = planBase(base).plans.find((x) => x.contextPath === `/${app}`)!;
+        return { filters: p.filters, table: p.table };
+      };
+      expect(plan(fromJson)).toEqual(plan(fromXml));
     });
   }
 
