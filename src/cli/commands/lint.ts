@@ -46,13 +46,10 @@ async function run(argv: Record<string, unknown>, io: Io): Promise<number> {
   const format = String(argv['format']) as keyof typeof FORMATTERS;
   let config;
   try {
-    config = loadConfig(io.cwd);
+    config = loadConfig(io.cwd, (id) => ruleById(id) !== undefined);
   } catch (e) {
     if (e instanceof ConfigError) throw new UsageError(e.message);
     throw e;
-  }
-  for (const id of Object.keys(config.config.rules ?? {})) {
-    if (!ruleById(id)) throw new UsageError(`${config.path}: rules: there is no rule "${id}"`);
   }
   const ruleLevels = { ...(config.config.rules ?? {}), ...parseRuleOptions(((argv['rule'] as string[] | undefined) ?? []).map(String)) };
   const target = (argv['target'] as TomcatTarget | undefined) ?? config.config.target ?? '10.1';
