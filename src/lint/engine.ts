@@ -74,10 +74,11 @@ export function lintBase(base: CatalinaBase, opts: LintOptions = {}): LintResult
     rule.check(ctx);
   }
 
-  // The same finding reaches us once per context that shares a descriptor: keep one.
+  // The same finding reaches us once per context that shares a descriptor, and a
+  // rule may see what a stage already reported: one finding per rule and span.
   const unique = new Map<string, Diagnostic>();
   for (const d of raw) {
-    const key = `${d.ruleId}\0${d.span.file}\0${d.span.offset}\0${d.span.endOffset}\0${d.message}`;
+    const key = `${d.ruleId}\0${d.span.file}\0${d.span.offset}\0${d.span.endOffset}`;
     if (!unique.has(key)) unique.set(key, d);
   }
   let diagnostics = [...unique.values()];

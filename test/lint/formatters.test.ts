@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type { Ajv as AjvCore } from 'ajv';
 import { afterAll, describe, expect, it } from 'vitest';
 import { lintBase } from '../../src/lint/engine.js';
@@ -57,6 +58,28 @@ describe('formatters', () => {
     const security = run.tool.driver.rules.find((r) => r.properties['security-severity']);
     expect(security?.properties['tags']).toContain('security');
     expect(run.tool.driver.rules.every((r) => r.helpUri.startsWith('https://'))).toBe(true);
+  });
+
+  it('sarif percent-encodes repository paths and names files outside the repository by absolute URI', () => {
+    const i = input();
+    const d = i.diagnostics[0]!;
+    const inside = join(i.repoRoot, 'web apps', 'a#b', 'web.xml');
+    const outside = join(dirname(i.repoRoot), 'elsewhere', 'web.xml');
+    i.diagnostics = [{ ...d, span: { ...d.span, file: inside } }, { ...d, span: { ...d.span, file: outside } }];
+    const log = JSON.parse(formatSarif(i)) as { runs: { results: { locations: { physicalLocation: { artifactLocation: { uri: string; uriBaseId?: string } } }[] }[]; originalUriBaseIds: Record<string, { uri: string }> }[] };
+    const [a, b] = log.runs[0]!.results.map((r) => r.locations[0]!.physicalLocation.artifactLocation);
+    expect(a).toEqual({ uri: 'web%20apps/a%23b/web.xml', uriBaseId: '%SRCROOT%' });
+    expect(b!.uriBaseId).toBeUndefined();
+    expect(b!.uri).toBe(pathToFileURL(outside).href);
+    expect(log.runs[0]!.originalUriBaseIds['%SRCROOT%']!.uri).toBe(pathToFileURL(i.repoRoot).href + '/');
+  });
+
+  it('json leaves out a fix that edits another file than the message\'s', () => {
+    const i = input();
+    const d = i.diagnostics.find((x) => x.fix?.length === 1)!;
+    i.diagnostics = [{ ...d, fix: [{ ...d.fix![0]!, file: d.span.file + '.other' }] }];
+    const [r] = JSON.parse(formatJson(i)) as { messages: { fix?: unknown }[] }[];
+    expect(r!.messages[0]!.fix).toBeUndefined();
   });
 
   it('github annotations escape their properties and data', () => {

@@ -116,3 +116,17 @@ describe('every rule has a failing and a passing case', () => {
     });
   }
 });
+
+describe('filter-never-mapped across the defaults', () => {
+  it('counts a conf/web.xml mapping for a filter web.xml.default defines, since Tomcat reads the two as one descriptor', () => {
+    const descriptor = (body: string) => `<?xml version="1.0"?>\n<web-app xmlns="https://jakarta.ee/xml/ns/jakartaee" version="6.0">\n${body}\n</web-app>\n`;
+    const files = {
+      'conf/web.xml': descriptor('<filter-mapping><filter-name>h</filter-name><url-pattern>/*</url-pattern></filter-mapping>'),
+      'conf/Catalina/localhost/web.xml.default': descriptor(filter('h', 'WebdavFixFilter', {}, false)),
+      ...app(''),
+    };
+    const found = lintFiles(files);
+    expect(ids(found)).not.toContain('filter-never-mapped');
+    expect(ids(found)).not.toContain('filter-mapping-undefined-filter');
+  });
+});

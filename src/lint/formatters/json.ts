@@ -8,7 +8,8 @@ function eslintSeverity(d: Diagnostic): 1 | 2 {
 
 function fixOf(d: Diagnostic, source: SourceFile | undefined): { range: [number, number]; text: string } | undefined {
   const edit = d.fix?.[0];
-  if (!edit || !source || d.fix!.length !== 1) return undefined;
+  // ESLint's fix is one range of this file's text: a fix of several edits, or of another file, has no such form.
+  if (!edit || !source || d.fix!.length !== 1 || edit.file !== d.span.file) return undefined;
   return { range: [edit.offset, edit.endOffset], text: edit.text };
 }
 

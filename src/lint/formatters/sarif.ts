@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto';
+import { isAbsolute, relative, sep } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type { Diagnostic } from '../../model/index.js';
 import { RULES } from '../rules/index.js';
 import { docsUrl } from '../docs.js';
@@ -12,6 +14,17 @@ const LEVEL = { error: 'error', warning: 'warning', info: 'note' } as const;
  */
 export function fingerprint(d: Diagnostic, relPath: string, lineContent: string, occurrence: number): string {
   return createHash('sha256').update(`${d.ruleId}\0${relPath}\0${lineContent.trim().replace(/\s+/g, ' ')}\0${occurrence}`).digest('hex').slice(0, 32);
+}
+
+/**
+ * A file as SARIF names it: a URI relative to %SRCROOT% (each segment
+ * percent-encoded, so spaces and "#" survive), or an absolute file URI for a
+ * file outside the repository, which a relative "../" reference cannot name.
+ */
+function artifactOf(repoRoot: string, file: string): { uri: string; uriBaseId?: string } {
+  const path = relative(repoRoot, file).split(sep).join('/');
+  if (path === '' || path.startsWith('../') || isAbsolute(path)) return { uri: pathToFileURL(file).href };
+  return { uri: path.split('/').map(encodeURIComponent).join('/'), uriBaseId: '%SRCROOT%' };
 }
 
 /** SARIF 2.1.0 as GitHub code scanning accepts it. */
@@ -34,9 +47,9 @@ export function formatSarif(input: FormatInput): string {
   const index = new Map(rules.map((r, i) => [r.id, i]));
   const seen = new Map<string, number>();
   const results = input.diagnostics.map((d) => {
-    const uri = rel(input.repoRoot, d.span.file).split('\\').join('/');
+    const path = rel(input.repoRoot, d.span.file).split('\\').join('/');
     const content = lineText(input.files.get(d.span.file), d.span.line) ?? '';
-    const key = `${d.ruleId}\0${uri}\0${content.trim()}`;
+    const key = `${d.ruleId}\0${path}\0${content.trim()}`;
     const occurrence = seen.get(key) ?? 0;
     seen.set(key, occurrence + 1);
     return {
@@ -47,19 +60,19 @@ export function formatSarif(input: FormatInput): string {
       locations: [
         {
           physicalLocation: {
-            artifactLocation: { uri, uriBaseId: '%SRCROOT%' },
+            artifactLocation: artifactOf(input.repoRoot, d.span.file),
             region: { startLine: d.span.line, startColumn: d.span.column, endLine: d.span.endLine, endColumn: d.span.endColumn },
           },
         },
       ],
-      partialFingerprints: { primaryLocationLineHash: fingerprint(d, uri, content, occurrence) },
+      partialFingerprints: { primaryLocationLineHash: fingerprint(d, path, content, occurrence) },
       ...(d.related?.length
         ? {
             relatedLocations: d.related.map((r, i) => ({
               id: i,
               message: { text: r.message },
               physicalLocation: {
-                artifactLocation: { uri: rel(input.repoRoot, r.span.file).split('\\').join('/'), uriBaseId: '%SRCROOT%' },
+                artifactLocation: artifactOf(input.repoRoot, r.span.file),
                 region: { startLine: r.span.line, startColumn: r.span.column, endLine: r.span.endLine, endColumn: r.span.endColumn },
               },
             })),
@@ -73,7 +86,7 @@ export function formatSarif(input: FormatInput): string {
     runs: [
       {
         tool: { driver: { name: 'tollgate', informationUri: docsUrl(null), semanticVersion: input.version, rules } },
-        originalUriBaseIds: { '%SRCROOT%': { uri: 'file://' + input.repoRoot.replace(/\/?$/, '/') } },
+        originalUriBaseIds: { '%SRCROOT%': { uri: pathToFileURL(input.repoRoot).href.replace(/\/?$/, '/') } },
         results,
       },
     ],

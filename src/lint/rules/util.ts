@@ -1,5 +1,5 @@
 import type { Param, FilterDef, Span } from '../../model/index.js';
-import type { CheckedFilter, LintContext } from '../types.js';
+import type { CheckedFilter, DescriptorRef, LintContext } from '../types.js';
 
 /** The first init-param of that name (the one Tomcat uses). */
 export function paramOf(def: FilterDef, name: string): Param | undefined {
@@ -19,6 +19,9 @@ export function filterSpan(def: FilterDef): Span {
 /** Whether any mapping (in any context that sees this descriptor) uses the filter name. */
 export function isMapped(ctx: LintContext, f: CheckedFilter): boolean {
   const name = f.def.name.value;
-  if (f.descriptor.webXml.filterMappings.some((m) => m.filterName.value === name)) return true;
+  const own = f.descriptor;
+  // Tomcat reads conf/web.xml and a host's web.xml.default as one descriptor: a mapping in either maps both.
+  const sameDescriptor = (d: DescriptorRef): boolean => d === own || (own.role !== 'app' && d.role !== 'app' && (d.role === 'global' || own.role === 'global'));
+  if (ctx.descriptors.some((d) => sameDescriptor(d) && d.webXml.filterMappings.some((m) => m.filterName.value === name))) return true;
   return ctx.contexts.some((c) => c.merged.filters.get(name)?.def === f.def && c.merged.filterMappings.some((m) => m.mapping.filterName.value === name));
 }
