@@ -8,6 +8,8 @@ await build({
   outfile: 'dist/cli.bundle.mjs',
   bundle: true,
   platform: 'node',
+  // jsonc-parser's CommonJS entry is a UMD wrapper whose require() calls esbuild cannot follow: prefer ES modules.
+  mainFields: ['module', 'main'],
   format: 'esm',
   target: 'node20',
   sourcemap: true,
