@@ -1,10 +1,10 @@
-import { contextsOf, type MergedFilter } from '../chain/index.js';
+import { contextsOf, type MergedFilter, type ResolvedContext } from '../chain/index.js';
 import { validateFilterDef, type TomcatTarget } from '../filters/index.js';
 import type { CatalinaBase, Diagnostic, FilterDef, Severity, SourceFile } from '../model/index.js';
 import type { RuleLevel } from './config.js';
 import { RULES } from './rules/index.js';
 import { applySuppressions } from './suppressions.js';
-import type { CheckedFilter, DescriptorRef, LintContext } from './types.js';
+import type { CheckedFilter, DescriptorRef, FilterUse, LintContext } from './types.js';
 
 export interface LintOptions {
   target?: TomcatTarget;
@@ -38,6 +38,21 @@ function descriptorsOf(base: CatalinaBase): DescriptorRef[] {
   return out;
 }
 
+/** Which mappings apply each definition: one pass over every context, instead of one per filter. */
+function indexUses(contexts: ResolvedContext[]): Map<FilterDef, FilterUse[]> {
+  const out = new Map<FilterDef, FilterUse[]>();
+  for (const context of contexts) {
+    for (const mapping of context.merged.filterMappings) {
+      const def = context.merged.filters.get(mapping.mapping.filterName.value)?.def;
+      if (!def) continue;
+      const list = out.get(def);
+      if (list) list.push({ context, mapping });
+      else out.set(def, [{ context, mapping }]);
+    }
+  }
+  return out;
+}
+
 const LEVEL_TO_SEVERITY: Record<Exclude<RuleLevel, 'off'>, Severity> = { info: 'info', warn: 'warning', error: 'error' };
 
 /** Lints a loaded CATALINA_BASE: the parser's, merge's and validation's findings plus every rule's. */
@@ -58,6 +73,11 @@ export function lintBase(base: CatalinaBase, opts: LintOptions = {}): LintResult
   }
   const contexts = contextsOf(base);
   for (const c of contexts) raw.push(...c.merged.diagnostics);
+  let uses: Map<FilterDef, FilterUse[]> | null = null;
+  const usesOf = (f: CheckedFilter): FilterUse[] => {
+    uses ??= indexUses(contexts);
+    return uses.get(f.def) ?? [];
+  };
 
   for (const rule of RULES) {
     if (!rule.check || opts.ruleLevels?.[rule.meta.id] === 'off') continue;
@@ -68,6 +88,7 @@ export function lintBase(base: CatalinaBase, opts: LintOptions = {}): LintResult
       contexts,
       filters,
       checked: (f: MergedFilter) => byDef.get(f.def),
+      usesOf,
       source: (file) => base.files.get(file),
       report: (d) => raw.push({ ruleId: rule.meta.id, severity: d.severity ?? rule.meta.defaultSeverity, message: d.message, span: d.span, ...(d.fix ? { fix: d.fix } : {}), ...(d.related ? { related: d.related } : {}) }),
     };

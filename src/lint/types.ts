@@ -1,5 +1,5 @@
 import type { ResolvedContext } from '../chain/index.js';
-import type { MergedFilter } from '../chain/index.js';
+import type { MergedFilter, MergedFilterMapping } from '../chain/index.js';
 import type { FilterSpec, TomcatTarget } from '../filters/index.js';
 import type { CatalinaBase, Diagnostic, FilterDef, Severity, SourceFile, Span, TextEdit, WebXml } from '../model/index.js';
 
@@ -30,6 +30,12 @@ export interface CheckedFilter {
   descriptor: DescriptorRef;
 }
 
+/** One place a filter definition runs: a merged mapping of a context that resolves its name to that definition. */
+export interface FilterUse {
+  context: ResolvedContext;
+  mapping: MergedFilterMapping;
+}
+
 export interface LintContext {
   base: CatalinaBase;
   target: TomcatTarget;
@@ -39,6 +45,8 @@ export interface LintContext {
   filters: CheckedFilter[];
   /** The validated filter behind a merged filter of a context. */
   checked(filter: MergedFilter): CheckedFilter | undefined;
+  /** Every mapping, in every context, that applies this definition (indexed once per run). */
+  usesOf(filter: CheckedFilter): FilterUse[];
   source(file: string): SourceFile | undefined;
   report(d: { message: string; span: Span; severity?: Severity; fix?: TextEdit[]; related?: Diagnostic['related'] }): void;
 }

@@ -130,3 +130,15 @@ describe('filter-never-mapped across the defaults', () => {
     expect(ids(found)).not.toContain('filter-mapping-undefined-filter');
   });
 });
+
+describe('mappings belong to the definition they resolve to, not to every filter of that name', () => {
+  it('csrf-not-covering-all sees that one application maps its CsrfPreventionFilter to /admin/* although another maps a same-named one to /*', () => {
+    const webXml = (body: string) => `<?xml version="1.0"?>\n<web-app xmlns="https://jakarta.ee/xml/ns/jakartaee" version="6.0">\n${body}\n</web-app>\n`;
+    const found = lintFiles({
+      'webapps/a/WEB-INF/web.xml': webXml(filter('csrf', 'CsrfPreventionFilter')),
+      'webapps/b/WEB-INF/web.xml': webXml(filter('csrf', 'CsrfPreventionFilter', {}, false) + '<filter-mapping><filter-name>csrf</filter-name><url-pattern>/admin/*</url-pattern></filter-mapping>'),
+    });
+    const hits = found.filter((d) => d.ruleId === 'csrf-not-covering-all');
+    expect(hits.map((d) => d.span.file.replace(/.*webapps\//, ''))).toEqual(['b/WEB-INF/web.xml']);
+  });
+});

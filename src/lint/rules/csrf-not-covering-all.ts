@@ -7,7 +7,7 @@ export const rule: Rule = {
     for (const f of filtersOf(ctx, 'csrf-prevention')) {
       if (!isMapped(ctx, f)) continue;
       const name = f.def.name.value;
-      const mappings = ctx.contexts.flatMap((c) => c.merged.filterMappings.filter((m) => m.mapping.filterName.value === name));
+      const mappings = ctx.usesOf(f).map((u) => u.mapping);
       // Mapped to a servlet, the filter covers every URL of that servlet (Tomcat's own manager does this on purpose).
       const coversAll = mappings.some((m) => m.mapping.urlPatterns.some((u) => u.value === '/*' || u.value === '*') || m.mapping.servletNames.length > 0);
       if (coversAll || mappings.length === 0) continue;

@@ -7,7 +7,7 @@ export const rule: Rule = {
   check(ctx) {
     for (const f of filtersOf(ctx, 'rest-csrf-prevention')) {
       const name = f.def.name.value;
-      const mappings = ctx.contexts.flatMap((c) => c.merged.filterMappings.filter((m) => m.mapping.filterName.value === name));
+      const mappings = ctx.usesOf(f).map((u) => u.mapping);
       if (mappings.length === 0) continue; // filter-never-mapped says so
       // A nonce is fetched with a non-modifying request ("X-CSRF-Token: Fetch") that the filter sees:
       // a mapping that applies to REQUEST dispatches of some URL. Only ERROR/FORWARD/INCLUDE mappings leave none.

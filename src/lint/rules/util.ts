@@ -23,5 +23,5 @@ export function isMapped(ctx: LintContext, f: CheckedFilter): boolean {
   // Tomcat reads conf/web.xml and a host's web.xml.default as one descriptor: a mapping in either maps both.
   const sameDescriptor = (d: DescriptorRef): boolean => d === own || (own.role !== 'app' && d.role !== 'app' && (d.role === 'global' || own.role === 'global'));
   if (ctx.descriptors.some((d) => sameDescriptor(d) && d.webXml.filterMappings.some((m) => m.filterName.value === name))) return true;
-  return ctx.contexts.some((c) => c.merged.filters.get(name)?.def === f.def && c.merged.filterMappings.some((m) => m.mapping.filterName.value === name));
+  return ctx.usesOf(f).length > 0;
 }
