@@ -1,56 +1,88 @@
 import { z } from 'zod';
-import { javaBoolean, commaList, numericText } from './values.js';
-import { defineFilter, param } from './define.js';
+import { javaBoolean, commaList, javaInt, reader } from './values.js';
+import { defineFilter, param, refuse, type Note } from './define.js';
+import { splitCommaSeparated, type Piece } from './java-text.js';
 
 const DEFAULT_HEADERS = ['Origin', 'Accept', 'X-Requested-With', 'Content-Type', 'Access-Control-Request-Method', 'Access-Control-Request-Headers'];
+
+/** Why a configured origin can never equal an Origin header a browser sends (scheme://host[:port], lower case, no default port). */
+function originProblem(origin: string): string | null {
+  if (origin === 'null') return null;
+  if (origin === '*') return 'only a value that is exactly "*" means any origin; inside a list "*" is compared literally';
+  if (origin === '') return null;
+  if (origin.includes('*')) return `"${origin}" is compared literally: CorsFilter has no wildcards`;
+  const m = /^([A-Za-z][A-Za-z0-9+.-]*):\/\/([^/?#]*)(.*)$/.exec(origin);
+  if (!m) return `"${origin}" is not an origin (scheme://host[:port])`;
+  const [, scheme, authority, rest] = m as unknown as [string, string, string, string];
+  if (rest !== '') return `"${origin}" has a path; browsers send the origin without one (${scheme}://${authority})`;
+  if (/[A-Z]/.test(scheme + authority)) return `"${origin}" has upper-case letters; browsers send ${scheme.toLowerCase()}://${authority.toLowerCase()} and Tomcat compares case-sensitively`;
+  const port = /:(\d+)$/.exec(authority)?.[1];
+  if ((scheme === 'https' && port === '443') || (scheme === 'http' && port === '80')) {
+    return `"${origin}" names the default port; browsers leave it out (${scheme}://${authority.replace(/:\d+$/, '')})`;
+  }
+  return null;
+}
+
+function originNotes(v: unknown): Note[] {
+  if (typeof v !== 'string' || v.trim() === '*') return [];
+  return splitCommaSeparated(v).flatMap((p: Piece) => {
+    const why = originProblem(p.text);
+    return why ? [{ ruleId: 'filter-param-no-effect', severity: 'warning' as const, message: `${why}, so this entry never matches`, offset: p.offset, length: Math.max(1, p.text.length) }] : [];
+  });
+}
+
+const origins = reader(
+  z.union([z.array(z.string()).meta({ title: 'JSON list' }), z.string().meta({ title: 'web.xml text' })]),
+  { description: 'Allowed origins: exactly "*" for any, or a comma-separated list of origins (scheme://host[:port]) compared exactly. Empty: no origin.', default: '', examples: ['https://app.example.com,https://admin.example.com', '*'] },
+  (v) => {
+    const list = typeof v === 'string' ? (v.trim() === '*' ? ['*'] : splitCommaSeparated(v).map((p) => p.text)) : v.map((s) => s.trim());
+    return list.length === 1 && list[0] === '*' ? { any: true, list: [] as string[] } : { any: false, list: [...new Set(list)] };
+  },
+  () => ({ any: false, list: [] as string[] }),
+  originNotes,
+);
+
+function methodNotes(v: unknown): Note[] {
+  if (typeof v !== 'string') return [];
+  if (v === '') return [{ ruleId: 'filter-param-no-effect', severity: 'warning', message: 'an empty list allows no method, so every cross-origin request is refused' }];
+  return splitCommaSeparated(v).flatMap((p) =>
+    /[a-z]/.test(p.text) && /^[A-Za-z]+$/.test(p.text) && ['GET', 'POST', 'HEAD', 'OPTIONS', 'PUT', 'DELETE', 'PATCH'].includes(p.text.toUpperCase())
+      ? [{ ruleId: 'filter-param-no-effect', severity: 'warning' as const, message: `methods are case-sensitive: "${p.text}" never matches ${p.text.toUpperCase()}`, offset: p.offset, length: p.text.length, replacement: p.text.toUpperCase() }]
+      : [],
+  );
+}
 
 export const spec = defineFilter({
   id: 'cors',
   simpleName: 'CorsFilter',
-  description: 'Cross-origin resource sharing: classifies requests, answers pre-flights and adds Access-Control-* headers.',
+  description: 'Cross-origin resource sharing: classifies requests, answers pre-flights and adds Access-Control-* headers; refuses invalid or disallowed CORS requests with 403.',
   configProblemsAreFatal: true,
   unknownParams: 'ignored',
+  names: 'exact',
   params: {
-    'cors.allowed.origins': param(
-      'list',
-      z
-        .union([z.array(z.string()), z.string()])
-        .transform((v) => (Array.isArray(v) ? v.join(',') : v))
-        .default('')
-        .meta({ description: 'Allowed origins: "*" for any, or a comma-separated list (or JSON array) of origins (scheme://host[:port]). Empty: none.', default: '' }),
-      { default: '', examples: ['https://app.example.com,https://admin.example.com', '*'] },
-    ),
-    'cors.allowed.methods': param('list', commaList(['GET', 'POST', 'HEAD', 'OPTIONS'], 'HTTP methods allowed cross-origin, also sent in Access-Control-Allow-Methods of pre-flight responses.')),
-    'cors.allowed.headers': param('list', commaList(DEFAULT_HEADERS, 'Request headers allowed on the actual request, also sent in Access-Control-Allow-Headers. "*" is NOT a wildcard here.')),
-    'cors.exposed.headers': param('list', commaList([], 'Non-simple response headers the browser may read (Access-Control-Expose-Headers).')),
-    'cors.preflight.maxage': param('integer', numericText('1800', 'Seconds a browser may cache the pre-flight result (Access-Control-Max-Age); negative suppresses the header.'), { default: '1800' }),
-    'cors.support.credentials': param('boolean', javaBoolean(false, 'Whether credentials (cookies, HTTP auth) are supported: Access-Control-Allow-Credentials.')),
-    'cors.request.decorate': param('boolean', javaBoolean(true, 'Whether cors.* request attributes are set for the application.')),
+    'cors.allowed.origins': param('list', origins),
+    'cors.allowed.methods': param('list', { ...commaList(['GET', 'POST', 'HEAD', 'OPTIONS'], 'HTTP methods allowed cross-origin (case-sensitive), also sent in Access-Control-Allow-Methods of pre-flight responses.', { split: 'tomcat', examples: ['GET,POST,PUT,DELETE'] }), notes: methodNotes }),
+    'cors.allowed.headers': param('list', commaList(DEFAULT_HEADERS, 'Request headers allowed on the actual request (case-insensitive), also sent in Access-Control-Allow-Headers. "*" is not a wildcard here.', { split: 'tomcat', examples: ['Content-Type,Authorization,X-Requested-With'] })),
+    'cors.exposed.headers': param('list', commaList([], 'Non-simple response headers the browser may let scripts read (Access-Control-Expose-Headers).', { split: 'tomcat', examples: ['X-Total-Count'] })),
+    'cors.preflight.maxage': param('long', javaInt(1800, 'Seconds a browser may cache the pre-flight result (Access-Control-Max-Age); negative suppresses the header; empty means 0.', { bits: 64, emptyAs: 0, examples: ['1800', '-1'] }), { default: '1800' }),
+    'cors.support.credentials': param('boolean', javaBoolean(false, 'Whether credentials (cookies, HTTP auth) are allowed: Access-Control-Allow-Credentials. Refused together with origins "*".')),
+    'cors.request.decorate': param('boolean', javaBoolean(true, 'Whether the cors.* request attributes are set for the application.')),
   },
-  toConfig: (v, raw, ctx) => {
-    const origins = v['cors.allowed.origins'];
-    const anyOrigin = origins.trim() === '*';
-    const maxAgeText = v['cors.preflight.maxage'].trim();
-    let preflightMaxAge = 0;
-    if (maxAgeText !== '') {
-      if (!/^[+-]?\d+$/.test(maxAgeText) || !Number.isSafeInteger(Number(maxAgeText))) {
-        ctx.addIssue({ code: 'custom', path: ['cors.preflight.maxage'], message: `"${maxAgeText}" is not a whole number of seconds: Tomcat refuses to start the filter ("invalid pre-flight max age")` });
-      } else preflightMaxAge = Number(maxAgeText);
+  toConfig: (v, _raw, ctx) => {
+    const origin = v['cors.allowed.origins'];
+    if (origin.any && v['cors.support.credentials']) {
+      refuse(ctx, 'true together with cors.allowed.origins="*" makes CorsFilter refuse to start ("It is not allowed to configure supportsCredentials=[true] when allowedOrigins=[*]"): list the trusted origins instead', { ruleId: 'cors-credentials-with-any-origin' }, ['cors.support.credentials']);
     }
-    if (anyOrigin && v['cors.support.credentials']) {
-      ctx.addIssue({ code: 'custom', path: ['cors.support.credentials'], message: 'cors.support.credentials=true with cors.allowed.origins="*": Tomcat refuses to start the filter (any site could make credentialed requests). List the trusted origins instead.', params: { ruleId: 'cors-credentials-with-any-origin' } } as never);
-    }
-    void raw;
     return {
-      anyOrigin,
-      allowedOrigins: anyOrigin ? [] : origins.split(',').map((s) => s.trim()).filter((s) => s !== ''),
-      allowedMethods: v['cors.allowed.methods'],
-      allowedHeaders: v['cors.allowed.headers'].map((h) => h.toLowerCase()),
-      exposedHeaders: v['cors.exposed.headers'],
+      anyOrigin: origin.any,
+      allowedOrigins: origin.list,
+      allowedMethods: [...new Set(v['cors.allowed.methods'])],
+      allowedHeaders: [...new Set(v['cors.allowed.headers'].map((h) => h.toLowerCase()))],
+      exposedHeaders: [...new Set(v['cors.exposed.headers'])],
       supportsCredentials: v['cors.support.credentials'],
-      preflightMaxAge,
+      preflightMaxAge: v['cors.preflight.maxage'],
       decorateRequest: v['cors.request.decorate'],
     };
   },
 });
-export type CorsConfig = ReturnType<typeof spec.schema.parse>;
+export type CorsConfig = z.output<typeof spec.schema>;

@@ -1,33 +1,64 @@
 import { z } from 'zod';
-import type { FilterSpec, ParamDoc, TomcatTarget } from './spec.js';
+import type { FilterSpec, ParamDoc, ParamNote, TomcatTarget } from './spec.js';
 
 /** Both class names of a filter: Tomcat's and the spec's vendor-neutral one. */
 export function classNamesOf(simpleName: string): string[] {
   return [`org.apache.catalina.filters.${simpleName}`, `org.vendor.container.filters.${simpleName}`];
 }
 
-export type ParamKind = 'boolean' | 'integer' | 'string' | 'list' | 'regex' | 'cidr-list' | 'charset' | 'expires-rule' | 'status';
+export type ParamKind =
+  | 'boolean' | 'integer' | 'long' | 'status' | 'string' | 'list' | 'regex' | 'cidr-list' | 'charset'
+  | 'expires-rule' | 'class-name' | 'uri' | 'option' | 'url-patterns';
 
-/** A parameter's zod schema with its documentation and the kind of value Tomcat reads. */
-export interface ParamDef<S extends z.ZodType = z.ZodType> {
-  schema: S;
-  doc: ParamDoc & { kind: ParamKind };
-}
+/** A note before it is attached to its parameter. */
+export type Note = Omit<ParamNote, 'param'>;
 
-export function param<S extends z.ZodType>(kind: ParamKind, schema: S, doc: Omit<ParamDoc, 'description'> & { description?: string } = {}): ParamDef<S> {
-  const meta = (schema as z.ZodType & { meta(): Record<string, unknown> | undefined }).meta() ?? {};
-  const description = doc.description ?? (meta['description'] as string | undefined) ?? '';
-  const def = meta['default'];
-  return {
-    schema,
-    doc: { kind, ...doc, description, ...(doc.default === undefined && def !== undefined && def !== null ? { default: String(def) } : {}) },
-  };
+/** What a zod issue of a param schema may carry in `params`. */
+export interface IssueParams {
+  ruleId?: string;
+  /** Range inside the value text. */
+  offset?: number;
+  length?: number;
+  /** 'warning' when Tomcat accepts the value but tollgate cannot run it; errors otherwise. */
+  severity?: 'error' | 'warning';
 }
 
 /**
+ * How one value is read: a zod schema that accepts the web.xml string and the
+ * natural JSON form and fails only where Tomcat refuses the value, plus the
+ * notes that do not stop the filter (a boolean spelt "yes", a regex tollgate
+ * approximates).
+ */
+export interface ValueReader<S extends z.ZodType = z.ZodType> {
+  schema: S;
+  doc: ParamDoc;
+  notes?: (value: unknown) => Note[];
+}
+
+/** A parameter: its reader, its documentation and the kind of value Tomcat reads. */
+export interface ParamDef<S extends z.ZodType = z.ZodType> extends ValueReader<S> {
+  doc: ParamDoc & { kind: ParamKind };
+}
+
+/** Declares a parameter from a reader, with documentation added or overridden. */
+export function param<S extends z.ZodType>(kind: ParamKind, reader: ValueReader<S>, doc: Partial<ParamDoc> = {}): ParamDef<S> {
+  return { ...reader, doc: { ...reader.doc, ...doc, kind } };
+}
+
+/** Reports a value Tomcat refuses, from inside a zod transform (`path` names another parameter, for cross-parameter rules). */
+export function refuse(ctx: z.RefinementCtx, message: string, params: IssueParams = {}, path?: string[]): void {
+  ctx.addIssue({ code: 'custom', message, params: { ...params }, continue: true, ...(path ? { path } : {}) } as never);
+}
+
+/** How Tomcat finds the parameter an init-param name sets. */
+export type NameMatching = 'exact' | 'bean' | ((name: string) => string | null);
+
+const capitalize = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1);
+
+/**
  * Declares a filter from its parameters. The schema reads the init-params
- * object, ignores unknown names (validateFilterDef reports them), and maps the
- * typed values to the config the runtime runs on.
+ * object (unknown names pass through untouched: validateFilterDef reports
+ * them), then maps the typed values to the config the runtime runs on.
  */
 export function defineFilter<P extends Record<string, ParamDef>, C>(def: {
   id: string;
@@ -40,9 +71,16 @@ export function defineFilter<P extends Record<string, ParamDef>, C>(def: {
   unknownParams?: 'fatal' | 'logged' | 'ignored';
   /** Whether a bad value stops the filter even when unknown names do not (an init that throws). */
   valueProblemsAreFatal?: boolean;
+  /** 'bean' for FilterBase filters (IntrospectionUtils setters), 'exact' for those that call getInitParameter. */
+  names: NameMatching;
   addedIn?: TomcatTarget;
   removedIn?: TomcatTarget;
+  versionNotes?: string[];
+  /** Extra JSON Schema keywords for the params object (what zod cannot express, e.g. patternProperties). */
+  jsonSchema?: Record<string, unknown>;
   toConfig: (values: { [K in keyof P]: z.output<P[K]['schema']> }, raw: Record<string, unknown>, ctx: z.RefinementCtx) => C;
+  /** Cross-parameter notes; `values` is null when a value could not be read. */
+  notes?: (values: { [K in keyof P]: z.output<P[K]['schema']> } | null, raw: Readonly<Record<string, unknown>>, opts: { target: TomcatTarget }) => ParamNote[];
 }): FilterSpec<C> & { paramKinds: Record<string, ParamKind> } {
   const shape: Record<string, z.ZodType> = {};
   const params: Record<string, ParamDoc> = {};
@@ -52,21 +90,30 @@ export function defineFilter<P extends Record<string, ParamDef>, C>(def: {
     params[name] = p.doc;
     paramKinds[name] = p.doc.kind;
   }
-  // Strict, so JSON Schemas and editors flag a misspelt parameter; dynamically named ones (ExpiresByType ...) pass through.
-  const object = (def.dynamicParams ? z.object(shape).catchall(z.unknown()) : z.object(shape).strict()).meta({ title: def.simpleName, description: def.description });
-  const known = new Set(Object.keys(shape));
-  const schema = z
-    .custom<Record<string, unknown>>((v) => typeof v === 'object' && v !== null && !Array.isArray(v))
-    .transform((raw, ctx) => {
-      // Unknown names are validateFilterDef's to report (with Tomcat's severity), not a parse failure.
-      const input = def.dynamicParams ? raw : Object.fromEntries(Object.entries(raw).filter(([k]) => known.has(k)));
-      const parsed = object.safeParse(input);
-      if (!parsed.success) {
-        for (const issue of parsed.error.issues) ctx.addIssue({ ...issue, continue: true } as never);
-        return z.NEVER;
-      }
-      return def.toConfig(parsed.data as never, raw, ctx);
-    });
+  const inputSchema = z.looseObject(shape).meta({ title: def.simpleName, description: def.description, ...def.jsonSchema });
+  const schema = inputSchema.transform((values, ctx) => def.toConfig(values as never, values, ctx));
+
+  const byCapitalized = new Map(Object.keys(def.params).map((n) => [capitalize(n), n]));
+  const resolveParam =
+    typeof def.names === 'function'
+      ? def.names
+      : def.names === 'bean'
+        ? (name: string) => byCapitalized.get(capitalize(name)) ?? null
+        : (name: string) => (Object.hasOwn(def.params, name) ? name : null);
+
+  const notes = (raw: Readonly<Record<string, unknown>>, opts: { target: TomcatTarget }): ParamNote[] => {
+    const out: ParamNote[] = [];
+    for (const [name, value] of Object.entries(raw)) {
+      const p = Object.hasOwn(def.params, name) ? def.params[name] : undefined;
+      if (p?.notes && value !== undefined) for (const n of p.notes(value)) out.push({ param: name, ...n });
+    }
+    if (def.notes) {
+      const parsed = inputSchema.safeParse(raw);
+      out.push(...def.notes(parsed.success ? (parsed.data as never) : null, raw, opts));
+    }
+    return out;
+  };
+
   return {
     id: def.id,
     simpleName: def.simpleName,
@@ -79,8 +126,11 @@ export function defineFilter<P extends Record<string, ParamDef>, C>(def: {
     valueProblemsAreFatal: def.valueProblemsAreFatal ?? def.configProblemsAreFatal,
     ...(def.addedIn ? { addedIn: def.addedIn } : {}),
     ...(def.removedIn ? { removedIn: def.removedIn } : {}),
-    schema: schema as unknown as z.ZodType<C, Record<string, string>>,
-    inputSchema: object,
+    ...(def.versionNotes ? { versionNotes: def.versionNotes } : {}),
+    schema: schema as unknown as z.ZodType<C, Record<string, unknown>>,
+    inputSchema,
     paramKinds,
-  } as FilterSpec<C> & { paramKinds: Record<string, ParamKind> };
+    resolveParam,
+    notes,
+  };
 }

@@ -1,45 +1,62 @@
 import { z } from 'zod';
-import { javaBoolean, javaInt, text } from './values.js';
-import { defineFilter, param } from './define.js';
+import { javaBoolean, javaInt, patternText, reader } from './values.js';
+import { defineFilter, param, refuse } from './define.js';
+import { checkJavaUri } from './java-text.js';
+import type { ParamNote } from './spec.js';
 
 const OPTIONS = ['DENY', 'SAMEORIGIN', 'ALLOW-FROM'] as const;
+type FrameOption = (typeof OPTIONS)[number];
+
+const frameOption = reader(
+  z.union([z.enum(OPTIONS).meta({ title: 'X-Frame-Options value' }), patternText('^([Dd][Ee][Nn][Yy]|[Ss][Aa][Mm][Ee][Oo][Rr][Ii][Gg][Ii][Nn]|[Aa][Ll][Ll][Oo][Ww]-[Ff][Rr][Oo][Mm])$', 'web.xml text (case-insensitive)')]),
+  { description: 'X-Frame-Options value: DENY, SAMEORIGIN or ALLOW-FROM (case-insensitive).', default: 'DENY', examples: [...OPTIONS] },
+  (v, ctx): FrameOption => {
+    const o = OPTIONS.find((x) => x === v.toUpperCase());
+    if (!o) refuse(ctx, `"${v}" is not DENY, SAMEORIGIN or ALLOW-FROM: the setter throws ("An invalid value [${v}] was specified for the anti click-jacking header")`);
+    return o ?? 'DENY';
+  },
+  (): FrameOption => 'DENY',
+);
+
+const frameUri = reader(
+  patternText('^[^\\s"<>\\\\^`{|}]*$', 'web.xml text (a java.net.URI)'),
+  { description: 'URI allowed to frame the page when the option is ALLOW-FROM (a java.net.URI).', examples: ['https://partner.example.com'] },
+  (v, ctx): string | null => {
+    const r = checkJavaUri(v);
+    if (!r.ok) refuse(ctx, `"${v}" is not a URI java.net.URI accepts (${r.message}): the setter throws`, { offset: r.offset, length: 1 });
+    return v;
+  },
+  (): string | null => null,
+);
 
 export const spec = defineFilter({
   id: 'http-header-security',
   simpleName: 'HttpHeaderSecurityFilter',
-  description: 'Adds Strict-Transport-Security, X-Frame-Options, X-Content-Type-Options and X-XSS-Protection.',
+  description: 'Adds Strict-Transport-Security (secure requests only), X-Frame-Options, X-Content-Type-Options and (before Tomcat 11, off by default) X-XSS-Protection.',
   configProblemsAreFatal: true,
+  names: 'bean',
   params: {
-    hstsEnabled: param('boolean', javaBoolean(true, 'Send Strict-Transport-Security on secure responses (replacing any).')),
-    hstsMaxAgeSeconds: param('integer', javaInt(0, 'max-age of Strict-Transport-Security; negative counts as 0. 0 tells browsers to forget HSTS.')),
+    hstsEnabled: param('boolean', javaBoolean(true, 'Send Strict-Transport-Security on responses to secure requests (replacing any).')),
+    hstsMaxAgeSeconds: param('integer', javaInt(0, 'max-age of Strict-Transport-Security; negative counts as 0. 0 tells browsers to forget HSTS.', {
+      examples: ['31536000'],
+      notes: (n) => (n < 0 ? [{ ruleId: 'filter-param-invalid', severity: 'warning', message: `Tomcat uses 0 for a negative max-age, which tells browsers to forget HSTS` }] : []),
+    })),
     hstsIncludeSubDomains: param('boolean', javaBoolean(false, 'Add includeSubDomains.')),
     hstsPreload: param('boolean', javaBoolean(false, 'Add preload.')),
     antiClickJackingEnabled: param('boolean', javaBoolean(true, 'Send X-Frame-Options (replacing any).')),
-    antiClickJackingOption: param(
-      'string',
-      z
-        .string()
-        .transform((v, ctx) => {
-          const o = OPTIONS.find((x) => x === v.trim().toUpperCase());
-          if (!o) {
-            ctx.addIssue({ code: 'custom', message: `"${v}" is not DENY, SAMEORIGIN or ALLOW-FROM: Tomcat refuses to start the filter` });
-            return z.NEVER;
-          }
-          return o;
-        })
-        .default('DENY')
-        // The enum drives editor completion; the pattern accepts every case, as Tomcat does.
-        .meta({ description: 'X-Frame-Options value (case-insensitive).', anyOf: [{ enum: [...OPTIONS] }, { pattern: '^([Dd][Ee][Nn][Yy]|[Ss][Aa][Mm][Ee][Oo][Rr][Ii][Gg][Ii][Nn]|[Aa][Ll][Ll][Oo][Ww]-[Ff][Rr][Oo][Mm])$' }], default: 'DENY' }),
-      { default: 'DENY', examples: [...OPTIONS] },
-    ),
-    antiClickJackingUri: param('string', text('', 'The URI allowed to frame the page when the option is ALLOW-FROM.')),
+    antiClickJackingOption: param('option', frameOption),
+    antiClickJackingUri: param('uri', frameUri),
     blockContentTypeSniffingEnabled: param('boolean', javaBoolean(true, 'Send X-Content-Type-Options: nosniff.')),
-    xssProtectionEnabled: param('boolean', javaBoolean(true, 'Send X-XSS-Protection: 1; mode=block (removed in Tomcat 11).'), { removedIn: '11.0' }),
+    xssProtectionEnabled: param('boolean', javaBoolean(false, 'Send X-XSS-Protection: 1; mode=block. Deprecated; gone in Tomcat 11, where setting it stops the application.'), {
+      removedIn: '11.0',
+      versionNotes: ['default changed from true to false in 9.0.76 and 10.1.10', 'removed in 11.0'],
+    }),
   },
   toConfig: (v, _raw, ctx) => {
     const uri = v.antiClickJackingUri;
-    if (v.antiClickJackingEnabled && v.antiClickJackingOption === 'ALLOW-FROM' && !isJavaUri(uri)) {
-      ctx.addIssue({ code: 'custom', path: ['antiClickJackingUri'], message: `antiClickJackingUri "${uri}" is not a valid URI, which ALLOW-FROM needs: Tomcat refuses to start the filter` });
+    // Tomcat checks this in init whether or not anti-click-jacking is enabled.
+    if (v.antiClickJackingOption === 'ALLOW-FROM' && uri === null) {
+      refuse(ctx, 'ALLOW-FROM needs antiClickJackingUri: init throws ("Null value for anti click jacking URI")', {}, ['antiClickJackingOption']);
     }
     const maxAge = Math.max(0, v.hstsMaxAgeSeconds);
     let sts = `max-age=${maxAge}`;
@@ -56,15 +73,14 @@ export const spec = defineFilter({
       antiClickJackingOption: v.antiClickJackingOption,
       antiClickJackingUri: uri,
       /** The X-Frame-Options value, built once. */
-      antiClickJackingHeaderValue: v.antiClickJackingOption === 'ALLOW-FROM' ? `ALLOW-FROM ${uri}` : v.antiClickJackingOption,
+      antiClickJackingHeaderValue: v.antiClickJackingOption === 'ALLOW-FROM' ? `ALLOW-FROM ${uri ?? ''}` : v.antiClickJackingOption,
       blockContentTypeSniffingEnabled: v.blockContentTypeSniffingEnabled,
       xssProtectionEnabled: v.xssProtectionEnabled,
     };
   },
+  notes: (v): ParamNote[] =>
+    v && v.antiClickJackingUri !== null && v.antiClickJackingOption !== 'ALLOW-FROM'
+      ? [{ param: 'antiClickJackingUri', ruleId: 'filter-param-no-effect', severity: 'warning', message: `antiClickJackingUri is used only with antiClickJackingOption ALLOW-FROM (here ${v.antiClickJackingOption})` }]
+      : [],
 });
-export type HttpHeaderSecurityConfig = ReturnType<typeof spec.schema.parse>;
-
-/** java.net.URI accepts an empty string and relative references, but not spaces or stray characters. */
-function isJavaUri(uri: string): boolean {
-  return /^[A-Za-z0-9\-._~:/?#\[\]@!$&'()*+,;=%]*$/.test(uri) && !/%(?![0-9A-Fa-f]{2})/.test(uri);
-}
+export type HttpHeaderSecurityConfig = z.output<typeof spec.schema>;

@@ -16,7 +16,7 @@ import { spec as sessionInitializer } from './session-initializer.js';
 import { spec as setCharacterEncoding } from './set-character-encoding.js';
 import { spec as webdavFix } from './webdav-fix.js';
 
-/** Every filter tollgate knows, one spec each. */
+/** Every filter tollgate knows, one spec each: the fifteen of the spec plus RateLimitFilter. */
 export const FILTER_SPECS: readonly FilterSpec[] = [
   addDefaultCharset, cors, csrfPrevention, restCsrfPrevention, expires, failedRequest, httpHeaderSecurity,
   remoteAddr, remoteHost, remoteCidr, remoteIp, requestDumper, sessionInitializer, setCharacterEncoding, webdavFix, rateLimit,
@@ -35,11 +35,12 @@ export function filterSpecById(id: string): FilterSpec | undefined {
   return FILTER_SPECS.find((s) => s.id === id);
 }
 
-export type { FilterSpec, ParamDoc, TomcatTarget } from './spec.js';
+export { TOMCAT_TARGETS } from './spec.js';
+export type { FilterSpec, ParamDoc, ParamNote, TomcatTarget } from './spec.js';
 export type { AddDefaultCharsetConfig } from './add-default-charset.js';
 export type { CorsConfig } from './cors.js';
-export type { CsrfPreventionConfig } from './csrf-prevention.js';
-export type { ExpiresConfig, ExpiresRule, DurationUnit } from './expires.js';
+export type { CsrfPreventionConfig, NoNoncePattern } from './csrf-prevention.js';
+export type { ExpiresConfig, ExpiresRule, ExpiresRuleResult, DurationUnit } from './expires.js';
 export type { FailedRequestConfig } from './failed-request.js';
 export type { HttpHeaderSecurityConfig } from './http-header-security.js';
 export type { RateLimitConfig } from './rate-limit.js';
@@ -53,6 +54,8 @@ export type { SessionInitializerConfig } from './session-initializer.js';
 export type { SetCharacterEncodingConfig } from './set-character-encoding.js';
 export type { WebdavFixConfig } from './webdav-fix.js';
 export type { CompiledRegex } from './values.js';
-export { parseExpiresRule } from './expires.js';
+export type { Cidr } from '../runtime/net.js';
+export { parseExpiresRule, expiresContentType } from './expires.js';
+export { javaCharset, type JavaCharset } from './charsets.js';
 export { translateJavaRegex, type TranslatedRegex, type RegexProblem } from './java-regex.js';
-export { validateFilterDef, type ValidatedFilter } from './validate.js';
+export { validateFilterDef, suggestParam, type ValidatedFilter } from './validate.js';

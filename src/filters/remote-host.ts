@@ -1,12 +1,15 @@
+import type { z } from 'zod';
 import { defineFilter } from './define.js';
-import { requestFilterParams } from './request-filter.js';
+import { deniesEverything, requestFilterParams } from './request-filter.js';
 
 export const spec = defineFilter({
   id: 'remote-host',
   simpleName: 'RemoteHostFilter',
-  description: 'Allows or denies requests by client host name (the address unless the connector resolves names).',
+  description: 'Allows or denies requests by client host name (the address itself unless the connector has enableLookups="true").',
   configProblemsAreFatal: true,
-  params: requestFilterParams('client host name'),
+  names: 'bean',
+  params: requestFilterParams('client host name', '.*\\.example\\.com'),
   toConfig: (v) => ({ allow: v.allow, deny: v.deny, denyStatus: v.denyStatus }),
+  notes: (_v, raw) => deniesEverything(raw, 'RemoteHostFilter'),
 });
-export type RemoteHostConfig = ReturnType<typeof spec.schema.parse>;
+export type RemoteHostConfig = z.output<typeof spec.schema>;

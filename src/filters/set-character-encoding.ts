@@ -1,15 +1,37 @@
-import { charset, javaBoolean } from './values.js';
-import { defineFilter, param } from './define.js';
+import { z } from 'zod';
+import { javaBoolean, reader, readCharset, unknownCharsetMessage, type CharsetValue } from './values.js';
+import { defineFilter, param, type Note } from './define.js';
+
+const encoding = reader(
+  z.string().meta({ title: 'web.xml text' }),
+  { description: 'Character encoding set on the request before its parameters are read. Unset: the filter does nothing.', examples: ['UTF-8', 'windows-1252'] },
+  (v): CharsetValue | null => readCharset(v),
+  (): CharsetValue | null => null,
+  // Tomcat does not check the name at start-up: Request.setCharacterEncoding throws on each request instead.
+  (v: unknown): Note[] =>
+    typeof v === 'string' && readCharset(v).name === null
+      ? [{ ruleId: 'filter-param-invalid', severity: 'warning', message: `${unknownCharsetMessage(v)}: Tomcat starts, but every request this filter sets it on fails (UnsupportedEncodingException, status 500)` }]
+      : [],
+);
 
 export const spec = defineFilter({
   id: 'set-character-encoding',
   simpleName: 'SetCharacterEncodingFilter',
-  description: 'Sets the character encoding used to decode request parameters (must run before anything reads them).',
+  description: 'Sets the character encoding used to decode request parameters and bodies (must run before anything reads them).',
   configProblemsAreFatal: false,
+  names: 'bean',
   params: {
-    encoding: param('charset', charset(null, 'Encoding set on the request.')),
+    encoding: param('charset', encoding),
     ignore: param('boolean', javaBoolean(false, 'true: always set the encoding; false: only when the client sent none.')),
   },
-  toConfig: (v) => ({ encoding: v.encoding, ignore: v.ignore }),
+  toConfig: (v) => ({
+    /** Java's canonical name (what getCharacterEncoding returns), the name as written when Java does not know it, or null when unset. */
+    encoding: v.encoding ? (v.encoding.name ?? v.encoding.given) : null,
+    /** Node decoder for it (a Buffer encoding or a TextDecoder label); null when unset, unknown to Java, or not decodable by Node. */
+    decoder: v.encoding?.decoder ?? null,
+    /** False when the name is set but Java does not know it: every request the filter sets it on fails with 500. */
+    supported: v.encoding === null || v.encoding.name !== null,
+    ignore: v.ignore,
+  }),
 });
-export type SetCharacterEncodingConfig = ReturnType<typeof spec.schema.parse>;
+export type SetCharacterEncodingConfig = z.output<typeof spec.schema>;

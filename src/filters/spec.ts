@@ -1,7 +1,11 @@
 import type { z } from 'zod';
+import type { Severity } from '../model/index.js';
 
 /** Tomcat versions whose differences the linter knows. */
 export type TomcatTarget = '9.0' | '10.1' | '11.0';
+
+/** The targets in release order, for "from version X on" comparisons. */
+export const TOMCAT_TARGETS: readonly TomcatTarget[] = ['9.0', '10.1', '11.0'];
 
 /** Documentation of one init-param, the source of JSON Schema descriptions, docs tables and editor completion. */
 export interface ParamDoc {
@@ -14,6 +18,36 @@ export interface ParamDoc {
   aliases?: string[];
   /** The Tomcat version that dropped this parameter (an unknown parameter from then on). */
   removedIn?: TomcatTarget;
+  /**
+   * Spellings found in documentation samples and real configurations that
+   * Tomcat does NOT read (RemoteIpFilter's `remoteIpProxiesHeader`): validation
+   * suggests this parameter for them.
+   */
+  seenAs?: string[];
+  /** Set when Tomcat never reads this init-param although it is documented; says what happens instead. */
+  ignoredByTomcat?: string;
+  /** Releases that changed this parameter (added it, changed its default), for docs and --target notes. */
+  versionNotes?: string[];
+}
+
+/**
+ * A finding about an init-param that does not stop Tomcat from starting the
+ * filter: a value Tomcat reads differently from how it looks, one that has no
+ * effect, or one tollgate's runtime approximates.
+ */
+export interface ParamNote {
+  /** The init-param (the name as the params object has it). */
+  param: string;
+  ruleId: string;
+  severity: Severity;
+  message: string;
+  /** Whether the note is about the parameter's value (default) or its name. */
+  on?: 'value' | 'name';
+  /** A range inside the value (or name) text; the whole text when absent. */
+  offset?: number;
+  length?: number;
+  /** A safe replacement for that range (the whole text when no range), for `--fix`. */
+  replacement?: string;
 }
 
 /**
@@ -45,13 +79,26 @@ export interface FilterSpec<Config = unknown> {
   /** Version facts for `--target`. */
   addedIn?: TomcatTarget;
   removedIn?: TomcatTarget;
+  /** Releases that added or changed the filter, for docs. */
+  versionNotes?: string[];
   /**
-   * Input: the init-params as Tomcat sees them (name -> raw string).
-   * Output: the typed config. Issues carry `path: [paramName]`.
+   * Input: the init-params as Tomcat sees them (name -> raw string), or their
+   * natural JSON types (booleans, numbers, arrays of strings).
+   * Output: the typed config. Issues carry `path: [paramName]` and, in
+   * `params`, `ruleId`, `offset`/`length` inside the value and `severity`
+   * (error unless said otherwise): every issue is a reason there is no config.
    */
-  schema: z.ZodType<Config, Record<string, string>>;
+  schema: z.ZodType<Config, Record<string, unknown>>;
   /** The init-params object alone (no cross-parameter rules): the source of the JSON Schema. */
   inputSchema: z.ZodType;
   /** How Tomcat reads each parameter (drives boolean-spelling and similar checks). */
   paramKinds: Readonly<Record<string, string>>;
+  /**
+   * The parameter Tomcat sets for an init-param name, or null when it reads no
+   * such parameter. FilterBase filters find a setter from the name with its
+   * first letter upper-cased, so `HstsEnabled` sets `hstsEnabled`.
+   */
+  resolveParam(name: string): string | null;
+  /** Findings that do not stop the filter (what the schema cannot fail on). Names are resolved already. */
+  notes(params: Readonly<Record<string, unknown>>, opts: { target: TomcatTarget }): ParamNote[];
 }

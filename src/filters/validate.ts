@@ -1,159 +1,204 @@
 import type { Diagnostic, FilterDef, Located, Param, Severity, Span, TextEdit } from '../model/index.js';
-import { isExpiresParam } from './expires.js';
-import { translateJavaRegex } from './java-regex.js';
+import type { IssueParams } from './define.js';
 import { findFilterSpec } from './index.js';
-import type { FilterSpec, TomcatTarget } from './spec.js';
+import { TOMCAT_TARGETS, type FilterSpec, type ParamNote, type TomcatTarget } from './spec.js';
 
 export interface ValidatedFilter {
   spec: FilterSpec | null;
-  /** The typed config, or null when a problem stops the filter from starting. */
+  /**
+   * The typed config, or null when Tomcat would not start the filter (an error
+   * diagnostic says why) or tollgate cannot run a value Tomcat accepts (a
+   * warning says so).
+   */
   config: unknown | null;
   diagnostics: Diagnostic[];
 }
 
-interface IssueLike {
-  path: PropertyKey[];
-  message: string;
-  params?: { severity?: Severity; offset?: number; length?: number; ruleId?: string };
-}
-
-const TARGET_ORDER: TomcatTarget[] = ['9.0', '10.1', '11.0'];
+const atLeast = (target: TomcatTarget, version: TomcatTarget) => TOMCAT_TARGETS.indexOf(target) >= TOMCAT_TARGETS.indexOf(version);
 
 /** Edit distance, for "did you mean". */
 function distance(a: string, b: string): number {
-  const d = Array.from({ length: a.length + 1 }, (_, i) => [i, ...new Array<number>(b.length).fill(0)]);
-  for (let j = 1; j <= b.length; j++) d[0]![j] = j;
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
-    for (let j = 1; j <= b.length; j++) {
-      d[i]![j] = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    }
+    const cur = [i];
+    for (let j = 1; j <= b.length; j++) cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    prev = cur;
   }
-  return d[a.length]![b.length]!;
+  return prev[b.length]!;
 }
 
-/** The known names closest to an unknown one (case-insensitive match first). */
-export function suggestParam(name: string, known: string[]): string[] {
+/** The known names closest to an unknown one: a case-insensitive match first, else the nearest by edit distance. */
+export function suggestParam(name: string, known: readonly string[]): string[] {
   const lower = name.toLowerCase();
-  const exactCase = known.filter((k) => k.toLowerCase() === lower);
-  if (exactCase.length) return exactCase;
+  const sameLetters = known.filter((k) => k.toLowerCase() === lower);
+  if (sameLetters.length) return sameLetters;
   const scored = known.map((k) => ({ k, d: distance(lower, k.toLowerCase()) })).filter((x) => x.d <= Math.max(2, Math.floor(x.k.length / 4)));
-  const best = Math.min(...scored.map((x) => x.d));
-  return scored.filter((x) => x.d === best).map((x) => x.k);
+  if (scored.length) {
+    const best = Math.min(...scored.map((x) => x.d));
+    return scored.filter((x) => x.d === best).map((x) => x.k);
+  }
+  // A truncated or extended name (hstsMaxAge for hstsMaxAgeSeconds), when only one known name fits.
+  const affix = lower.length >= 4 ? known.filter((k) => k.toLowerCase().startsWith(lower) || lower.startsWith(k.toLowerCase())) : [];
+  return affix.length === 1 ? affix : [];
 }
 
-function subSpan(value: Located<string>, offset: number | undefined, length: number | undefined): Span {
+/**
+ * The span of `length` characters at `offset` inside a value, when the value
+ * is the file's text verbatim (no entity or CDATA, no line-end normalisation);
+ * otherwise the whole value.
+ */
+export function subSpan(value: Located<string>, offset: number | undefined, length: number | undefined): Span {
   const s = value.span;
-  if (offset === undefined || s.endOffset - s.offset !== value.value.length || s.line !== s.endLine) return s;
-  const start = s.offset + offset;
-  const len = Math.max(1, Math.min(length ?? 1, value.value.length - offset));
-  return { ...s, column: s.column + offset, endColumn: s.column + offset + len, offset: start, endOffset: start + len };
+  if (offset === undefined || s.endOffset - s.offset !== value.value.length || offset > value.value.length) return s;
+  const len = Math.max(offset === value.value.length ? 0 : 1, Math.min(length ?? 1, value.value.length - offset));
+  const at = (i: number) => {
+    const before = value.value.slice(0, i);
+    const nl = before.lastIndexOf('\n');
+    const lines = before.split('\n').length - 1;
+    return { line: s.line + lines, column: nl < 0 ? s.column + i : i - nl };
+  };
+  const start = at(offset);
+  const end = at(offset + len);
+  return { ...s, line: start.line, column: start.column, endLine: end.line, endColumn: end.column, offset: s.offset + offset, endOffset: s.offset + offset + len };
+}
+
+function exactEdit(loc: Located<string>, span: Span, text: string): TextEdit[] | undefined {
+  const s = loc.span;
+  return s.endOffset - s.offset === loc.value.length ? [{ file: span.file, offset: span.offset, endOffset: span.endOffset, text }] : undefined;
+}
+
+function consequence(spec: FilterSpec): string {
+  return spec.unknownParams === 'fatal'
+    ? `${spec.simpleName} treats it as a configuration error, so Tomcat does not start the application`
+    : spec.unknownParams === 'logged'
+      ? 'Tomcat ignores it with a warning in the log'
+      : `${spec.simpleName} ignores it silently`;
+}
+
+function unknownParam(spec: FilterSpec, p: Param, target: TomcatTarget): Diagnostic {
+  const name = p.name.value;
+  const known = Object.entries(spec.params).filter(([, d]) => !d.ignoredByTomcat && !(d.removedIn && atLeast(target, d.removedIn))).map(([k]) => k);
+  const lower = name.toLowerCase();
+  let suggestions = Object.entries(spec.params).filter(([, d]) => d.seenAs?.some((s) => s.toLowerCase() === lower)).map(([k]) => k);
+  for (const prefix of Object.keys(spec.dynamicParams ?? {}).filter((k) => k.endsWith(' ')).map((k) => k.trim())) {
+    if (!suggestions.length && lower.startsWith(prefix.toLowerCase())) suggestions = [prefix + name.slice(prefix.length)];
+  }
+  if (!suggestions.length) suggestions = suggestParam(name, known);
+  const seen = suggestions.length === 1 && spec.params[suggestions[0]!]?.seenAs?.some((s) => s.toLowerCase() === lower);
+  const fix = suggestions.length === 1 ? exactEdit(p.name, p.name.span, suggestions[0]!) : undefined;
+  const hint = suggestions.length ? ` Did you mean ${suggestions.map((s) => `"${s}"`).join(' or ')}?` : '';
+  return {
+    ruleId: 'filter-param-unknown',
+    severity: spec.unknownParams === 'fatal' ? 'error' : 'warning',
+    message: `${spec.simpleName} has no parameter "${name}"${seen ? ' (a spelling from old documentation samples that Tomcat never reads)' : ''}: ${consequence(spec)}.${hint}`,
+    span: p.name.span,
+    ...(fix ? { fix } : {}),
+  };
+}
+
+function noteDiagnostic(n: ParamNote, p: Param, name: string): Diagnostic {
+  const loc = n.on === 'name' ? p.name : p.value;
+  const span = subSpan(loc, n.offset, n.length);
+  const fix = n.replacement !== undefined ? exactEdit(loc, span, n.replacement) : undefined;
+  return { ruleId: n.ruleId, severity: n.severity, message: `${name}: ${n.message}.`, span, ...(fix ? { fix } : {}) };
 }
 
 /**
  * Validates a <filter> (its class and init-params) against tollgate's spec of
  * that filter: the typed config the runtime will run on, and diagnostics whose
- * severity says whether Tomcat would refuse to start the application.
+ * severity says whether Tomcat would refuse to start the application (error)
+ * or starts and does something you may not expect (warning).
  * Classes that are not container filters get no spec and no diagnostic.
  */
-export function validateFilterDef(
-  def: Pick<FilterDef, 'className' | 'initParams' | 'span' | 'name'>,
-  opts: { target?: TomcatTarget } = {},
-): ValidatedFilter {
-  const className = def.className?.value ?? '';
-  const spec = findFilterSpec(className) ?? null;
+export function validateFilterDef(def: Pick<FilterDef, 'className' | 'initParams' | 'span' | 'name'>, opts: { target?: TomcatTarget } = {}): ValidatedFilter {
+  const spec = findFilterSpec(def.className?.value ?? '') ?? null;
   if (!spec) return { spec: null, config: null, diagnostics: [] };
+  const target = opts.target ?? '10.1';
   const diagnostics: Diagnostic[] = [];
   const classSpan = def.className?.span ?? def.span;
-  const target = opts.target ?? '10.1';
-  if (spec.removedIn && TARGET_ORDER.indexOf(target) >= TARGET_ORDER.indexOf(spec.removedIn)) {
-    diagnostics.push({ ruleId: 'filter-not-in-target', severity: 'error', message: `${spec.simpleName} was removed in Tomcat ${spec.removedIn}: the class does not exist on ${target}.`, span: classSpan });
+  if (spec.removedIn && atLeast(target, spec.removedIn)) {
+    diagnostics.push({ ruleId: 'filter-not-in-target', severity: 'error', message: `${spec.simpleName} was removed in Tomcat ${spec.removedIn}: on ${target} the class does not exist and the application does not start.`, span: classSpan });
   }
-  if (spec.addedIn && TARGET_ORDER.indexOf(target) < TARGET_ORDER.indexOf(spec.addedIn)) {
-    diagnostics.push({ ruleId: 'filter-not-in-target', severity: 'error', message: `${spec.simpleName} was added in Tomcat ${spec.addedIn}: the class does not exist on ${target}.`, span: classSpan });
+  if (spec.addedIn && !atLeast(target, spec.addedIn)) {
+    diagnostics.push({ ruleId: 'filter-not-in-target', severity: 'error', message: `${spec.simpleName} was added in Tomcat ${spec.addedIn}: on ${target} the class does not exist and the application does not start.`, span: classSpan });
   }
 
   const raw: Record<string, string> = {};
+  const byParam = new Map<string, Param>();
   const byName = new Map<string, Param>();
-  const known = Object.keys(spec.params);
   for (const p of def.initParams) {
     const name = p.name.value;
-    const prior = byName.get(name);
-    if (prior) {
+    const first = byName.get(name);
+    if (first) {
+      // FilterDef.addInitParameter keeps the first definition (the TCK expects it).
       diagnostics.push({
         ruleId: 'filter-param-duplicate',
         severity: 'warning',
-        message: `init-param "${name}" is set twice; Tomcat keeps the first value ("${prior.value.value}") and ignores this one.`,
+        message: `init-param "${name}" is given twice; Tomcat keeps the first value ("${first.value.value}") and ignores this one.`,
         span: p.name.span,
-        related: [{ message: 'the value Tomcat uses', span: prior.value.span }],
+        related: [{ message: 'the value Tomcat uses', span: first.value.span }],
       });
       continue;
     }
     byName.set(name, p);
-    raw[name] = p.value.value;
-    const isKnown = name in spec.params || (spec.id === 'expires' && isExpiresParam(name));
-    const removedIn = spec.params[name]?.removedIn;
-    if (removedIn && TARGET_ORDER.indexOf(target) >= TARGET_ORDER.indexOf(removedIn)) {
+    const canonical = spec.resolveParam(name);
+    const doc = canonical === null ? undefined : spec.params[canonical];
+    if (doc?.removedIn && atLeast(target, doc.removedIn)) {
       diagnostics.push({
-        ruleId: 'filter-not-in-target',
+        ruleId: 'filter-param-not-in-target',
         severity: spec.unknownParams === 'fatal' ? 'error' : 'warning',
-        message: `${spec.simpleName} has no parameter "${name}" from Tomcat ${removedIn} on${spec.unknownParams === 'fatal' ? ': on ' + target + ' Tomcat refuses to start the application' : ''}. Remove it.`,
+        message: `${spec.simpleName} has no parameter "${name}" from Tomcat ${doc.removedIn} on: ${consequence(spec)}. Remove it.`,
         span: p.name.span,
       });
-    } else if (!isKnown) diagnostics.push(unknownParam(spec, p, known));
-    else if (spec.paramKinds[name] === 'regex') {
-      // Approximations are warnings, not parse failures: the config is still built.
-      for (const w of translateJavaRegex(p.value.value).problems.filter((x) => x.severity === 'warning')) {
-        diagnostics.push({ ruleId: 'filter-param-regex', severity: 'warning', message: `${name}: ${w.message}.`, span: subSpan(p.value, w.offset, w.length) });
-      }
-    } else if (spec.paramKinds[name] === 'boolean') {
-      const v = p.value.value.trim().toLowerCase();
-      if (v !== 'true' && v !== 'false') {
-        diagnostics.push({
-          ruleId: 'filter-param-boolean-spelling',
-          severity: 'warning',
-          message: `"${p.value.value}" is not true or false: Tomcat reads every value but "true" as false, so ${name} is false here. Write true or false.`,
-          span: p.value.span,
-        });
-      }
+      continue;
     }
+    if (canonical === null) {
+      diagnostics.push(unknownParam(spec, p, target));
+      continue;
+    }
+    if (doc?.ignoredByTomcat) {
+      diagnostics.push({ ruleId: 'filter-param-unknown', severity: spec.unknownParams === 'fatal' ? 'error' : 'warning', message: `${doc.ignoredByTomcat}. Remove it.`, span: p.name.span });
+      continue;
+    }
+    const other = byParam.get(canonical);
+    if (other) {
+      diagnostics.push({
+        ruleId: 'filter-param-duplicate',
+        severity: 'warning',
+        message: `"${name}" and "${other.name.value}" both set ${canonical}; which value Tomcat keeps depends on hash order. Keep one.`,
+        span: p.name.span,
+        related: [{ message: 'the other one', span: other.name.span }],
+      });
+      continue;
+    }
+    if (doc?.removedIn) {
+      diagnostics.push({ ruleId: 'filter-param-not-in-target', severity: 'info', message: `${canonical} is deprecated and gone in Tomcat ${doc.removedIn}; there ${consequence(spec)}.`, span: p.name.span });
+    }
+    raw[canonical] = p.value.value;
+    byParam.set(canonical, p);
   }
 
   const result = spec.schema.safeParse(raw);
-  if (result.success) return { spec, config: result.data, diagnostics };
-  for (const issue of result.error.issues as unknown as IssueLike[]) {
-    const paramName = typeof issue.path[0] === 'string' ? issue.path[0] : undefined;
-    const p = paramName ? byName.get(paramName) : undefined;
-    const severity: Severity = issue.params?.severity ?? (spec.valueProblemsAreFatal ? 'error' : 'warning');
-    const consequence = severity === 'error' && !/Tomcat/.test(issue.message) ? (spec.valueProblemsAreFatal ? ' Tomcat refuses to start the application.' : '') : '';
-    diagnostics.push({
-      ruleId: issue.params?.ruleId ?? 'filter-param-invalid',
-      severity,
-      message: `${paramName ? `${paramName}: ` : ''}${issue.message}${/[.)]$/.test(issue.message) ? '' : '.'}${consequence}`,
-      span: p ? subSpan(p.value, issue.params?.offset, issue.params?.length) : classSpan,
-    });
+  if (!result.success) {
+    for (const issue of result.error.issues) {
+      const params = (issue as { params?: IssueParams }).params ?? {};
+      const name = typeof issue.path[0] === 'string' ? issue.path[0] : undefined;
+      const p = name ? byParam.get(name) : undefined;
+      const severity: Severity = params.severity ?? 'error';
+      const message = issue.message.replace(/[.]$/, '');
+      diagnostics.push({
+        ruleId: params.ruleId ?? 'filter-param-invalid',
+        severity,
+        message: `${p ? `${p.name.value}: ` : name ? `${name}: ` : ''}${message}${severity === 'error' ? '; Tomcat does not start the application' : ''}.`,
+        span: p ? subSpan(p.value, params.offset, params.length) : (def.className?.span ?? def.span),
+      });
+    }
   }
-  return { spec, config: null, diagnostics };
-}
-
-function unknownParam(spec: FilterSpec, p: Param, known: string[]): Diagnostic {
-  const name = p.name.value;
-  const suggestions = suggestParam(name, known);
-  const severity: Severity = spec.unknownParams === 'fatal' ? 'error' : 'warning';
-  const effect =
-    spec.unknownParams === 'fatal'
-      ? `${spec.simpleName} treats an unknown parameter as a configuration error, so Tomcat refuses to start the application`
-      : spec.unknownParams === 'logged'
-        ? 'Tomcat ignores it with a warning in the log'
-        : `${spec.simpleName} ignores it silently`;
-  let fix: TextEdit[] | undefined;
-  if (suggestions.length === 1 && p.name.span.endOffset - p.name.span.offset === name.length) {
-    fix = [{ file: p.name.span.file, offset: p.name.span.offset, endOffset: p.name.span.endOffset, text: suggestions[0]! }];
+  for (const n of spec.notes(raw, { target })) {
+    const p = byParam.get(n.param);
+    if (p) diagnostics.push(noteDiagnostic(n, p, p.name.value));
+    else diagnostics.push({ ruleId: n.ruleId, severity: n.severity, message: `${n.message}.`, span: def.className?.span ?? def.span });
   }
-  return {
-    ruleId: 'filter-param-unknown',
-    severity,
-    message: `${spec.simpleName} has no parameter "${name}"${suggestions.length ? `; did you mean ${suggestions.map((s) => `"${s}"`).join(' or ')}?` : ''} (${effect}).`,
-    span: p.name.span,
-    ...(fix ? { fix } : {}),
-  };
+  const starts = result.success && !diagnostics.some((d) => d.severity === 'error');
+  return { spec, config: starts ? result.data : null, diagnostics };
 }

@@ -1,118 +1,169 @@
 /**
- * zod building blocks for init-param values, each reading a value exactly as
- * Tomcat does. Every one accepts the raw string of web.xml and the natural
- * JSON type of the JSON chain format, and yields the same typed output.
+ * Readers for init-param values, each reading a value exactly as Tomcat does.
+ * Every one accepts the raw string of web.xml and the natural JSON type of the
+ * JSON chain format, and yields the same typed output.
  */
 import { z } from 'zod';
-import { parseCidrList, type Cidr } from '../runtime/net.js';
+import { javaCharset, isLegalCharsetName, suggestCharset } from './charsets.js';
+import { refuse, type Note, type ValueReader } from './define.js';
+import { JAVA_INT_MAX, JAVA_INT_MIN, javaSplit, parseJavaInteger, splitCommaSeparated, trimPieces, type Piece } from './java-text.js';
 import { translateJavaRegex } from './java-regex.js';
 
-/** Boolean.valueOf: only a case-insensitive "true" is true; anything else, "yes" included, is false. */
-export function javaBoolean(defaultValue: boolean, description: string) {
-  return z
-    .union([z.boolean(), z.string()])
-    .transform((v) => (typeof v === 'boolean' ? v : v.trim().toLowerCase() === 'true'))
-    .default(defaultValue)
-    .meta({ description, default: defaultValue });
+const TEXT = z.string().meta({ title: 'web.xml text' });
+
+/**
+ * A string input whose JSON Schema carries a pattern. The pattern is only
+ * JSON Schema metadata (editors flag what it rejects); the zod transform does
+ * the real reading and words the error.
+ */
+export function patternText(pattern: string, title = 'web.xml text'): z.ZodString {
+  return z.string().meta({ title, pattern });
 }
 
-/** Integer.valueOf: an optional sign and decimal digits, within 32 bits; nothing else. */
-export function javaInt(defaultValue: number, description: string, range: { min?: number; max?: number } = {}) {
-  return z
-    .union([z.number().int(), z.string().regex(/^[+-]?\d+$/, 'not a whole number (Java reads it with Integer.valueOf)')])
+/**
+ * A reader from an input schema, its documentation (one text for the JSON
+ * Schema and the ParamDoc), a read function that calls `refuse` for values
+ * Tomcat refuses, the default output, and the notes that do not stop the filter.
+ */
+export function reader<I extends z.ZodType, T>(
+  input: I,
+  doc: { description: string; default?: unknown; examples?: string[] },
+  read: (value: z.output<I>, ctx: z.RefinementCtx) => T,
+  defaultOut: () => T,
+  notes?: (value: unknown) => Note[],
+) {
+  const meta: Record<string, unknown> = { description: doc.description };
+  if (doc.default !== undefined) meta['default'] = doc.default;
+  if (doc.examples) meta['examples'] = doc.examples;
+  const schema = input
+    .meta(meta)
     .transform((v, ctx) => {
-      const n = typeof v === 'number' ? v : Number(v);
-      if (!Number.isInteger(n) || n > 2147483647 || n < -2147483648) {
-        ctx.addIssue({ code: 'custom', message: `"${String(v)}" is not a whole number (Java reads it with Integer.valueOf)` });
-        return z.NEVER;
+      const before = ctx.issues.length;
+      const out = read(v, ctx);
+      return ctx.issues.length > before ? z.NEVER : out;
+    })
+    .default(defaultOut as never) as unknown as z.ZodType<T, z.input<I> | undefined>;
+  const shown = doc.default === undefined || doc.default === null ? undefined : Array.isArray(doc.default) ? doc.default.join(',') : String(doc.default);
+  return {
+    schema,
+    doc: { description: doc.description, ...(shown !== undefined ? { default: shown } : {}), ...(doc.examples ? { examples: doc.examples } : {}) },
+    ...(notes ? { notes } : {}),
+  } satisfies ValueReader;
+}
+
+/** Boolean.parseBoolean: only "true", in any case, is true; "yes", "1", "on" and "" are false. */
+export function javaBoolean(defaultValue: boolean, description: string) {
+  return reader(
+    z.union([z.boolean().meta({ title: 'JSON boolean' }), TEXT]),
+    { description, default: defaultValue, examples: ['true', 'false'] },
+    (v) => (typeof v === 'boolean' ? v : v.toLowerCase() === 'true'),
+    () => defaultValue,
+    booleanNotes,
+  );
+}
+
+function booleanNotes(v: unknown): Note[] {
+  if (typeof v !== 'string' || v === 'true' || v === 'false') return [];
+  const lower = v.toLowerCase();
+  if (lower === 'true' || lower === 'false') {
+    return [{ ruleId: 'filter-param-boolean-spelling', severity: 'info', message: `Tomcat reads "${v}" as ${lower}; write ${lower}`, replacement: lower }];
+  }
+  const meantTrue = /^(yes|y|on|1|enabled?|active)$/i.test(v);
+  return [{
+    ruleId: 'filter-param-boolean-spelling',
+    severity: 'warning',
+    message: `Tomcat reads ${v === '' ? 'an empty value' : `"${v}"`} as false: only "true" is true${meantTrue ? `, so this is false although it looks like yes` : ''}. Write true or false`,
+  }];
+}
+
+/** Integer.parseInt (or Long.parseLong with bits 64): sign and digits only, no blanks, in range. */
+export function javaInt(defaultValue: number, description: string, opts: { bits?: 32 | 64; notes?: (n: number) => Note[]; examples?: string[]; emptyAs?: number; min?: { value: number; message: string } } = {}) {
+  const bits = opts.bits ?? 32;
+  const javaName = bits === 32 ? 'Integer.parseInt' : 'Long.parseLong';
+  const inRange = (n: number) => bits === 64 || (n >= JAVA_INT_MIN && n <= JAVA_INT_MAX);
+  return reader(
+    z.union([(bits === 32 ? z.number().int().min(JAVA_INT_MIN).max(JAVA_INT_MAX) : z.number().int()).meta({ title: 'JSON number' }), patternText(opts.emptyAs === undefined ? '^[+-]?[0-9]+$' : '^([+-]?[0-9]+)?$', `web.xml text, read with ${javaName}`)]),
+    { description, default: defaultValue, ...(opts.examples ? { examples: opts.examples } : {}) },
+    (v, ctx) => {
+      if (v === '' && opts.emptyAs !== undefined) return opts.emptyAs;
+      const n = typeof v === 'number' ? (inRange(v) ? v : null) : parseJavaInteger(v, bits);
+      if (n !== null && opts.min && n < opts.min.value) {
+        refuse(ctx, opts.min.message.replace('{n}', String(n)));
+        return 0;
       }
-      if (range.min !== undefined && n < range.min) {
-        ctx.addIssue({ code: 'custom', message: `${n} is below the smallest allowed value ${range.min}` });
-        return z.NEVER;
-      }
-      if (range.max !== undefined && n > range.max) {
-        ctx.addIssue({ code: 'custom', message: `${n} is above the largest allowed value ${range.max}` });
-        return z.NEVER;
+      if (n === null) {
+        const why = typeof v === 'string' && v.trim() !== v ? ' (Java does not trim it)' : '';
+        refuse(ctx, `${typeof v === 'string' ? `"${v}"` : v} is not a whole number ${javaName} accepts${why}`);
+        return 0;
       }
       return n;
-    })
-    .default(defaultValue)
-    .meta({ description, default: defaultValue });
+    },
+    () => defaultValue,
+    opts.notes
+      ? (v) => {
+          const n = typeof v === 'number' ? v : typeof v === 'string' ? parseJavaInteger(v, bits) : null;
+          return n === null ? [] : opts.notes!(n);
+        }
+      : undefined,
+  );
 }
 
-/** An HTTP status code as an int init-param. */
+/** An HTTP status code in an int init-param: any int starts, but only 100-599 means something to a client. */
 export function statusCode(defaultValue: number, description: string) {
-  return javaInt(defaultValue, description, { min: 100, max: 999 });
+  return javaInt(defaultValue, description, {
+    examples: [String(defaultValue), '404'],
+    notes: (n) =>
+      n >= 100 && n <= 599
+        ? []
+        : [{ ruleId: 'filter-param-invalid', severity: 'warning', message: `${n} is not an HTTP status code (100-599): Tomcat sends it anyway and clients cannot interpret the response` }],
+  });
 }
 
-/** A comma-separated list, split and trimmed like Tomcat's filters do; empty entries dropped. */
-export function commaList(defaultValue: string[], description: string) {
-  return z
-    .union([z.array(z.string()), z.string()])
-    .transform((v) => (typeof v === 'string' ? v.split(',') : v).map((s) => s.trim()).filter((s) => s !== ''))
-    .default(defaultValue)
-    .meta({ description, default: defaultValue.join(',') });
+/** A list in one string, split as the filter splits it: 'java' is String.split(",") then trim (empty entries kept), 'tomcat' is StringUtils.splitCommaSeparated. */
+export function splitList(text: string, split: 'java' | 'tomcat'): Piece[] {
+  return split === 'tomcat' ? splitCommaSeparated(text) : trimPieces(javaSplit(text));
+}
+
+/** A comma-separated list, from a string or a JSON array of strings. */
+export function commaList(defaultValue: string[], description: string, opts: { split?: 'java' | 'tomcat'; examples?: string[] } = {}) {
+  const split = opts.split ?? 'java';
+  return reader(
+    z.union([z.array(z.string()).meta({ title: 'JSON list' }), TEXT]),
+    { description, default: defaultValue, ...(opts.examples ? { examples: opts.examples } : {}) },
+    (v) => (typeof v === 'string' ? splitList(v, split).map((p) => p.text) : v.map((s) => s.trim())),
+    () => [...defaultValue],
+  );
 }
 
 /** A plain string parameter with a default. */
-export function text(defaultValue: string, description: string) {
-  return z.string().meta({ description, default: defaultValue }).default(defaultValue);
-}
-
-/** A number the filter parses itself (and reports on): a JSON number or the raw text, kept as text. */
-export function numericText(defaultValue: string, description: string) {
-  return z
-    .union([z.number().int(), z.string()])
-    .transform((v) => String(v))
-    .default(defaultValue)
-    .meta({ description, default: defaultValue });
+export function text(defaultValue: string, description: string, examples?: string[]) {
+  return reader(TEXT, { description, default: defaultValue, ...(examples ? { examples } : {}) }, (v) => v, () => defaultValue);
 }
 
 /** A plain string parameter that is unset (null) by default. */
-export function optionalText(description: string) {
-  return z.string().meta({ description }).nullable().default(null);
+export function optionalText(description: string, examples?: string[]) {
+  return reader(TEXT, { description, ...(examples ? { examples } : {}) }, (v): string | null => v, (): string | null => null);
 }
 
-/** Java's canonical charset names and their common aliases (what Charset.forName accepts). */
-const CHARSETS = new Map<string, string>(
-  [
-    ['UTF-8', 'UTF8'], ['ISO-8859-1', 'ISO8859_1', 'ISO_8859_1', 'latin1', 'l1', 'ISO-LATIN-1', '819', 'IBM819', 'cp819', 'csISOLatin1'],
-    ['US-ASCII', 'ASCII', 'ascii7', 'default', 'iso-ir-6', 'ANSI_X3.4-1968', 'cp367', 'csASCII'],
-    ['UTF-16', 'UTF16', 'UTF_16'], ['UTF-16BE', 'UnicodeBigUnmarked'], ['UTF-16LE', 'UnicodeLittleUnmarked'],
-    ['UTF-32', 'UTF32'], ['UTF-32BE'], ['UTF-32LE'],
-    ['windows-1250', 'cp1250'], ['windows-1251', 'cp1251'], ['windows-1252', 'cp1252'], ['windows-1253', 'cp1253'],
-    ['windows-1254', 'cp1254'], ['windows-1255', 'cp1255'], ['windows-1256', 'cp1256'], ['windows-1257', 'cp1257'], ['windows-1258', 'cp1258'],
-    ['ISO-8859-2', 'latin2'], ['ISO-8859-3', 'latin3'], ['ISO-8859-4', 'latin4'], ['ISO-8859-5', 'cyrillic'], ['ISO-8859-6', 'arabic'],
-    ['ISO-8859-7', 'greek'], ['ISO-8859-8', 'hebrew'], ['ISO-8859-9', 'latin5'], ['ISO-8859-13', 'latin7'], ['ISO-8859-15', 'latin9', 'LATIN0'],
-    ['KOI8-R'], ['KOI8-U'], ['Shift_JIS', 'sjis', 'shift-jis', 'ms_kanji'], ['windows-31j', 'MS932'], ['EUC-JP', 'eucjp'], ['ISO-2022-JP', 'jis'],
-    ['EUC-KR', 'ksc5601'], ['GBK', 'CP936', 'windows-936'], ['GB18030'], ['GB2312', 'euc-cn'], ['Big5', 'csBig5'], ['Big5-HKSCS'], ['TIS-620'],
-    ['IBM437', 'cp437'], ['IBM850', 'cp850'], ['x-UTF-16LE-BOM'], ['x-MacRoman', 'MacRoman'],
-  ].flatMap(([canonical, ...aliases]) => [canonical!, ...aliases].map((n) => [charsetKey(n), canonical!] as [string, string])),
-);
-
-/** Java matches charset names case-insensitively, and its historical names use "_" where IANA uses "-" (EUC_JP). */
-function charsetKey(name: string): string {
-  return name.trim().toLowerCase().replace(/[-_]/g, '');
+/** A charset Java knows, resolved to its canonical name and the Node decoder for it. */
+export interface CharsetValue {
+  /** The name as written (Tomcat uses this text, e.g. in Content-Type). */
+  given: string;
+  /** Java's canonical name, or null when Java does not know the charset. */
+  name: string | null;
+  decoder: string | null;
 }
 
-/** The canonical Java name of a charset, or null when Java would not know it. */
-export function javaCharset(name: string): string | null {
-  return CHARSETS.get(charsetKey(name)) ?? null;
+/** Reads a charset name as Charset.forName would (illegal names are unknown too). */
+export function readCharset(v: string): CharsetValue {
+  const cs = isLegalCharsetName(v) ? javaCharset(v) : null;
+  return { given: v, name: cs?.name ?? null, decoder: cs?.decoder ?? null };
 }
 
-/** A charset name Java accepts; `extra` adds special values (AddDefaultCharsetFilter's "default" and "system"). */
-export function charset(defaultValue: string | null, description: string, extra: string[] = []) {
-  const base = z.string().transform((v, ctx) => {
-    const special = extra.find((e) => e.toLowerCase() === v.trim().toLowerCase());
-    if (special) return special;
-    const canonical = javaCharset(v);
-    if (!canonical) {
-      ctx.addIssue({ code: 'custom', message: `"${v}" is not a character set Java knows (e.g. UTF-8, ISO-8859-1, windows-1252${extra.length ? ', or ' + extra.join(', ') : ''})` });
-      return z.NEVER;
-    }
-    return canonical;
-  });
-  return base.meta({ description, examples: ['UTF-8', 'ISO-8859-1', ...extra] }).nullable().default(defaultValue);
+/** The message for a charset name Java does not know. */
+export function unknownCharsetMessage(v: string): string {
+  const hint = suggestCharset(v);
+  return `"${v}" is not a character set Java knows${hint ? `; did you mean ${hint}?` : ' (e.g. UTF-8, ISO-8859-1, windows-1252)'}`;
 }
 
 /** A Java regex translated for whole-string matching, kept as source text so configs stay JSON. */
@@ -122,40 +173,44 @@ export interface CompiledRegex {
   flags: string;
 }
 
-/** A java.util.regex parameter; errors carry `params.offset` inside the value for precise spans. */
-export function javaRegex(description: string) {
-  return z
-    .string()
-    .transform((v, ctx): CompiledRegex | null => {
-      if (v === '') return null;
-      const t = translateJavaRegex(v);
-      for (const p of t.problems.filter((x) => x.severity === 'error')) {
-        ctx.addIssue({
-          code: 'custom',
-          message: p.message,
-          params: { severity: p.severity, offset: p.offset, length: p.length, ruleId: 'filter-param-regex' },
-          continue: true,
-        } as never);
-      }
-      if (!t.source) return z.NEVER;
-      return { java: v, source: t.source, flags: t.flags };
-    })
-    .nullable()
-    .default(null)
-    .meta({ description });
+/** Translates a Java regex for the config, or reports why it cannot be (null when the value is empty); `at` is its offset in the value. */
+export function compileRegex(java: string, ctx: z.RefinementCtx, at = 0): CompiledRegex | null {
+  if (java === '') return null;
+  const t = translateJavaRegex(java);
+  for (const p of t.problems) {
+    if (p.severity !== 'error') continue;
+    const tomcatAccepts = p.code !== 'java-syntax';
+    refuse(ctx, tomcatAccepts ? `${p.message}: Tomcat accepts the pattern, but tollgate cannot run it` : `${p.message}: Pattern.compile refuses it`, {
+      ruleId: 'filter-param-regex',
+      offset: at + p.offset,
+      length: p.length,
+      severity: tomcatAccepts ? 'warning' : 'error',
+    });
+  }
+  return t.source ? { java, source: t.source, flags: t.flags } : null;
 }
 
-/** RemoteCIDRFilter's list of CIDR masks, parsed as NetMask does. */
-export function cidrList(description: string) {
-  return z
-    .union([z.array(z.string()), z.string()])
-    .transform((v, ctx): Cidr[] => {
-      const { cidrs, errors } = parseCidrList(typeof v === 'string' ? v : v.join(','));
-      for (const e of errors) {
-        ctx.addIssue({ code: 'custom', message: e.error, params: { offset: e.offset, length: e.entry.length, ruleId: 'filter-param-cidr' } } as never);
-      }
-      return errors.length ? z.NEVER : cidrs;
-    })
-    .default([])
-    .meta({ description, examples: ['127.0.0.1, ::1', '10.0.0.0/8, fd00::/8'] });
+/** Where translating a valid Java regex loses exactness: warnings inside the value. */
+export function regexNotes(v: unknown): Note[] {
+  if (typeof v !== 'string' || v === '') return [];
+  return translateJavaRegex(v)
+    .problems.filter((p) => p.severity === 'warning')
+    .map((p) => ({ ruleId: 'filter-param-regex', severity: 'warning' as const, message: p.message, offset: p.offset, length: p.length }));
+}
+
+/** A java.util.regex parameter matched against the whole string; empty or unset is null (no pattern). */
+export function javaRegex(description: string, opts: { defaultJava?: string; examples?: string[] } = {}) {
+  let defaultOut: CompiledRegex | null = null;
+  if (opts.defaultJava) {
+    const t = translateJavaRegex(opts.defaultJava);
+    defaultOut = { java: opts.defaultJava, source: t.source, flags: t.flags };
+  }
+  const frozen = defaultOut;
+  return reader(
+    TEXT,
+    { description, ...(opts.defaultJava ? { default: opts.defaultJava } : {}), ...(opts.examples ? { examples: opts.examples } : {}) },
+    (v, ctx) => compileRegex(v, ctx),
+    () => (frozen ? { ...frozen } : null),
+    regexNotes,
+  );
 }

@@ -1,0 +1,144 @@
+/**
+ * How Java reads the text of an init-param: String.trim, String.split,
+ * Integer.parseInt / Long.parseLong, java.net.URI. Tomcat's filters read their
+ * values with these, so tollgate must too, edge cases included.
+ */
+
+/** String.trim(): strips every char up to U+0020 (controls included), nothing else. */
+export function javaTrim(s: string): string {
+  let start = 0;
+  let end = s.length;
+  while (start < end && s.charCodeAt(start) <= 0x20) start++;
+  while (end > start && s.charCodeAt(end - 1) <= 0x20) end--;
+  return s.slice(start, end);
+}
+
+/** A piece of a split value with its offset in the original text. */
+export interface Piece {
+  text: string;
+  offset: number;
+}
+
+/** `s.split(",")`: "" gives [""], trailing empty strings are dropped. Offsets index `s`. */
+export function javaSplit(s: string, sep = ','): Piece[] {
+  const out: Piece[] = [];
+  let from = 0;
+  for (;;) {
+    const at = s.indexOf(sep, from);
+    if (at < 0) break;
+    out.push({ text: s.slice(from, at), offset: from });
+    from = at + sep.length;
+  }
+  out.push({ text: s.slice(from), offset: from });
+  if (s === '') return out;
+  while (out.length > 0 && out[out.length - 1]!.text === '') out.pop();
+  return out;
+}
+
+/** Each piece trimmed as String.trim() does, the offset moved to the first kept char. */
+export function trimPieces(pieces: Piece[]): Piece[] {
+  return pieces.map((p) => {
+    let lead = 0;
+    while (lead < p.text.length && p.text.charCodeAt(lead) <= 0x20) lead++;
+    return { text: javaTrim(p.text), offset: p.offset + lead };
+  });
+}
+
+/** Tomcat's StringUtils.splitCommaSeparated: null or "" gives no entry; otherwise split(",") then trim each. */
+export function splitCommaSeparated(s: string): Piece[] {
+  return s === '' ? [] : trimPieces(javaSplit(s));
+}
+
+/** Character.digit(c, 10) for one UTF-16 unit: any Unicode decimal digit of the BMP counts. */
+function digitValue(code: number): number {
+  if (code >= 0x30 && code <= 0x39) return code - 0x30;
+  if (code >= 0xd800 && code <= 0xdfff) return -1;
+  if (!/\p{Nd}/u.test(String.fromCharCode(code))) return -1;
+  let zero = code;
+  while (zero > 0 && /\p{Nd}/u.test(String.fromCharCode(zero - 1))) zero--;
+  return (code - zero) % 10;
+}
+
+const LIMITS = { 32: [-(2n ** 31n), 2n ** 31n - 1n], 64: [-(2n ** 63n), 2n ** 63n - 1n] } as const;
+
+/**
+ * Integer.parseInt (bits 32) or Long.parseLong (bits 64): an optional sign and
+ * at least one decimal digit, no blanks, in range. Null when Java would throw
+ * NumberFormatException. Longs beyond 2^53 lose precision as JS numbers.
+ */
+export function parseJavaInteger(text: string, bits: 32 | 64 = 32): number | null {
+  let i = 0;
+  let negative = false;
+  if (text[0] === '-' || text[0] === '+') {
+    negative = text[0] === '-';
+    i = 1;
+  }
+  if (i >= text.length) return null;
+  let value = 0n;
+  for (; i < text.length; i++) {
+    const d = digitValue(text.charCodeAt(i));
+    if (d < 0) return null;
+    value = value * 10n + BigInt(d);
+  }
+  if (negative) value = -value;
+  const [min, max] = LIMITS[bits];
+  return value < min || value > max ? null : Number(value);
+}
+
+/** The largest and smallest Java int, for JSON numbers given in place of strings. */
+export const JAVA_INT_MAX = 2147483647;
+export const JAVA_INT_MIN = -2147483648;
+
+const URI_OK = /[A-Za-z0-9\-_.!~*'();/?:@&=+$,%\[\]#]/;
+
+/**
+ * Whether `new java.net.URI(text)` accepts the text (RFC 2396 with Java's
+ * extensions: an empty string and relative references are fine; blanks,
+ * `<>"{}|\^` and backquotes, stray `%`, a second `#` are not). The message
+ * names the first problem and its offset.
+ */
+export function checkJavaUri(text: string): { ok: true } | { ok: false; message: string; offset: number } {
+  const bad = (message: string, offset: number) => ({ ok: false as const, message, offset });
+  let hashes = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    const code = c.charCodeAt(0);
+    if (c === '%') {
+      if (!/^[0-9A-Fa-f]{2}$/.test(text.slice(i + 1, i + 3))) return bad('malformed escape: "%" must be followed by two hex digits', i);
+      continue;
+    }
+    if (c === '#' && ++hashes > 1) return bad('illegal character "#" in the fragment', i);
+    if (code > 0x7f) {
+      // Java allows "other" characters: anything beyond ASCII that is not a control or space char.
+      if (/[\p{Cc}\p{Z}]/u.test(c)) return bad(`illegal character U+${code.toString(16).toUpperCase().padStart(4, '0')}`, i);
+      continue;
+    }
+    if (!URI_OK.test(c)) return bad(`illegal character ${code <= 0x20 ? `U+${code.toString(16).toUpperCase().padStart(4, '0')}` : `"${c}"`}`, i);
+  }
+  const schemeEnd = text.search(/[:/?#]/);
+  let rest = text;
+  if (schemeEnd >= 0 && text[schemeEnd] === ':') {
+    const scheme = text.slice(0, schemeEnd);
+    if (!/^[A-Za-z][A-Za-z0-9+.\-]*$/.test(scheme)) return bad('illegal character in the scheme name', 0);
+    rest = text.slice(schemeEnd + 1);
+    if (rest === '' || rest.startsWith('#')) return bad('nothing after the scheme', schemeEnd + 1);
+  }
+  const base = text.length - rest.length;
+  if (rest.startsWith('//')) {
+    const end = rest.slice(2).search(/[/?#]/);
+    const authority = end < 0 ? rest.slice(2) : rest.slice(2, 2 + end);
+    if (authority === '' && rest.length === 2) return bad('no authority after "//"', base + 2);
+    const open = authority.indexOf('[');
+    if (open >= 0) {
+      const close = authority.indexOf(']', open);
+      if (close < 0) return bad('no closing "]" for the IPv6 address', base + 2 + open);
+      if (!/^[0-9A-Fa-f:.]+(%[\w.~-]+)?$/.test(authority.slice(open + 1, close))) return bad('not an IPv6 address inside "[...]"', base + 2 + open);
+    }
+    const brackets = (end < 0 ? '' : rest.slice(2 + end)).search(/[\[\]]/);
+    if (brackets >= 0) return bad('"[" and "]" are only allowed around an IPv6 host', base + 2 + end + brackets);
+  } else {
+    const brackets = rest.search(/[\[\]]/);
+    if (brackets >= 0) return bad('"[" and "]" are only allowed around an IPv6 host', base + brackets);
+  }
+  return { ok: true };
+}
