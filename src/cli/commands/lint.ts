@@ -81,9 +81,15 @@ async function run(argv: Record<string, unknown>, io: Io): Promise<number> {
 
   let { diagnostics, files } = lintAll();
   if (argv['fix']) {
-    const r = applyFixes(diagnostics, files);
-    for (const f of r.skipped) io.stderr(`tollgate lint: not fixing ${relative(io.cwd, f)}: its encoding cannot be rewritten safely\n`);
-    if (r.fixed > 0) ({ diagnostics, files } = lintAll());
+    // Overlapping edits wait for the next pass, as in ESLint; ten passes end any ping-pong between fixes.
+    const refused = new Set<string>();
+    for (let pass = 0; pass < 10; pass++) {
+      const r = applyFixes(diagnostics, files);
+      for (const f of r.skipped) refused.add(f);
+      if (r.fixed === 0) break;
+      ({ diagnostics, files } = lintAll());
+    }
+    for (const f of refused) io.stderr(`tollgate lint: not fixing ${relative(io.cwd, f)}: its encoding cannot be rewritten safely\n`);
   }
   if (argv['baselineWrite'] !== undefined) {
     const n = writeBaseline(resolve(io.cwd, String(argv['baselineWrite'])), diagnostics, files);
