@@ -1,10 +1,21 @@
+/**
+ * From a loaded CATALINA_BASE to merged applications, and from a request
+ * (Host header and URI) to the context that serves it, as Tomcat's Mapper
+ * picks them.
+ */
 import type { CatalinaBase, LoadedContext, LoadedHost } from '../model/index.js';
-import { mergeWebApp, type MergedWebApp } from './merge.js';
+import { mergeWebApp } from './merge.js';
+import type { MergedWebApp } from './types.js';
 
 export interface ResolvedContext {
   host: LoadedHost;
   context: LoadedContext;
   merged: MergedWebApp;
+}
+
+/** A context chosen for a request, with the request path relative to it ("" when the URI is the context path itself). */
+export interface ContextMatch extends ResolvedContext {
+  path: string;
 }
 
 const cache = new WeakMap<LoadedContext, MergedWebApp>();
@@ -13,13 +24,13 @@ const cache = new WeakMap<LoadedContext, MergedWebApp>();
 export function mergedOf(base: CatalinaBase, host: LoadedHost, context: LoadedContext): MergedWebApp {
   let m = cache.get(context);
   if (!m) {
-    m = mergeWebApp(base.globalWebXml, host.webXmlDefault, context.webXml);
+    m = mergeWebApp(base.globalWebXml, host.webXmlDefault, context.webXml, context.tomcatWebXml ?? null);
     cache.set(context, m);
   }
   return m;
 }
 
-/** Every context of every host with its merged configuration. */
+/** Every context of every host, with its merged configuration. */
 export function contextsOf(base: CatalinaBase): ResolvedContext[] {
   const out: ResolvedContext[] = [];
   for (const host of base.hosts) {
@@ -28,20 +39,51 @@ export function contextsOf(base: CatalinaBase): ResolvedContext[] {
   return out;
 }
 
-/** The host for a Host header value: by name or alias (case-insensitive), else the Engine's default host. */
-export function findHost(base: CatalinaBase, hostName: string | undefined): LoadedHost | null {
-  const wanted = (hostName ?? '').replace(/:\d+$/, '').toLowerCase();
-  const byName = base.hosts.find((h) => h.name.toLowerCase() === wanted || h.aliases.some((a) => a.toLowerCase() === wanted));
-  return byName ?? base.hosts.find((h) => h.name.toLowerCase() === base.defaultHost.toLowerCase()) ?? null;
+function namedHost(base: CatalinaBase, name: string): LoadedHost | null {
+  for (const h of base.hosts) {
+    if (h.name.toLowerCase() === name) return h;
+    for (const a of h.aliases) if (a.toLowerCase() === name) return h;
+  }
+  return null;
 }
 
-/** The context serving a request path: the longest context path that is a prefix at a "/" boundary. */
-export function findContext(host: LoadedHost, requestUri: string): LoadedContext | null {
+/**
+ * The host for a Host header value (port ignored): by name or alias, case-insensitive;
+ * then a wildcard name or alias "*.example.com" for "a.example.com"; else the Engine's defaultHost.
+ */
+export function findHost(base: CatalinaBase, hostName: string | undefined): LoadedHost | null {
+  let wanted = (hostName ?? '').toLowerCase();
+  if (!wanted.startsWith('[')) wanted = wanted.replace(/:\d*$/, '');
+  const exact = wanted ? namedHost(base, wanted) : null;
+  if (exact) return exact;
+  const dot = wanted.indexOf('.');
+  const wildcard = dot >= 0 ? namedHost(base, '*' + wanted.slice(dot)) : null;
+  return wildcard ?? namedHost(base, base.defaultHost.toLowerCase());
+}
+
+function longestContext(host: LoadedHost, uri: string): LoadedContext | null {
   let best: LoadedContext | null = null;
   for (const c of host.contexts) {
-    if (c.path === '' || requestUri === c.path || requestUri.startsWith(c.path + '/')) {
+    if (c.path === '' || uri === c.path || uri.startsWith(c.path + '/')) {
       if (!best || c.path.length > best.path.length) best = c;
     }
   }
   return best;
+}
+
+/**
+ * The context that serves a request: the host by name, alias or default
+ * (findHost), then the longest context path that is the URI or a prefix of
+ * it ending at a "/". Null when none does (Tomcat answers 404).
+ */
+export function findContext(base: CatalinaBase, hostName: string | undefined, uri: string): ContextMatch | null;
+/** The context of one host that serves a URI (the longest matching context path). */
+export function findContext(host: LoadedHost, uri: string): LoadedContext | null;
+export function findContext(first: CatalinaBase | LoadedHost, second: string | undefined, third?: string): ContextMatch | LoadedContext | null {
+  if (!('hosts' in first)) return longestContext(first, second ?? '');
+  const host = findHost(first, second);
+  const uri = third ?? '';
+  const context = host ? longestContext(host, uri) : null;
+  if (!host || !context) return null;
+  return { host, context, merged: mergedOf(first, host, context), path: uri.slice(context.path.length) };
 }

@@ -1,69 +1,30 @@
-import type { Diagnostic, FilterDef, FilterMapping, Located, Param, ServletDef, WebXml } from '../model/index.js';
+/**
+ * Merging descriptors the way Tomcat 10.1 configures a context
+ * (ContextConfig.webConfig, WebXml.merge, StandardContext): the app's
+ * WEB-INF/web.xml is the main descriptor; WEB-INF/tomcat-web.xml and then the
+ * host defaults (conf/web.xml and web.xml.default, read as one descriptor)
+ * are merged into it as fragments; then the context checks what it got.
+ */
+import type { Diagnostic, WebXml } from '../model/index.js';
+import { emptyDescriptor, readInto, type Descriptor } from './descriptor.js';
+import { contextMimeMap } from './mime.js';
 import { validateUrlPattern } from './patterns.js';
+import { STOCK_WEB_XML } from './stock.js';
+import type { MergedFilter, MergedServlet, MergedServletMapping, MergedWebApp, Startup } from './types.js';
 
-export type Origin = 'global' | 'host' | 'app';
+const DEFAULT_SESSION_TIMEOUT = 30;
 
-/** A filter definition after merging: the winning definition plus init-params it inherited. */
-export interface MergedFilter {
-  name: string;
-  origin: Origin;
-  def: FilterDef;
-  /** The class that runs (Tomcat keeps the app's, else the default's). */
-  className: Located<string> | null;
-  /** Effective init-params: the winner's, plus those of a same-named default filter it does not set. */
-  initParams: Param[];
-}
-
-export interface MergedFilterMapping {
-  origin: Origin;
-  mapping: FilterMapping;
-}
-
-export interface MergedServlet {
-  name: string;
-  origin: Origin;
-  def: ServletDef;
-}
-
-export interface MergedServletMapping {
-  pattern: string;
-  servletName: string;
-  origin: Origin;
-  span: Located<string>['span'];
-}
-
-/** One application's configuration after Tomcat has merged conf/web.xml, web.xml.default and WEB-INF/web.xml. */
-export interface MergedWebApp {
-  filters: Map<string, MergedFilter>;
-  filterMappings: MergedFilterMapping[];
-  servlets: Map<string, MergedServlet>;
-  servletMappings: Map<string, MergedServletMapping>;
-  mimeMappings: Map<string, string>;
-  welcomeFiles: string[];
-  sessionTimeoutMinutes: number;
-  diagnostics: Diagnostic[];
-}
-
-interface Layer {
-  origin: Origin;
-  xml: WebXml;
-}
-
-/** What conf/web.xml and web.xml.default contribute, computed once per host and shared (read-only) by its apps. */
 interface Defaults {
-  filters: Map<string, MergedFilter>;
-  filterMappings: MergedFilterMapping[];
-  servlets: Map<string, MergedServlet>;
-  servletMappings: Map<string, MergedServletMapping>;
-  mimeMappings: Map<string, string>;
-  welcomeFiles: string[];
-  sessionTimeoutMinutes: number;
-  diagnostics: Diagnostic[];
+  descriptor: Descriptor;
+  /** The lower-cased MIME map of the defaults alone, shared by apps that add none. */
+  mime: Map<string, string>;
+  mimeDiagnostics: Diagnostic[];
 }
 
 const NONE = {};
 const defaultsCache = new WeakMap<object, WeakMap<object, Defaults>>();
 
+/** conf/web.xml plus web.xml.default, read once per pair (Tomcat caches them per host, too). */
 function defaultsOf(global: WebXml | null, hostDefault: WebXml | null): Defaults {
   let inner = defaultsCache.get(global ?? NONE);
   if (!inner) {
@@ -72,186 +33,230 @@ function defaultsOf(global: WebXml | null, hostDefault: WebXml | null): Defaults
   }
   let d = inner.get(hostDefault ?? NONE);
   if (!d) {
-    const layers: Layer[] = [];
-    if (global) layers.push({ origin: 'global', xml: global });
-    if (hostDefault) layers.push({ origin: 'host', xml: hostDefault });
-    d = {
-      filters: new Map(),
-      filterMappings: [],
-      servlets: new Map(),
-      servletMappings: new Map(),
-      mimeMappings: new Map(),
-      welcomeFiles: [],
-      sessionTimeoutMinutes: 30,
-      diagnostics: [],
-    };
-    // Both default descriptors are parsed into one WebXml by Tomcat, so a name defined in both is a duplicate.
-    for (const layer of layers) addFilters(d.filters, layer, d.diagnostics);
-    for (const layer of layers) {
-      for (const m of layer.xml.filterMappings) d.filterMappings.push({ origin: layer.origin, mapping: m });
-      for (const s of layer.xml.servlets) {
-        if (!d.servlets.has(s.name.value)) d.servlets.set(s.name.value, { name: s.name.value, origin: layer.origin, def: s });
-      }
-      for (const m of layer.xml.servletMappings) {
-        for (const u of m.urlPatterns) {
-          d.servletMappings.set(u.value, { pattern: u.value, servletName: m.servletName.value, origin: layer.origin, span: u.span });
-        }
-      }
-      overlayCommon(d, layer, d.diagnostics);
+    const descriptor = emptyDescriptor();
+    if (global) readInto(descriptor, global, 'global');
+    if (hostDefault) {
+      descriptor.replaceWelcomeFiles = true;
+      readInto(descriptor, hostDefault, 'host');
+      descriptor.replaceWelcomeFiles = false;
     }
+    const mime = mimeOf(descriptor, 0);
+    d = { descriptor, mime: mime.map, mimeDiagnostics: mime.diagnostics };
     inner.set(hostDefault ?? NONE, d);
   }
   return d;
 }
 
-/** Mime mappings, welcome files, session timeout and url-pattern checks: the same rules for every layer. */
-function overlayCommon(
-  into: { mimeMappings: Map<string, string>; welcomeFiles: string[]; sessionTimeoutMinutes: number },
-  layer: Layer,
-  diagnostics: Diagnostic[],
-): void {
-  for (const m of layer.xml.mimeMappings) into.mimeMappings.set(m.extension.value.toLowerCase(), m.mimeType.value);
-  // A later descriptor's welcome files replace the earlier ones (Tomcat's replaceWelcomeFiles).
-  if (layer.xml.welcomeFiles.length > 0) into.welcomeFiles = layer.xml.welcomeFiles.map((w) => w.value);
-  const t = layer.xml.sessionTimeout;
-  if (t) {
-    if (/^[+-]?\d+$/.test(t.value)) into.sessionTimeoutMinutes = Number.parseInt(t.value, 10);
-    else {
-      diagnostics.push({
-        ruleId: 'webxml-invalid-value',
-        severity: 'error',
-        message: `<session-timeout> must be a whole number of minutes, not "${t.value}".`,
-        span: t.span,
-      });
-    }
-  }
-  for (const m of layer.xml.filterMappings) for (const u of m.urlPatterns) if (u.value !== '*') checkPattern(u, diagnostics);
-  for (const m of layer.xml.servletMappings) for (const u of m.urlPatterns) checkPattern(u, diagnostics);
+function mimeOf(d: Descriptor, directCount: number): { map: Map<string, string>; diagnostics: Diagnostic[] } {
+  const types = new Map<string, string>();
+  for (const [ext, e] of d.mime) types.set(ext, e.type);
+  const { map, conflicts } = contextMimeMap(types, directCount);
+  const diagnostics: Diagnostic[] = conflicts.map((exts) => {
+    const winner = map.get(exts[0]!.toLowerCase());
+    const entries = exts.map((e) => d.mime.get(e)!);
+    return {
+      ruleId: 'mime-mapping-case-conflict',
+      severity: 'warning',
+      message: `Extensions ${exts.map((e) => `"${e}"`).join(' and ')} differ only in case: Tomcat keeps one of them (here "${winner}") by Java hash order, not by which descriptor wins. Write the extension in lower case.`,
+      span: entries[0]!.span,
+      related: entries.slice(1).map((e) => ({ message: 'also mapped here', span: e.span })),
+    };
+  });
+  return { map, diagnostics };
 }
 
-function checkPattern(u: Located<string>, diagnostics: Diagnostic[]): void {
-  const why = validateUrlPattern(u.value);
-  if (why) {
-    diagnostics.push({
-      ruleId: 'invalid-url-pattern',
-      severity: 'error',
-      message: `Invalid <url-pattern> "${u.value}": ${why}. Tomcat refuses to start the application.`,
-      span: u.span,
-    });
-  }
+/** A same-named definition in a fragment fills in what the main one leaves unset (WebXml.mergeFilter/mergeServlet). */
+function inheritFilter(own: MergedFilter, from: MergedFilter): MergedFilter {
+  const have = new Set(own.initParams.map((p) => p.name.value));
+  const extra = from.initParams.filter((p) => !have.has(p.name.value));
+  return {
+    ...own,
+    className: own.className ?? from.className,
+    asyncSupported: own.asyncSupported ?? from.asyncSupported,
+    initParams: extra.length ? [...own.initParams, ...extra] : own.initParams,
+  };
+}
+
+function inheritServlet(own: MergedServlet, from: MergedServlet): MergedServlet {
+  const have = new Set(own.initParams.map((p) => p.name.value));
+  const extra = from.initParams.filter((p) => !have.has(p.name.value));
+  const noTarget = !own.className && !own.jspFile;
+  return {
+    ...own,
+    className: noTarget ? from.className : own.className,
+    jspFile: noTarget ? from.jspFile : own.jspFile,
+    initParams: extra.length ? [...own.initParams, ...extra] : own.initParams,
+  };
 }
 
 /**
- * Merges descriptors as Tomcat 10.1's ContextConfig and WebXml.merge do:
- * conf/web.xml and web.xml.default are read into one "defaults" descriptor,
- * then merged under the app's. The app's mappings come first; a default
- * mapping is appended only for a filter name the app does not map; a
- * same-named app filter keeps its class and gains the default's init-params
- * it does not set itself. A default servlet mapping is added only when the app
- * neither maps that servlet nor that pattern. The maps of the result may be
- * shared with other applications of the host: treat them as read-only.
+ * Merges `fragment` into `main` with the rules WebXml.merge applies to
+ * tomcat-web.xml and the defaults: main's definitions win and inherit what
+ * they leave unset; a fragment's filter mapping is added only for a filter
+ * name main does not map; a fragment's servlet mapping only when main maps
+ * neither that servlet nor that pattern; MIME mappings, welcome files and the
+ * session timeout only where main has none.
  */
-export function mergeWebApp(global: WebXml | null, hostDefault: WebXml | null, app: WebXml | null): MergedWebApp {
-  const d = defaultsOf(global, hostDefault);
-  if (!app) {
-    return {
-      filters: d.filters,
-      filterMappings: d.filterMappings,
-      servlets: d.servlets,
-      servletMappings: d.servletMappings,
-      mimeMappings: d.mimeMappings,
-      welcomeFiles: d.welcomeFiles,
-      sessionTimeoutMinutes: d.sessionTimeoutMinutes,
-      diagnostics: [...d.diagnostics, ...undefinedFilterDiagnostics(d.filters, d.filterMappings)],
-    };
-  }
-  const diagnostics: Diagnostic[] = [...d.diagnostics];
-  const appLayer: Layer = { origin: 'app', xml: app };
-
-  let filters = d.filters;
-  if (app.filters.length > 0) {
-    filters = new Map();
-    addFilters(filters, appLayer, diagnostics);
-    for (const [name, def] of d.filters) {
+function mergeFragment(main: Descriptor, fragment: Descriptor, last: boolean): void {
+  const addedMappings = main.filterMappings.length === 0 ? fragment.filterMappings : fragment.filterMappings.filter((m) => !main.filterMappingNames.has(m.filterName));
+  if (addedMappings.length) main.filterMappings = main.filterMappings.length === 0 ? addedMappings : [...main.filterMappings, ...addedMappings];
+  if (main.filters.size === 0) main.filters = fragment.filters;
+  else {
+    const filters = new Map(main.filters);
+    for (const [name, f] of fragment.filters) {
       const own = filters.get(name);
-      if (!own) {
-        filters.set(name, def);
-        continue;
-      }
-      const have = new Set(own.initParams.map((p) => p.name.value));
-      for (const p of def.initParams) if (!have.has(p.name.value)) own.initParams.push(p);
-      if (!own.className) own.className = def.className;
+      filters.set(name, own ? inheritFilter(own, f) : f);
     }
+    main.filters = filters;
   }
-
-  const filterMappings: MergedFilterMapping[] = [];
-  const appMapped = new Set<string>();
-  for (const m of app.filterMappings) {
-    filterMappings.push({ origin: 'app', mapping: m });
-    appMapped.add(m.filterName.value);
-  }
-  for (const m of d.filterMappings) if (!appMapped.has(m.mapping.filterName.value)) filterMappings.push(m);
-
-  let servlets = d.servlets;
-  if (app.servlets.length > 0) {
-    servlets = new Map();
-    for (const s of app.servlets) servlets.set(s.name.value, { name: s.name.value, origin: 'app', def: s });
-    for (const [name, s] of d.servlets) if (!servlets.has(name)) servlets.set(name, s);
-  }
-  let servletMappings = d.servletMappings;
-  if (app.servletMappings.length > 0) {
-    servletMappings = new Map();
-    const appMappedServlets = new Set<string>();
-    for (const m of app.servletMappings) {
-      appMappedServlets.add(m.servletName.value);
-      for (const u of m.urlPatterns) {
-        servletMappings.set(u.value, { pattern: u.value, servletName: m.servletName.value, origin: 'app', span: u.span });
+  const addedServletMappings: MergedServletMapping[] = [];
+  if (main.servletMappings.size === 0) {
+    main.servletMappings = fragment.servletMappings;
+    if (!last) addedServletMappings.push(...fragment.servletMappings.values());
+  } else {
+    const mappings = new Map(main.servletMappings);
+    for (const [pattern, m] of fragment.servletMappings) {
+      if (!main.servletMappingNames.has(m.servletName) && !main.servletMappings.has(pattern)) {
+        mappings.set(pattern, m);
+        addedServletMappings.push(m);
       }
     }
-    for (const [pattern, m] of d.servletMappings) {
-      if (!appMappedServlets.has(m.servletName) && !servletMappings.has(pattern)) servletMappings.set(pattern, m);
-    }
+    main.servletMappings = mappings;
   }
-
-  const common = {
-    mimeMappings: app.mimeMappings.length > 0 ? new Map(d.mimeMappings) : d.mimeMappings,
-    welcomeFiles: d.welcomeFiles,
-    sessionTimeoutMinutes: d.sessionTimeoutMinutes,
-  };
-  overlayCommon(common, appLayer, diagnostics);
-  diagnostics.push(...undefinedFilterDiagnostics(filters, filterMappings));
-  return { filters, filterMappings, servlets, servletMappings, ...common, diagnostics };
+  // Added mappings count as main's for a later fragment (WebXml.addFilterMapping/addServletMapping record the names).
+  if (!last) {
+    for (const m of addedMappings) main.filterMappingNames.add(m.filterName);
+    for (const m of addedServletMappings) main.servletMappingNames.add(m.servletName);
+  }
+  if (main.servlets.size === 0) main.servlets = fragment.servlets;
+  else {
+    const servlets = new Map(main.servlets);
+    for (const [name, s] of fragment.servlets) {
+      const own = servlets.get(name);
+      servlets.set(name, own ? inheritServlet(own, s) : s);
+    }
+    main.servlets = servlets;
+  }
+  if (main.mime.size === 0) main.mime = fragment.mime;
+  else {
+    const mime = new Map(main.mime);
+    for (const [ext, e] of fragment.mime) if (!mime.has(ext)) mime.set(ext, e);
+    main.mime = mime;
+  }
+  if (main.welcomeFiles.length === 0) main.welcomeFiles = fragment.welcomeFiles;
+  if (main.sessionTimeout === null) main.sessionTimeout = fragment.sessionTimeout;
 }
 
-function undefinedFilterDiagnostics(filters: Map<string, MergedFilter>, mappings: MergedFilterMapping[]): Diagnostic[] {
-  const out: Diagnostic[] = [];
-  for (const { mapping } of mappings) {
-    if (!filters.has(mapping.filterName.value)) {
-      out.push({
-        ruleId: 'filter-mapping-undefined-filter',
-        severity: 'error',
-        message: `<filter-mapping> names "${mapping.filterName.value}", which no <filter> defines: Tomcat refuses to start the application.`,
-        span: mapping.filterName.span,
-      });
-    }
+/** Servlet 2.2 descriptors may omit the leading "/" of a servlet url-pattern (StandardContext.adjustURLPattern). */
+function adjustFor22(mappings: Map<string, MergedServletMapping>): Map<string, MergedServletMapping> {
+  const out = new Map<string, MergedServletMapping>();
+  for (const m of mappings.values()) {
+    const p = m.pattern.startsWith('/') || m.pattern.startsWith('*.') ? m.pattern : '/' + m.pattern;
+    out.set(p, p === m.pattern ? m : { ...m, pattern: p });
   }
   return out;
 }
 
-function addFilters(into: Map<string, MergedFilter>, layer: Layer, diagnostics: Diagnostic[]): void {
-  for (const def of layer.xml.filters) {
-    const name = def.name.value;
-    const prior = into.get(name);
-    if (prior) {
-      diagnostics.push({
-        ruleId: 'duplicate-filter-name',
+/** What StandardContext refuses when the merged descriptor is applied to it; each stops the context. */
+function contextChecks(d: Descriptor, servletMappings: Map<string, MergedServletMapping>): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  const refuse = 'Tomcat refuses to start the application';
+  for (const m of d.filterMappings) {
+    if (!d.filters.has(m.filterName)) {
+      out.push({
+        ruleId: 'filter-mapping-undefined-filter',
         severity: 'error',
-        message: `Filter "${name}" is defined twice${prior.origin === layer.origin ? ' in this descriptor' : ` (also in the ${prior.origin} descriptor)`}: Tomcat refuses the descriptor ("Duplicate filter name").`,
-        span: def.name.span,
-        related: [{ message: 'first defined here', span: prior.def.name.span }],
+        message: `<filter-mapping> names "${m.filterName}", which no <filter> defines ("Filter mapping specifies an unknown filter name"): ${refuse}.`,
+        span: m.mapping.filterName.span,
       });
-      continue;
     }
-    into.set(name, { name, origin: layer.origin, def, className: def.className, initParams: [...def.initParams] });
+    if (m.urlPatterns.length === 0 && m.servletNames.length === 0 && !m.allServlets) {
+      out.push({
+        ruleId: 'webxml-missing-element',
+        severity: 'error',
+        message: `<filter-mapping> for "${m.filterName}" has neither a <url-pattern> nor a <servlet-name>: ${refuse}.`,
+        span: m.mapping.filterName.span,
+      });
+    }
+    for (const u of m.urlPatterns) {
+      const why = validateUrlPattern(u.pattern, 'filter-mapping');
+      if (why) {
+        out.push({ ruleId: 'invalid-url-pattern', severity: 'error', message: `Invalid <url-pattern> "${u.source.value}" in a filter mapping: ${why}. ${refuse}.`, span: u.source.span });
+      }
+    }
   }
+  for (const f of d.filters.values()) {
+    if (!f.className) {
+      out.push({
+        ruleId: 'webxml-missing-element',
+        severity: 'error',
+        message: `Filter "${f.name}" has no <filter-class>, and no same-named filter in tomcat-web.xml, conf/web.xml or web.xml.default provides one: the filter cannot start, so ${refuse}.`,
+        span: f.def.name.span,
+      });
+    }
+  }
+  for (const m of servletMappings.values()) {
+    // A JSON chain document names servlets by mapping only; it has no <servlet> to define them.
+    if (!d.servlets.has(m.servletName) && !m.span.file.endsWith('.json')) {
+      out.push({
+        ruleId: 'servlet-mapping-undefined-servlet',
+        severity: 'error',
+        message: `<servlet-mapping> names servlet "${m.servletName}", which no <servlet> defines: ${refuse}.`,
+        span: m.span,
+      });
+    }
+    const why = validateUrlPattern(m.pattern, 'servlet-mapping');
+    if (why) out.push({ ruleId: 'invalid-url-pattern', severity: 'error', message: `Invalid <url-pattern> "${m.pattern}" in a servlet mapping: ${why}. ${refuse}.`, span: m.span });
+  }
+  return out;
+}
+
+/**
+ * Merges conf/web.xml, the host's web.xml.default and the app's WEB-INF/web.xml
+ * (and WEB-INF/tomcat-web.xml when given) into what Tomcat 10.1 configures the
+ * context with; a null `global` stands for Tomcat's stock conf/web.xml (see
+ * stock.ts). Collections of the result may be shared with other apps of the
+ * same host: treat them as read-only.
+ */
+export function mergeWebApp(global: WebXml | null, hostDefault: WebXml | null, app: WebXml | null, tomcatWebXml: WebXml | null = null): MergedWebApp {
+  const defaults = defaultsOf(global ?? STOCK_WEB_XML, hostDefault);
+  const main = emptyDescriptor();
+  if (app) readInto(main, app, 'app');
+  const ownMime = main.mime.size;
+  let appFailed = main.failed;
+  const diagnostics: Diagnostic[] = [...main.diagnostics];
+  if (tomcatWebXml) {
+    const fragment = emptyDescriptor();
+    readInto(fragment, tomcatWebXml, 'tomcat-web');
+    appFailed ||= fragment.failed;
+    diagnostics.push(...fragment.diagnostics);
+    mergeFragment(main, fragment, false);
+  }
+  const shareDefaultMime = main.mime.size === 0;
+  mergeFragment(main, defaults.descriptor, true);
+  diagnostics.push(...defaults.descriptor.diagnostics);
+
+  const servletMappings = app?.generation === '2.2' ? adjustFor22(main.servletMappings) : main.servletMappings;
+  const refused = contextChecks(main, servletMappings);
+  diagnostics.push(...refused);
+  let mimeMappings = defaults.mime;
+  if (shareDefaultMime) diagnostics.push(...defaults.mimeDiagnostics);
+  else {
+    const mime = mimeOf(main, ownMime);
+    mimeMappings = mime.map;
+    diagnostics.push(...mime.diagnostics);
+  }
+  const startup: Startup = appFailed || refused.length > 0 ? 'fails' : defaults.descriptor.failed ? 'first-on-host-fails' : 'starts';
+  return {
+    filters: main.filters,
+    filterMappings: main.filterMappings,
+    servlets: main.servlets,
+    servletMappings,
+    mimeMappings,
+    // An empty <welcome-file/> is read but never added to the context.
+    welcomeFiles: main.welcomeFiles.includes('') ? main.welcomeFiles.filter((w) => w !== '') : main.welcomeFiles,
+    sessionTimeoutMinutes: main.sessionTimeout ?? DEFAULT_SESSION_TIMEOUT,
+    startup,
+    diagnostics,
+  };
 }

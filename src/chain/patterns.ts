@@ -1,35 +1,135 @@
 /**
- * Servlet-spec URL patterns: which ones Tomcat accepts (StandardContext's
- * validation) and which look like mistakes. Matching itself lives in the
- * runtime (src/runtime/url-pattern.ts), because generated chains match on
- * every request; the chain stage uses the same code.
+ * Servlet-spec URL patterns as Tomcat 10.1 reads, validates and matches them.
+ * A pattern is classified once (compilePattern); matching a request is then a
+ * switch and string comparisons, never a regex.
  */
-export { compilePattern, matchesFilterPattern, matchesFilterUrlPattern, type CompiledPattern, type PatternKind } from '../runtime/url-pattern.js';
 
-/** Why Tomcat refuses a url-pattern, or null when it accepts it. */
-export function validateUrlPattern(pattern: string): string | null {
-  if (pattern.includes('\n') || pattern.includes('\r')) return 'it contains a line break';
-  if (pattern === '') return null;
-  if (pattern.startsWith('*.')) {
-    return pattern.includes('/') ? 'an extension pattern ("*.ext") cannot contain "/"' : null;
-  }
-  if (pattern.startsWith('/')) {
-    return pattern.includes('*.') ? 'a path pattern cannot contain "*." (use either "/dir/*" or "*.ext")' : null;
-  }
-  return 'it must start with "/" or "*."';
+/**
+ * `exact` "/a/b"; `path` "/a/*" and "/*"; `extension` "*.ext"; `default` "/";
+ * `context-root` "" (the empty string); `all` "*", which Tomcat accepts in a
+ * filter-mapping as "every path" (and refuses in a servlet-mapping).
+ */
+export type PatternKind = 'exact' | 'path' | 'extension' | 'default' | 'context-root' | 'all';
+
+export interface CompiledPattern {
+  /** The pattern as Tomcat uses it: trimmed and %-decoded. */
+  pattern: string;
+  kind: PatternKind;
+  /** exact: the path; path: the prefix without "/*" ("" for "/*"); extension: the text after "*."; else "". */
+  key: string;
+}
+
+/** Where a pattern is used: Tomcat accepts `*` in a filter-mapping only. */
+export type PatternUse = 'filter-mapping' | 'servlet-mapping';
+
+/** Classifies a (decoded) pattern the way Tomcat's FilterMap and Mapper will treat it. */
+export function compilePattern(pattern: string): CompiledPattern {
+  if (pattern === '*') return { pattern, kind: 'all', key: '' };
+  if (pattern === '') return { pattern, kind: 'context-root', key: '' };
+  if (pattern === '/') return { pattern, kind: 'default', key: '' };
+  if (pattern.endsWith('/*')) return { pattern, kind: 'path', key: pattern.slice(0, -2) };
+  if (pattern.startsWith('*.')) return { pattern, kind: 'extension', key: pattern.slice(2) };
+  return { pattern, kind: 'exact', key: pattern };
 }
 
 /**
- * Patterns Tomcat accepts but that rarely do what was meant (checkUnusualURLPattern),
- * e.g. "/foo*" which is an exact match for the literal text "/foo*".
+ * Why Tomcat refuses a (decoded) url-pattern, or null when it accepts it
+ * (StandardContext.validateURLPattern). A refused pattern stops the context.
+ */
+export function validateUrlPattern(pattern: string, use: PatternUse = 'filter-mapping'): string | null {
+  if (pattern === '*') return use === 'filter-mapping' ? null : '"*" matches every path only in a <filter-mapping>; a <servlet-mapping> needs "/" or "/*"';
+  if (pattern.includes('\n') || pattern.includes('\r')) return 'it contains a line break';
+  if (pattern === '') return null;
+  if (pattern.startsWith('*.')) return pattern.includes('/') ? 'an extension pattern ("*.ext") cannot contain "/"' : null;
+  if (!pattern.startsWith('/')) return 'it must start with "/" or "*." (or be empty, for the context root)';
+  if (pattern.includes('*.')) return 'a path pattern cannot contain "*." (use either "/dir/*" or "*.ext")';
+  return null;
+}
+
+/**
+ * Patterns Tomcat accepts but logs as suspicious (checkUnusualURLPattern), with
+ * what they really do: "/foo*" is an exact match for the literal text, and
+ * "*.tar.gz" never matches, since the extension is what follows the last dot.
  */
 export function unusualUrlPattern(pattern: string): string | null {
-  if (pattern.endsWith('*') && !pattern.endsWith('/*') && pattern !== '*' && !pattern.startsWith('*.')) {
+  if (pattern === '*') return null;
+  if (pattern.endsWith('*') && !pattern.endsWith('/*') && !pattern.startsWith('*.')) {
     return `"${pattern}" is an exact match for a path ending in "*", not a wildcard: write "${pattern.replace(/\*+$/, '').replace(/\/?$/, '/*')}" for a prefix`;
   }
-  if (pattern.startsWith('*.') && pattern.length > 2 && pattern.slice(2).includes('*')) {
-    return `"${pattern}" has a "*" inside the extension, which matches only that literal character`;
+  if (pattern.startsWith('*.') && pattern.length > 2) {
+    const ext = pattern.slice(2);
+    if (ext.includes('.')) return `"${pattern}" never matches: the extension is the text after the last ".", so use "*.${ext.slice(ext.lastIndexOf('.') + 1)}"`;
+    if (ext.includes('*')) return `"${pattern}" has a "*" inside the extension, which matches only that literal character`;
   }
   return null;
 }
 
+function hexValue(c: number): number {
+  if (c >= 48 && c <= 57) return c - 48;
+  if (c >= 65 && c <= 70) return c - 55;
+  if (c >= 97 && c <= 102) return c - 87;
+  return -1;
+}
+
+/**
+ * %-decodes a url-pattern as Tomcat does when it reads web.xml (UDecoder, UTF-8,
+ * "+" stays "+"). Returns the reason instead when a "%" is not followed by two
+ * hex digits: Tomcat then stops reading the descriptor.
+ */
+export function decodeUrlPattern(raw: string): { pattern: string } | { error: string } {
+  if (!raw.includes('%')) return { pattern: raw };
+  const bytes: number[] = [];
+  let out = '';
+  const flush = (): void => {
+    if (bytes.length) out += Buffer.from(bytes).toString('utf8');
+    bytes.length = 0;
+  };
+  for (let i = 0; i < raw.length; i++) {
+    if (raw.charCodeAt(i) !== 37) {
+      flush();
+      out += raw[i];
+      continue;
+    }
+    const hi = i + 2 < raw.length ? hexValue(raw.charCodeAt(i + 1)) : -1;
+    const lo = hi >= 0 ? hexValue(raw.charCodeAt(i + 2)) : -1;
+    if (hi < 0 || lo < 0) return { error: `"%" must be followed by two hexadecimal digits (at "${raw.slice(i, i + 3)}")` };
+    bytes.push(hi * 16 + lo);
+    i += 2;
+  }
+  flush();
+  return { pattern: out };
+}
+
+/**
+ * Whether a filter mapping's url-pattern applies to a request path (the
+ * context-relative path Tomcat matched, after welcome-file resolution), as
+ * Tomcat's FilterUtil decides: exact text, "/*", a prefix ending at a "/",
+ * the extension after the last "." of the last segment, "" for the context
+ * root "/" (Tomcat 10.1.41 and later, BZ 69633) and for the empty path, and
+ * "*" for everything.
+ */
+export function matchesFilterPattern(p: CompiledPattern, path: string): boolean {
+  switch (p.kind) {
+    case 'all':
+      return true;
+    case 'exact':
+      return path === p.key;
+    case 'default':
+      return path === '/';
+    case 'context-root':
+      // "" equals the empty path a "/*" servlet gets for the bare context path, too.
+      return path === '/' || path === '';
+    case 'path':
+      return path.startsWith(p.key) && (path.length === p.key.length || path.charCodeAt(p.key.length) === 47);
+    case 'extension': {
+      const slash = path.lastIndexOf('/');
+      const dot = path.lastIndexOf('.');
+      return slash >= 0 && dot > slash && dot !== path.length - 1 && path.length - dot - 1 === p.key.length && path.endsWith(p.key);
+    }
+  }
+}
+
+/** One-off form of matchesFilterPattern for a raw (already decoded) pattern. */
+export function matchesFilterUrlPattern(pattern: string, path: string): boolean {
+  return matchesFilterPattern(compilePattern(pattern), path);
+}

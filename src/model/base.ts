@@ -21,6 +21,8 @@ export interface LoadedContext {
   contextDef: ContextDef | null;
   /** `WEB-INF/web.xml`; null when the app has none. */
   webXml: WebXml | null;
+  /** `WEB-INF/tomcat-web.xml`, which Tomcat merges between web.xml and the host defaults; absent or null when none. */
+  tomcatWebXml?: WebXml | null;
 }
 
 export interface LoadedHost {

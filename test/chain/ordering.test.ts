@@ -1,47 +1,162 @@
-import { existsSync, readFileSync } from 'node:fs';
+/**
+ * Every scenario under test/fixtures/ordering was run on real Tomcat by
+ * scripts/observe-ordering.mjs with probe filters that record their name,
+ * init-params and dispatcher type (test/tomcat-observe). These tests hold
+ * tollgate to exactly what Tomcat did: chain order, servlet selection, which
+ * contexts failed to start, session timeouts, MIME types, servlet params.
+ */
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { effectiveChain, findContext, findHost, mergedOf, type ChainEntry, type MergedWebApp } from '../../src/chain/index.js';
-import type { Dispatcher } from '../../src/model/index.js';
-import { loadBase } from '../../src/parser/index.js';
+import { effectiveChain, findContext, mergeWebApp, type ChainEntry, type MergedWebApp, type ServletMatchKind } from '../../src/chain/index.js';
+import type { CatalinaBase, Dispatcher, LoadedContext, Param } from '../../src/model/index.js';
+import { loadBase, parseWebXml } from '../../src/parser/index.js';
 
-/** Orders observed on real Tomcat 10.1 by test/tomcat/observe-ordering.ts with a probe filter. */
-const dir = join(import.meta.dirname, '..', 'fixtures', 'ordering');
-const observed = JSON.parse(readFileSync(join(dir, 'observed.json'), 'utf8')) as {
+interface Dispatch {
+  dispatcher: Dispatcher;
+  path: string;
+  servlet: string;
+  match: string;
+  pattern: string;
+}
+interface ObservedRequest {
+  host: string;
+  path: string;
+  status: number;
+  order: string[];
+  dispatches: Dispatch[];
+  servlet?: string[];
+  sessionTimeout?: number;
+  contentType?: string | null;
+}
+interface Observed {
   tomcat: string;
-  results: { host: string; path: string; status: number; order: string[]; errorPage?: string }[];
-};
-const base = loadBase({ base: join(dir, 'base') });
+  scenario: string;
+  failedContexts: { context: string; reason: string | null }[];
+  requests: ObservedRequest[];
+}
+interface Declared {
+  about: string;
+  requests: { path: string; host?: string; dispatches?: { dispatcher: Dispatcher; path: string }[] }[];
+}
+
+const root = join(import.meta.dirname, '..', 'fixtures', 'ordering');
+const scenarios = readdirSync(root).filter((d) => existsSync(join(root, d, 'observed.json'))).sort();
+
+/** The label ProbeFilter / ProbeServlet print: name, sorted init-params, dispatcher. */
+function paramsLabel(name: string, params: readonly Param[]): string {
+  const kv = params.map((p) => `${p.name.value}=${p.value.value}`).sort();
+  return kv.length ? `${name}[${kv.join(',')}]` : name;
+}
 
 function label(e: ChainEntry, dispatcher: Dispatcher): string {
-  const probe = e.filter.initParams.find((p) => p.name.value === 'probe');
-  return `${e.filter.name}${probe ? `=${probe.value.value}` : ''}@${dispatcher}`;
+  return `${paramsLabel(e.filter.name, e.filter.initParams)}@${dispatcher}`;
 }
 
-function contextFails(merged: MergedWebApp): boolean {
-  return merged.diagnostics.some((d) => d.severity === 'error');
-}
+const KIND_OF_MATCH: Record<string, ServletMatchKind> = { EXACT: 'exact', PATH: 'path', EXTENSION: 'extension', DEFAULT: 'default', CONTEXT_ROOT: 'context-root' };
 
-describe(`filter order as observed on ${observed.tomcat}`, () => {
-  it('covers at least 15 scenarios', () => {
-    expect(new Set(observed.results.map((r) => r.path.split('/')[1])).size).toBeGreaterThanOrEqual(15);
-  });
+/** Which diagnostic explains each reason Tomcat logged for refusing a context. */
+const RULE_FOR_REASON: [RegExp, string][] = [
+  [/Duplicate filter name/, 'duplicate-filter-name'],
+  [/unknown filter name/, 'filter-mapping-undefined-filter'],
+  [/either a <url-pattern> or a <servlet-name>/, 'webxml-missing-element'],
+  [/Exception starting filter/, 'webxml-missing-element'],
+  [/unknown servlet name/, 'servlet-mapping-undefined-servlet'],
+  [/Invalid <url-pattern>|Failed to decode/, 'invalid-url-pattern'],
+  [/both mapped to the url-pattern/, 'duplicate-servlet-mapping'],
+  [/For input string/, 'webxml-invalid-value'],
+];
 
-  for (const r of observed.results) {
-    it(`${r.host} ${r.path} runs ${r.order.join(', ') || 'nothing (context not started)'}`, () => {
-      const host = findHost(base, r.host)!;
-      const ctx = findContext(host, r.path)!;
-      const merged = mergedOf(base, host, ctx);
-      if (r.status === 404 && r.order.length === 0) {
-        expect(contextFails(merged)).toBe(true);
-        return;
-      }
-      expect(contextFails(merged)).toBe(false);
-      const inContext = r.path.slice(ctx.path.length) || '/';
-      const exists = (p: string): boolean => existsSync(join(ctx.docBase, p));
-      const got = effectiveChain(merged, inContext, 'REQUEST', exists).entries.map((e) => label(e, 'REQUEST'));
-      if (r.errorPage) got.push(...effectiveChain(merged, r.errorPage, 'ERROR', exists).entries.map((e) => label(e, 'ERROR')));
-      expect(got).toEqual(r.order);
-    });
+function isFile(p: string): boolean {
+  try {
+    return statSync(p).isFile();
+  } catch {
+    return false;
   }
+}
+
+/** The loader does not read WEB-INF/tomcat-web.xml; Tomcat does, so the test supplies it. */
+function mergedFor(base: CatalinaBase, context: LoadedContext, fallback: MergedWebApp, hostDefault: CatalinaBase['hosts'][number]['webXmlDefault']): MergedWebApp {
+  const file = join(context.docBase, 'WEB-INF', 'tomcat-web.xml');
+  if (context.tomcatWebXml !== undefined || !existsSync(file)) return fallback;
+  const tomcatWeb = parseWebXml(readFileSync(file), file).webXml;
+  return mergeWebApp(base.globalWebXml, hostDefault, context.webXml, tomcatWeb);
+}
+
+it('holds at least 15 scenarios observed on Tomcat', () => {
+  expect(scenarios.length).toBeGreaterThanOrEqual(15);
 });
+
+for (const scenario of scenarios) {
+  const dir = join(root, scenario);
+  const observed = JSON.parse(readFileSync(join(dir, 'observed.json'), 'utf8')) as Observed;
+  const declared = JSON.parse(readFileSync(join(dir, 'requests.json'), 'utf8')) as Declared;
+
+  describe(`${scenario}: ${declared.about}`, () => {
+    const base = loadBase({ base: dir });
+    const failed = new Map(observed.failedContexts.map((f) => [f.context, f.reason]));
+
+    observed.requests.forEach((r, i) => {
+      const extra = declared.requests[i]?.dispatches ?? [];
+      const title = `${r.host} ${r.path} -> ${r.order.join(' ') || (r.status === 404 ? 'no filter (404)' : `no filter (${r.status})`)}`;
+      it(title, () => {
+        const uri = decodeURIComponent(r.path);
+        const match = findContext(base, r.host, uri);
+        expect(match).not.toBeNull();
+        const { context, host } = match!;
+        const merged = mergedFor(base, context, match!.merged, host.webXmlDefault);
+        const name = context.path || '/';
+        if (failed.has(name)) {
+          // Tomcat refused this context: tollgate must say it may not start, and why.
+          expect(merged.startup).not.toBe('starts');
+          expect(r.order).toEqual([]);
+          const reason = failed.get(name) ?? '';
+          const rule = RULE_FOR_REASON.find(([re]) => re.test(reason))?.[1];
+          expect(rule, `no rule for Tomcat's reason "${reason}"`).toBeDefined();
+          expect(merged.diagnostics.filter((d) => d.severity === 'error').map((d) => d.ruleId)).toContain(rule);
+          return;
+        }
+        expect(merged.startup, merged.diagnostics.map((d) => d.message).join('\n')).not.toBe('fails');
+        const exists = (p: string): boolean => isFile(join(context.docBase, p));
+        const request = effectiveChain(merged, match!.path, 'REQUEST', exists);
+        const got = request.entries.map((e) => label(e, 'REQUEST'));
+        for (const d of extra) got.push(...effectiveChain(merged, d.path, d.dispatcher, exists).entries.map((e) => label(e, d.dispatcher)));
+        expect(got).toEqual(r.order);
+
+        const seen = r.dispatches.find((d) => d.dispatcher === 'REQUEST');
+        if (seen) {
+          expect(request.servlet?.servletName).toBe(seen.servlet);
+          expect(request.servlet?.requestPath).toBe(seen.path);
+          const kind = KIND_OF_MATCH[seen.match];
+          // Tomcat reports no match type for a welcome resource served by the default servlet.
+          if (kind) expect(request.servlet?.kind).toBe(kind);
+        }
+        for (const d of r.dispatches.filter((x) => x.dispatcher !== 'REQUEST')) {
+          expect(extra.map((x) => `${x.dispatcher} ${x.path}`)).toContain(`${d.dispatcher} ${d.path}`);
+        }
+        if (r.servlet) {
+          const s = merged.servlets.get(request.servlet!.servletName)!;
+          expect(paramsLabel(s.name, s.initParams)).toBe(r.servlet[0]);
+        }
+        if (r.sessionTimeout !== undefined) expect(merged.sessionTimeoutMinutes).toBe(r.sessionTimeout);
+        if (r.contentType !== undefined) {
+          const ext = uri.slice(uri.lastIndexOf('.') + 1).toLowerCase();
+          expect(merged.mimeMappings.get(ext)).toBe(r.contentType?.split(';')[0]);
+        }
+      });
+    });
+
+    it('marks exactly the contexts Tomcat refused (or may refuse) as not starting', () => {
+      const refusedByTomcat = new Set(failed.keys());
+      for (const h of base.hosts) {
+        for (const c of h.contexts) {
+          const fallback = findContext(base, h.name, c.path + '/')!.merged;
+          const merged = mergedFor(base, c, fallback, h.webXmlDefault);
+          const name = c.path || '/';
+          if (refusedByTomcat.has(name)) expect(merged.startup, name).not.toBe('starts');
+          else expect(merged.startup, name).not.toBe('fails');
+        }
+      }
+    });
+  });
+}

@@ -1,0 +1,265 @@
+/**
+ * Reading one web.xml into the state Tomcat's digester builds (its WebXml
+ * object), including where Tomcat gives up: a duplicate filter name, a
+ * url-pattern mapped twice, a bad %-escape or a non-numeric session timeout
+ * stop the digester, so nothing after that element is read. conf/web.xml and
+ * web.xml.default are read into ONE such state, which is why a name defined
+ * in both is a duplicate and why the host's servlets replace the global ones.
+ */
+import type { Diagnostic, Dispatcher, FilterMapping, Located, Param, ServletMapping, Span, WebXml } from '../model/index.js';
+import { compilePattern, decodeUrlPattern } from './patterns.js';
+import type { MappedPattern, MergedFilter, MergedFilterMapping, MergedServlet, MergedServletMapping, Origin } from './types.js';
+
+export interface MimeEntry {
+  type: string;
+  origin: Origin;
+  span: Span;
+}
+
+/** The digester's view of one descriptor (or of conf/web.xml plus web.xml.default). */
+export interface Descriptor {
+  filters: Map<string, MergedFilter>;
+  filterMappings: MergedFilterMapping[];
+  filterMappingNames: Set<string>;
+  servlets: Map<string, MergedServlet>;
+  servletMappings: Map<string, MergedServletMapping>;
+  servletMappingNames: Set<string>;
+  /** Case-sensitive, in insertion order (Tomcat lower-cases only when it configures the context). */
+  mime: Map<string, MimeEntry>;
+  welcomeFiles: string[];
+  /** web.xml.default's first welcome file clears the global list (ContextConfig sets replaceWelcomeFiles). */
+  replaceWelcomeFiles: boolean;
+  sessionTimeout: number | null;
+  /** A parse error stopped the digester in one of the files read into this state. */
+  failed: boolean;
+  diagnostics: Diagnostic[];
+}
+
+export function emptyDescriptor(): Descriptor {
+  return {
+    filters: new Map(),
+    filterMappings: [],
+    filterMappingNames: new Set(),
+    servlets: new Map(),
+    servletMappings: new Map(),
+    servletMappingNames: new Set(),
+    mime: new Map(),
+    welcomeFiles: [],
+    replaceWelcomeFiles: false,
+    sessionTimeout: null,
+    failed: false,
+    diagnostics: [],
+  };
+}
+
+const DISPATCHER_BITS: Record<Dispatcher, number> = { REQUEST: 1, FORWARD: 2, INCLUDE: 4, ERROR: 8, ASYNC: 16 };
+const DISPATCHER_ORDER: Dispatcher[] = ['REQUEST', 'FORWARD', 'INCLUDE', 'ERROR', 'ASYNC'];
+
+/** The bit of one dispatcher type in MergedFilterMapping.dispatcherMask. */
+export function dispatcherBit(d: Dispatcher): number {
+  return DISPATCHER_BITS[d];
+}
+
+/** Dispatcher bits of a mapping as Tomcat reads them: case-insensitive, unknown names ignored, none means REQUEST. */
+export function dispatcherBits(texts: readonly string[]): number {
+  let bits = 0;
+  for (const t of texts) bits |= DISPATCHER_BITS[t.toUpperCase() as Dispatcher] ?? 0;
+  return bits === 0 ? DISPATCHER_BITS.REQUEST : bits;
+}
+
+/** The init-params a definition ends up with: for a repeated name, the last value wins (Tomcat keeps a map). */
+function effectiveParams(params: readonly Param[]): Param[] {
+  if (params.length < 2) return [...params];
+  const byName = new Map<string, Param>();
+  for (const p of params) byName.set(p.name.value, p);
+  return byName.size === params.length ? [...params] : [...byName.values()];
+}
+
+/** Java's Integer.valueOf on trimmed text: an optional sign, ASCII digits, within 32 bits. */
+function parseJavaInt(text: string): number | null {
+  if (!/^[+-]?\d+$/.test(text)) return null;
+  const n = Number(text);
+  return n >= -2147483648 && n <= 2147483647 ? n : null;
+}
+
+function mappedPatterns(urls: readonly Located<string>[]): MappedPattern[] {
+  return urls.map((u) => {
+    const d = decodeUrlPattern(u.value);
+    return { ...compilePattern('pattern' in d ? d.pattern : u.value), source: u };
+  });
+}
+
+function filterMappingOf(m: FilterMapping, origin: Origin): MergedFilterMapping {
+  const names = m.servletNames.map((s) => s.value);
+  const mask = dispatcherBits(m.dispatchers.map((d) => d.value));
+  return {
+    origin,
+    mapping: m,
+    filterName: m.filterName.value,
+    urlPatterns: mappedPatterns(m.urlPatterns),
+    servletNames: names.filter((n) => n !== '*'),
+    allServlets: names.includes('*'),
+    dispatchers: DISPATCHER_ORDER.filter((d) => (mask & DISPATCHER_BITS[d]) !== 0),
+    dispatcherMask: mask,
+  };
+}
+
+const FILE_LABEL: Record<Origin, string> = { global: 'conf/web.xml', host: 'web.xml.default', 'tomcat-web': 'tomcat-web.xml', app: 'web.xml' };
+
+/** What stopping the digester means for the application, by where it happened. */
+function consequence(origin: Origin): string {
+  if (origin === 'global' || origin === 'host') {
+    return 'Tomcat stops reading the host defaults (conf/web.xml, then web.xml.default) here: the first application the host deploys fails to start, and the others start without the rest of this file';
+  }
+  return `Tomcat stops reading ${FILE_LABEL[origin]} here and does not start the application`;
+}
+
+interface Stop {
+  offset: number;
+  diagnostic: Diagnostic;
+  /** For a servlet-mapping: how many of its url-patterns Tomcat added before stopping. */
+  applied?: number;
+}
+
+/** Finds the first element at which Tomcat's digester would stop reading `xml` on top of `state`. */
+function findStop(state: Descriptor, xml: WebXml, origin: Origin): Stop | null {
+  let stop: Stop | null = null;
+  const consider = (s: Stop): void => {
+    if (!stop || s.offset < stop.offset) stop = s;
+  };
+  const names = new Map<string, Span>();
+  for (const f of state.filters.values()) names.set(f.name, f.def.name.span);
+  for (const f of xml.filters) {
+    const prior = names.get(f.name.value);
+    if (prior) {
+      const where = prior.file === f.name.span.file ? 'earlier in this file' : `in ${prior.file}`;
+      consider({
+        offset: f.span.offset,
+        diagnostic: {
+          ruleId: 'duplicate-filter-name',
+          severity: 'error',
+          message: `Filter "${f.name.value}" is already defined ${where} ("Duplicate filter name"): ${consequence(origin)}.`,
+          span: f.name.span,
+          related: [{ message: 'first defined here', span: prior }],
+        },
+      });
+      break;
+    }
+    names.set(f.name.value, f.name.span);
+  }
+  for (const m of xml.filterMappings) {
+    for (const u of m.urlPatterns) {
+      const d = decodeUrlPattern(u.value);
+      if ('error' in d) {
+        consider({ offset: m.span.offset, diagnostic: badEscape(u, d.error, origin) });
+        break;
+      }
+    }
+  }
+  const patterns = new Map<string, { servlet: string; span: Span }>();
+  for (const [p, m] of state.servletMappings) patterns.set(p, { servlet: m.servletName, span: m.span });
+  outer: for (const m of xml.servletMappings) {
+    for (let i = 0; i < m.urlPatterns.length; i++) {
+      const u = m.urlPatterns[i]!;
+      const d = decodeUrlPattern(u.value);
+      if ('error' in d) {
+        consider({ offset: m.span.offset, diagnostic: badEscape(u, d.error, origin), applied: i });
+        break outer;
+      }
+      const prior = patterns.get(d.pattern);
+      if (prior) {
+        consider({
+          offset: m.span.offset,
+          applied: i + 1,
+          diagnostic: {
+            ruleId: 'duplicate-servlet-mapping',
+            severity: 'error',
+            message: `url-pattern "${d.pattern}" is already mapped to servlet "${prior.servlet}"; mapping it to "${m.servletName.value}" as well is not permitted: ${consequence(origin)}.`,
+            span: u.span,
+            related: [{ message: 'first mapped here', span: prior.span }],
+          },
+        });
+        break outer;
+      }
+      patterns.set(d.pattern, { servlet: m.servletName.value, span: u.span });
+    }
+  }
+  const t = xml.sessionTimeout;
+  if (t && parseJavaInt(t.value) === null) {
+    consider({
+      offset: t.span.offset,
+      diagnostic: {
+        ruleId: 'webxml-invalid-value',
+        severity: 'error',
+        message: `<session-timeout> must be a whole number of minutes, not "${t.value}": ${consequence(origin)}.`,
+        span: t.span,
+      },
+    });
+  }
+  return stop;
+}
+
+function badEscape(u: Located<string>, why: string, origin: Origin): Diagnostic {
+  return {
+    ruleId: 'invalid-url-pattern',
+    severity: 'error',
+    message: `Invalid <url-pattern> "${u.value}": ${why}. ${consequence(origin)}.`,
+    span: u.span,
+  };
+}
+
+function addServletMapping(state: Descriptor, m: ServletMapping, origin: Origin, count: number): void {
+  for (let i = 0; i < count; i++) {
+    const u = m.urlPatterns[i]!;
+    const d = decodeUrlPattern(u.value);
+    if ('error' in d) return;
+    state.servletMappings.set(d.pattern, { pattern: d.pattern, servletName: m.servletName.value, origin, span: u.span });
+    state.servletMappingNames.add(m.servletName.value);
+  }
+}
+
+/**
+ * Reads `xml` into `state` as Tomcat's digester would, element by element,
+ * stopping (and marking the state failed) where Tomcat stops.
+ */
+export function readInto(state: Descriptor, xml: WebXml, origin: Origin): void {
+  const stop = findStop(state, xml, origin);
+  const limit = stop ? stop.offset : Infinity;
+  if (stop) {
+    state.failed = true;
+    state.diagnostics.push(stop.diagnostic);
+  }
+  for (const def of xml.filters) {
+    if (def.span.offset >= limit) break;
+    const name = def.name.value;
+    state.filters.set(name, { name, origin, def, className: def.className, asyncSupported: def.asyncSupported, initParams: effectiveParams(def.initParams) });
+  }
+  for (const m of xml.filterMappings) {
+    if (m.span.offset >= limit) break;
+    state.filterMappings.push(filterMappingOf(m, origin));
+    state.filterMappingNames.add(m.filterName.value);
+  }
+  for (const s of xml.servlets) {
+    if (s.span.offset >= limit) break;
+    const name = s.name.value;
+    state.servlets.set(name, { name, origin, def: s, className: s.className, jspFile: s.jspFile, initParams: effectiveParams(s.initParams) });
+  }
+  for (const m of xml.servletMappings) {
+    if (m.span.offset > limit) break;
+    addServletMapping(state, m, origin, m.span.offset === limit ? (stop?.applied ?? 0) : m.urlPatterns.length);
+  }
+  for (const m of xml.mimeMappings) {
+    if (m.span.offset >= limit) break;
+    state.mime.set(m.extension.value, { type: m.mimeType.value, origin, span: m.span });
+  }
+  for (const w of xml.welcomeFiles) {
+    if (w.span.offset >= limit) break;
+    if (state.replaceWelcomeFiles) {
+      state.welcomeFiles = [];
+      state.replaceWelcomeFiles = false;
+    }
+    if (!state.welcomeFiles.includes(w.value)) state.welcomeFiles.push(w.value);
+  }
+  const t = xml.sessionTimeout;
+  if (t && t.span.offset < limit) state.sessionTimeout = parseJavaInt(t.value);
+}
