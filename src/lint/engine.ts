@@ -2,7 +2,7 @@ import { contextsOf, type MergedFilter, type ResolvedContext } from '../chain/in
 import { validateFilterDef, type TomcatTarget } from '../filters/index.js';
 import type { CatalinaBase, Diagnostic, FilterDef, Severity, SourceFile } from '../model/index.js';
 import type { RuleLevel } from './config.js';
-import { RULES } from './rules/index.js';
+import { RULES, ruleById } from './rules/index.js';
 import { applySuppressions } from './suppressions.js';
 import type { CheckedFilter, DescriptorRef, FilterUse, LintContext } from './types.js';
 
@@ -103,8 +103,11 @@ export function lintBase(base: CatalinaBase, opts: LintOptions = {}): LintResult
     if (!unique.has(key)) unique.set(key, d);
   }
   let diagnostics = [...unique.values()];
+  if (opts.inlineConfig !== false) {
+    diagnostics = applySuppressions(diagnostics, base.files, { isRule: (id) => ruleById(id) !== undefined, isOff: (id) => opts.ruleLevels?.[id] === 'off' });
+  }
+  // After suppressions, so that a suppression in an ignored file is not reported as unused either.
   if (opts.includeFile) diagnostics = diagnostics.filter((d) => opts.includeFile!(d.span.file));
-  if (opts.inlineConfig !== false) diagnostics = applySuppressions(diagnostics, base.files);
 
   const levels = opts.ruleLevels ?? {};
   diagnostics = diagnostics.flatMap((d) => {

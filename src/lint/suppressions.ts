@@ -1,12 +1,24 @@
 import type { Diagnostic, Located, SourceFile } from '../model/index.js';
 
-interface Suppression {
-  kind: 'next-line' | 'range';
-  ids: string[] | null;
+/** Whether a suppression is spent: shared by the pieces a partial `tollgate-enable` cuts a range into. */
+interface Usage {
   comment: Located<string>;
+  ids: string[] | null;
+  used: boolean;
+}
+
+interface Suppression {
+  ids: string[] | null;
   fromLine: number;
   toLine: number;
-  used: boolean;
+  usage: Usage;
+}
+
+export interface SuppressionOptions {
+  /** Whether an id names a rule: a suppression naming no rule is reported as such. */
+  isRule?: (id: string) => boolean;
+  /** Rules turned off for this run: a suppression of those is not "unused". */
+  isOff?: (id: string) => boolean;
 }
 
 /**
@@ -15,60 +27,89 @@ interface Suppression {
  */
 const DIRECTIVE = /^\s*tollgate-(disable-next-line|disable|enable)\b([^]*?)(?:(?:--|::)[^]*)?$/;
 
+const OPEN = Number.MAX_SAFE_INTEGER;
+
 function parseIds(text: string): string[] | null {
   const ids = text.split(/[\s,]+/).filter((s) => s !== '');
   return ids.length ? ids : null;
 }
 
-function suppressionsOf(source: SourceFile): Suppression[] {
-  const out: Suppression[] = [];
-  const open: Suppression[] = [];
+function suppressionsOf(source: SourceFile): { list: Suppression[]; usages: Usage[] } {
+  const list: Suppression[] = [];
+  const usages: Usage[] = [];
   for (const c of source.comments ?? []) {
     const m = DIRECTIVE.exec(c.value);
     if (!m) continue;
     const ids = parseIds(m[2]!);
-    const endLine = c.span.endLine;
-    if (m[1] === 'disable-next-line') {
-      out.push({ kind: 'next-line', ids, comment: c, fromLine: endLine + 1, toLine: endLine + 1, used: false });
-    } else if (m[1] === 'disable') {
-      const s: Suppression = { kind: 'range', ids, comment: c, fromLine: endLine, toLine: Number.MAX_SAFE_INTEGER, used: false };
-      open.push(s);
-      out.push(s);
-    } else {
-      for (const s of open) {
-        if (s.toLine !== Number.MAX_SAFE_INTEGER) continue;
-        if (ids === null || s.ids === null || ids.some((id) => s.ids!.includes(id))) s.toLine = c.span.line;
-      }
+    if (m[1] === 'enable') {
+      enable(list, ids, c.span.line);
+      continue;
     }
+    const usage: Usage = { comment: c, ids, used: false };
+    usages.push(usage);
+    const next = c.span.endLine + 1;
+    list.push(m[1] === 'disable-next-line' ? { ids, fromLine: next, toLine: next, usage } : { ids, fromLine: c.span.endLine, toLine: OPEN, usage });
   }
-  return out;
+  return { list, usages };
 }
 
 /**
- * Drops diagnostics silenced by `<!-- tollgate-disable-next-line id -- reason -->`
- * or a `tollgate-disable id` ... `tollgate-enable id` block, and reports every
- * suppression that silenced nothing.
+ * Ends the open ranges an enable names. Enabling some of a range's ids ends the
+ * range and opens one for the ids left, so `disable a, b` ... `enable a` keeps b off.
  */
-export function applySuppressions(diagnostics: Diagnostic[], files: Map<string, SourceFile>): Diagnostic[] {
+function enable(list: Suppression[], ids: string[] | null, line: number): void {
+  for (const s of [...list]) {
+    if (s.toLine !== OPEN) continue;
+    if (ids === null) {
+      s.toLine = line;
+      continue;
+    }
+    if (s.ids === null) continue;
+    const left = s.ids.filter((id) => !ids.includes(id));
+    if (left.length === s.ids.length) continue;
+    s.toLine = line;
+    if (left.length) list.push({ ids: left, fromLine: line, toLine: OPEN, usage: s.usage });
+  }
+}
+
+/**
+ * Drops diagnostics silenced by `<!-- tollgate-disable-next-line id :: reason -->`
+ * or a `tollgate-disable id` ... `tollgate-enable id` block, and reports every
+ * suppression that silenced nothing, or names no rule.
+ */
+export function applySuppressions(diagnostics: Diagnostic[], files: Map<string, SourceFile>, opts: SuppressionOptions = {}): Diagnostic[] {
   const byFile = new Map<string, Suppression[]>();
-  for (const [path, source] of files) byFile.set(path, suppressionsOf(source));
+  const usages: Usage[] = [];
+  for (const [path, source] of files) {
+    const s = suppressionsOf(source);
+    byFile.set(path, s.list);
+    usages.push(...s.usages);
+  }
   const kept: Diagnostic[] = [];
   for (const d of diagnostics) {
     const list = byFile.get(d.span.file);
     const hit = list?.find((s) => d.span.line >= s.fromLine && d.span.line <= s.toLine && (s.ids === null || s.ids.includes(d.ruleId)));
-    if (hit) hit.used = true;
+    if (hit) hit.usage.used = true;
     else kept.push(d);
   }
-  for (const list of byFile.values()) {
-    for (const s of list) {
-      if (s.used) continue;
+  for (const u of usages) {
+    const unknown = opts.isRule ? (u.ids ?? []).filter((id) => !opts.isRule!(id)) : [];
+    if (unknown.length) {
       kept.push({
         ruleId: 'unused-suppression',
         severity: 'warning',
-        message: `This suppression (${s.ids ? s.ids.join(', ') : 'all rules'}) suppresses nothing: remove it.`,
-        span: s.comment.span,
+        message: `This suppression names ${unknown.map((id) => `"${id}"`).join(', ')}, which ${unknown.length === 1 ? 'is not a rule' : 'are not rules'}: check the spelling.`,
+        span: u.comment.span,
       });
+      continue;
     }
+    if (u.used || (u.ids !== null && opts.isOff && u.ids.every((id) => opts.isOff!(id)))) continue;
+    kept.push({
+      ruleId: 'unused-suppression',
+      severity: 'warning',
+      message: `This suppression (${u.ids ? u.ids.join(', ') : 'all rules'}) suppresses nothing: remove it.`,
+      span: u.comment.span,
+    });
   }
   return kept;
 }
