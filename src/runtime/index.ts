@@ -20,3 +20,4 @@ export { charsetDecoder, isSupportedCharset, type ByteDecoder } from './charset.
 export { parseContentType, type ParsedContentType } from './media-type.js';
 export { toTomcatRemoteAddr } from './net.js';
 export { createChainSelector, dispatcherBits, type ChainSelector, type SelectorTable, type Selection, type SelectedEntry, type ServletMatch } from './chain-selector.js';
+export { FILTER_FACTORIES } from './filters/index.js';
