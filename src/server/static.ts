@@ -10,7 +10,7 @@
  * (milliseconds since the epoch) for ExpiresFilter's `modification` base.
  */
 import type { FileHandle } from 'node:fs/promises';
-import { open, realpath } from 'node:fs/promises';
+import { constants, open, realpath } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join, resolve, sep } from 'node:path';
 import { pipeline } from 'node:stream/promises';
@@ -77,7 +77,8 @@ export function createStaticHandler(options: StaticOptions): StaticHandler {
     if (file !== docBase && !file.startsWith(docBase + sep)) return { kind: 'missing' };
     let fh: FileHandle;
     try {
-      fh = await open(file, 'r');
+      // Non-blocking, so a FIFO in the docBase cannot stall a worker thread waiting for a writer.
+      fh = await open(file, constants.O_RDONLY | constants.O_NONBLOCK);
     } catch {
       return { kind: 'missing' };
     }

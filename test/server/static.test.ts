@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -42,6 +43,7 @@ beforeAll(async () => {
   writeFileSync(join(outside, 'secret.txt'), 'secret');
   symlinkSync(join(outside, 'secret.txt'), join(dir, 'link.txt'));
   millis = Math.floor(statSync(join(dir, 'a.txt')).mtimeMs);
+  execFileSync('mkfifo', [join(dir, 'pipe.txt')]);
 
   const serveApp = createStaticHandler({ docBase: dir, mimeTypes: [['tgx', 'application/x-tollgate']] });
   // A filter reading the attribute when the response commits, as ExpiresFilter's modification base does.
@@ -280,6 +282,10 @@ describe.each([
     it('resolves dot segments inside the context as Tomcat does', async () => {
       expect((await ask(port(), '/app/sub/%2e%2e/a.txt')).text).toBe('hello world\n');
       expect((await ask(port(), '/app/a%2etxt')).text).toBe('hello world\n');
+    });
+
+    it('a FIFO is not a file: 404 at once, nothing blocks', async () => {
+      expect((await ask(port(), '/app/pipe.txt')).status).toBe(404);
     });
 
     it('does not follow a symbolic link out of the docBase (allowLinking off)', async () => {
