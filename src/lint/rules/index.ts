@@ -12,8 +12,10 @@ import { rule as csrfInsecureRandom } from './csrf-insecure-random.js';
 import { rule as csrfNotCoveringAll } from './csrf-not-covering-all.js';
 import { rule as doctypeMixedIds } from './doctype-mixed-ids.js';
 import { rule as duplicateFilterName } from './duplicate-filter-name.js';
+import { rule as duplicateServletMapping } from './duplicate-servlet-mapping.js';
 import { rule as expiresRuleNeverApplies } from './expires-rule-never-applies.js';
 import { rule as fileUnreadable } from './file-unreadable.js';
+import { rule as filterDeniesEverything } from './filter-denies-everything.js';
 import { rule as filterMappingUndefinedFilter } from './filter-mapping-undefined-filter.js';
 import { rule as filterNeverMapped } from './filter-never-mapped.js';
 import { rule as filterNotInTarget } from './filter-not-in-target.js';
@@ -21,6 +23,8 @@ import { rule as filterParamBooleanSpelling } from './filter-param-boolean-spell
 import { rule as filterParamCidr } from './filter-param-cidr.js';
 import { rule as filterParamDuplicate } from './filter-param-duplicate.js';
 import { rule as filterParamInvalid } from './filter-param-invalid.js';
+import { rule as filterParamNoEffect } from './filter-param-no-effect.js';
+import { rule as filterParamNotInTarget } from './filter-param-not-in-target.js';
 import { rule as filterParamRegex } from './filter-param-regex.js';
 import { rule as filterParamUnknown } from './filter-param-unknown.js';
 import { rule as frameOptionsAllowFrom } from './frame-options-allow-from.js';
@@ -31,6 +35,7 @@ import { rule as invalidDispatcher } from './invalid-dispatcher.js';
 import { rule as invalidUrlPattern } from './invalid-url-pattern.js';
 import { rule as jsonChainInvalid } from './json-chain-invalid.js';
 import { rule as jsonMalformed } from './json-malformed.js';
+import { rule as mimeMappingCaseConflict } from './mime-mapping-case-conflict.js';
 import { rule as persistNeedsStoreconfig } from './persist-needs-storeconfig.js';
 import { rule as remoteAddrIpv6Form } from './remote-addr-ipv6-form.js';
 import { rule as remoteHostWithoutLookups } from './remote-host-without-lookups.js';
@@ -43,6 +48,7 @@ import { rule as serverMissingAttribute } from './server-missing-attribute.js';
 import { rule as serverNoHost } from './server-no-host.js';
 import { rule as serverUnresolvedProperty } from './server-unresolved-property.js';
 import { rule as serverXmlMissing } from './server-xml-missing.js';
+import { rule as servletMappingUndefinedServlet } from './servlet-mapping-undefined-servlet.js';
 import { rule as setCharacterEncodingNoEffect } from './set-character-encoding-no-effect.js';
 import { rule as setCharacterEncodingOrder } from './set-character-encoding-order.js';
 import { rule as shutdownPortDefault } from './shutdown-port-default.js';
@@ -76,8 +82,10 @@ export const RULES: readonly Rule[] = [
   csrfNotCoveringAll,
   doctypeMixedIds,
   duplicateFilterName,
+  duplicateServletMapping,
   expiresRuleNeverApplies,
   fileUnreadable,
+  filterDeniesEverything,
   filterMappingUndefinedFilter,
   filterNeverMapped,
   filterNotInTarget,
@@ -85,6 +93,8 @@ export const RULES: readonly Rule[] = [
   filterParamCidr,
   filterParamDuplicate,
   filterParamInvalid,
+  filterParamNoEffect,
+  filterParamNotInTarget,
   filterParamRegex,
   filterParamUnknown,
   frameOptionsAllowFrom,
@@ -95,6 +105,7 @@ export const RULES: readonly Rule[] = [
   invalidUrlPattern,
   jsonChainInvalid,
   jsonMalformed,
+  mimeMappingCaseConflict,
   persistNeedsStoreconfig,
   remoteAddrIpv6Form,
   remoteHostWithoutLookups,
@@ -107,6 +118,7 @@ export const RULES: readonly Rule[] = [
   serverNoHost,
   serverUnresolvedProperty,
   serverXmlMissing,
+  servletMappingUndefinedServlet,
   setCharacterEncodingNoEffect,
   setCharacterEncodingOrder,
   shutdownPortDefault,

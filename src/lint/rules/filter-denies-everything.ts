@@ -1,0 +1,6 @@
+import type { Rule } from '../types.js';
+
+/** Reported where the problem is found (parser, merge or filter validation); this registers its id, level and docs. */
+export const rule: Rule = {
+  meta: { id: 'filter-denies-everything', description: 'An address or host filter with neither allow nor deny refuses every request.', defaultSeverity: 'warning', category: 'correctness' },
+};

@@ -1,0 +1,6 @@
+import type { Rule } from '../types.js';
+
+/** Reported where the problem is found (parser, merge or filter validation); this registers its id, level and docs. */
+export const rule: Rule = {
+  meta: { id: 'servlet-mapping-undefined-servlet', description: 'A servlet-mapping names a servlet no descriptor defines.', defaultSeverity: 'error', category: 'correctness' },
+};
