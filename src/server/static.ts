@@ -18,9 +18,9 @@ import { defaultErrorPage, exchangeOf, type ErrorRenderer, type Exchange } from 
 import { decodeRequestPath, splitRequestTarget } from '../runtime/request-path.js';
 import { evaluateRange, formatHttpDate, matchEntityTags, parseHttpDate, weakETag, type ByteRange } from './http-conditions.js';
 import { createMimeLookup, type MimeLookup, type MimeMappings } from './mime.js';
+import { ExchangeOut, LAST_MODIFIED_ATTRIBUTE, PlainOut, type Out } from './static-out.js';
 
-/** Request attribute holding the served file's modification time in milliseconds. */
-export const LAST_MODIFIED_ATTRIBUTE = 'tollgate.static.lastModified';
+export { LAST_MODIFIED_ATTRIBUTE };
 
 /** Tomcat's stock `<welcome-file-list>`. */
 export const DEFAULT_WELCOME_FILES: readonly string[] = ['index.html', 'index.htm', 'index.jsp'];
@@ -370,97 +370,4 @@ function urlTarget(url: string, contextPath: string): Target | 'bad' | null {
   if (contextPath === '') return { uri, query, path: decoded };
   if (!decoded.startsWith(contextPath) || (decoded.length > contextPath.length && decoded.charCodeAt(contextPath.length) !== 47)) return null;
   return { uri, query, path: decoded.slice(contextPath.length) };
-}
-
-/** The response operations the servlet needs, over an exchange or a bare Node response. */
-interface Out {
-  requestHeaders(name: string): string[];
-  header(name: string, value: string): void;
-  getContentType(): string | null;
-  setContentType(type: string): void;
-  status(code: number): void;
-  lastModified(ms: number): void;
-  end(status: number): void;
-  error(status: number, message?: string): void;
-  redirect(location: string): void;
-}
-
-class ExchangeOut implements Out {
-  constructor(private readonly ex: Exchange) {}
-  requestHeaders(name: string): string[] {
-    return this.ex.request.getHeaders(name);
-  }
-  header(name: string, value: string): void {
-    this.ex.response.setHeader(name, value);
-  }
-  getContentType(): string | null {
-    return this.ex.response.getContentType();
-  }
-  setContentType(type: string): void {
-    this.ex.response.setContentType(type);
-  }
-  status(code: number): void {
-    this.ex.response.status = code;
-  }
-  lastModified(ms: number): void {
-    this.ex.request.setAttribute(LAST_MODIFIED_ATTRIBUTE, ms);
-  }
-  end(status: number): void {
-    this.ex.response.status = status;
-    this.ex.response.raw.end();
-  }
-  error(status: number, message?: string): void {
-    this.ex.response.sendError(status, message);
-  }
-  redirect(location: string): void {
-    this.ex.response.sendRedirect(this.ex.response.encodeRedirectURL(location));
-  }
-}
-
-class PlainOut implements Out {
-  constructor(
-    private readonly req: IncomingMessage,
-    private readonly res: ServerResponse,
-    private readonly errorPage: ErrorRenderer,
-  ) {}
-  requestHeaders(name: string): string[] {
-    return this.req.headersDistinct[name] ?? [];
-  }
-  header(name: string, value: string): void {
-    if (!this.res.headersSent) this.res.setHeader(name, value);
-  }
-  getContentType(): string | null {
-    const v = this.res.getHeader('content-type');
-    return v === undefined ? null : String(v);
-  }
-  setContentType(type: string): void {
-    this.header('Content-Type', type);
-  }
-  status(code: number): void {
-    if (!this.res.headersSent) this.res.statusCode = code;
-  }
-  lastModified(): void {
-    // Without an exchange there are no request attributes; the Last-Modified header carries the time.
-  }
-  end(status: number): void {
-    this.status(status);
-    this.res.end();
-  }
-  error(status: number, message?: string): void {
-    const res = this.res;
-    if (res.headersSent || res.writableEnded) return;
-    const page = this.errorPage(status, message ?? null);
-    res.statusCode = status;
-    res.setHeader('Content-Type', page.contentType);
-    res.setHeader('Content-Length', Buffer.byteLength(page.body));
-    if (this.req.method === 'HEAD') res.end();
-    else res.end(page.body);
-  }
-  redirect(location: string): void {
-    if (this.res.headersSent) return;
-    this.res.statusCode = 302;
-    this.res.setHeader('Location', location);
-    this.res.setHeader('Content-Length', '0');
-    this.res.end();
-  }
 }
