@@ -66,7 +66,7 @@ export const JAVA_CHARSETS: readonly (readonly [string, string | null, ...string
   ["ISO-8859-1", "latin1", "819", "8859_1", "IBM-819", "IBM819", "ISO8859-1", "ISO8859_1", "ISO_8859-1", "ISO_8859-1:1987", "ISO_8859_1", "cp819", "csISOLatin1", "iso-ir-100", "l1", "latin1"],
   ["ISO-8859-13", "iso-8859-13", "8859_13", "ISO8859-13", "iso8859_13", "iso_8859-13"],
   ["ISO-8859-15", "iso-8859-15", "8859_15", "923", "IBM-923", "IBM923", "ISO-8859-15", "ISO8859-15", "ISO8859_15", "ISO8859_15_FDIS", "ISO_8859-15", "L9", "LATIN0", "LATIN9", "Latin-9", "cp923", "csISO885915", "csISOlatin0", "csISOlatin9"],
-  ["ISO-8859-16", "iso-8859-16", "ISO8859_16", "ISO_8859-16", "ISO_8859-16:2001", "csISO885916", "iso-ir-226", "l10", "latin10"],
+  ["ISO-8859-16", null, "ISO8859_16", "ISO_8859-16", "ISO_8859-16:2001", "csISO885916", "iso-ir-226", "l10", "latin10"],
   ["ISO-8859-2", "iso-8859-2", "8859_2", "912", "ISO8859-2", "ISO_8859-2", "ISO_8859-2:1987", "cp912", "csISOLatin2", "ibm-912", "ibm912", "iso-ir-101", "iso8859_2", "l2", "latin2"],
   ["ISO-8859-3", "iso-8859-3", "8859_3", "913", "ISO8859-3", "ISO_8859-3", "ISO_8859-3:1988", "cp913", "csISOLatin3", "ibm-913", "ibm913", "iso-ir-109", "iso8859_3", "l3", "latin3"],
   ["ISO-8859-4", "iso-8859-4", "8859_4", "914", "ISO_8859-4", "ISO_8859-4:1988", "cp914", "csISOLatin4", "ibm-914", "ibm914", "iso-ir-110", "iso8859-4", "iso8859_4", "l4", "latin4"],

@@ -17,7 +17,6 @@ const OVERRIDES: Record<string, string | null> = {
   'x-UTF-16LE-BOM': 'utf16le',
   'UTF-16BE': 'utf-16be',
   'UTF-16': 'utf-16be', // Java reads a BOM, else big-endian
-  'ISO-8859-16': 'iso-8859-16',
   'x-MacRoman': 'macintosh',
   'x-MacCyrillic': 'x-mac-cyrillic',
   'x-mswin-936': 'gbk',
@@ -31,7 +30,10 @@ for (const line of run.stdout.trim().split('\n')) {
   const names = line.split('\t');
   const canonical = names[0]!;
   let decoder: string | null = null;
-  if (canonical in OVERRIDES) decoder = OVERRIDES[canonical]!;
+  if (canonical in OVERRIDES) {
+    decoder = OVERRIDES[canonical]!;
+    if (!Buffer.isEncoding(decoder)) new TextDecoder(decoder); // throws if this Node cannot decode it
+  }
   else {
     for (const n of names) {
       try {
