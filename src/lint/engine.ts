@@ -33,7 +33,10 @@ function descriptorsOf(base: CatalinaBase): DescriptorRef[] {
   add(base.globalWebXml, 'global');
   for (const h of base.hosts) {
     add(h.webXmlDefault, 'host-default');
-    for (const c of h.contexts) add(c.webXml, 'app');
+    for (const c of h.contexts) {
+      add(c.webXml, 'app');
+      add(c.tomcatWebXml ?? null, 'tomcat-web');
+    }
   }
   return out;
 }

@@ -19,7 +19,8 @@ export interface RuleMeta {
 /** One descriptor with its role in the base. */
 export interface DescriptorRef {
   webXml: WebXml;
-  role: 'global' | 'host-default' | 'app';
+  /** conf/web.xml, a host's web.xml.default, an app's WEB-INF/tomcat-web.xml or its WEB-INF/web.xml. */
+  role: 'global' | 'host-default' | 'tomcat-web' | 'app';
 }
 
 /** A filter definition as validated once for the whole run. */

@@ -21,7 +21,8 @@ export function isMapped(ctx: LintContext, f: CheckedFilter): boolean {
   const name = f.def.name.value;
   const own = f.descriptor;
   // Tomcat reads conf/web.xml and a host's web.xml.default as one descriptor: a mapping in either maps both.
-  const sameDescriptor = (d: DescriptorRef): boolean => d === own || (own.role !== 'app' && d.role !== 'app' && (d.role === 'global' || own.role === 'global'));
+  const isDefault = (d: DescriptorRef): boolean => d.role === 'global' || d.role === 'host-default';
+  const sameDescriptor = (d: DescriptorRef): boolean => d === own || (isDefault(own) && isDefault(d) && (d.role === 'global' || own.role === 'global'));
   if (ctx.descriptors.some((d) => sameDescriptor(d) && d.webXml.filterMappings.some((m) => m.filterName.value === name))) return true;
   return ctx.usesOf(f).length > 0;
 }
