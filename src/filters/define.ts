@@ -79,8 +79,8 @@ export function defineFilter<P extends Record<string, ParamDef>, C>(def: {
   /** Extra JSON Schema keywords for the params object (what zod cannot express, e.g. patternProperties). */
   jsonSchema?: Record<string, unknown>;
   toConfig: (values: { [K in keyof P]: z.output<P[K]['schema']> }, raw: Record<string, unknown>, ctx: z.RefinementCtx) => C;
-  /** Cross-parameter notes; `values` is null when a value could not be read. */
-  notes?: (values: { [K in keyof P]: z.output<P[K]['schema']> } | null, raw: Readonly<Record<string, unknown>>, opts: { target: TomcatTarget }) => ParamNote[];
+  /** Cross-parameter notes; `values()` reads the parameters (null when one cannot be read), only for the filters that need them. */
+  notes?: (raw: Readonly<Record<string, unknown>>, opts: { target: TomcatTarget }, values: () => { [K in keyof P]: z.output<P[K]['schema']> } | null) => ParamNote[];
 }): FilterSpec<C> & { paramKinds: Record<string, ParamKind> } {
   const shape: Record<string, z.ZodType> = {};
   const params: Record<string, ParamDoc> = {};
@@ -108,8 +108,10 @@ export function defineFilter<P extends Record<string, ParamDef>, C>(def: {
       if (p?.notes && value !== undefined) for (const n of p.notes(value)) out.push({ param: name, ...n });
     }
     if (def.notes) {
-      const parsed = inputSchema.safeParse(raw);
-      out.push(...def.notes(parsed.success ? (parsed.data as never) : null, raw, opts));
+      out.push(...def.notes(raw, opts, () => {
+        const parsed = inputSchema.safeParse(raw);
+        return parsed.success ? (parsed.data as never) : null;
+      }));
     }
     return out;
   };

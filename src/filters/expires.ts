@@ -162,7 +162,7 @@ export const spec = defineFilter({
     }
     return { excludedStatusCodes: v.ExpiresExcludedResponseStatusCodes, defaultRule: v.ExpiresDefault, byType };
   },
-  notes: (_v, raw): ParamNote[] => {
+  notes: (raw): ParamNote[] => {
     const seen = new Map<string, string>();
     const out: ParamNote[] = [];
     for (const name of Object.keys(raw)) {

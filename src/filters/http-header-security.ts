@@ -37,10 +37,8 @@ export const spec = defineFilter({
   names: 'bean',
   params: {
     hstsEnabled: param('boolean', javaBoolean(true, 'Send Strict-Transport-Security on responses to secure requests (replacing any).')),
-    hstsMaxAgeSeconds: param('integer', javaInt(0, 'max-age of Strict-Transport-Security; negative counts as 0. 0 tells browsers to forget HSTS.', {
-      examples: ['31536000'],
-      notes: (n) => (n < 0 ? [{ ruleId: 'filter-param-invalid', severity: 'warning', message: `Tomcat uses 0 for a negative max-age, which tells browsers to forget HSTS` }] : []),
-    })),
+    // A max-age of 0 (or negative, which Tomcat makes 0) is lint's hsts-max-age-zero.
+    hstsMaxAgeSeconds: param('integer', javaInt(0, 'max-age of Strict-Transport-Security; negative counts as 0. 0 tells browsers to forget HSTS.', { examples: ['31536000'] })),
     hstsIncludeSubDomains: param('boolean', javaBoolean(false, 'Add includeSubDomains.')),
     hstsPreload: param('boolean', javaBoolean(false, 'Add preload.')),
     antiClickJackingEnabled: param('boolean', javaBoolean(true, 'Send X-Frame-Options (replacing any).')),
@@ -78,9 +76,11 @@ export const spec = defineFilter({
       xssProtectionEnabled: v.xssProtectionEnabled,
     };
   },
-  notes: (v): ParamNote[] =>
-    v && v.antiClickJackingUri !== null && v.antiClickJackingOption !== 'ALLOW-FROM'
+  notes: (raw, _opts, values): ParamNote[] => {
+    const v = raw['antiClickJackingUri'] === undefined ? null : values();
+    return v && v.antiClickJackingUri !== null && v.antiClickJackingOption !== 'ALLOW-FROM'
       ? [{ param: 'antiClickJackingUri', ruleId: 'filter-param-no-effect', severity: 'warning', message: `antiClickJackingUri is used only with antiClickJackingOption ALLOW-FROM (here ${v.antiClickJackingOption})` }]
-      : [],
+      : [];
+  },
 });
 export type HttpHeaderSecurityConfig = z.output<typeof spec.schema>;

@@ -10,6 +10,6 @@ export const spec = defineFilter({
   names: 'bean',
   params: requestFilterParams('client IP address', '127\\.\\d+\\.\\d+\\.\\d+|0:0:0:0:0:0:0:1|::1'),
   toConfig: (v) => ({ allow: v.allow, deny: v.deny, denyStatus: v.denyStatus }),
-  notes: (_v, raw) => deniesEverything(raw, 'RemoteAddrFilter'),
+  notes: (raw) => deniesEverything(raw, 'RemoteAddrFilter'),
 });
 export type RemoteAddrConfig = z.output<typeof spec.schema>;

@@ -119,7 +119,7 @@ export const spec = defineFilter({
     deny: param('cidr-list', cidrList('Comma-separated masks (address/prefix) or single addresses; a matching address is refused.')),
   },
   toConfig: (v) => ({ allow: v.allow, deny: v.deny, denyStatus: 403 }),
-  notes: (_v, raw): ParamNote[] => {
+  notes: (raw): ParamNote[] => {
     const empty = (name: string) => {
       const x = raw[name];
       return x === undefined || (Array.isArray(x) ? x.length === 0 : typeof x === 'string' && splitCommaSeparated(x).length === 0);

@@ -10,6 +10,6 @@ export const spec = defineFilter({
   names: 'bean',
   params: requestFilterParams('client host name', '.*\\.example\\.com'),
   toConfig: (v) => ({ allow: v.allow, deny: v.deny, denyStatus: v.denyStatus }),
-  notes: (_v, raw) => deniesEverything(raw, 'RemoteHostFilter'),
+  notes: (raw) => deniesEverything(raw, 'RemoteHostFilter'),
 });
 export type RemoteHostConfig = z.output<typeof spec.schema>;

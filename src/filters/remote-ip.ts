@@ -80,6 +80,6 @@ export const spec = defineFilter({
     requestAttributesEnabled: true as boolean,
     enableLookups: v.enableLookups,
   }),
-  notes: (_v, raw, opts) => proxyListNotes(raw, opts.target),
+  notes: (raw, opts) => proxyListNotes(raw, opts.target),
 });
 export type RemoteIpConfig = z.output<typeof spec.schema>;

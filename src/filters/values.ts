@@ -7,7 +7,19 @@ import { z } from 'zod';
 import { javaCharset, isLegalCharsetName, suggestCharset } from './charsets.js';
 import { refuse, type Note, type ValueReader } from './define.js';
 import { JAVA_INT_MAX, JAVA_INT_MIN, javaSplit, parseJavaInteger, splitCommaSeparated, trimPieces, type Piece } from './java-text.js';
-import { translateJavaRegex } from './java-regex.js';
+import { translateJavaRegex as translateUncached, type TranslatedRegex } from './java-regex.js';
+
+/** The same patterns recur across thousands of applications: translate each once (bounded, so hostile input cannot grow it forever). */
+const translations = new Map<string, TranslatedRegex>();
+export function translateJavaRegex(java: string): TranslatedRegex {
+  let t = translations.get(java);
+  if (!t) {
+    if (translations.size >= 2000) translations.clear();
+    t = translateUncached(java);
+    translations.set(java, t);
+  }
+  return t;
+}
 
 const TEXT = z.string().meta({ title: 'web.xml text' });
 
