@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { RULES } from '../../src/lint/rules/index.js';
+import { RULES, ruleById } from '../../src/lint/rules/index.js';
 import { app, cleanup, filter, ids, lintFiles } from './helpers.js';
 
 afterAll(cleanup);
@@ -127,6 +127,10 @@ describe('every rule has a failing and a passing case', () => {
   for (const [id, { fail, pass }] of Object.entries(cases)) {
     it(`${id}: reported on the wrong configuration`, () => {
       expect(ids(lintFiles(fail, ON_TOMCAT_11.has(id) ? { target: '11.0' } : {}))).toContain(id);
+    });
+    it(`${id}: offers fixes only if the rule says it is fixable`, () => {
+      const fixed = lintFiles(fail, ON_TOMCAT_11.has(id) ? { target: '11.0' } : {}).filter((d) => d.fix?.length);
+      expect(fixed.filter((d) => !ruleById(d.ruleId)?.meta.fixable).map((d) => d.ruleId)).toEqual([]);
     });
     it(`${id}: silent on the right one`, () => {
       expect(ids(lintFiles(pass, ON_TOMCAT_11.has(id) ? { target: '11.0' } : {}))).not.toContain(id);
