@@ -49,7 +49,7 @@ function selectByClass(doc: Json): Json {
       allOf: branches.map((b) => {
         const cls = b['properties']['class'];
         return cls['enum']
-          ? { if: { properties: { class: { enum: cls['enum'] } }, required: ['class'] }, then: { properties: { params: b['properties']['params'] } } }
+          ? { if: { properties: { class: { enum: cls['enum'] } }, required: ['class'] }, then: { properties: { params: { ...b['properties']['params'], additionalProperties: false } } } }
           : { if: { properties: { class: { not: { enum: classNames } } }, required: ['class'] }, then: { properties: { params: b['properties']['params'] } } };
       }),
     });
@@ -68,15 +68,8 @@ export function generateSchemas(): Map<string, Record<string, unknown>> {
     const s = toSchema(spec.inputSchema, file);
     const lintOnly = LINT_ONLY[spec.id];
     s['description'] = `${spec.description}${lintOnly ? ` Checked by tollgate lint, not by this schema: ${lintOnly}.` : ''}`;
-    if (spec.id === 'expires') {
-      delete s['additionalProperties'];
-      s['additionalProperties'] = false;
-      s['patternProperties'] = { '^ExpiresByType\\s+\\S+$': { type: 'string', description: spec.dynamicParams?.['ExpiresByType ']?.description ?? '' } };
-      s['properties'] = {
-        ExpiresDefault: { type: 'string', description: spec.dynamicParams?.['ExpiresDefault']?.description ?? '', examples: ['access plus 10 minutes'] },
-        ExpiresExcludedResponseStatusCodes: { anyOf: [{ type: 'string' }, { type: 'array', items: { type: 'integer' } }], description: 'Comma-separated status codes that never get expiration headers.', default: '304' },
-      };
-    }
+    // Editors should flag a misspelt parameter name (tollgate lint reports it too, with a suggestion).
+    s['additionalProperties'] = false;
     out.set(file, s);
   }
   out.set('tollgate.chain.schema.json', selectByClass(toSchema(chainDocumentSchema, 'tollgate.chain.schema.json')));
