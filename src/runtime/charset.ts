@@ -17,7 +17,16 @@ const ascii: ByteDecoder = (b) => {
   return /[\x80-\xff]/.test(s) ? s.replace(/[\x80-\xff]/g, '\ufffd') : s;
 };
 
+/** Java's windows-1252 for 0x80-0x9F (its five unmapped bytes become U+FFFD); Node 20's TextDecoder decodes these bytes as Latin-1. */
+const CP1252_HIGH = '\u20ac\ufffd\u201a\u0192\u201e\u2026\u2020\u2021\u02c6\u2030\u0160\u2039\u0152\ufffd\u017d\ufffd\ufffd\u2018\u2019\u201c\u201d\u2022\u2013\u2014\u02dc\u2122\u0161\u203a\u0153\ufffd\u017e\u0178';
+const cp1252: ByteDecoder = (b) => {
+  const s = b.toString('latin1');
+  return /[\x80-\x9f]/.test(s) ? s.replace(/[\x80-\x9f]/g, (c) => CP1252_HIGH[c.charCodeAt(0) - 0x80]!) : s;
+};
+
 const BUILT_IN: Readonly<Record<string, ByteDecoder>> = {
+  'windows-1252': cp1252,
+  cp1252: cp1252,
   'utf-8': utf8,
   utf8: utf8,
   'iso-8859-1': latin1,
@@ -41,7 +50,6 @@ const BUILT_IN: Readonly<Record<string, ByteDecoder>> = {
 const JAVA_ALIASES: Readonly<Record<string, string>> = {
   cp1250: 'windows-1250',
   cp1251: 'windows-1251',
-  cp1252: 'windows-1252',
   cp1253: 'windows-1253',
   cp1254: 'windows-1254',
   cp1257: 'windows-1257',
