@@ -4,11 +4,27 @@
  * `{ filterName, className, factory: FILTER_FACTORIES[id], config }`.
  */
 import type { RuntimeFilterFactory } from '../types.js';
+import { create as addDefaultCharset } from './add-default-charset.js';
 import { create as cors } from './cors.js';
+import { create as failedRequest } from './failed-request.js';
+import { create as httpHeaderSecurity } from './http-header-security.js';
+import { create as remoteAddr } from './remote-addr.js';
+import { create as remoteCidr } from './remote-cidr.js';
+import { create as remoteHost } from './remote-host.js';
+import { create as sessionInitializer } from './session-initializer.js';
+import { create as setCharacterEncoding } from './set-character-encoding.js';
 
 /** Factory by filter id. */
 export const FILTER_FACTORIES: Readonly<Record<string, RuntimeFilterFactory<any>>> = {
+  'add-default-charset': addDefaultCharset,
   cors,
+  'failed-request': failedRequest,
+  'http-header-security': httpHeaderSecurity,
+  'remote-addr': remoteAddr,
+  'remote-cidr': remoteCidr,
+  'remote-host': remoteHost,
+  'session-initializer': sessionInitializer,
+  'set-character-encoding': setCharacterEncoding,
 };
 
 export { classifyCorsRequest, type CorsRequestType } from './cors.js';

@@ -1,0 +1,75 @@
+/**
+ * RemoteCIDRFilter: allow/deny by the client address against CIDR masks.
+ * Deny wins, then allow; with neither matching the request passes only when
+ * deny is set and allow is empty. A remote address that is not an IP literal
+ * is refused (Tomcat would try DNS; tollgate does not resolve names).
+ */
+import type { RemoteCidrConfig } from '../../filters/remote-cidr.js';
+import type { Logger } from '../logging.js';
+import { parseIp, type Cidr } from '../net.js';
+import type { RuntimeFilterFactory } from '../types.js';
+
+interface Mask {
+  readonly bytes: Uint8Array;
+  readonly prefix: number;
+  readonly v4: boolean;
+}
+
+export const create: RuntimeFilterFactory<RemoteCidrConfig> = (config, ctx) => {
+  const allow = config.allow.map(toMask);
+  const deny = config.deny.map(toMask);
+  const status = config.denyStatus;
+  const logger = ctx.logger;
+  return {
+    name: 'RemoteCIDRFilter',
+    doFilter(ex, next) {
+      if (isAllowed(ex.request.remoteAddr, allow, deny, logger)) return next();
+      ex.response.sendError(status);
+      return undefined;
+    },
+  };
+};
+
+function toMask(c: Cidr): Mask {
+  return { bytes: Uint8Array.from(c.bytes), prefix: c.prefix, v4: c.family === 4 };
+}
+
+function isAllowed(address: string, allow: readonly Mask[], deny: readonly Mask[], logger: Logger): boolean {
+  let ip = parseIp(address);
+  if (ip === null) {
+    logger.severe('Client does not have an IP address. Request denied.');
+    return false;
+  }
+  // Java's InetAddress turns an IPv4-mapped IPv6 address into the IPv4 address.
+  if (ip.length === 16 && isV4Mapped(ip)) ip = ip.subarray(12);
+  if (matchesAny(deny, ip)) return false;
+  if (matchesAny(allow, ip)) return true;
+  return deny.length > 0 && allow.length === 0;
+}
+
+function isV4Mapped(b: Uint8Array): boolean {
+  for (let i = 0; i < 10; i++) if (b[i] !== 0) return false;
+  return b[10] === 0xff && b[11] === 0xff;
+}
+
+/** NetMask.matches: same family, then the first `prefix` bits equal. */
+function matchesAny(masks: readonly Mask[], ip: Uint8Array): boolean {
+  const v4 = ip.length === 4;
+  for (const m of masks) {
+    if (m.v4 !== v4) continue;
+    const whole = m.prefix >> 3;
+    let equal = true;
+    for (let i = 0; i < whole; i++) {
+      if (m.bytes[i] !== ip[i]) {
+        equal = false;
+        break;
+      }
+    }
+    if (!equal) continue;
+    const rest = m.prefix & 7;
+    if (rest === 0) return true;
+    const bits = (0xff << (8 - rest)) & 0xff;
+    if ((m.bytes[whole]! & bits) === (ip[whole]! & bits)) return true;
+  }
+  return false;
+}
