@@ -2,7 +2,7 @@
  * The filters that run for one request, in the order Tomcat's
  * ApplicationFilterFactory builds the chain.
  */
-import type { Dispatcher } from '../model/index.js';
+import type { Dispatcher, Span } from '../model/index.js';
 import { dispatcherBit } from './descriptor.js';
 import { resolveServlet, type FileExists, type ServletMatch } from './mapper.js';
 import { matchesFilterPattern } from './patterns.js';
@@ -12,7 +12,8 @@ export interface ChainEntry {
   filter: MergedFilter;
   /** The mapping that put the filter in the chain (its first match). */
   mapping: MergedFilterMapping;
-  matchedBy: { kind: 'url-pattern' | 'servlet-name'; value: string };
+  /** What matched: the url-pattern (as Tomcat read it) or the servlet name, and where it is written. */
+  matchedBy: { kind: 'url-pattern' | 'servlet-name'; value: string; span: Span };
 }
 
 export interface EffectiveChain {
@@ -21,12 +22,16 @@ export interface EffectiveChain {
   entries: ChainEntry[];
 }
 
-function add(entries: ChainEntry[], app: MergedWebApp, mapping: MergedFilterMapping, kind: 'url-pattern' | 'servlet-name', value: string): void {
+function add(entries: ChainEntry[], app: MergedWebApp, mapping: MergedFilterMapping, kind: 'url-pattern' | 'servlet-name', value: string, span: Span): void {
   const filter = app.filters.get(mapping.filterName);
   if (!filter) return;
   // A filter mapped more than once runs once, at its first place (ApplicationFilterChain.addFilter).
   for (const e of entries) if (e.filter === filter) return;
-  entries.push({ filter, mapping, matchedBy: { kind, value } });
+  entries.push({ filter, mapping, matchedBy: { kind, value, span } });
+}
+
+function servletNameSpan(m: MergedFilterMapping, name: string): Span {
+  return (m.mapping.servletNames.find((s) => s.value === name) ?? m.mapping).span;
 }
 
 /**
@@ -48,7 +53,7 @@ export function effectiveChain(app: MergedWebApp, path: string, dispatcher: Disp
     if ((m.dispatcherMask & bit) === 0) continue;
     for (const p of m.urlPatterns) {
       if (matchesFilterPattern(p, requestPath)) {
-        add(entries, app, m, 'url-pattern', p.pattern);
+        add(entries, app, m, 'url-pattern', p.pattern, p.source.span);
         break;
       }
     }
@@ -56,8 +61,8 @@ export function effectiveChain(app: MergedWebApp, path: string, dispatcher: Disp
   const name = servlet.servletName;
   for (const m of app.filterMappings) {
     if ((m.dispatcherMask & bit) === 0) continue;
-    if (m.allServlets) add(entries, app, m, 'servlet-name', '*');
-    else if (m.servletNames.includes(name)) add(entries, app, m, 'servlet-name', name);
+    if (m.allServlets) add(entries, app, m, 'servlet-name', '*', servletNameSpan(m, '*'));
+    else if (m.servletNames.includes(name)) add(entries, app, m, 'servlet-name', name, servletNameSpan(m, name));
   }
   return { servlet, entries };
 }

@@ -88,7 +88,7 @@ describe('effectiveChain (ApplicationFilterFactory)', () => {
     const app = mergeWebApp(global, null, appXml(filter('B') + filter('C') + filter('D') + mapping('B', { servlets: ['default'] }) + mapping('C') + mapping('D', { urls: ['*.html'], servlets: ['default'] })));
     const chain = effectiveChain(app, '/index.html');
     expect(chain.entries.map((e) => e.filter.name)).toEqual(['C', 'D', 'G1', 'B', 'G2']);
-    expect(chain.entries.map((e) => e.matchedBy)).toEqual([
+    expect(chain.entries.map(({ matchedBy: { kind, value } }) => ({ kind, value }))).toEqual([
       { kind: 'url-pattern', value: '/*' },
       { kind: 'url-pattern', value: '*.html' },
       { kind: 'url-pattern', value: '/*' },
@@ -103,13 +103,13 @@ describe('effectiveChain (ApplicationFilterFactory)', () => {
     expect(chain.entries.map((e) => e.filter.name)).toEqual(['F', 'K', 'H', 'G1', 'G2']);
     // H runs where its second mapping (url-pattern /*, line 10) put it, not at its servlet-name mapping.
     expect(chain.entries[2]!.mapping.mapping.span.line).toBe(10);
-    expect(chain.entries[2]!.matchedBy).toEqual({ kind: 'url-pattern', value: '/*' });
+    expect(chain.entries[2]!.matchedBy).toMatchObject({ kind: 'url-pattern', value: '/*', span: { line: 10 } });
   });
 
   it('matches servlet-name "*" against whatever servlet is selected', () => {
     const app = mergeWebApp(global, null, appXml(filter('D') + mapping('D', { servlets: ['*'] })));
     expect(order(app, '/none.jsp')).toEqual(['G1', 'D']);
-    expect(effectiveChain(app, '/none.jsp').entries[1]!.matchedBy).toEqual({ kind: 'servlet-name', value: '*' });
+    expect(effectiveChain(app, '/none.jsp').entries[1]!.matchedBy).toMatchObject({ kind: 'servlet-name', value: '*', span: { line: 4 } });
   });
 
   it('keeps each mapping to its dispatcher types', () => {

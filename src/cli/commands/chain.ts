@@ -1,17 +1,75 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { isAbsolute, join, relative, resolve } from 'node:path';
 import type { Argv } from 'yargs';
-import { contextsOf, effectiveChain, findContext, findHost, type ResolvedContext } from '../../chain/index.js';
-import { DISPATCHERS, type CatalinaBase, type Dispatcher, type Span } from '../../model/index.js';
+import { contextsOf, effectiveChain, findContext, findHost, type ChainEntry, type MergedFilterMapping, type MergedWebApp, type ResolvedContext, type ServletMatch } from '../../chain/index.js';
+import { DISPATCHERS, type CatalinaBase, type Dispatcher, type LoadedHost, type Span } from '../../model/index.js';
 import { loadBase, parseChainJson } from '../../parser/index.js';
 import { UsageError, type Command, type Io } from '../command.js';
 
+interface Options {
+  base: string;
+  home?: string;
+  host?: string;
+  context?: string;
+  path?: string;
+  dispatcher: Dispatcher;
+  json: boolean;
+}
+
 function where(span: Span, cwd: string): string {
-  return `${relative(cwd, span.file) || span.file}:${span.line}:${span.column}`;
+  const file = isAbsolute(span.file) ? relative(cwd, span.file) || span.file : span.file;
+  return `${file}:${span.line}:${span.column}`;
 }
 
 function contextLabel(c: ResolvedContext): string {
   return `${c.host.name}${c.context.path || '/'}`;
+}
+
+function optionsOf(argv: Record<string, unknown>): Options {
+  const dispatcher = String(argv['dispatcher'] ?? 'REQUEST').toUpperCase() as Dispatcher;
+  if (!DISPATCHERS.includes(dispatcher)) throw new UsageError(`--dispatcher must be one of ${DISPATCHERS.join(', ')}, not "${String(argv['dispatcher'])}"`);
+  const str = (k: string): string | undefined => (argv[k] === undefined ? undefined : String(argv[k]));
+  return { base: String(argv['base']), home: str('home'), host: str('host'), context: str('context'), path: str('path'), dispatcher, json: argv['format'] === 'json' };
+}
+
+function load(o: Options, cwd: string): CatalinaBase {
+  const dir = resolve(cwd, o.base);
+  const isFile = existsSync(dir) && statSync(dir).isFile();
+  if (isFile && /\.json$/i.test(dir)) return parseChainJson(readFileSync(dir, 'utf8'), dir).base;
+  if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new UsageError(`--base ${o.base} is neither a directory nor a tollgate.chain.json`);
+  if (o.home !== undefined && !existsSync(resolve(cwd, o.home))) throw new UsageError(`--home ${o.home} does not exist`);
+  const base = loadBase({ base: dir, home: o.home === undefined ? undefined : resolve(cwd, o.home) });
+  const fatal = base.diagnostics.find((d) => d.ruleId === 'base-unreadable');
+  if (fatal) throw new UsageError(fatal.message);
+  return base;
+}
+
+/** The context path as Tomcat writes it ("" for ROOT) from what a user types ("/", "/app/", "app"). */
+function contextPathOf(text: string): string {
+  const trimmed = text.replace(/\/+$/, '');
+  return trimmed === '' ? '' : trimmed.startsWith('/') ? trimmed : '/' + trimmed;
+}
+
+/** Tomcat maps the decoded path, without the query string. */
+function requestPathOf(text: string): string {
+  const path = text.replace(/[?#].*$/, '');
+  if (!path.startsWith('/')) throw new UsageError(`--path must start with "/", not "${text}"`);
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    throw new UsageError(`--path ${text} has a "%" that is not followed by two hexadecimal digits`);
+  }
+}
+
+function startupNote(merged: MergedWebApp): string | null {
+  if (merged.startup === 'starts') return null;
+  const cause = merged.diagnostics.find((d) => d.severity === 'error');
+  const what = merged.startup === 'fails' ? 'Tomcat does not start this context' : 'Tomcat does not start the first context this host deploys';
+  return `${what}${cause ? `: ${cause.message}` : ''}`;
+}
+
+function mappingTargets(m: MergedFilterMapping): string {
+  return [...m.urlPatterns.map((u) => `"${u.source.value}"`), ...m.mapping.servletNames.map((s) => `servlet ${s.value}`)].join(', ') || '(nothing)';
 }
 
 function describeContext(c: ResolvedContext, cwd: string): object {
@@ -19,116 +77,139 @@ function describeContext(c: ResolvedContext, cwd: string): object {
     host: c.host.name,
     context: c.context.path || '/',
     docBase: c.context.docBase,
+    startup: c.merged.startup,
     filters: [...c.merged.filters.values()].map((f) => ({
       name: f.name,
       class: f.className?.value ?? null,
       origin: f.origin,
       declared: where(f.def.span, cwd),
+      initParams: Object.fromEntries(f.initParams.map((p) => [p.name.value, p.value.value])),
     })),
     mappings: c.merged.filterMappings.map((m) => ({
-      filter: m.mapping.filterName.value,
+      filter: m.filterName,
       origin: m.origin,
-      urlPatterns: m.mapping.urlPatterns.map((u) => u.value),
+      urlPatterns: m.urlPatterns.map((u) => u.pattern),
       servletNames: m.mapping.servletNames.map((s) => s.value),
-      dispatchers: m.mapping.dispatchers.length ? m.mapping.dispatchers.map((d) => d.value) : ['REQUEST'],
+      dispatchers: m.dispatchers,
       declared: where(m.mapping.span, cwd),
     })),
+    servletMappings: Object.fromEntries([...c.merged.servletMappings.values()].map((s) => [s.pattern, s.servletName])),
+    welcomeFiles: c.merged.welcomeFiles,
   };
-}
-
-function run(argv: Record<string, unknown>, io: Io): Promise<number> {
-  const baseDir = String(argv['base']);
-  const isJson = /\.json$/i.test(baseDir) && existsSync(baseDir) && statSync(baseDir).isFile();
-  if (!isJson && (!existsSync(baseDir) || !statSync(baseDir).isDirectory())) throw new UsageError(`--base ${baseDir} is neither a directory nor a tollgate.chain.json`);
-  const dispatcher = String(argv['dispatcher']).toUpperCase() as Dispatcher;
-  if (!DISPATCHERS.includes(dispatcher)) throw new UsageError(`--dispatcher must be one of ${DISPATCHERS.join(', ')}`);
-  const base: CatalinaBase = isJson
-    ? parseChainJson(readFileSync(baseDir, 'utf8'), resolve(io.cwd, baseDir)).base
-    : loadBase({ base: baseDir, home: argv['home'] ? String(argv['home']) : undefined });
-  const fatal = base.diagnostics.find((d) => d.ruleId === 'base-unreadable');
-  if (fatal) throw new UsageError(fatal.message);
-  const cwd = io.cwd;
-  const json = argv['format'] === 'json';
-  let contexts = contextsOf(base);
-  if (argv['host'] !== undefined) {
-    const host = findHost(base, String(argv['host']));
-    contexts = contexts.filter((c) => c.host === host);
-  }
-  if (argv['context'] !== undefined) {
-    const wanted = String(argv['context']) === '/' ? '' : String(argv['context']).replace(/\/+$/, '');
-    contexts = contexts.filter((c) => c.context.path === wanted);
-    if (contexts.length === 0) throw new UsageError(`no context "${String(argv['context'])}" in ${baseDir}`);
-  }
-
-  if (argv['path'] === undefined) {
-    if (json) io.stdout(JSON.stringify(contexts.map((c) => describeContext(c, cwd)), null, 2) + '\n');
-    else for (const c of contexts) io.stdout(formatContext(c, cwd));
-    return Promise.resolve(0);
-  }
-
-  const requestPath = String(argv['path']);
-  if (!requestPath.startsWith('/')) throw new UsageError('--path must start with "/"');
-  let target: ResolvedContext | undefined;
-  if (argv['context'] !== undefined) target = contexts[0];
-  else {
-    const host = argv['host'] !== undefined ? findHost(base, String(argv['host'])) : findHost(base, base.defaultHost);
-    const ctx = host ? findContext(host, requestPath) : null;
-    target = contexts.find((c) => c.context === ctx);
-  }
-  if (!target) throw new UsageError(`no context serves ${requestPath}`);
-  const inContext = argv['context'] !== undefined ? requestPath : requestPath.slice(target.context.path.length) || '/';
-  const docBase = target.context.docBase;
-  const exists = (p: string): boolean => existsSync(join(docBase, p));
-  const { servlet, entries } = effectiveChain(target.merged, inContext, dispatcher, exists);
-  if (json) {
-    io.stdout(JSON.stringify({
-      host: target.host.name,
-      context: target.context.path || '/',
-      path: inContext,
-      dispatcher,
-      servlet: servlet ? { name: servlet.servletName, pattern: servlet.pattern, requestPath: servlet.requestPath } : null,
-      filters: entries.map((e) => ({
-        name: e.filter.name,
-        class: e.filter.className?.value ?? null,
-        origin: e.filter.origin,
-        declared: where(e.filter.def.span, cwd),
-        matchedBy: e.matchedBy,
-        mapping: where(e.mapping.mapping.span, cwd),
-      })),
-    }, null, 2) + '\n');
-    return Promise.resolve(0);
-  }
-  io.stdout(`${contextLabel(target)}  ${inContext}  (${dispatcher})  servlet: ${servlet ? `${servlet.servletName} via "${servlet.pattern}"` : 'none'}\n`);
-  if (entries.length === 0) io.stdout('  no filter runs\n');
-  entries.forEach((e, i) => {
-    io.stdout(`  ${i + 1}. ${e.filter.name}  ${e.filter.className?.value ?? '(no class)'}\n`);
-    io.stdout(`     declared ${where(e.filter.def.span, cwd)}  matched ${e.matchedBy.kind} "${e.matchedBy.value}" at ${where(e.mapping.mapping.span, cwd)}\n`);
-  });
-  return Promise.resolve(0);
 }
 
 function formatContext(c: ResolvedContext, cwd: string): string {
   const lines = [`${contextLabel(c)}  (${relative(cwd, c.context.docBase) || '.'})`];
+  const note = startupNote(c.merged);
+  if (note) lines.push(`  ! ${note}`);
   if (c.merged.filterMappings.length === 0) lines.push('  no filter mappings');
   c.merged.filterMappings.forEach((m, i) => {
-    const f = c.merged.filters.get(m.mapping.filterName.value);
-    const targets = [...m.mapping.urlPatterns.map((u) => `"${u.value}"`), ...m.mapping.servletNames.map((s) => `servlet ${s.value}`)].join(', ');
-    const disp = m.mapping.dispatchers.length ? m.mapping.dispatchers.map((d) => d.value).join('|') : 'REQUEST';
-    lines.push(`  ${i + 1}. ${m.mapping.filterName.value}  ${f?.className?.value ?? '(undefined filter)'}  ${targets}  [${disp}]  (${m.origin}, ${where(m.mapping.span, cwd)})`);
+    const f = c.merged.filters.get(m.filterName);
+    lines.push(`  ${i + 1}. ${m.filterName}  ${f ? (f.className?.value ?? '(no class)') : '(undefined filter)'}  ${mappingTargets(m)}  [${m.dispatchers.join('|')}]  (${m.origin}, ${where(m.mapping.span, cwd)})`);
   });
   return lines.join('\n') + '\n';
 }
 
+function servletLine(s: ServletMatch | null): string {
+  if (!s) return 'no servlet matches: Tomcat answers 404 (or redirects the bare context path) and runs no filter';
+  const welcome = s.welcomeFile ? `, welcome file "${s.welcomeFile}"` : '';
+  return `servlet ${s.servletName} via "${s.pattern}" (${s.kind}${welcome}); filters match ${s.requestPath || '""'}`;
+}
+
+function entryJson(e: ChainEntry, cwd: string): object {
+  return {
+    name: e.filter.name,
+    class: e.filter.className?.value ?? null,
+    origin: e.filter.origin,
+    declared: where(e.filter.def.span, cwd),
+    initParams: Object.fromEntries(e.filter.initParams.map((p) => [p.name.value, p.value.value])),
+    matchedBy: { kind: e.matchedBy.kind, value: e.matchedBy.value, at: where(e.matchedBy.span, cwd) },
+    mapping: where(e.mapping.mapping.span, cwd),
+  };
+}
+
+function pickTarget(base: CatalinaBase, o: Options, host: LoadedHost | null, requestPath: string): { target: ResolvedContext; path: string } {
+  if (o.context !== undefined) {
+    const wanted = contextPathOf(o.context);
+    const target = contextsOf(base).find((c) => c.host === host && c.context.path === wanted);
+    if (!target) throw new UsageError(`no context "${o.context}" on host ${host?.name ?? base.defaultHost}`);
+    return { target, path: requestPath };
+  }
+  const match = findContext(base, host?.name, requestPath);
+  if (!match) throw new UsageError(`no context of host ${host?.name ?? base.defaultHost} serves ${requestPath}`);
+  return { target: match, path: match.path };
+}
+
+function run(argv: Record<string, unknown>, io: Io): Promise<number> {
+  const o = optionsOf(argv);
+  const base = load(o, io.cwd);
+  const cwd = io.cwd;
+  const host = findHost(base, o.host ?? base.defaultHost);
+  if (o.host !== undefined && !host) throw new UsageError(`no host "${o.host}" and no default host in ${o.base}`);
+  // Tomcat sends an unknown Host to the default host; say so rather than answer silently for another host.
+  const fellBack = o.host !== undefined && findHost({ ...base, defaultHost: '' }, o.host) === null;
+
+  if (o.path === undefined) {
+    let contexts = contextsOf(base);
+    if (o.host !== undefined) contexts = contexts.filter((c) => c.host === host);
+    if (o.context !== undefined) {
+      const wanted = contextPathOf(o.context);
+      contexts = contexts.filter((c) => c.context.path === wanted);
+      if (contexts.length === 0) throw new UsageError(`no context "${o.context}" in ${o.base}`);
+    }
+    if (o.json) io.stdout(JSON.stringify(contexts.map((c) => describeContext(c, cwd)), null, 2) + '\n');
+    else for (const c of contexts) io.stdout(formatContext(c, cwd));
+    return Promise.resolve(0);
+  }
+
+  const requestPath = requestPathOf(o.path);
+  const { target, path } = pickTarget(base, o, host, requestPath);
+  const exists = (p: string): boolean => {
+    try {
+      return statSync(join(target.context.docBase, p)).isFile();
+    } catch {
+      return false;
+    }
+  };
+  const { servlet, entries } = effectiveChain(target.merged, path, o.dispatcher, exists);
+  if (o.json) {
+    const doc = {
+      host: target.host.name,
+      context: target.context.path || '/',
+      path,
+      dispatcher: o.dispatcher,
+      startup: target.merged.startup,
+      servlet,
+      filters: entries.map((e) => entryJson(e, cwd)),
+    };
+    io.stdout(JSON.stringify(doc, null, 2) + '\n');
+    return Promise.resolve(0);
+  }
+  const out: string[] = [];
+  if (fellBack) out.push(`(no host "${o.host}": the default host ${target.host.name} answers)`);
+  out.push(`${contextLabel(target)}  ${path || '""'}  (${o.dispatcher})`);
+  const note = startupNote(target.merged);
+  if (note) out.push(`  ! ${note}`);
+  out.push(`  ${servletLine(servlet)}`);
+  if (entries.length === 0) out.push('  no filter runs');
+  entries.forEach((e, i) => {
+    out.push(`  ${i + 1}. ${e.filter.name}  ${e.filter.className?.value ?? '(no class)'}  (${e.filter.origin}, declared ${where(e.filter.def.span, cwd)})`);
+    out.push(`     matched ${e.matchedBy.kind} "${e.matchedBy.value}" at ${where(e.matchedBy.span, cwd)}`);
+  });
+  io.stdout(out.join('\n') + '\n');
+  return Promise.resolve(0);
+}
+
 export const chainCommand: Command = {
   name: 'chain',
-  describe: 'Show the filters that run for a request, in Tomcat\'s order',
+  describe: "Show the filters that run for a request, in Tomcat's order",
   builder: (y: Argv) =>
     y
-      .option('base', { type: 'string', demandOption: true, describe: 'CATALINA_BASE directory' })
+      .option('base', { type: 'string', demandOption: true, describe: 'CATALINA_BASE directory (or a tollgate.chain.json)' })
       .option('home', { type: 'string', describe: 'CATALINA_HOME (defaults to --base)' })
-      .option('host', { type: 'string', describe: 'Host name or alias (default: the Engine\'s defaultHost)' })
-      .option('context', { type: 'string', describe: 'Context path, e.g. /api or /' })
-      .option('path', { type: 'string', describe: 'Request path (with the context path unless --context is given)' })
+      .option('host', { type: 'string', describe: "Host name or alias, as in a Host header (default: the Engine's defaultHost)" })
+      .option('context', { type: 'string', describe: 'Context path, e.g. /api or / (then --path is relative to it)' })
+      .option('path', { type: 'string', describe: 'Request path, with the context path unless --context is given' })
       .option('dispatcher', { type: 'string', default: 'REQUEST', describe: DISPATCHERS.join('|') })
       .option('format', { choices: ['text', 'json'] as const, default: 'text' }),
   run,
