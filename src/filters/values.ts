@@ -7,15 +7,16 @@ import { z } from 'zod';
 import { javaCharset, isLegalCharsetName, suggestCharset } from './charsets.js';
 import { refuse, type Note, type ValueReader } from './define.js';
 import { JAVA_INT_MAX, JAVA_INT_MIN, javaSplit, parseJavaInteger, splitCommaSeparated, trimPieces, type Piece } from './java-text.js';
-import { translateJavaRegex as translateUncached, type TranslatedRegex } from './java-regex.js';
+import { translateJavaRegex, type TranslatedRegex } from './java-regex.js';
+
+const translations = new Map<string, TranslatedRegex>();
 
 /** The same patterns recur across thousands of applications: translate each once (bounded, so hostile input cannot grow it forever). */
-const translations = new Map<string, TranslatedRegex>();
-export function translateJavaRegex(java: string): TranslatedRegex {
+function translated(java: string): TranslatedRegex {
   let t = translations.get(java);
   if (!t) {
     if (translations.size >= 2000) translations.clear();
-    t = translateUncached(java);
+    t = translateJavaRegex(java);
     translations.set(java, t);
   }
   return t;
@@ -188,7 +189,7 @@ export interface CompiledRegex {
 /** Translates a Java regex for the config, or reports why it cannot be (null when the value is empty); `at` is its offset in the value. */
 export function compileRegex(java: string, ctx: z.RefinementCtx, at = 0): CompiledRegex | null {
   if (java === '') return null;
-  const t = translateJavaRegex(java);
+  const t = translated(java);
   for (const p of t.problems) {
     if (p.severity !== 'error') continue;
     const tomcatAccepts = p.code !== 'java-syntax';
@@ -205,7 +206,7 @@ export function compileRegex(java: string, ctx: z.RefinementCtx, at = 0): Compil
 /** Where translating a valid Java regex loses exactness: warnings inside the value. */
 export function regexNotes(v: unknown): Note[] {
   if (typeof v !== 'string' || v === '') return [];
-  return translateJavaRegex(v)
+  return translated(v)
     .problems.filter((p) => p.severity === 'warning')
     .map((p) => ({ ruleId: 'filter-param-regex', severity: 'warning' as const, message: p.message, offset: p.offset, length: p.length }));
 }
@@ -214,7 +215,7 @@ export function regexNotes(v: unknown): Note[] {
 export function javaRegex(description: string, opts: { defaultJava?: string; examples?: string[] } = {}) {
   let defaultOut: CompiledRegex | null = null;
   if (opts.defaultJava) {
-    const t = translateJavaRegex(opts.defaultJava);
+    const t = translated(opts.defaultJava);
     defaultOut = { java: opts.defaultJava, source: t.source, flags: t.flags };
   }
   const frozen = defaultOut;
