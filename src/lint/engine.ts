@@ -3,7 +3,7 @@ import { validateFilterDef, type TomcatTarget } from '../filters/index.js';
 import type { CatalinaBase, Diagnostic, FilterDef, Severity, SourceFile } from '../model/index.js';
 import type { RuleLevel } from './config.js';
 import { RULES, ruleById } from './rules/index.js';
-import { applySuppressions } from './suppressions.js';
+import { applySuppressions, type SuppressedDiagnostic } from './suppressions.js';
 import type { CheckedFilter, DescriptorRef, FilterUse, LintContext } from './types.js';
 
 export interface LintOptions {
@@ -19,6 +19,8 @@ export interface LintOptions {
 export interface LintResult {
   diagnostics: Diagnostic[];
   files: Map<string, SourceFile>;
+  /** Findings suppression comments silenced (after levels and ignore globs), with their reasons. */
+  suppressed: SuppressedDiagnostic[];
 }
 
 function descriptorsOf(base: CatalinaBase): DescriptorRef[] {
@@ -54,6 +56,10 @@ function indexUses(contexts: ResolvedContext[]): Map<FilterDef, FilterUse[]> {
     }
   }
   return out;
+}
+
+function byPosition(a: Diagnostic, b: Diagnostic): number {
+  return a.span.file < b.span.file ? -1 : a.span.file > b.span.file ? 1 : a.span.offset - b.span.offset || a.ruleId.localeCompare(b.ruleId);
 }
 
 const LEVEL_TO_SEVERITY: Record<Exclude<RuleLevel, 'off'>, Severity> = { info: 'info', warn: 'warning', error: 'error' };
@@ -106,19 +112,22 @@ export function lintBase(base: CatalinaBase, opts: LintOptions = {}): LintResult
     if (!unique.has(key)) unique.set(key, d);
   }
   let diagnostics = [...unique.values()];
+  let suppressed: SuppressedDiagnostic[] = [];
   if (opts.inlineConfig !== false) {
-    diagnostics = applySuppressions(diagnostics, base.files, { isRule: (id) => ruleById(id) !== undefined, isOff: (id) => opts.ruleLevels?.[id] === 'off' });
+    ({ kept: diagnostics, suppressed } = applySuppressions(diagnostics, base.files, { isRule: (id) => ruleById(id) !== undefined, isOff: (id) => opts.ruleLevels?.[id] === 'off' }));
   }
   // After suppressions, so that a suppression in an ignored file is not reported as unused either.
-  if (opts.includeFile) diagnostics = diagnostics.filter((d) => opts.includeFile!(d.span.file));
-
+  const included = (d: Diagnostic): boolean => !opts.includeFile || opts.includeFile(d.span.file);
   const levels = opts.ruleLevels ?? {};
-  diagnostics = diagnostics.flatMap((d) => {
+  const leveled = (d: Diagnostic): Diagnostic[] => {
+    if (!included(d)) return [];
     const level = levels[d.ruleId];
     if (level === 'off') return [];
     if (level) return [{ ...d, severity: LEVEL_TO_SEVERITY[level] }];
     return [d];
-  });
-  diagnostics.sort((a, b) => (a.span.file < b.span.file ? -1 : a.span.file > b.span.file ? 1 : a.span.offset - b.span.offset || a.ruleId.localeCompare(b.ruleId)));
-  return { diagnostics, files: base.files };
+  };
+  diagnostics = diagnostics.flatMap(leveled).sort(byPosition);
+  suppressed = suppressed.flatMap((s) => leveled(s.diagnostic).map((diagnostic) => ({ diagnostic, justification: s.justification })));
+  suppressed.sort((a, b) => byPosition(a.diagnostic, b.diagnostic));
+  return { diagnostics, files: base.files, suppressed };
 }

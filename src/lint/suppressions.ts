@@ -4,7 +4,15 @@ import type { Diagnostic, Located, SourceFile } from '../model/index.js';
 interface Usage {
   comment: Located<string>;
   ids: string[] | null;
+  /** The text after "::" (or "--"), if any. */
+  justification: string;
   used: boolean;
+}
+
+/** A finding a suppression comment silenced, with the reason the comment gives. */
+export interface SuppressedDiagnostic {
+  diagnostic: Diagnostic;
+  justification: string;
 }
 
 interface Suppression {
@@ -25,7 +33,7 @@ export interface SuppressionOptions {
  * `tollgate-disable[-next-line] ids :: reason`. ESLint's "-- reason" is read too, but
  * XML forbids "--" inside a comment (Tomcat's parser rejects the file), so "::" is the form to use.
  */
-const DIRECTIVE = /^\s*tollgate-(disable-next-line|disable|enable)\b([^]*?)(?:(?:--|::)[^]*)?$/;
+const DIRECTIVE = /^\s*tollgate-(disable-next-line|disable|enable)\b([^]*?)(?:(?:--|::)([^]*))?$/;
 
 const OPEN = Number.MAX_SAFE_INTEGER;
 
@@ -45,7 +53,7 @@ function suppressionsOf(source: SourceFile): { list: Suppression[]; usages: Usag
       enable(list, ids, c.span.line);
       continue;
     }
-    const usage: Usage = { comment: c, ids, used: false };
+    const usage: Usage = { comment: c, ids, justification: (m[3] ?? '').trim(), used: false };
     usages.push(usage);
     const next = c.span.endLine + 1;
     list.push(m[1] === 'disable-next-line' ? { ids, fromLine: next, toLine: next, usage } : { ids, fromLine: c.span.endLine, toLine: OPEN, usage });
@@ -77,7 +85,7 @@ function enable(list: Suppression[], ids: string[] | null, line: number): void {
  * or a `tollgate-disable id` ... `tollgate-enable id` block, and reports every
  * suppression that silenced nothing, or names no rule.
  */
-export function applySuppressions(diagnostics: Diagnostic[], files: Map<string, SourceFile>, opts: SuppressionOptions = {}): Diagnostic[] {
+export function applySuppressions(diagnostics: Diagnostic[], files: Map<string, SourceFile>, opts: SuppressionOptions = {}): { kept: Diagnostic[]; suppressed: SuppressedDiagnostic[] } {
   const byFile = new Map<string, Suppression[]>();
   const usages: Usage[] = [];
   for (const [path, source] of files) {
@@ -86,11 +94,14 @@ export function applySuppressions(diagnostics: Diagnostic[], files: Map<string, 
     usages.push(...s.usages);
   }
   const kept: Diagnostic[] = [];
+  const suppressed: SuppressedDiagnostic[] = [];
   for (const d of diagnostics) {
     const list = byFile.get(d.span.file);
     const hit = list?.find((s) => d.span.line >= s.fromLine && d.span.line <= s.toLine && (s.ids === null || s.ids.includes(d.ruleId)));
-    if (hit) hit.usage.used = true;
-    else kept.push(d);
+    if (hit) {
+      hit.usage.used = true;
+      suppressed.push({ diagnostic: d, justification: hit.usage.justification });
+    } else kept.push(d);
   }
   for (const u of usages) {
     const unknown = opts.isRule ? (u.ids ?? []).filter((id) => !opts.isRule!(id)) : [];
@@ -111,5 +122,5 @@ export function applySuppressions(diagnostics: Diagnostic[], files: Map<string, 
       span: u.comment.span,
     });
   }
-  return kept;
+  return { kept, suppressed };
 }

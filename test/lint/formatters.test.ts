@@ -82,6 +82,17 @@ describe('formatters', () => {
     expect(r!.messages[0]!.fix).toBeUndefined();
   });
 
+  it('json lists what suppression comments silenced as ESLint does, with the reason after "::"', () => {
+    const dir = tree(app('<!-- tollgate-disable filter-never-mapped :: kept for the next release -->\n' + filter('a', 'WebdavFixFilter', {}, false)));
+    const r = lintBase(loadInput(dir));
+    const [result] = JSON.parse(formatJson({ diagnostics: r.diagnostics, suppressed: r.suppressed, files: r.files, lintedFiles: [...r.files.keys()], cwd: dir, repoRoot: dir, color: false, version: '0.1.0' })) as {
+      messages: { ruleId: string }[];
+      suppressedMessages: { ruleId: string; line: number; suppressions: unknown[] }[];
+    }[];
+    expect(result!.messages.map((m) => m.ruleId)).not.toContain('filter-never-mapped');
+    expect(result!.suppressedMessages).toEqual([expect.objectContaining({ ruleId: 'filter-never-mapped', line: 5, suppressions: [{ kind: 'directive', justification: 'kept for the next release' }] })]);
+  });
+
   it('github annotations escape their properties and data', () => {
     const i = input();
     i.diagnostics = [{ ...i.diagnostics[0]!, message: 'a,b:c\n100%' }];

@@ -7,6 +7,7 @@ import { ConfigError, loadConfig, type RuleLevel } from '../../lint/config.js';
 import { toolVersion } from '../../lint/docs.js';
 import { applyBaseline, BaselineError, writeBaseline } from '../../lint/baseline.js';
 import { lintBase } from '../../lint/engine.js';
+import type { SuppressedDiagnostic } from '../../lint/suppressions.js';
 import { applyFixes } from '../../lint/fix.js';
 import { formatGithub } from '../../lint/formatters/github.js';
 import { formatJson } from '../../lint/formatters/json.js';
@@ -59,8 +60,9 @@ async function run(argv: Record<string, unknown>, io: Io): Promise<number> {
 
   const paths = ((argv['paths'] as string[] | undefined) ?? []).map(String);
   const inputs = paths.length ? paths : ['.'];
-  const lintAll = (): { diagnostics: Diagnostic[]; files: Map<string, SourceFile> } => {
+  const lintAll = (): { diagnostics: Diagnostic[]; files: Map<string, SourceFile>; suppressed: SuppressedDiagnostic[] } => {
     const diagnostics: Diagnostic[] = [];
+    const suppressed: SuppressedDiagnostic[] = [];
     const files = new Map<string, SourceFile>();
     for (const input of inputs) {
       let base;
@@ -74,12 +76,13 @@ async function run(argv: Record<string, unknown>, io: Io): Promise<number> {
       if (unreadable) throw new UsageError(unreadable.message);
       const result = lintBase(base, { target, ruleLevels, inlineConfig: argv['inlineConfig'] !== false, ...(includeFile ? { includeFile } : {}) });
       diagnostics.push(...result.diagnostics);
+      suppressed.push(...result.suppressed);
       for (const [k, v] of result.files) files.set(k, v);
     }
-    return { diagnostics, files };
+    return { diagnostics, files, suppressed };
   };
 
-  let { diagnostics, files } = lintAll();
+  let { diagnostics, files, suppressed } = lintAll();
   if (argv['fix']) {
     // Overlapping edits wait for the next pass, as in ESLint; ten passes end any ping-pong between fixes.
     const refused = new Set<string>();
@@ -87,7 +90,7 @@ async function run(argv: Record<string, unknown>, io: Io): Promise<number> {
       const r = applyFixes(diagnostics, files);
       for (const f of r.skipped) refused.add(f);
       if (r.fixed === 0) break;
-      ({ diagnostics, files } = lintAll());
+      ({ diagnostics, files, suppressed } = lintAll());
     }
     for (const f of refused) io.stderr(`tollgate lint: not fixing ${relative(io.cwd, f)}: its encoding cannot be rewritten safely\n`);
   }
@@ -107,6 +110,7 @@ async function run(argv: Record<string, unknown>, io: Io): Promise<number> {
   const shown = argv['quiet'] ? diagnostics.filter((d) => d.severity === 'error') : diagnostics;
   const input: FormatInput = {
     diagnostics: shown,
+    suppressed: argv['quiet'] ? suppressed.filter((s) => s.diagnostic.severity === 'error') : suppressed,
     files,
     lintedFiles: [...files.keys()].filter((f) => !includeFile || includeFile(f)),
     cwd: io.cwd,

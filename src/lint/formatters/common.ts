@@ -1,8 +1,11 @@
 import { relative } from 'node:path';
 import type { Diagnostic, SourceFile } from '../../model/index.js';
+import type { SuppressedDiagnostic } from '../suppressions.js';
 
 export interface FormatInput {
   diagnostics: Diagnostic[];
+  /** Findings suppression comments silenced (the JSON format lists them, as ESLint does). */
+  suppressed?: SuppressedDiagnostic[];
   files: Map<string, SourceFile>;
   /** Files that were linted (listed even when clean, for JSON/SARIF). */
   lintedFiles: string[];

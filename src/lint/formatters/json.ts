@@ -13,33 +13,39 @@ function fixOf(d: Diagnostic, source: SourceFile | undefined): { range: [number,
   return { range: [edit.offset, edit.endOffset], text: edit.text };
 }
 
+function messageOf(d: Diagnostic, source: SourceFile | undefined) {
+  const fix = fixOf(d, source);
+  return {
+    ruleId: d.ruleId,
+    severity: eslintSeverity(d),
+    message: d.severity === 'info' ? `[info] ${d.message}` : d.message,
+    line: d.span.line,
+    column: d.span.column,
+    nodeType: null,
+    endLine: d.span.endLine,
+    endColumn: d.span.endColumn,
+    ...(fix ? { fix } : {}),
+  };
+}
+
 /** Exactly ESLint's JSON result format (one entry per linted file), so existing tools can read it. */
 export function formatJson(input: FormatInput): string {
   const grouped = groupByFile(input.diagnostics);
-  const files = [...new Set([...input.lintedFiles, ...grouped.keys()])].sort();
+  const silenced = groupByFile((input.suppressed ?? []).map((s) => s.diagnostic));
+  const reasons = new Map((input.suppressed ?? []).map((s) => [s.diagnostic, s.justification]));
+  const files = [...new Set([...input.lintedFiles, ...grouped.keys(), ...silenced.keys()])].sort();
   const results = files.map((filePath) => {
     const list = grouped.get(filePath) ?? [];
     const source = input.files.get(filePath);
-    const messages = list.map((d) => {
-      const fix = fixOf(d, source);
-      return {
-        ruleId: d.ruleId,
-        severity: eslintSeverity(d),
-        message: d.severity === 'info' ? `[info] ${d.message}` : d.message,
-        line: d.span.line,
-        column: d.span.column,
-        nodeType: null,
-        endLine: d.span.endLine,
-        endColumn: d.span.endColumn,
-        ...(fix ? { fix } : {}),
-      };
-    });
+    const messages = list.map((d) => messageOf(d, source));
+    // ESLint's shape for a message a comment silenced: kind "directive" and the comment's reason.
+    const suppressedMessages = (silenced.get(filePath) ?? []).map((d) => ({ ...messageOf(d, source), suppressions: [{ kind: 'directive', justification: reasons.get(d) ?? '' }] }));
     const errorCount = messages.filter((m) => m.severity === 2).length;
     const warningCount = messages.length - errorCount;
     return {
       filePath,
       messages,
-      suppressedMessages: [],
+      suppressedMessages,
       errorCount,
       fatalErrorCount: list.filter((d) => d.ruleId.startsWith('xml-') || d.ruleId === 'file-unreadable').length,
       warningCount,
