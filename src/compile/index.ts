@@ -1,6 +1,7 @@
 import { relative } from 'node:path';
 import { contextsOf, selectorTableOf, type ResolvedContext } from '../chain/index.js';
 import type { SelectorTable } from '../runtime/chain-selector.js';
+import { FILTER_FACTORIES } from '../runtime/filters/index.js';
 import { validateFilterDef, type TomcatTarget } from '../filters/index.js';
 import { lintBase } from '../lint/engine.js';
 import type { CatalinaBase, Diagnostic } from '../model/index.js';
@@ -86,8 +87,8 @@ export function planBase(base: CatalinaBase, opts: { target?: TomcatTarget } = {
     let unsupported: string | null = null;
     for (const f of filters) {
       const v = validateFilterDef({ ...f.def, className: f.className, initParams: f.initParams }, { target });
-      if (!v.spec || v.config === null) {
-        unsupported = `filter "${f.name}" (${f.className?.value ?? 'no class'}) ${v.spec ? 'has an invalid configuration' : 'has no Node implementation'}`;
+      if (!v.spec || v.config === null || !(v.spec.id in FILTER_FACTORIES)) {
+        unsupported = `filter "${f.name}" (${f.className?.value ?? 'no class'}) ${v.spec && v.config === null ? 'has an invalid configuration' : 'has no Node implementation'}`;
         break;
       }
       planned.push({ filterName: f.name, className: f.className!.value, specId: v.spec.id, config: v.config });

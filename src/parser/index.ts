@@ -5,5 +5,5 @@ export { parseWebXml } from './webxml.js';
 export { parseServerXml, parseContextXml, parseTomcatUsers } from './server.js';
 export { resolveProperties, parseJavaProperties } from './properties.js';
 export { parseContextName, contextBaseName } from './context-name.js';
-export { loadBase } from './load.js';
+export { loadBase, loadAddedHost } from './load.js';
 export { parseChainJson } from './json-chain.js';

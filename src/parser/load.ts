@@ -250,3 +250,25 @@ function resolveDocBase(docBase: string | undefined, appBase: string, baseName: 
   if (!docBase) return join(appBase, baseName);
   return isAbsolute(docBase) ? docBase : join(appBase, docBase);
 }
+
+/**
+ * Discovers the contexts of a host created at run time (the host manager's
+ * add): its appBase directories and context files, as for a host of server.xml.
+ */
+export function loadAddedHost(base: CatalinaBase, host: { name: string; aliases: readonly string[]; appBase: string }): LoadedHost {
+  const r: Reader = { files: base.files, diagnostics: [] };
+  const at = fileStartSpan(join(base.base, 'conf', 'server.xml'));
+  const def: HostDef = {
+    name: { value: host.name, span: at },
+    appBase: { value: host.appBase, span: at },
+    aliases: host.aliases.map((a) => ({ value: a, span: at })),
+    attributes: {},
+    contexts: [],
+    valves: [],
+    listeners: [],
+    span: at,
+  };
+  const loaded = loadHost(base, def, base.properties, r);
+  base.diagnostics.push(...r.diagnostics);
+  return loaded;
+}

@@ -27,6 +27,15 @@ describe('tollgate lint --fix', () => {
     expect(readFileSync(join(dir, webXml), 'latin1')).toBe(after);
   });
 
+  it('normalises the case of a boolean (TRUE -> true) and leaves "yes" for a person to decide', async () => {
+    const dir = tree(app(filter('s', 'SetCharacterEncodingFilter', { encoding: 'UTF-8', ignore: 'TRUE' }) + filter('t', 'SetCharacterEncodingFilter', { encoding: 'UTF-8', ignore: 'yes' })));
+    await run(['lint', dir, '--fix'], dir);
+    const text = readFileSync(join(dir, webXml), 'utf8');
+    expect(text).toContain('<param-value>true</param-value>');
+    // "yes" means false to Tomcat but true to its author: no automatic fix can know which was meant.
+    expect(text).toContain('<param-value>yes</param-value>');
+  });
+
   const misspelt = (name: string) => app(filter(name, 'HttpHeaderSecurityFilter', { hstsMaxAgeSecond: '31536000' }))[webXml]!.replace(/\n/g, '\r\n');
 
   it('keeps CRLF line ends and ISO-8859-1 bytes exactly', async () => {

@@ -1,0 +1,61 @@
+import { existsSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { Argv } from 'yargs';
+import type { TomcatTarget } from '../../filters/index.js';
+import { formatStylish } from '../../lint/formatters/stylish.js';
+import { startContainer, StrictModeError } from '../../server/container.js';
+import { UsageError, type Command, type Io } from '../command.js';
+
+export const serveCommand: Command = {
+  name: 'serve',
+  describe: 'Serve a CATALINA_BASE: virtual hosts, static webapps through their chains, and the host manager',
+  builder: (y: Argv) =>
+    y
+      .option('base', { type: 'string', demandOption: true, describe: 'CATALINA_BASE directory' })
+      .option('home', { type: 'string', describe: 'CATALINA_HOME (defaults to --base)' })
+      .option('port', { type: 'number', describe: 'Port (default: the HTTP connector of server.xml)' })
+      .option('address', { type: 'string', default: '127.0.0.1', describe: 'Address to bind' })
+      .option('strict', { type: 'boolean', default: false, describe: 'Refuse to start when the configuration has any error' })
+      .option('target', { choices: ['9.0', '10.1', '11.0'], default: '10.1' })
+      .option('allow-app-base-outside-base', { type: 'boolean', default: false, describe: 'Let the host manager add hosts whose appBase is outside the base' }),
+  run: async (argv: Record<string, unknown>, io: Io) => {
+    const base = resolve(io.cwd, String(argv['base']));
+    if (!existsSync(base) || !statSync(base).isDirectory()) throw new UsageError(`--base ${String(argv['base'])} is not a directory`);
+    let container;
+    try {
+      container = await startContainer({
+        base,
+        ...(argv['home'] ? { home: resolve(io.cwd, String(argv['home'])) } : {}),
+        ...(argv['port'] !== undefined ? { port: Number(argv['port']) } : {}),
+        address: String(argv['address']),
+        strict: argv['strict'] === true,
+        target: argv['target'] as TomcatTarget,
+        allowAppBaseOutsideBase: argv['allowAppBaseOutsideBase'] === true,
+      });
+    } catch (e) {
+      if (e instanceof StrictModeError) throw new UsageError(e.message);
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code === 'EADDRINUSE' || code === 'EACCES') throw new UsageError(`cannot listen: ${(e as Error).message}`);
+      throw e;
+    }
+    const problems = container.diagnostics.filter((d) => d.severity !== 'info');
+    const errors = problems.filter((d) => d.severity === 'error').length;
+    io.stdout(`tollgate serve: lint found ${errors} error(s) and ${problems.length - errors} warning(s)${errors ? ' (contexts with errors are not started)' : ''}\n`);
+    if (problems.length) io.stderr(formatStylish({ diagnostics: problems, files: container.base.files, lintedFiles: [], cwd: io.cwd, repoRoot: io.cwd, color: false, version: '' }));
+    const origin = `http://${container.address.includes(':') ? `[${container.address}]` : container.address}:${container.port}`;
+    io.stdout(`listening on ${origin} (send the Host header to pick a virtual host)\n`);
+    io.stdout(container.summary.map((l) => l.replace(/http:\/\/([^/]+)/, `$1 -> ${origin}`)).join('\n') + '\n');
+    io.stdout(`host manager: ${origin}/host-manager/text/list (user with the admin-script role)\n`);
+    await new Promise<void>((done) => {
+      const stop = (): void => {
+        process.off('SIGINT', stop);
+        process.off('SIGTERM', stop);
+        void container.stop().then(done);
+      };
+      process.on('SIGINT', stop);
+      process.on('SIGTERM', stop);
+    });
+    io.stdout('tollgate serve: stopped\n');
+    return 0;
+  },
+};

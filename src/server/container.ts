@@ -1,0 +1,207 @@
+/**
+ * The container behind `tollgate serve`: virtual hosts from server.xml (and
+ * the host manager), each context running the same plan `tollgate compile`
+ * writes, with the static default servlet downstream of its chain.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { join } from 'node:path';
+import { planBase, type ContextPlan } from '../compile/index.js';
+import type { TomcatTarget } from '../filters/index.js';
+import type { CatalinaBase, Diagnostic } from '../model/index.js';
+import { loadAddedHost, loadBase } from '../parser/index.js';
+import { createChainSelector } from '../runtime/chain-selector.js';
+import { createContextRuntime, type ContextMiddleware } from '../runtime/context.js';
+import { defaultErrorPage } from '../runtime/error-page.js';
+import { FILTER_FACTORIES } from '../runtime/filters/index.js';
+import { createHostManagerHandler } from './host-manager.js';
+import { HostRegistry } from './hosts.js';
+import { createServerXmlPersister, storeConfigEnabled } from './persist.js';
+import { realmFromConfig } from './realm.js';
+import { createStaticHandler, type StaticHandler } from './static.js';
+
+export interface ContainerOptions {
+  base: string;
+  home?: string;
+  /** Default: the HTTP connector's port in server.xml, else 8080. */
+  port?: number;
+  /** Default 127.0.0.1. */
+  address?: string;
+  target?: TomcatTarget;
+  /** Refuse to start when the configuration has any error. */
+  strict?: boolean;
+  /** Let the host manager create hosts whose appBase lies outside the base. */
+  allowAppBaseOutsideBase?: boolean;
+}
+
+interface RunningContext {
+  path: string;
+  /** null: the context failed to start; its requests get 404, as in Tomcat. */
+  middleware: ContextMiddleware | null;
+  serve: StaticHandler | null;
+}
+
+export interface Container {
+  server: Server;
+  address: string;
+  port: number;
+  base: CatalinaBase;
+  diagnostics: Diagnostic[];
+  /** What started and what did not, for the start-up message. */
+  summary: string[];
+  stop(): Promise<void>;
+}
+
+export class StrictModeError extends Error {}
+
+function runContext(plan: ContextPlan): RunningContext {
+  const select = createChainSelector(plan.table);
+  const middleware = createContextRuntime({
+    contextPath: plan.contextPath,
+    sessionTimeoutMinutes: plan.sessionTimeoutMinutes,
+    requestCharacterEncoding: plan.requestCharacterEncoding,
+    filters: plan.filters.map((f) => ({ filterName: f.filterName, className: f.className, factory: FILTER_FACTORIES[f.specId]!, config: f.config })),
+    selectChain: (ex) => select(ex.request.pathWithinContext).chain,
+  });
+  const serve = createStaticHandler({ docBase: plan.docBase, welcomeFiles: plan.welcomeFiles, mimeTypes: plan.mimeMappings, contextPath: plan.contextPath });
+  return { path: plan.contextPath, middleware, serve };
+}
+
+function connectorPort(base: CatalinaBase): number | null {
+  for (const s of base.serverXml?.services ?? []) {
+    for (const c of s.connectors) {
+      const protocol = c.attributes['protocol']?.value ?? 'HTTP/1.1';
+      const port = Number(c.attributes['port']?.value);
+      if (!/AJP/i.test(protocol) && !c.attributes['SSLEnabled'] && Number.isInteger(port) && port > 0) return port;
+    }
+  }
+  return null;
+}
+
+function notFound(req: IncomingMessage, res: ServerResponse): void {
+  const page = defaultErrorPage(404, 'The requested resource is not available.');
+  res.writeHead(404, { ...page.headers, 'Content-Type': page.contentType, 'Content-Length': Buffer.byteLength(page.body) });
+  res.end(req.method === 'HEAD' ? undefined : page.body);
+}
+
+/** Loads the base, starts every context that can start, and listens. */
+export async function startContainer(options: ContainerOptions): Promise<Container> {
+  const base = loadBase({ base: options.base, ...(options.home ? { home: options.home } : {}) });
+  const target = options.target ?? '10.1';
+  const { plans, diagnostics, skipped } = planBase(base, { target });
+  const errors = diagnostics.filter((d) => d.severity === 'error');
+  if (options.strict && errors.length > 0) throw new StrictModeError(`${errors.length} error(s) in the configuration; --strict refuses to start`);
+
+  const registry = new HostRegistry({
+    base: base.base,
+    engineName: base.engineName,
+    defaultHost: base.defaultHost,
+    hosts: base.hosts.map((h) => {
+      const a = h.def?.attributes ?? {};
+      const flag = (name: string, fallback: boolean) => (a[name] ? a[name]!.value.trim().toLowerCase() === 'true' : fallback);
+      return {
+        name: h.name,
+        aliases: h.aliases,
+        appBase: h.def?.appBase?.value ?? 'webapps',
+        appBasePath: h.appBase,
+        autoDeploy: flag('autoDeploy', true),
+        deployOnStartup: flag('deployOnStartup', true),
+        deployXML: flag('deployXML', true),
+        copyXML: flag('copyXML', false),
+        unpackWARs: flag('unpackWARs', true),
+      };
+    }),
+  });
+
+  const contexts = new Map<string, RunningContext[]>();
+  const summary: string[] = [];
+  const deploy = (hostName: string, hostPlans: ContextPlan[], failed: { contextPath: string; reason: string }[]): void => {
+    const list: RunningContext[] = [];
+    for (const p of hostPlans) {
+      list.push(runContext(p));
+      summary.push(`  http://${hostName}${p.contextPath || ''}/  (${p.filters.length} filter${p.filters.length === 1 ? '' : 's'})`);
+    }
+    for (const f of failed) {
+      list.push({ path: f.contextPath, middleware: null, serve: null });
+      summary.push(`  http://${hostName}${f.contextPath || ''}/  NOT STARTED: ${f.reason}`);
+    }
+    list.sort((a, b) => b.path.length - a.path.length);
+    contexts.set(hostName.toLowerCase(), list);
+  };
+  for (const h of base.hosts) {
+    deploy(
+      h.name,
+      plans.filter((p) => p.host === h.name),
+      skipped.filter((s) => s.host === h.name),
+    );
+  }
+
+  // Hosts the host manager adds serve their webapps at once; stopped or removed ones leave routing.
+  registry.subscribe((event) => {
+    const name = event.host.name.toLowerCase();
+    if (event.type === 'added') {
+      const loaded = loadAddedHost(base, { name: event.host.name, aliases: event.host.aliases, appBase: event.host.appBasePath });
+      const r = planBase({ ...base, hosts: [loaded] }, { target });
+      deploy(event.host.name, r.plans, r.skipped);
+    } else if (event.type === 'removed') {
+      for (const c of contexts.get(name) ?? []) c.middleware?.destroy();
+      contexts.delete(name);
+    }
+  });
+
+  const realm = realmFromConfig(base.users, base.serverXml?.services.flatMap((s) => s.engine?.realms ?? []) ?? []);
+  const serverXmlPath = join(base.base, 'conf', 'server.xml');
+  const hostManager = createHostManagerHandler({
+    registry,
+    realm: realm.realm,
+    persister: storeConfigEnabled(base.serverXml) ? createServerXmlPersister({ registry, file: serverXmlPath }) : null,
+    allowAppBaseOutsideBase: options.allowAppBaseOutsideBase ?? false,
+  });
+
+  const server = createServer((req, res) => {
+    const host = registry.resolve(req.headers.host);
+    if (!host || host.state !== 'started') {
+      notFound(req, res);
+      return;
+    }
+    const url = req.url ?? '/';
+    const path = url.split('?', 1)[0]!;
+    if (host.name === registry.defaultHost && (path === '/host-manager' || path.startsWith('/host-manager/'))) {
+      hostManager(req, res);
+      return;
+    }
+    const list = contexts.get(host.name) ?? [];
+    const ctx = list.find((c) => c.path === '' || path === c.path || path.startsWith(c.path + '/'));
+    if (!ctx || !ctx.middleware || !ctx.serve) {
+      notFound(req, res);
+      return;
+    }
+    const serve = ctx.serve;
+    ctx.middleware(req, res, () => {
+      void serve(req, res);
+    });
+  });
+  const address = options.address ?? '127.0.0.1';
+  const port = options.port ?? connectorPort(base) ?? 8080;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, address, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const actual = (server.address() as { port: number }).port;
+  return {
+    server,
+    address,
+    port: actual,
+    base,
+    diagnostics: [...diagnostics, ...realm.diagnostics],
+    summary,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        for (const list of contexts.values()) for (const c of list) c.middleware?.destroy();
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
