@@ -1,0 +1,113 @@
+import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startContainer, StrictModeError, type Container } from '../../src/server/container.js';
+
+const example = join(import.meta.dirname, '..', '..', 'examples', 'base');
+const auth = 'Basic ' + Buffer.from('deployer:tollgate-demo').toString('base64');
+
+function get(port: number, host: string, path: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, path, headers: { Host: host, ...headers } }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (c: string) => (body += c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+describe('tollgate serve on the example base', () => {
+  let dir: string;
+  let c: Container;
+  beforeAll(async () => {
+    // A copy, because the host manager writes into the base (appBase directories, server.xml on persist).
+    dir = mkdtempSync(join(tmpdir(), 'tollgate-serve-'));
+    cpSync(example, dir, { recursive: true });
+    c = await startContainer({ base: dir, port: 0 });
+  });
+  afterAll(async () => {
+    await c.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('serves the default host\'s ROOT through the global security headers filter', async () => {
+    const r = await get(c.port, 'localhost', '/');
+    expect(r.status).toBe(200);
+    expect(r.body).toContain('tollgate example base');
+    expect(r.headers['x-content-type-options']).toBe('nosniff');
+    expect(r.headers['x-frame-options']).toBe('DENY');
+    expect(r.headers['strict-transport-security']).toBeUndefined();
+  });
+
+  it('routes by Host header and alias, and sends unknown hosts to the default host', async () => {
+    expect((await get(c.port, 'partners.localhost', '/')).body).toContain('Partners portal');
+    expect((await get(c.port, '127.0.0.1', '/')).body).toContain('tollgate example base');
+    expect((await get(c.port, 'nobody.example', '/')).body).toContain('tollgate example base');
+  });
+
+  it('lets an application replace a global filter by defining its name', async () => {
+    expect((await get(c.port, 'partners.localhost', '/')).headers['x-frame-options']).toBe('SAMEORIGIN');
+  });
+
+  it('answers 404 for WEB-INF and for paths no context serves', async () => {
+    expect((await get(c.port, 'partners.localhost', '/WEB-INF/web.xml')).status).toBe(404);
+    expect((await get(c.port, 'localhost', '/no-such-file.txt')).status).toBe(404);
+  });
+
+  it('protects the host manager with Basic authentication against tomcat-users.xml (a PBKDF2 digest)', async () => {
+    const anonymous = await get(c.port, 'localhost', '/host-manager/text/list');
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.headers['www-authenticate']).toBe('Basic realm="Tomcat Host Manager Application"');
+    const r = await get(c.port, 'localhost', '/host-manager/text/list', { Authorization: auth });
+    expect(r.status).toBe(200);
+    expect(r.body.split('\n')[0]).toBe('OK - Listed hosts');
+    expect(r.body).toContain('[partners.localhost]:');
+  });
+
+  it('serves a host added through the host manager at once; stopped, its requests go to the default host', async () => {
+    const { mkdirSync, writeFileSync } = await import('node:fs');
+    mkdirSync(join(dir, 'newapps', 'ROOT'), { recursive: true });
+    writeFileSync(join(dir, 'newapps', 'ROOT', 'index.html'), '<p>the new host</p>\n');
+    const add = await get(c.port, 'localhost', '/host-manager/text/add?name=new.localhost&appBase=newapps', { Authorization: auth });
+    expect(add.body).toMatch(/^OK - /m);
+    expect((await get(c.port, 'new.localhost', '/')).body).toContain('the new host');
+    expect((await get(c.port, 'localhost', '/host-manager/text/stop?name=new.localhost', { Authorization: auth })).body).toMatch(/^OK - /m);
+    expect((await get(c.port, 'new.localhost', '/')).body).toContain('tollgate example base');
+    expect((await get(c.port, 'localhost', '/host-manager/text/start?name=new.localhost', { Authorization: auth })).body).toMatch(/^OK - /m);
+    expect((await get(c.port, 'new.localhost', '/')).body).toContain('the new host');
+  });
+
+  it('creates the appBase directory of a new host when it is missing', async () => {
+    const add = await get(c.port, 'localhost', '/host-manager/text/add?name=empty.localhost&appBase=emptyapps', { Authorization: auth });
+    expect(add.body).toMatch(/^OK - /m);
+    expect(existsSync(join(dir, 'emptyapps'))).toBe(true);
+  });
+});
+
+describe('tollgate serve --strict', () => {
+  it('refuses to start when the configuration has an error', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tollgate-strict-'));
+    try {
+      cpSync(join(example, 'conf'), join(dir, 'conf'), { recursive: true });
+      cpSync(join(import.meta.dirname, '..', '..', 'examples', 'base', 'webapps', 'ROOT'), join(dir, 'webapps', 'ROOT'), { recursive: true });
+      const { writeFileSync, mkdirSync } = await import('node:fs');
+      mkdirSync(join(dir, 'webapps', 'bad', 'WEB-INF'), { recursive: true });
+      writeFileSync(join(dir, 'webapps', 'bad', 'WEB-INF', 'web.xml'), '<web-app><filter-mapping><filter-name>nope</filter-name><url-pattern>/*</url-pattern></filter-mapping></web-app>');
+      await expect(startContainer({ base: dir, port: 0, strict: true })).rejects.toBeInstanceOf(StrictModeError);
+      const c = await startContainer({ base: dir, port: 0 });
+      try {
+        expect((await get(c.port, 'localhost', '/bad/')).status).toBe(404);
+        expect((await get(c.port, 'localhost', '/')).status).toBe(200);
+      } finally {
+        await c.stop();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
