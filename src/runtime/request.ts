@@ -57,6 +57,7 @@ export class ExchangeRequest {
   private serverNameValue: string | undefined;
   private serverPortValue: number | undefined;
   private localPortValue: number | undefined;
+  private localNameValue: string | undefined;
   private explicitEncoding: string | null = null;
   private params: ParameterMap | null = null;
   private parsing: Promise<void> | null = null;
@@ -239,6 +240,14 @@ export class ExchangeRequest {
 
   get localAddr(): string {
     return toTomcatRemoteAddr(this.raw.socket.localAddress ?? '');
+  }
+
+  /** The local host name (getLocalName): the local address, since no lookup is made, unless a filter set one. */
+  get localName(): string {
+    return this.localNameValue ?? this.localAddr;
+  }
+  set localName(v: string) {
+    this.localNameValue = v;
   }
 
   get localPort(): number {

@@ -21,6 +21,7 @@ function view(req: IncomingMessage) {
     serverName: r.serverName,
     serverPort: r.serverPort,
     localAddr: r.localAddr,
+    localName: r.localName,
     localPort: r.localPort,
     dispatcherType: r.dispatcherType,
     dispatcherAttr: r.getAttribute('org.apache.catalina.core.DISPATCHER_TYPE'),
@@ -45,6 +46,7 @@ describe('the request view over IPv4 loopback', () => {
         r.scheme = 'https';
         r.secure = true;
         r.serverPort = 443;
+        r.localName = 'proxy.example';
       }
       r.setAttribute('seen', r.remoteAddr);
       return next();
@@ -73,6 +75,7 @@ describe('the request view over IPv4 loopback', () => {
       serverName: 'example.test',
       serverPort: 8080,
       localAddr: '127.0.0.1',
+      localName: '127.0.0.1',
       localPort: s.port,
       dispatcherType: 'REQUEST',
       dispatcherAttr: 'REQUEST',
@@ -101,7 +104,7 @@ describe('the request view over IPv4 loopback', () => {
     expect(plain.xffLines).toEqual(['10.0.0.1', '10.0.0.2']);
     expect(plain.nodeXff).toBe('10.0.0.1, 10.0.0.2');
     const rewritten = JSON.parse((await request(s, '/app/x', { headers: { 'x-forwarded-for': '10.0.0.1', 'x-rewrite': '1' } })).body);
-    expect(rewritten).toMatchObject({ xff: null, xffLines: [], nodeXff: null, remoteAddr: '203.0.113.9', scheme: 'https', secure: true, serverPort: 443 });
+    expect(rewritten).toMatchObject({ xff: null, xffLines: [], nodeXff: null, remoteAddr: '203.0.113.9', scheme: 'https', secure: true, serverPort: 443, localName: 'proxy.example' });
   });
 
   it('decodes and normalises the path like Tomcat: path parameters dropped, dot segments resolved', async () => {
