@@ -11,6 +11,7 @@ import { create as httpHeaderSecurity } from './http-header-security.js';
 import { create as remoteAddr } from './remote-addr.js';
 import { create as remoteCidr } from './remote-cidr.js';
 import { create as remoteHost } from './remote-host.js';
+import { create as remoteIp } from './remote-ip.js';
 import { create as sessionInitializer } from './session-initializer.js';
 import { create as setCharacterEncoding } from './set-character-encoding.js';
 
@@ -23,8 +24,10 @@ export const FILTER_FACTORIES: Readonly<Record<string, RuntimeFilterFactory<any>
   'remote-addr': remoteAddr,
   'remote-cidr': remoteCidr,
   'remote-host': remoteHost,
+  'remote-ip': remoteIp,
   'session-initializer': sessionInitializer,
   'set-character-encoding': setCharacterEncoding,
 };
 
 export { classifyCorsRequest, type CorsRequestType } from './cors.js';
+export { REMOTE_IP_ATTRIBUTES, hostPortIndex } from './remote-ip.js';

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { spec } from '../../../src/filters/set-character-encoding.js';
 import { create } from '../../../src/runtime/filters/set-character-encoding.js';
-import { setLogSink, type ContextRuntimeOptions, type LogRecord } from '../../../src/runtime/index.js';
+import { exchangeOf, setLogSink, type ContextRuntimeOptions, type LogRecord } from '../../../src/runtime/index.js';
 import { request, serve } from '../serve.js';
 import { declare, reportWith } from './helpers.js';
 
@@ -10,7 +10,6 @@ const report = reportWith((ex) => ({ encoding: ex.request.characterEncoding }));
 /** Posts `body` as a form and reports the decoded parameter and the request encoding. */
 async function post(params: Record<string, unknown>, body: Buffer, contentType = 'application/x-www-form-urlencoded', options: ContextRuntimeOptions = {}) {
   const s = await serve({ ...options, filters: [declare(spec, create, params)] }, async (req, res) => {
-    const { exchangeOf } = await import('../../../src/runtime/index.js');
     const r = exchangeOf(req)!.request;
     await r.parseParameters();
     res.end(JSON.stringify({ encoding: r.characterEncoding, a: r.getParameter('a') }));
