@@ -89,6 +89,9 @@ function mappedPatterns(urls: readonly Located<string>[]): MappedPattern[] {
   });
 }
 
+/** The dispatcher list of each of the 32 masks, shared by every mapping. */
+const DISPATCHER_LISTS: Dispatcher[][] = Array.from({ length: 32 }, (_, mask) => DISPATCHER_ORDER.filter((d) => (mask & DISPATCHER_BITS[d]) !== 0));
+
 function filterMappingOf(m: FilterMapping, origin: Origin): MergedFilterMapping {
   const names = m.servletNames.map((s) => s.value);
   const mask = dispatcherBits(m.dispatchers.map((d) => d.value));
@@ -99,7 +102,7 @@ function filterMappingOf(m: FilterMapping, origin: Origin): MergedFilterMapping 
     urlPatterns: mappedPatterns(m.urlPatterns),
     servletNames: names.filter((n) => n !== '*'),
     allServlets: names.includes('*'),
-    dispatchers: DISPATCHER_ORDER.filter((d) => (mask & DISPATCHER_BITS[d]) !== 0),
+    dispatchers: DISPATCHER_LISTS[mask]!,
     dispatcherMask: mask,
   };
 }
@@ -121,72 +124,86 @@ interface Stop {
   applied?: number;
 }
 
+function duplicateFilter(state: Descriptor, xml: WebXml, index: number, origin: Origin): Stop {
+  const f = xml.filters[index]!;
+  const prior = state.filters.get(f.name.value)?.def.name.span ?? xml.filters.find((x) => x.name.value === f.name.value)!.name.span;
+  const where = prior.file === f.name.span.file ? 'earlier in this file' : `in ${prior.file}`;
+  return {
+    offset: f.span.offset,
+    diagnostic: {
+      ruleId: 'duplicate-filter-name',
+      severity: 'error',
+      message: `Filter "${f.name.value}" is already defined ${where} ("Duplicate filter name"): ${consequence(origin)}.`,
+      span: f.name.span,
+      related: [{ message: 'first defined here', span: prior }],
+    },
+  };
+}
+
+function duplicateServletMapping(prior: MergedServletMapping, m: ServletMapping, u: Located<string>, pattern: string, applied: number, origin: Origin): Stop {
+  return {
+    offset: m.span.offset,
+    applied,
+    diagnostic: {
+      ruleId: 'duplicate-servlet-mapping',
+      severity: 'error',
+      message: `url-pattern "${pattern}" is already mapped to servlet "${prior.servletName}"; mapping it to "${m.servletName.value}" as well is not permitted: ${consequence(origin)}.`,
+      span: u.span,
+      related: [{ message: 'first mapped here', span: prior.span }],
+    },
+  };
+}
+
+function earlier(a: Stop | null, b: Stop): Stop {
+  return a && a.offset <= b.offset ? a : b;
+}
+
 /** Finds the first element at which Tomcat's digester would stop reading `xml` on top of `state`. */
 function findStop(state: Descriptor, xml: WebXml, origin: Origin): Stop | null {
   let stop: Stop | null = null;
-  const consider = (s: Stop): void => {
-    if (!stop || s.offset < stop.offset) stop = s;
-  };
-  const names = new Map<string, Span>();
-  for (const f of state.filters.values()) names.set(f.name, f.def.name.span);
-  for (const f of xml.filters) {
-    const prior = names.get(f.name.value);
-    if (prior) {
-      const where = prior.file === f.name.span.file ? 'earlier in this file' : `in ${prior.file}`;
-      consider({
-        offset: f.span.offset,
-        diagnostic: {
-          ruleId: 'duplicate-filter-name',
-          severity: 'error',
-          message: `Filter "${f.name.value}" is already defined ${where} ("Duplicate filter name"): ${consequence(origin)}.`,
-          span: f.name.span,
-          related: [{ message: 'first defined here', span: prior }],
-        },
-      });
-      break;
-    }
-    names.set(f.name.value, f.name.span);
-  }
-  for (const m of xml.filterMappings) {
-    for (const u of m.urlPatterns) {
-      const d = decodeUrlPattern(u.value);
-      if ('error' in d) {
-        consider({ offset: m.span.offset, diagnostic: badEscape(u, d.error, origin) });
+  if (xml.filters.length > 1 || (xml.filters.length === 1 && state.filters.size > 0)) {
+    const names = new Set(state.filters.keys());
+    for (let i = 0; i < xml.filters.length; i++) {
+      const name = xml.filters[i]!.name.value;
+      if (names.has(name)) {
+        stop = duplicateFilter(state, xml, i, origin);
         break;
       }
+      names.add(name);
     }
   }
-  const patterns = new Map<string, { servlet: string; span: Span }>();
-  for (const [p, m] of state.servletMappings) patterns.set(p, { servlet: m.servletName, span: m.span });
-  outer: for (const m of xml.servletMappings) {
-    for (let i = 0; i < m.urlPatterns.length; i++) {
-      const u = m.urlPatterns[i]!;
+  mappings: for (const m of xml.filterMappings) {
+    for (const u of m.urlPatterns) {
+      if (!u.value.includes('%')) continue;
       const d = decodeUrlPattern(u.value);
       if ('error' in d) {
-        consider({ offset: m.span.offset, diagnostic: badEscape(u, d.error, origin), applied: i });
-        break outer;
+        stop = earlier(stop, { offset: m.span.offset, diagnostic: badEscape(u, d.error, origin) });
+        break mappings;
       }
-      const prior = patterns.get(d.pattern);
-      if (prior) {
-        consider({
-          offset: m.span.offset,
-          applied: i + 1,
-          diagnostic: {
-            ruleId: 'duplicate-servlet-mapping',
-            severity: 'error',
-            message: `url-pattern "${d.pattern}" is already mapped to servlet "${prior.servlet}"; mapping it to "${m.servletName.value}" as well is not permitted: ${consequence(origin)}.`,
-            span: u.span,
-            related: [{ message: 'first mapped here', span: prior.span }],
-          },
-        });
-        break outer;
+    }
+  }
+  if (xml.servletMappings.length > 0) {
+    const seen = new Map<string, MergedServletMapping>(state.servletMappings);
+    outer: for (const m of xml.servletMappings) {
+      for (let i = 0; i < m.urlPatterns.length; i++) {
+        const u = m.urlPatterns[i]!;
+        const d = decodeUrlPattern(u.value);
+        if ('error' in d) {
+          stop = earlier(stop, { offset: m.span.offset, diagnostic: badEscape(u, d.error, origin), applied: i });
+          break outer;
+        }
+        const prior = seen.get(d.pattern);
+        if (prior) {
+          stop = earlier(stop, duplicateServletMapping(prior, m, u, d.pattern, i + 1, origin));
+          break outer;
+        }
+        seen.set(d.pattern, { pattern: d.pattern, servletName: m.servletName.value, origin, span: u.span });
       }
-      patterns.set(d.pattern, { servlet: m.servletName.value, span: u.span });
     }
   }
   const t = xml.sessionTimeout;
   if (t && parseJavaInt(t.value) === null) {
-    consider({
+    stop = earlier(stop, {
       offset: t.span.offset,
       diagnostic: {
         ruleId: 'webxml-invalid-value',

@@ -6,8 +6,8 @@
  * are merged into it as fragments; then the context checks what it got.
  */
 import type { Diagnostic, WebXml } from '../model/index.js';
-import { emptyDescriptor, readInto, type Descriptor } from './descriptor.js';
-import { contextMimeMap } from './mime.js';
+import { emptyDescriptor, readInto, type Descriptor, type MimeEntry } from './descriptor.js';
+import { contextMimeMap, LayeredMap } from './mime.js';
 import { validateUrlPattern } from './patterns.js';
 import { STOCK_WEB_XML } from './stock.js';
 import type { MergedFilter, MergedServlet, MergedServletMapping, MergedWebApp, Startup } from './types.js';
@@ -18,6 +18,8 @@ interface Defaults {
   descriptor: Descriptor;
   /** The lower-cased MIME map of the defaults alone, shared by apps that add none. */
   mime: Map<string, string>;
+  /** Lower-cased extension to the one way the defaults spell it, or null when they spell it several ways. */
+  mimeSpelling: Map<string, string | null>;
   mimeDiagnostics: Diagnostic[];
 }
 
@@ -40,29 +42,55 @@ function defaultsOf(global: WebXml | null, hostDefault: WebXml | null): Defaults
       readInto(descriptor, hostDefault, 'host');
       descriptor.replaceWelcomeFiles = false;
     }
-    const mime = mimeOf(descriptor, 0);
-    d = { descriptor, mime: mime.map, mimeDiagnostics: mime.diagnostics };
+    const mime = mimeOf(descriptor.mime, 0);
+    const mimeSpelling = new Map<string, string | null>();
+    for (const ext of descriptor.mime.keys()) {
+      const lower = ext.toLowerCase();
+      mimeSpelling.set(lower, mimeSpelling.has(lower) ? null : ext);
+    }
+    d = { descriptor, mime: mime.map, mimeSpelling, mimeDiagnostics: mime.diagnostics };
     inner.set(hostDefault ?? NONE, d);
   }
   return d;
 }
 
-function mimeOf(d: Descriptor, directCount: number): { map: Map<string, string>; diagnostics: Diagnostic[] } {
+function mimeOf(entries: ReadonlyMap<string, MimeEntry>, directCount: number): { map: Map<string, string>; diagnostics: Diagnostic[] } {
   const types = new Map<string, string>();
-  for (const [ext, e] of d.mime) types.set(ext, e.type);
+  for (const [ext, e] of entries) types.set(ext, e.type);
   const { map, conflicts } = contextMimeMap(types, directCount);
   const diagnostics: Diagnostic[] = conflicts.map((exts) => {
     const winner = map.get(exts[0]!.toLowerCase());
-    const entries = exts.map((e) => d.mime.get(e)!);
+    const located = exts.map((e) => entries.get(e)!);
     return {
       ruleId: 'mime-mapping-case-conflict',
       severity: 'warning',
       message: `Extensions ${exts.map((e) => `"${e}"`).join(' and ')} differ only in case: Tomcat keeps one of them (here "${winner}") by Java hash order, not by which descriptor wins. Write the extension in lower case.`,
-      span: entries[0]!.span,
-      related: entries.slice(1).map((e) => ({ message: 'also mapped here', span: e.span })),
+      span: located[0]!.span,
+      related: located.slice(1).map((e) => ({ message: 'also mapped here', span: e.span })),
     };
   });
   return { map, diagnostics };
+}
+
+/**
+ * The context's MIME map: the app's own types over the shared defaults. Only
+ * when an extension is spelled in different cases does Java's HashMap order
+ * decide, and then the whole map is built the way Tomcat builds it.
+ */
+function mimeMappingsOf(own: ReadonlyMap<string, MimeEntry>, directCount: number, defaults: Defaults): { map: ReadonlyMap<string, string>; diagnostics: Diagnostic[] } {
+  if (own.size === 0) return { map: defaults.mime, diagnostics: defaults.mimeDiagnostics };
+  const layer = new Map<string, string>();
+  for (const [ext, e] of own) {
+    const lower = ext.toLowerCase();
+    const spelled = defaults.mimeSpelling.get(lower);
+    if (layer.has(lower) || (spelled !== undefined && spelled !== ext)) {
+      const all = new Map(own);
+      for (const [k, v] of defaults.descriptor.mime) if (!all.has(k)) all.set(k, v);
+      return mimeOf(all, directCount);
+    }
+    layer.set(lower, e.type);
+  }
+  return { map: new LayeredMap(layer, defaults.mime), diagnostics: defaults.mimeDiagnostics };
 }
 
 /** A same-named definition in a fragment fills in what the main one leaves unset (WebXml.mergeFilter/mergeServlet). */
@@ -137,8 +165,8 @@ function mergeFragment(main: Descriptor, fragment: Descriptor, last: boolean): v
     }
     main.servlets = servlets;
   }
-  if (main.mime.size === 0) main.mime = fragment.mime;
-  else {
+  // The defaults' MIME types are layered by the caller rather than copied into every application.
+  if (!last && fragment.mime.size > 0) {
     const mime = new Map(main.mime);
     for (const [ext, e] of fragment.mime) if (!mime.has(ext)) mime.set(ext, e);
     main.mime = mime;
@@ -232,27 +260,21 @@ export function mergeWebApp(global: WebXml | null, hostDefault: WebXml | null, a
     diagnostics.push(...fragment.diagnostics);
     mergeFragment(main, fragment, false);
   }
-  const shareDefaultMime = main.mime.size === 0;
   mergeFragment(main, defaults.descriptor, true);
   diagnostics.push(...defaults.descriptor.diagnostics);
 
   const servletMappings = app?.generation === '2.2' ? adjustFor22(main.servletMappings) : main.servletMappings;
   const refused = contextChecks(main, servletMappings);
   diagnostics.push(...refused);
-  let mimeMappings = defaults.mime;
-  if (shareDefaultMime) diagnostics.push(...defaults.mimeDiagnostics);
-  else {
-    const mime = mimeOf(main, ownMime);
-    mimeMappings = mime.map;
-    diagnostics.push(...mime.diagnostics);
-  }
+  const mime = mimeMappingsOf(main.mime, ownMime, defaults);
+  diagnostics.push(...mime.diagnostics);
   const startup: Startup = appFailed || refused.length > 0 ? 'fails' : defaults.descriptor.failed ? 'first-on-host-fails' : 'starts';
   return {
     filters: main.filters,
     filterMappings: main.filterMappings,
     servlets: main.servlets,
     servletMappings,
-    mimeMappings,
+    mimeMappings: mime.map,
     // An empty <welcome-file/> is read but never added to the context.
     welcomeFiles: main.welcomeFiles.includes('') ? main.welcomeFiles.filter((w) => w !== '') : main.welcomeFiles,
     sessionTimeoutMinutes: main.sessionTimeout ?? DEFAULT_SESSION_TIMEOUT,

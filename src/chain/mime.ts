@@ -73,3 +73,51 @@ export function contextMimeMap(entries: ReadonlyMap<string, string>, directCount
   for (const ext of order) map.set(ext.toLowerCase(), entries.get(ext)!);
   return { map, conflicts };
 }
+
+/**
+ * A read-only map of an application's own entries over its host's shared
+ * defaults, so 10,000 applications that add one MIME type do not each copy
+ * the thousand of conf/web.xml.
+ */
+export class LayeredMap<K, V> implements ReadonlyMap<K, V> {
+  readonly size: number;
+
+  constructor(
+    private readonly own: ReadonlyMap<K, V>,
+    private readonly base: ReadonlyMap<K, V>,
+  ) {
+    let size = base.size;
+    for (const k of own.keys()) if (!base.has(k)) size++;
+    this.size = size;
+  }
+
+  get(key: K): V | undefined {
+    const v = this.own.get(key);
+    return v !== undefined || this.own.has(key) ? v : this.base.get(key);
+  }
+
+  has(key: K): boolean {
+    return this.own.has(key) || this.base.has(key);
+  }
+
+  *entries(): MapIterator<[K, V]> {
+    yield* this.own.entries();
+    for (const e of this.base.entries()) if (!this.own.has(e[0])) yield e;
+  }
+
+  *keys(): MapIterator<K> {
+    for (const [k] of this.entries()) yield k;
+  }
+
+  *values(): MapIterator<V> {
+    for (const [, v] of this.entries()) yield v;
+  }
+
+  forEach(fn: (value: V, key: K, map: ReadonlyMap<K, V>) => void, thisArg?: unknown): void {
+    for (const [k, v] of this.entries()) fn.call(thisArg, v, k, this);
+  }
+
+  [Symbol.iterator](): MapIterator<[K, V]> {
+    return this.entries();
+  }
+}

@@ -78,8 +78,8 @@ export interface MergedWebApp {
   servlets: Map<string, MergedServlet>;
   /** By pattern. */
   servletMappings: Map<string, MergedServletMapping>;
-  /** Lower-case extension to MIME type. */
-  mimeMappings: Map<string, string>;
+  /** Lower-case extension to MIME type (read-only: an app's own types layered over its host's). */
+  mimeMappings: ReadonlyMap<string, string>;
   welcomeFiles: string[];
   /** Minutes; 30 (Tomcat's default) when no descriptor sets it. */
   sessionTimeoutMinutes: number;
