@@ -271,7 +271,7 @@ function sendStatus(req: IncomingMessage, res: ServerResponse, status: number, m
   const page = defaultErrorPage(status, message);
   res.statusCode = status;
   res.setHeader('Content-Type', page.contentType);
-  res.setHeader('Content-Language', 'en');
+  for (const [k, v] of Object.entries(page.headers ?? {})) res.setHeader(k, v);
   res.setHeader('Content-Length', Buffer.byteLength(page.body));
   if (req.method === 'HEAD') res.end();
   else res.end(page.body);

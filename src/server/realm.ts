@@ -70,18 +70,20 @@ export class UserRealm {
 
   /** The principal when the password matches and the user is not locked out, else null. */
   async authenticate(username: string | null, password: string | null): Promise<Principal | null> {
-    if (username === null || password === null) return null;
+    if (username === null) return null;
     const user = this.users.get(username);
-    let ok: boolean;
-    if (user === undefined || user.password === null) {
-      // Do the same work as for a real user, so timing does not tell whether the user exists.
-      this.decoy ??= this.handler.mutate(`decoy-${Math.random()}`);
-      await this.handler.matches(password, await this.decoy);
-      ok = false;
-    } else {
-      ok = await this.handler.matches(password, user.password);
+    let ok = false;
+    if (password !== null) {
+      if (user === undefined || user.password === null) {
+        // Do the same work as for a real user, so timing does not tell whether the user exists.
+        this.decoy ??= this.handler.mutate(`decoy-${Math.random()}`);
+        await this.handler.matches(password, await this.decoy);
+      } else {
+        ok = await this.handler.matches(password, user.password);
+      }
     }
     const principal = ok ? { name: user!.username, roles: new Set(user!.roles) } : null;
+    // A missing password is a failed attempt too, as for LockOutRealm.
     return this.lockout === null ? principal : this.filterLocked(username, principal);
   }
 

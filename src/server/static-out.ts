@@ -89,6 +89,7 @@ export class PlainOut implements Out {
     const page = this.errorPage(status, message ?? null);
     res.statusCode = status;
     res.setHeader('Content-Type', page.contentType);
+    for (const [k, v] of Object.entries(page.headers ?? {})) res.setHeader(k, v);
     res.setHeader('Content-Length', Buffer.byteLength(page.body));
     if (this.req.method === 'HEAD') res.end();
     else res.end(page.body);

@@ -225,9 +225,10 @@ describe('LockOutRealm semantics', () => {
     expect(['a', 'b', 'c', 'd'].map((u) => realm.isLocked(u))).toEqual([true, false, true, true]);
   });
 
-  it('a missing password or user name never authenticates and is not counted', async () => {
+  it('a missing password never authenticates and counts as a failure, as in LockOutRealm', async () => {
     const { realm } = lockedRealm();
-    for (let i = 0; i < 6; i++) expect(await realm.authenticate('plain', null)).toBeNull();
-    expect(realm.isLocked('plain')).toBe(false);
+    for (let i = 0; i < 5; i++) expect(await realm.authenticate('plain', null)).toBeNull();
+    expect(realm.isLocked('plain')).toBe(true);
+    expect(await realm.authenticate(null, 's3cret')).toBeNull();
   });
 });
