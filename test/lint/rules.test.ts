@@ -11,6 +11,8 @@ const users = (body: string) => `<?xml version="1.0"?>\n<tomcat-users xmlns="htt
 const servlet = (name: string) => `<servlet><servlet-name>${name}</servlet-name><servlet-class>com.example.S</servlet-class></servlet>`;
 const servletMapping = (name: string, pattern: string) => `<servlet-mapping><servlet-name>${name}</servlet-name><url-pattern>${pattern}</url-pattern></servlet-mapping>`;
 const mimeMapping = (extension: string, type: string) => `<mime-mapping><extension>${extension}</extension><mime-type>${type}</mime-type></mime-mapping>`;
+/** Without a servlet for the path Tomcat answers 404 and runs no filter: chains need the default servlet. */
+const defaultServlet = '<servlet><servlet-name>default</servlet-name><servlet-class>org.apache.catalina.servlets.DefaultServlet</servlet-class></servlet><servlet-mapping><servlet-name>default</servlet-name><url-pattern>/</url-pattern></servlet-mapping>';
 const hostManager: Files = { 'webapps/host-manager/WEB-INF/web.xml': '<web-app xmlns="https://jakarta.ee/xml/ns/jakartaee" version="6.0"/>' };
 
 /** For every rule: files that trigger it and files that do not (the closest correct version). */
@@ -100,6 +102,10 @@ const cases: Record<string, { fail: Files; pass: Files }> = {
   'rest-csrf-no-fetch-path': {
     fail: app(filter('r', 'RestCsrfPreventionFilter', {}, false) + '<filter-mapping><filter-name>r</filter-name><url-pattern>/api/*</url-pattern><dispatcher>FORWARD</dispatcher></filter-mapping>'),
     pass: app(filter('r', 'RestCsrfPreventionFilter', {}, false) + '<filter-mapping><filter-name>r</filter-name><url-pattern>/api/*</url-pattern></filter-mapping>'),
+  },
+  'header-filter-overridden': {
+    fail: { 'conf/web.xml': `<web-app>${defaultServlet}${filter('httpHeaderSecurity', 'HttpHeaderSecurityFilter', { hstsMaxAgeSeconds: '1' })}</web-app>`, ...app(filter('frameOptions', 'HttpHeaderSecurityFilter', { hstsMaxAgeSeconds: '1', antiClickJackingOption: 'SAMEORIGIN' })) },
+    pass: { 'conf/web.xml': `<web-app>${defaultServlet}${filter('httpHeaderSecurity', 'HttpHeaderSecurityFilter', { hstsMaxAgeSeconds: '1' })}</web-app>`, ...app(filter('httpHeaderSecurity', 'HttpHeaderSecurityFilter', { hstsMaxAgeSeconds: '1', antiClickJackingOption: 'SAMEORIGIN' })) },
   },
   'remote-host-without-lookups': { fail: app(filter('h', 'RemoteHostFilter', { allow: 'localhost' })), pass: app(filter('h', 'RemoteAddrFilter', { allow: '127\\.0\\.0\\.1|0:0:0:0:0:0:0:1' })) },
   'duplicate-servlet-mapping': { fail: app(servlet('one') + servlet('two') + servletMapping('one', '/x') + servletMapping('two', '/x')), pass: app(servlet('one') + servlet('two') + servletMapping('one', '/x') + servletMapping('two', '/y')) },

@@ -28,6 +28,7 @@ import { rule as filterParamNotInTarget } from './filter-param-not-in-target.js'
 import { rule as filterParamRegex } from './filter-param-regex.js';
 import { rule as filterParamUnknown } from './filter-param-unknown.js';
 import { rule as frameOptionsAllowFrom } from './frame-options-allow-from.js';
+import { rule as headerFilterOverridden } from './header-filter-overridden.js';
 import { rule as hostManagerNoScriptUser } from './host-manager-no-script-user.js';
 import { rule as hstsDisabled } from './hsts-disabled.js';
 import { rule as hstsMaxAgeZero } from './hsts-max-age-zero.js';
@@ -98,6 +99,7 @@ export const RULES: readonly Rule[] = [
   filterParamRegex,
   filterParamUnknown,
   frameOptionsAllowFrom,
+  headerFilterOverridden,
   hostManagerNoScriptUser,
   hstsDisabled,
   hstsMaxAgeZero,
