@@ -66,6 +66,15 @@ describe('tollgate lint', () => {
     expect((await run(['lint', 'webapps/app'], dir)).code).toBe(1);
   });
 
+  it('reports a finding once when the paths overlap', async () => {
+    const dir = tree(withError);
+    const once = (await run(['lint', '.', '-f', 'json'], dir)).out;
+    const twice = (await run(['lint', '.', 'webapps/app', 'webapps/app/WEB-INF/web.xml', '-f', 'json'], dir)).out;
+    const count = (out: string) => (JSON.parse(out) as { messages: unknown[] }[]).reduce((n, r) => n + r.messages.length, 0);
+    expect(count(once)).toBeGreaterThan(0);
+    expect(count(twice)).toBe(count(once));
+  });
+
   it('reports "--" inside a suppression comment, which Tomcat\'s XML parser rejects', async () => {
     const dir = tree(app('<!-- tollgate-disable-next-line cors-no-allowed-origins -- reason -->\n' + filter('c', 'CorsFilter', { 'cors.allowed.origins': 'https://a.example' })));
     const r = await run(['lint', dir], dir);

@@ -64,6 +64,13 @@ async function run(argv: Record<string, unknown>, io: Io): Promise<number> {
     const diagnostics: Diagnostic[] = [];
     const suppressed: SuppressedDiagnostic[] = [];
     const files = new Map<string, SourceFile>();
+    const seen = new Set<string>();
+    const first = (d: Diagnostic): boolean => {
+      const key = `${d.ruleId}\0${d.span.file}\0${d.span.offset}\0${d.span.endOffset}`;
+      if (seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    };
     for (const input of inputs) {
       let base;
       try {
@@ -75,8 +82,9 @@ async function run(argv: Record<string, unknown>, io: Io): Promise<number> {
       const unreadable = base.diagnostics.find((d) => d.ruleId === 'base-unreadable');
       if (unreadable) throw new UsageError(unreadable.message);
       const result = lintBase(base, { target, ruleLevels, inlineConfig: argv['inlineConfig'] !== false, ...(includeFile ? { includeFile } : {}) });
-      diagnostics.push(...result.diagnostics);
-      suppressed.push(...result.suppressed);
+      // Inputs may overlap (a base and one of its apps): a finding at the same place is reported once.
+      for (const d of result.diagnostics) if (first(d)) diagnostics.push(d);
+      for (const x of result.suppressed) if (first(x.diagnostic)) suppressed.push(x);
       for (const [k, v] of result.files) files.set(k, v);
     }
     return { diagnostics, files, suppressed };
