@@ -6,6 +6,7 @@
 import type { RuntimeFilterFactory } from '../types.js';
 import { create as addDefaultCharset } from './add-default-charset.js';
 import { create as cors } from './cors.js';
+import { create as expires } from './expires.js';
 import { create as failedRequest } from './failed-request.js';
 import { create as httpHeaderSecurity } from './http-header-security.js';
 import { create as remoteAddr } from './remote-addr.js';
@@ -19,6 +20,7 @@ import { create as setCharacterEncoding } from './set-character-encoding.js';
 export const FILTER_FACTORIES: Readonly<Record<string, RuntimeFilterFactory<any>>> = {
   'add-default-charset': addDefaultCharset,
   cors,
+  expires,
   'failed-request': failedRequest,
   'http-header-security': httpHeaderSecurity,
   'remote-addr': remoteAddr,
@@ -31,3 +33,5 @@ export const FILTER_FACTORIES: Readonly<Record<string, RuntimeFilterFactory<any>
 
 export { classifyCorsRequest, type CorsRequestType } from './cors.js';
 export { REMOTE_IP_ATTRIBUTES, hostPortIndex } from './remote-ip.js';
+export { createExpires, expirationOf } from './expires.js';
+export type { MimeLookup } from './support.js';

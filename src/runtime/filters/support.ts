@@ -5,6 +5,19 @@
  */
 import type { Exchange } from '../exchange.js';
 import type { ExchangeResponse } from '../response.js';
+import type { FilterInitContext } from '../types.js';
+
+/** File name to content type, as ServletContext.getMimeType answers. */
+export type MimeLookup = (fileName: string) => string | null;
+
+/**
+ * The context's MIME lookup when the server provides one as
+ * `settings.mimeType` (ContextSettings does not declare it yet); null otherwise.
+ */
+export function mimeLookupOf(ctx: FilterInitContext): MimeLookup | null {
+  const f = (ctx.settings as { readonly mimeType?: unknown }).mimeType;
+  return typeof f === 'function' ? (f as MimeLookup) : null;
+}
 
 /** A regex as the filter schemas emit it (already anchored for a whole-string match). */
 export interface RegexConfig {

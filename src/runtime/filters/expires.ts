@@ -1,0 +1,182 @@
+/**
+ * ExpiresFilter: just before the headers of a GET or HEAD response go out
+ * (however they are sent), adds `Expires` and a `max-age` Cache-Control
+ * directive computed from the rule for its content type.
+ *
+ * The modification base reads the `Last-Modified` response header (an HTTP
+ * date, as the static servlet writes it); a response without one gets no
+ * expiration headers, as the spec says. Tomcat 10.1 itself only notices a
+ * Last-Modified set with setDateHeader and otherwise counts from now.
+ * A 304 without content type gets its type from the file name when the
+ * server provides `settings.mimeType`, as Tomcat does for the static servlet.
+ */
+import type { ExpiresConfig, ExpiresRule } from '../../filters/expires.js';
+import type { Exchange } from '../exchange.js';
+import type { Logger } from '../logging.js';
+import type { FilterInitContext, RuntimeFilter, RuntimeFilterFactory } from '../types.js';
+import { mimeLookupOf, type MimeLookup } from './support.js';
+
+interface Expires {
+  readonly excluded: ReadonlySet<number>;
+  readonly byType: ReadonlyMap<string, ExpiresRule>;
+  readonly defaultRule: ExpiresRule | null;
+  readonly logger: Logger;
+  /** Milliseconds since the epoch. */
+  readonly now: () => number;
+  readonly mimeType: MimeLookup | null;
+}
+
+export const create: RuntimeFilterFactory<ExpiresConfig> = (config, ctx) => createExpires(config, ctx, Date.now);
+
+/** The factory with an injectable clock (tests, and servers that share one). */
+export function createExpires(config: ExpiresConfig, ctx: FilterInitContext, now: () => number): RuntimeFilter {
+  const logger = ctx.logger;
+  const byType = new Map<string, ExpiresRule>();
+  // The schema keys rules as Tomcat does (trimmed, lower-cased content type).
+  for (const [type, rule] of Object.entries(config.byType)) byType.set(type, rule);
+  const state: Expires = { excluded: new Set(config.excludedStatusCodes), byType, defaultRule: config.defaultRule, logger, now, mimeType: mimeLookupOf(ctx) };
+  if (logger.isLoggable('FINE')) logger.fine(`Filter initialized with configuration [${describe(state)}]`);
+  return {
+    name: 'ExpiresFilter',
+    doFilter(ex, next) {
+      if (!ex.response.onBeforeCommit(beforeCommit, state) && logger.isLoggable('FINE')) {
+        logger.fine(`Request [${ex.request.requestURL}], cannot apply ExpiresFilter on already committed response.`);
+      }
+      return next();
+    },
+  };
+}
+
+function beforeCommit(ex: Exchange, state: Expires): void {
+  const res = ex.response;
+  const method = ex.request.method;
+  const log = state.logger.isLoggable('FINE') ? state.logger : null;
+  const uri = ex.request.requestURI;
+  if (method !== 'GET' && method !== 'HEAD') {
+    log?.fine(`Request [${uri}] with request method [${method}], non-cacheable method`);
+    return;
+  }
+  const status = res.status;
+  let contentType = res.getContentType();
+  if (contentType === null && status === 304 && state.mimeType !== null) {
+    // The static servlet sends no content type with a 304; Tomcat looks it up from the file name.
+    const path = ex.request.servletPath;
+    contentType = state.mimeType(path.slice(path.lastIndexOf('/') + 1));
+  }
+  const cacheControl = res.getHeaders('cache-control');
+  const cc = cacheControl.length === 0 ? null : cacheControl.join(',');
+  if (res.containsHeader('expires') || (cc !== null && cc.includes('max-age'))) {
+    log?.fine(`Request [${uri}] with response status [${status}] content-type [${contentType}], Expires header already defined`);
+    return;
+  }
+  if (cc !== null && cc.includes('no-store')) {
+    log?.fine(`Request [${uri}] with response status [${status}] content-type [${contentType}], Cache-Control: no-store header already defined`);
+    return;
+  }
+  if (state.excluded.has(status)) {
+    log?.fine(`Request [${uri}] with response status [${status}] content-type [${contentType}], skip expiration header generation for given status`);
+    return;
+  }
+  const rule = ruleFor(state, contentType === null ? null : contentType.toLowerCase());
+  if (rule === null) {
+    log?.fine(`Request [${uri}] with response status [${status}] content-type [${contentType}], no expiration configured`);
+    return;
+  }
+  const now = state.now();
+  let base = now;
+  if (rule.base === 'modification') {
+    const lastModified = parseHttpDate(res.getHeader('last-modified'));
+    if (lastModified === null) {
+      log?.fine(`Request [${uri}] with response status [${status}] content-type [${contentType}], no Last-Modified for a modification rule: no expiration header`);
+      return;
+    }
+    base = lastModified;
+  }
+  const expires = expirationOf(rule, base);
+  log?.fine(`Request [${uri}] with response status [${status}] content-type [${contentType}], set expiration date [${new Date(expires).toUTCString()}]`);
+  // Java's long division truncates toward zero; a date in the past gives a negative max-age, as in Tomcat.
+  const maxAge = `max-age=${Math.trunc((expires - now) / 1000)}`;
+  res.setHeader('Cache-Control', cc === null ? maxAge : `${cc}, ${maxAge}`);
+  res.setHeader('Expires', new Date(expires).toUTCString());
+}
+
+/** The rule for a (lower-cased) content type: exact, then without parameters, then the major type, then the default. */
+function ruleFor(state: Expires, contentType: string | null): ExpiresRule | null {
+  if (contentType !== null) {
+    const exact = state.byType.get(contentType);
+    if (exact !== undefined) return exact;
+    const semi = contentType.indexOf(';');
+    if (semi >= 0) {
+      const bare = state.byType.get(contentType.slice(0, semi).trim());
+      if (bare !== undefined) return bare;
+    }
+    const slash = contentType.indexOf('/');
+    if (slash >= 0) {
+      const major = state.byType.get(contentType.slice(0, slash));
+      if (major !== undefined) return major;
+    }
+  }
+  return state.defaultRule;
+}
+
+/**
+ * Adds the durations as java.util.Calendar.add does in the server's time
+ * zone: seconds, minutes and hours as elapsed time; days and weeks on the
+ * wall clock; months and years pinned to the last day of a shorter month.
+ */
+export function expirationOf(rule: Pick<ExpiresRule, 'durations'>, base: number): number {
+  let t = base;
+  for (const { amount, unit } of rule.durations) {
+    switch (unit) {
+      case 'second':
+        t += amount * 1000;
+        break;
+      case 'minute':
+        t += amount * 60_000;
+        break;
+      case 'hour':
+        t += amount * 3_600_000;
+        break;
+      case 'day':
+      case 'week': {
+        const d = new Date(t);
+        d.setDate(d.getDate() + (unit === 'week' ? amount * 7 : amount));
+        t = d.getTime();
+        break;
+      }
+      case 'month':
+      case 'year': {
+        const d = new Date(t);
+        const day = d.getDate();
+        d.setDate(1);
+        d.setMonth(d.getMonth() + (unit === 'year' ? amount * 12 : amount));
+        const lastDay = new Date(d.getFullYear(), d.getMonth() + 1, 0).getDate();
+        d.setDate(Math.min(day, lastDay));
+        t = d.getTime();
+        break;
+      }
+    }
+  }
+  return t;
+}
+
+const ASCTIME = /^[A-Za-z]{3} [A-Za-z]{3} [ \d]\d \d\d:\d\d:\d\d \d{4}$/;
+
+/** An HTTP date (IMF-fixdate, RFC 850 or asctime, the last read as GMT); null when absent or unreadable. */
+function parseHttpDate(value: string | null): number | null {
+  if (value === null) return null;
+  const t = Date.parse(ASCTIME.test(value) ? `${value} GMT` : value);
+  return Number.isNaN(t) ? null : t;
+}
+
+function describeRule(rule: ExpiresRule | null): string {
+  if (rule === null) return 'null';
+  const point = rule.base === 'access' ? 'ACCESS_TIME' : 'LAST_MODIFICATION_TIME';
+  return `ExpiresConfiguration[startingPoint=${point}, duration=[${rule.durations.map((d) => `${d.amount} ${d.unit.toUpperCase()}`).join(', ')}]]`;
+}
+
+/** ExpiresFilter.toString, for the start-up log line. */
+function describe(state: Expires): string {
+  const byType = [...state.byType].map(([type, rule]) => `${type}=${describeRule(rule)}`).join(', ');
+  return `ExpiresFilter[excludedResponseStatusCode=[${[...state.excluded].join(', ')}], default=${describeRule(state.defaultRule)}, byType={${byType}}]`;
+}
