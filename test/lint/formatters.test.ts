@@ -29,6 +29,21 @@ describe('formatters', () => {
     expect(out).toMatch(/✖ \d+ problems \(\d+ errors?, \d+ warnings?, \d+ infos?\)/);
   });
 
+  it('stylish shows a window of a very long line with the caret still under the span', () => {
+    const i = input();
+    const long = 'x'.repeat(5000) + '<param-value>BAD</param-value>' + 'y'.repeat(5000);
+    const file = join(i.cwd, 'long.xml');
+    const at = long.indexOf('BAD');
+    i.files = new Map([[file, { path: file, text: `<a>\n${long}\n</a>\n`, encoding: 'utf-8', bom: false }]]);
+    i.diagnostics = [{ ruleId: 'filter-param-invalid', severity: 'error', message: 'bad', span: { file, line: 2, column: at + 1, endLine: 2, endColumn: at + 4, offset: 0, endOffset: 0 } }];
+    const lines = formatStylish(i).split('\n');
+    const frame = lines.find((l) => l.includes('BAD'))!;
+    const carets = lines[lines.indexOf(frame) + 1]!;
+    expect(frame.length).toBeLessThan(200);
+    expect(frame.indexOf('BAD')).toBe(carets.indexOf('^^^'));
+    expect(carets.trimEnd().endsWith('^^^')).toBe(true);
+  });
+
   it('json is ESLint\'s result format', () => {
     const results = JSON.parse(formatJson(input())) as Record<string, unknown>[];
     expect(results).toHaveLength(1);

@@ -3,6 +3,23 @@ import { counts, groupByFile, lineText, rel, type FormatInput } from './common.j
 
 const SEVERITY_LABEL = { error: 'error', warning: 'warning', info: 'info' } as const;
 
+const FRAME = 120;
+
+/**
+ * The part of a source line to show, at most FRAME characters around the span
+ * (a descriptor written on one line can be thousands long), with the span's
+ * start and end in the shown text. Tabs become one space, so columns still line up.
+ */
+function window(line: string, from: number, to: number): { text: string; start: number; end: number } {
+  const plain = line.replace(/\t/g, ' ');
+  if (plain.length <= FRAME) return { text: plain, start: from, end: Math.min(to, plain.length) };
+  const lead = Math.max(0, Math.min(from - 20, plain.length - FRAME));
+  const cut = Math.min(plain.length, lead + FRAME);
+  const head = lead > 0 ? '…' : '';
+  const text = head + plain.slice(lead, cut) + (cut < plain.length ? '…' : '');
+  return { text, start: from - lead + head.length, end: Math.min(to, cut) - lead + head.length };
+}
+
 /** Human output: grouped by file, each problem with a code frame and a caret under its span. */
 export function formatStylish(input: FormatInput): string {
   const c = (code: number, s: string): string => (input.color ? `\u001b[${code}m${s}\u001b[0m` : s);
@@ -15,11 +32,11 @@ export function formatStylish(input: FormatInput): string {
       const s = d.span;
       out.push(`  ${s.line}:${s.column}  ${c(colorOf(d), SEVERITY_LABEL[d.severity])}  ${d.message}  ${c(90, d.ruleId)}`);
       const text = lineText(source, s.line);
-      if (text !== null && text.length <= 400) {
+      if (text !== null) {
         const gutter = String(s.line).padStart(6);
-        out.push(c(90, `${gutter} | `) + text.replace(/\t/g, ' '));
-        const width = s.endLine === s.line ? Math.max(1, s.endColumn - s.column) : Math.max(1, text.length - s.column + 1);
-        out.push(c(90, `${' '.repeat(gutter.length)} | `) + ' '.repeat(Math.max(0, s.column - 1)) + c(colorOf(d), '^'.repeat(width)));
+        const frame = window(text, s.column - 1, s.endLine === s.line ? s.endColumn - 1 : text.length);
+        out.push(c(90, `${gutter} | `) + frame.text);
+        out.push(c(90, `${' '.repeat(gutter.length)} | `) + ' '.repeat(frame.start) + c(colorOf(d), '^'.repeat(Math.max(1, frame.end - frame.start))));
       }
       for (const r of d.related ?? []) out.push(c(90, `         note: ${r.message} (${rel(input.cwd, r.span.file)}:${r.span.line}:${r.span.column})`));
     }
