@@ -69,6 +69,7 @@ describe('formatters', () => {
     const run = log.runs[0]!;
     const result = run.results[0]!;
     expect(result['partialFingerprints']['primaryLocationLineHash']).toMatch(/^[0-9a-f]{32}$/);
+    expect((run as unknown as { columnKind: string }).columnKind).toBe('utf16CodeUnits');
     expect(result['locations'][0].physicalLocation.artifactLocation.uri).toBe('webapps/app/WEB-INF/web.xml');
     const security = run.tool.driver.rules.find((r) => r.properties['security-severity']);
     expect(security?.properties['tags']).toContain('security');

@@ -86,6 +86,8 @@ export function formatSarif(input: FormatInput): string {
     runs: [
       {
         tool: { driver: { name: 'tollgate', informationUri: docsUrl(null), semanticVersion: input.version, rules } },
+        // Our columns count UTF-16 code units; said explicitly, as consumers disagree on the default.
+        columnKind: 'utf16CodeUnits',
         originalUriBaseIds: { '%SRCROOT%': { uri: pathToFileURL(input.repoRoot).href.replace(/\/?$/, '/') } },
         results,
       },
