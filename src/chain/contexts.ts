@@ -16,6 +16,8 @@ export interface ResolvedContext {
 /** A context chosen for a request, with the request path relative to it ("" when the URI is the context path itself). */
 export interface ContextMatch extends ResolvedContext {
   path: string;
+  /** Longer matching contexts passed over because Tomcat does not start them (startup 'fails'). */
+  notStarted: ResolvedContext[];
 }
 
 const cache = new WeakMap<LoadedContext, MergedWebApp>();
@@ -61,9 +63,9 @@ export function findHost(base: CatalinaBase, hostName: string | undefined): Load
   return wildcard ?? namedHost(base, base.defaultHost.toLowerCase());
 }
 
-function longestContext(host: LoadedHost, uri: string): LoadedContext | null {
+function longestContext(contexts: readonly LoadedContext[], uri: string): LoadedContext | null {
   let best: LoadedContext | null = null;
-  for (const c of host.contexts) {
+  for (const c of contexts) {
     if (c.path === '' || uri === c.path || uri.startsWith(c.path + '/')) {
       if (!best || c.path.length > best.path.length) best = c;
     }
@@ -74,16 +76,26 @@ function longestContext(host: LoadedHost, uri: string): LoadedContext | null {
 /**
  * The context that serves a request: the host by name, alias or default
  * (findHost), then the longest context path that is the URI or a prefix of
- * it ending at a "/". Null when none does (Tomcat answers 404).
+ * it ending at a "/", passing over contexts Tomcat refuses to start (they are
+ * never mapped, so their requests reach the next match, often ROOT). Null
+ * when none does (Tomcat answers 404).
  */
 export function findContext(base: CatalinaBase, hostName: string | undefined, uri: string): ContextMatch | null;
-/** The context of one host that serves a URI (the longest matching context path). */
+/** The context of one host whose path matches a URI best, whether or not it starts. */
 export function findContext(host: LoadedHost, uri: string): LoadedContext | null;
 export function findContext(first: CatalinaBase | LoadedHost, second: string | undefined, third?: string): ContextMatch | LoadedContext | null {
-  if (!('hosts' in first)) return longestContext(first, second ?? '');
+  if (!('hosts' in first)) return longestContext(first.contexts, second ?? '');
   const host = findHost(first, second);
+  if (!host) return null;
   const uri = third ?? '';
-  const context = host ? longestContext(host, uri) : null;
-  if (!host || !context) return null;
-  return { host, context, merged: mergedOf(first, host, context), path: uri.slice(context.path.length) };
+  const notStarted: ResolvedContext[] = [];
+  let candidates = host.contexts;
+  for (;;) {
+    const context = longestContext(candidates, uri);
+    if (!context) return null;
+    const merged = mergedOf(first, host, context);
+    if (merged.startup !== 'fails') return { host, context, merged, path: uri.slice(context.path.length), notStarted };
+    notStarted.push({ host, context, merged });
+    candidates = candidates.filter((c) => c !== context);
+  }
 }

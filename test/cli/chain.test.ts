@@ -75,10 +75,18 @@ describe('tollgate chain --path', () => {
     expect(r.out).toMatch(/no filter runs/);
   });
 
-  it('warns when Tomcat would not start the context', async () => {
-    const r = await run(['chain', '--base', fixture('duplicate-filter-name'), '--path', '/dup/index.html']);
-    expect(r.code).toBe(0);
-    expect(r.out).toMatch(/! Tomcat does not start this context: Filter "X" is already defined/);
+  it('warns when Tomcat would not start the context, and answers with the context that gets its requests', async () => {
+    const alone = await run(['chain', '--base', fixture('duplicate-filter-name'), '--path', '/dup/index.html']);
+    expect(alone.code).toBe(0);
+    expect(alone.out).toMatch(/! localhost\/dup: Tomcat does not start this context: Filter "X" is already defined.*; its requests go to no context \(404\)/);
+    const withRoot = await run(['chain', '--base', fixture('failed-context-falls-to-root'), '--path', '/dup/index.html']);
+    expect(withRoot.out).toMatch(/its requests go to localhost\/$/m);
+    expect(filterNames(withRoot.out)).toEqual(['R', 'G1', 'G2']);
+  });
+
+  it('warns in the list of contexts, too', async () => {
+    const r = await run(['chain', '--base', fixture('duplicate-filter-name'), '--context', '/dup']);
+    expect(r.out).toMatch(/^ {2}! Tomcat does not start this context: Filter "X"/m);
   });
 });
 

@@ -128,16 +128,25 @@ function entryJson(e: ChainEntry, cwd: string): object {
   };
 }
 
-function pickTarget(base: CatalinaBase, o: Options, host: LoadedHost | null, requestPath: string): { target: ResolvedContext; path: string } {
+interface Target {
+  target: ResolvedContext | null;
+  path: string;
+  /** Contexts the URI names that Tomcat does not start (their requests go to the next match). */
+  passedOver: ResolvedContext[];
+}
+
+function pickTarget(base: CatalinaBase, o: Options, host: LoadedHost | null, requestPath: string): Target {
   if (o.context !== undefined) {
     const wanted = contextPathOf(o.context);
     const target = contextsOf(base).find((c) => c.host === host && c.context.path === wanted);
     if (!target) throw new UsageError(`no context "${o.context}" on host ${host?.name ?? base.defaultHost}`);
-    return { target, path: requestPath };
+    return { target, path: requestPath, passedOver: [] };
   }
+  const named = host ? findContext(host, requestPath) : null;
+  if (!named) throw new UsageError(`no context of host ${host?.name ?? base.defaultHost} serves ${requestPath}`);
   const match = findContext(base, host?.name, requestPath);
-  if (!match) throw new UsageError(`no context of host ${host?.name ?? base.defaultHost} serves ${requestPath}`);
-  return { target: match, path: match.path };
+  const passedOver = match ? match.notStarted : contextsOf(base).filter((c) => c.host === host && c.merged.startup === 'fails' && (c.context.path === '' || requestPath === c.context.path || requestPath.startsWith(c.context.path + '/')));
+  return { target: match, path: match ? match.path : requestPath, passedOver };
 }
 
 function run(argv: Record<string, unknown>, io: Io): Promise<number> {
@@ -163,22 +172,23 @@ function run(argv: Record<string, unknown>, io: Io): Promise<number> {
   }
 
   const requestPath = requestPathOf(o.path);
-  const { target, path } = pickTarget(base, o, host, requestPath);
+  const { target, path, passedOver } = pickTarget(base, o, host, requestPath);
   const exists = (p: string): boolean => {
     try {
-      return statSync(join(target.context.docBase, p)).isFile();
+      return target !== null && statSync(join(target.context.docBase, p)).isFile();
     } catch {
       return false;
     }
   };
-  const { servlet, entries } = effectiveChain(target.merged, path, o.dispatcher, exists);
+  const { servlet, entries } = target ? effectiveChain(target.merged, path, o.dispatcher, exists) : { servlet: null, entries: [] };
   if (o.json) {
     const doc = {
-      host: target.host.name,
-      context: target.context.path || '/',
+      host: target?.host.name ?? host?.name ?? null,
+      context: target ? target.context.path || '/' : null,
       path,
       dispatcher: o.dispatcher,
-      startup: target.merged.startup,
+      startup: target?.merged.startup ?? null,
+      notStarted: passedOver.map((c) => ({ context: c.context.path || '/', reason: startupNote(c.merged) })),
       servlet,
       filters: entries.map((e) => entryJson(e, cwd)),
     };
@@ -186,7 +196,13 @@ function run(argv: Record<string, unknown>, io: Io): Promise<number> {
     return Promise.resolve(0);
   }
   const out: string[] = [];
-  if (fellBack) out.push(`(no host "${o.host}": the default host ${target.host.name} answers)`);
+  if (fellBack) out.push(`(no host "${o.host}": the default host ${(target?.host ?? host)!.name} answers)`);
+  for (const c of passedOver) out.push(`! ${contextLabel(c)}: ${startupNote(c.merged)?.replace(/\.$/, '')}; its requests go to ${target ? contextLabel(target) : 'no context (404)'}`);
+  if (!target) {
+    out.push(`no context serves ${requestPath}: Tomcat answers 404 and runs no filter`);
+    io.stdout(out.join('\n') + '\n');
+    return Promise.resolve(0);
+  }
   out.push(`${contextLabel(target)}  ${path || '""'}  (${o.dispatcher})`);
   const note = startupNote(target.merged);
   if (note) out.push(`  ! ${note}`);
