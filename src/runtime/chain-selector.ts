@@ -87,46 +87,68 @@ export function createChainSelector(table: SelectorTable, opts: { exists?: (path
   const { exists } = opts;
   const welcomeFiles = table.welcomeFiles;
 
-  const mapPath = (path: string): ServletMatch | null => {
+  const exactMatch = (path: string): ServletMatch | null => {
     const e = exact.get(path);
-    if (e) return { servletName: e.servlet, pattern: e.pattern, kind: e.kind, requestPath: path };
+    return e ? { servletName: e.servlet, pattern: e.pattern, kind: e.kind, requestPath: path } : null;
+  };
+  const prefixMatch = (path: string): ServletMatch | null => {
     for (const p of prefixes) {
       if (path.startsWith(p.key) && (path.length === p.key.length || path.charCodeAt(p.key.length) === 47)) {
         return { servletName: p.servlet, pattern: p.pattern, kind: 'path', requestPath: path };
       }
     }
+    return null;
+  };
+  // Servlets the Mapper selects by extension only when the resource exists (Context resourceOnlyServlets: jsp).
+  const extensionMatch = (path: string, resourceExpected: boolean): ServletMatch | null => {
     const slash = path.lastIndexOf('/');
     const dot = path.lastIndexOf('.');
-    if (dot > slash) {
-      const x = extensions.get(path.slice(dot + 1));
-      if (x) return { servletName: x.servlet, pattern: x.pattern, kind: 'extension', requestPath: path };
+    if (slash < 0 || dot < slash) return null;
+    const x = extensions.get(path.slice(dot + 1));
+    if (!x || (!resourceExpected && x.servlet === 'jsp')) return null;
+    return { servletName: x.servlet, pattern: x.pattern, kind: 'extension', requestPath: path };
+  };
+  const defaultMatch = (requestPath: string): ServletMatch | null =>
+    defaultServlet ? { servletName: defaultServlet.servlet, pattern: defaultServlet.pattern, kind: 'default', requestPath } : null;
+  const welcomeMatch = (path: string): ServletMatch | null => {
+    for (const w of welcomeFiles) {
+      const candidate = path + w;
+      const hit = exactMatch(candidate) ?? prefixMatch(candidate);
+      if (hit) return hit;
+      if (exists?.(candidate)) {
+        const byResource = extensionMatch(candidate, true) ?? defaultMatch(candidate);
+        if (byResource) return byResource;
+      }
+    }
+    for (const w of welcomeFiles) {
+      const hit = extensionMatch(path + w, false);
+      if (hit) return hit;
     }
     return null;
   };
 
+  /** The Mapper's order: exact, longest prefix, extension, welcome resources for a path ending in "/", default. */
   const resolveServlet = (path: string): ServletMatch | null => {
-    const direct = mapPath(path);
+    const direct = exactMatch(path) ?? prefixMatch(path);
     if (direct) return direct;
-    if (exists && path.endsWith('/')) {
-      for (const w of welcomeFiles) {
-        const candidate = path + w;
-        const byMapping = mapPath(candidate);
-        if (byMapping && byMapping.kind !== 'extension') return byMapping;
-        if (exists(candidate)) {
-          if (byMapping) return byMapping;
-          if (defaultServlet) return { servletName: defaultServlet.servlet, pattern: defaultServlet.pattern, kind: 'default', requestPath: candidate };
-        }
-      }
+    if (path === '') return null;
+    const byExtension = extensionMatch(path, true);
+    if (byExtension) return byExtension;
+    if (path.endsWith('/')) {
+      const welcome = welcomeMatch(path);
+      if (welcome) return welcome;
     }
-    return defaultServlet ? { servletName: defaultServlet.servlet, pattern: defaultServlet.pattern, kind: 'default', requestPath: path } : null;
+    return defaultMatch(path);
   };
 
   const select = (path: string, dispatcher: DispatcherType = 'REQUEST'): Selection => {
     const bit = DISPATCH_BITS[dispatcher] ?? 1;
     const servlet = resolveServlet(path);
-    const requestPath = servlet?.requestPath ?? path;
     const entries: SelectedEntry[] = [];
     const chain: number[] = [];
+    // No servlet: Tomcat answers 404 without building a filter chain.
+    if (servlet === null) return { servlet, entries, chain };
+    const requestPath = servlet.requestPath;
     const add = (m: CompiledMapping, index: number, matchedBy: SelectedEntry['matchedBy'], value: string): void => {
       // A filter runs once, at its first place (ApplicationFilterChain skips repeats).
       if (m.filter < 0 || chain.includes(m.filter)) return;
@@ -143,7 +165,7 @@ export function createChainSelector(table: SelectorTable, opts: { exists?: (path
         }
       }
     }
-    if (servlet) {
+    {
       for (let i = 0; i < mappings.length; i++) {
         const m = mappings[i]!;
         if ((m.dispatchers & bit) === 0) continue;

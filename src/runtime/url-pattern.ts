@@ -29,11 +29,12 @@ export function matchesFilterPattern(p: CompiledPattern, path: string): boolean 
     case 'all':
       return true;
     case 'exact':
-    case 'default':
       return path === p.key;
+    case 'default':
+      return path === '/';
     case 'context-root':
-      // Tomcat compares the pattern text itself: "" never equals a request path.
-      return path === '';
+      // Tomcat 10.1.41+ (BZ 69633): "" matches the context root "/", and the empty path a "/*" servlet gets.
+      return path === '/' || path === '';
     case 'path':
       return path.startsWith(p.key) && (path.length === p.key.length || path.charCodeAt(p.key.length) === 47);
     case 'extension': {
