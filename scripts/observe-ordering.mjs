@@ -25,8 +25,20 @@ const probeSources = join(repo, 'test', 'tomcat-observe');
 const CATALINA_HOME = process.env.CATALINA_HOME ?? '/usr/share/tomcat10';
 const STARTUP_TIMEOUT_MS = 90_000;
 
-/** Every child we started, so an interrupt can still stop it. */
+/** Every child we started and every directory we made, so an interrupt can still stop and remove them. */
 const running = new Set();
+const temporary = new Set();
+
+function tempDir(prefix) {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  temporary.add(dir);
+  return dir;
+}
+
+function removeDir(dir) {
+  rmSync(dir, { recursive: true, force: true });
+  temporary.delete(dir);
+}
 
 function killGroup(child, signal) {
   try {
@@ -38,6 +50,7 @@ function killGroup(child, signal) {
 
 function stopAll() {
   for (const child of running) killGroup(child, 'SIGKILL');
+  for (const dir of temporary) rmSync(dir, { recursive: true, force: true });
 }
 process.on('exit', stopAll);
 for (const sig of ['SIGINT', 'SIGTERM']) {
@@ -81,7 +94,7 @@ function freePort() {
 
 /** Copies the scenario to a throwaway CATALINA_BASE that Tomcat can run. */
 async function prepareBase(scenarioDir, jar) {
-  const base = mkdtempSync(join(tmpdir(), 'tollgate-observe-'));
+  const base = tempDir('tollgate-observe-');
   cpSync(scenarioDir, base, { recursive: true });
   for (const d of ['lib', 'logs', 'temp', 'work']) mkdirSync(join(base, d), { recursive: true });
   cpSync(jar, join(base, 'lib', 'probe.jar'));
@@ -219,7 +232,7 @@ async function observeScenario(dir, jar, version) {
     return { doc, severe };
   } finally {
     if (tomcat) await tomcat.stop();
-    rmSync(base, { recursive: true, force: true });
+    removeDir(base);
   }
 }
 
@@ -231,7 +244,7 @@ const scenarios = readdirSync(fixtures, { withFileTypes: true })
   .sort();
 if (scenarios.length === 0) throw new Error(`no scenario matches ${wanted.join(' ')}`);
 
-const work = mkdtempSync(join(tmpdir(), 'tollgate-probe-'));
+const work = tempDir('tollgate-observe-probe-');
 try {
   const jar = buildProbeJar(work);
   const version = tomcatVersion();
@@ -242,5 +255,5 @@ try {
     if (process.env.OBSERVE_VERBOSE) for (const line of severe) console.log(`  ! ${line}`);
   }
 } finally {
-  rmSync(work, { recursive: true, force: true });
+  removeDir(work);
 }
