@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { RULES, ruleById } from '../../src/lint/rules/index.js';
 import { app, cleanup, filter, ids, lintFiles } from './helpers.js';
@@ -108,6 +110,7 @@ const cases: Record<string, { fail: Files; pass: Files }> = {
     pass: { 'conf/web.xml': `<web-app>${defaultServlet}${filter('httpHeaderSecurity', 'HttpHeaderSecurityFilter', { hstsMaxAgeSeconds: '1' })}</web-app>`, ...app(filter('httpHeaderSecurity', 'HttpHeaderSecurityFilter', { hstsMaxAgeSeconds: '1', antiClickJackingOption: 'SAMEORIGIN' })) },
   },
   'remote-host-without-lookups': { fail: app(filter('h', 'RemoteHostFilter', { allow: 'localhost' })), pass: app(filter('h', 'RemoteAddrFilter', { allow: '127\\.0\\.0\\.1|0:0:0:0:0:0:0:1' })) },
+  'unknown-filter-class': { fail: app(filter('c', 'CorsFiltre')), pass: app(filter('c', 'CorsFilter', { 'cors.allowed.origins': 'https://a.example' })) },
   'duplicate-servlet-mapping': { fail: app(servlet('one') + servlet('two') + servletMapping('one', '/x') + servletMapping('two', '/x')), pass: app(servlet('one') + servlet('two') + servletMapping('one', '/x') + servletMapping('two', '/y')) },
   'servlet-mapping-undefined-servlet': { fail: app(servlet('one') + servletMapping('ghost', '/x')), pass: app(servlet('one') + servletMapping('one', '/x')) },
   'mime-mapping-case-conflict': { fail: app(mimeMapping('JSON', 'text/plain') + mimeMapping('json', 'application/json')), pass: app(mimeMapping('json', 'application/json')) },
@@ -167,5 +170,26 @@ describe('mappings belong to the definition they resolve to, not to every filter
     });
     const hits = found.filter((d) => d.ruleId === 'csrf-not-covering-all');
     expect(hits.map((d) => d.span.file.replace(/.*webapps\//, ''))).toEqual(['b/WEB-INF/web.xml']);
+  });
+});
+
+describe('unknown-filter-class against what Tomcat 10.1 did with each class', () => {
+  const observed = (JSON.parse(readFileSync(join(import.meta.dirname, '..', 'fixtures', 'tomcat-observed', 'filter-class.json'), 'utf8')) as { observed: { class: string; started: boolean }[] }).observed;
+  const mapped = (cls: string) => app(`<filter><filter-name>f</filter-name><filter-class>${cls}</filter-class></filter><filter-mapping><filter-name>f</filter-name><url-pattern>/*</url-pattern></filter-mapping>`);
+  for (const o of observed) {
+    it(`${o.class}: Tomcat ${o.started ? 'started' : 'refused'} the application, lint ${o.started ? 'is silent' : 'reports an error'}`, () => {
+      const errors = lintFiles(mapped(o.class)).filter((d) => d.severity === 'error');
+      expect(errors.length > 0).toBe(!o.started);
+    });
+  }
+
+  it('proposes the one filter a misspelt or wrongly packaged name means, and leaves application classes alone', () => {
+    const found = (cls: string) => lintFiles(mapped(cls)).filter((d) => d.ruleId === 'unknown-filter-class');
+    expect(found('org.apache.catalina.filters.corsfilter')[0]!.fix?.[0]?.text).toBe('org.apache.catalina.filters.CorsFilter');
+    expect(found('org.vendor.container.filters.RemoteIpFiltr')[0]!.fix?.[0]?.text).toBe('org.vendor.container.filters.RemoteIpFilter');
+    expect(found('org.apache.tomcat.filters.ExpiresFilter')[0]!.fix?.[0]?.text).toBe('org.apache.catalina.filters.ExpiresFilter');
+    expect(found('org.apache.catalina.filters.RemoteFilter')[0]!.fix).toBeUndefined();
+    expect(found('com.example.filters.CorsFilter')).toEqual([]);
+    expect(found('org.ebaysf.web.cors.CORSFilter')).toEqual([]);
   });
 });

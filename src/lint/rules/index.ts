@@ -53,6 +53,7 @@ import { rule as servletMappingUndefinedServlet } from './servlet-mapping-undefi
 import { rule as setCharacterEncodingNoEffect } from './set-character-encoding-no-effect.js';
 import { rule as setCharacterEncodingOrder } from './set-character-encoding-order.js';
 import { rule as shutdownPortDefault } from './shutdown-port-default.js';
+import { rule as unknownFilterClass } from './unknown-filter-class.js';
 import { rule as unusedSuppression } from './unused-suppression.js';
 import { rule as unusualUrlPattern } from './unusual-url-pattern.js';
 import { rule as userPlaintextPassword } from './user-plaintext-password.js';
@@ -124,6 +125,7 @@ export const RULES: readonly Rule[] = [
   setCharacterEncodingNoEffect,
   setCharacterEncodingOrder,
   shutdownPortDefault,
+  unknownFilterClass,
   unusedSuppression,
   unusualUrlPattern,
   userPlaintextPassword,
