@@ -6,6 +6,7 @@
 import type { RuntimeFilterFactory } from '../types.js';
 import { create as addDefaultCharset } from './add-default-charset.js';
 import { create as cors } from './cors.js';
+import { create as csrfPrevention } from './csrf-prevention.js';
 import { create as expires } from './expires.js';
 import { create as failedRequest } from './failed-request.js';
 import { create as httpHeaderSecurity } from './http-header-security.js';
@@ -13,6 +14,7 @@ import { create as remoteAddr } from './remote-addr.js';
 import { create as remoteCidr } from './remote-cidr.js';
 import { create as remoteHost } from './remote-host.js';
 import { create as remoteIp } from './remote-ip.js';
+import { create as restCsrfPrevention } from './rest-csrf-prevention.js';
 import { create as sessionInitializer } from './session-initializer.js';
 import { create as setCharacterEncoding } from './set-character-encoding.js';
 
@@ -20,6 +22,7 @@ import { create as setCharacterEncoding } from './set-character-encoding.js';
 export const FILTER_FACTORIES: Readonly<Record<string, RuntimeFilterFactory<any>>> = {
   'add-default-charset': addDefaultCharset,
   cors,
+  'csrf-prevention': csrfPrevention,
   expires,
   'failed-request': failedRequest,
   'http-header-security': httpHeaderSecurity,
@@ -27,6 +30,7 @@ export const FILTER_FACTORIES: Readonly<Record<string, RuntimeFilterFactory<any>
   'remote-cidr': remoteCidr,
   'remote-host': remoteHost,
   'remote-ip': remoteIp,
+  'rest-csrf-prevention': restCsrfPrevention,
   'session-initializer': sessionInitializer,
   'set-character-encoding': setCharacterEncoding,
 };
@@ -34,4 +38,6 @@ export const FILTER_FACTORIES: Readonly<Record<string, RuntimeFilterFactory<any>
 export { classifyCorsRequest, type CorsRequestType } from './cors.js';
 export { REMOTE_IP_ATTRIBUTES, hostPortIndex } from './remote-ip.js';
 export { createExpires, expirationOf } from './expires.js';
+export { CSRF_NONCE_REQUEST_ATTR, CSRF_NONCE_SESSION_ATTR, NonceCache, addNonce, generateNonce, removeQueryParameters } from './csrf-prevention.js';
+export { CSRF_REST_NONCE_SESSION_ATTR } from './rest-csrf-prevention.js';
 export type { MimeLookup } from './support.js';
