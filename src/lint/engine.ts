@@ -1,6 +1,6 @@
-import { contextsOf, type MergedFilter, type ResolvedContext } from '../chain/index.js';
+import { contextsOf, mergedOf, type MergedFilter, type ResolvedContext } from '../chain/index.js';
 import { validateFilterDef, type TomcatTarget } from '../filters/index.js';
-import type { CatalinaBase, Diagnostic, FilterDef, Severity, SourceFile } from '../model/index.js';
+import type { CatalinaBase, Diagnostic, FilterDef, LoadedContext, Severity, SourceFile } from '../model/index.js';
 import type { RuleLevel } from './config.js';
 import { RULES, ruleById } from './rules/index.js';
 import { applySuppressions, type SuppressedDiagnostic } from './suppressions.js';
@@ -43,6 +43,22 @@ function descriptorsOf(base: CatalinaBase): DescriptorRef[] {
   return out;
 }
 
+/**
+ * Hosts without applications (a lone conf/web.xml or web.xml.default, a base
+ * whose apps live elsewhere) still get their defaults merged and checked, as
+ * the application Tomcat would merge them into: every problem there stops
+ * every application the host will ever deploy.
+ */
+function defaultsOnly(base: CatalinaBase): ResolvedContext[] {
+  const out: ResolvedContext[] = [];
+  for (const host of base.hosts) {
+    if (host.contexts.length > 0 || (!base.globalWebXml && !host.webXmlDefault)) continue;
+    const context: LoadedContext = { path: '', version: '', name: '', docBase: host.appBase, source: 'app-dir', contextDef: null, webXml: null };
+    out.push({ host, context, merged: mergedOf(base, host, context) });
+  }
+  return out;
+}
+
 /** Which mappings apply each definition: one pass over every context, instead of one per filter. */
 function indexUses(contexts: ResolvedContext[]): Map<FilterDef, FilterUse[]> {
   const out = new Map<FilterDef, FilterUse[]>();
@@ -80,7 +96,7 @@ export function lintBase(base: CatalinaBase, opts: LintOptions = {}): LintResult
       raw.push(...v.diagnostics);
     }
   }
-  const contexts = contextsOf(base);
+  const contexts = [...contextsOf(base), ...defaultsOnly(base)];
   for (const c of contexts) raw.push(...c.merged.diagnostics);
   let uses: Map<FilterDef, FilterUse[]> | null = null;
   const usesOf = (f: CheckedFilter): FilterUse[] => {

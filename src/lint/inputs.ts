@@ -46,8 +46,10 @@ function loadSingleFile(path: string): CatalinaBase {
     const r = parseWebXml(bytes, path);
     base.files.set(path, r.source);
     base.diagnostics.push(...r.diagnostics);
-    // A file named like the global descriptor under conf/ is one; anything else is an application's.
+    // A descriptor under conf/ is the global one and web.xml.default a host's: they merge as defaults,
+    // so a filter they define but do not map is not "never mapped". Anything else is an application's.
     if (r.webXml && basename(dirname(path)) === 'conf') base.globalWebXml = r.webXml;
+    else if (r.webXml && basename(path) === 'web.xml.default') base.hosts[0]!.webXmlDefault = r.webXml;
     else if (r.webXml) base.hosts[0]!.contexts.push(appContext(dirname(dirname(path)), r.webXml));
   }
   return base;
