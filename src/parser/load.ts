@@ -193,13 +193,18 @@ function loadHost(result: CatalinaBase, def: HostDef | null, properties: Record<
     host.contexts.push(ctx);
   };
   const appWebXml = (docBase: string): WebXml | null => readWebXml(join(docBase, 'WEB-INF', 'web.xml'), r);
+  // WEB-INF/tomcat-web.xml: Tomcat merges it between the application's web.xml and the defaults.
+  const tomcatWebXml = (docBase: string): { tomcatWebXml?: WebXml | null } => {
+    const t = readWebXml(join(docBase, 'WEB-INF', 'tomcat-web.xml'), r);
+    return t ? { tomcatWebXml: t } : {};
+  };
 
   // <Context> elements inside <Host> in server.xml are configured first.
   for (const c of def?.contexts ?? []) {
     const path = normalisePath(c.path?.value ?? '');
     const version = c.attributes['webappVersion']?.value ?? '';
     const docBase = resolveDocBase(c.docBase?.value, appBase, contextBaseName(path, version));
-    add({ path, version, name: contextBaseName(path, version), docBase, source: 'server-xml', contextDef: c, webXml: appWebXml(docBase) });
+    add({ path, version, name: contextBaseName(path, version), docBase, source: 'server-xml', contextDef: c, webXml: appWebXml(docBase), ...tomcatWebXml(docBase) });
   }
   // Then HostConfig's order: context descriptors, WARs, directories.
   for (const f of listDir(configBase)) {
@@ -211,7 +216,7 @@ function loadHost(result: CatalinaBase, def: HostDef | null, properties: Record<
     const c = readContextFile(file, properties, r);
     if (!c) continue;
     const docBase = resolveDocBase(c.docBase?.value, appBase, cn.name);
-    add({ ...cn, docBase, source: 'context-file', contextDef: c, webXml: appWebXml(docBase) });
+    add({ ...cn, docBase, source: 'context-file', contextDef: c, webXml: appWebXml(docBase), ...tomcatWebXml(docBase) });
   }
   const entries = listEntries(appBase);
   // Tomcat follows symbolic links in appBase, so a link to a directory is an application too.
@@ -235,7 +240,7 @@ function loadHost(result: CatalinaBase, def: HostDef | null, properties: Record<
     const cn = parseContextName(f);
     if (taken.has(cn.name)) continue;
     const contextDef = deployXML ? readContextFile(join(dir, 'META-INF', 'context.xml'), properties, r) : null;
-    add({ ...cn, docBase: dir, source: 'app-dir', contextDef, webXml: appWebXml(dir) });
+    add({ ...cn, docBase: dir, source: 'app-dir', contextDef, webXml: appWebXml(dir), ...tomcatWebXml(dir) });
   }
   host.contexts.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   return host;

@@ -137,7 +137,8 @@ export function parseWebXml(input: string | Uint8Array, file: string): { webXml:
         if (!name) break;
         const f: FilterDef = {
           name,
-          className: r.required(el, 'filter-class'),
+          // Optional here: a same-named filter of tomcat-web.xml or the global descriptors may give the class (merge decides).
+          className: r.child(el, 'filter-class'),
           asyncSupported: r.child(el, 'async-supported'),
           initParams: r.params(el, 'init-param'),
           span: el.span,

@@ -126,7 +126,7 @@ describe('bad input becomes diagnostics, never exceptions', () => {
     ['two roots', '<filter/><filter/>', 'xml-malformed'],
     ['a wrong root element', '<beans/>', 'xml-wrong-root'],
     ['an unknown namespace', '<web-app xmlns="urn:nope"/>', 'xml-unknown-namespace'],
-    ['a filter without class', '<web-app><filter><filter-name>a</filter-name></filter></web-app>', 'webxml-missing-element'],
+    ['an init-param without a name', '<web-app><filter><filter-name>a</filter-name><filter-class>x.Y</filter-class><init-param><param-value>v</param-value></init-param></filter></web-app>', 'webxml-missing-element'],
     ['a mapping without filter-name', '<web-app><filter-mapping><url-pattern>/*</url-pattern></filter-mapping></web-app>', 'webxml-missing-element'],
   ];
   for (const [label, text, ruleId] of cases) {
