@@ -209,9 +209,12 @@ function isSameWebApplication(ex: Exchange, scheme: string | null, authority: st
   return path === contextPath || path.startsWith(`${contextPath}/`);
 }
 
+const PATH_PARAMETER = /;[^/]*/g;
+const BACKSLASH = /\\/g;
+
 function stripPathParameters(path: string): string {
   if (!path.includes(';')) return path;
-  return path.replace(/;[^/]*/g, '');
+  return path.replace(PATH_PARAMETER, '');
 }
 
 function percentDecodeUtf8(path: string): string {
@@ -231,7 +234,7 @@ function percentDecodeUtf8(path: string): string {
 
 /** Tomcat's RequestUtil.normalize: backslashes as slashes, a leading slash, "//", "/./" and "/../" resolved; null above the root. */
 function normalizePath(input: string): string | null {
-  let path = input.replace(/\\/g, '/');
+  let path = input.replace(BACKSLASH, '/');
   if (!path.startsWith('/')) path = `/${path}`;
   const segments = path.split('/');
   const out: string[] = [];

@@ -37,6 +37,9 @@ const REG_NAME = table(UNRESERVED + '$,;:@&=+');
 const SERVER = table(UNRESERVED + ';:&=+$,.@[]');
 
 const HEX = /^[0-9A-Fa-f]{2}$/;
+const SPACE_SEPARATOR = /[\p{Zs}\p{Zl}\p{Zp}]/u;
+const OPTIONAL_PORT = /^:\d*$/;
+const PORT = /^\d{1,9}$/;
 
 /** Whether `s[from, to)` holds only characters of `set`, escapes (%XX) and, like Java, non-ASCII "other" characters. */
 function allIn(s: string, from: number, to: number, set: Uint8Array): boolean {
@@ -51,7 +54,7 @@ function allIn(s: string, from: number, to: number, set: Uint8Array): boolean {
       return false;
     }
     // Java admits chars above U+0080 that are neither controls nor space separators.
-    if (c <= 0xa0 || /[\p{Zs}\p{Zl}\p{Zp}]/u.test(s[i]!)) return false;
+    if (c <= 0xa0 || SPACE_SEPARATOR.test(s[i]!)) return false;
   }
   return true;
 }
@@ -140,7 +143,7 @@ function validAuthority(a: string): boolean {
   const literal = host.slice(1, close);
   if (literal.includes('%') || literal.includes('[') || parseIp(literal)?.length !== 16) return false;
   const rest = host.slice(close + 1);
-  return rest === '' || /^:\d*$/.test(rest);
+  return rest === '' || OPTIONAL_PORT.test(rest);
 }
 
 /**
@@ -172,7 +175,7 @@ export function urlHostPort(authority: string): { host: string; port: number } |
     }
   }
   if (portText === '') return { host, port: -1 };
-  if (!/^\d{1,9}$/.test(portText)) return null;
+  if (!PORT.test(portText)) return null;
   return { host, port: Number(portText) };
 }
 

@@ -67,6 +67,10 @@ interface Saved {
 
 const pending = new WeakMap<Exchange, Saved[]>();
 
+const JAVA_INT = /^[+-]?\d{1,10}$/;
+const IPV6_CHARS = /^[0-9A-Fa-f:.]+$/;
+const DIGITS = /^\d*$/;
+
 export const create: RuntimeFilterFactory<RemoteIpConfig> = (config, ctx) => {
   const ip: RemoteIp = {
     internal: toRegExp(config.internalProxies),
@@ -224,7 +228,7 @@ function setPorts(ip: RemoteIp, ex: Exchange, defaultPort: number): void {
   if (ip.portHeader !== null) {
     const v = firstLine(ex, ip.portHeader);
     // Integer.parseInt: an optional sign and digits, in int range; anything else keeps the default.
-    if (v !== null && /^[+-]?\d{1,10}$/.test(v)) {
+    if (v !== null && JAVA_INT.test(v)) {
       const n = Number(v);
       if (n >= -2147483648 && n <= 2147483647) port = n;
     }
@@ -295,9 +299,9 @@ export function hostPortIndex(value: string): number | null {
     const close = value.indexOf(']');
     if (close < 0) return null;
     const literal = value.slice(1, close);
-    if (!/^[0-9A-Fa-f:.]+$/.test(literal) || parseIp(literal)?.length !== 16) return null;
+    if (!IPV6_CHARS.test(literal) || parseIp(literal)?.length !== 16) return null;
     if (close === value.length - 1) return -1;
-    return value.charCodeAt(close + 1) === 58 && /^\d*$/.test(value.slice(close + 2)) ? close + 1 : null;
+    return value.charCodeAt(close + 1) === 58 && DIGITS.test(value.slice(close + 2)) ? close + 1 : null;
   }
   // DomainParseState: letters and digits anywhere; '.' after a letter or digit; '-' not after '.';
   // the end or ':' only after a letter, digit or '.'.
@@ -307,7 +311,7 @@ export function hostPortIndex(value: string): number | null {
     if ((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57)) prev = 1;
     else if (c === 46 && prev === 1) prev = 2;
     else if (c === 45 && (prev === 1 || prev === 3)) prev = 3;
-    else if (c === 58 && (prev === 1 || prev === 2)) return /^\d*$/.test(value.slice(i + 1)) ? i : null;
+    else if (c === 58 && (prev === 1 || prev === 2)) return DIGITS.test(value.slice(i + 1)) ? i : null;
     else return null;
   }
   return prev === 1 || prev === 2 ? -1 : null;

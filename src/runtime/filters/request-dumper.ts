@@ -138,7 +138,7 @@ function localeOf(header: string | null): string {
       if (lang === '' || lang === '*') continue;
       let q = 1;
       for (const p of params) {
-        const m = /^\s*q\s*=\s*([0-9.]+)\s*$/i.exec(p);
+        const m = QUALITY.exec(p);
         if (m !== null) q = Number(m[1]);
       }
       if (q > bestQ) {
@@ -150,6 +150,7 @@ function localeOf(header: string | null): string {
   return javaLocale(best ?? DEFAULT_LOCALE);
 }
 
+const QUALITY = /^\s*q\s*=\s*([0-9.]+)\s*$/i;
 const DEFAULT_LOCALE = Intl.DateTimeFormat().resolvedOptions().locale;
 
 function javaLocale(tag: string): string {
