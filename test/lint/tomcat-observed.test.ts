@@ -16,9 +16,7 @@ const root = join(import.meta.dirname, '..', 'fixtures', 'ordering');
 const scenarios = readdirSync(root).filter((s) => existsSync(join(root, s, 'observed.json')));
 
 /** Where lint and Tomcat still disagree, with the reason; the test fails when one of these starts to agree. */
-const KNOWN: Record<string, string> = {
-  'app-redefines-global /classless': 'src/parser/webxml.ts requires <filter-class>, but a filter that redefines a conf/web.xml filter inherits its class (src/chain checks the merged filter)',
-};
+const KNOWN: Record<string, string> = {};
 
 interface Observed {
   failedContexts: { context: string; reason: string }[];
