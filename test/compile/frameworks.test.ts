@@ -13,7 +13,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compileBase } from '../../src/compile/index.js';
 import { loadBase } from '../../src/parser/index.js';
 
-type Middleware = import('../../src/runtime/index.js').ContextMiddleware;
+// The built package's types: what a user of a compiled module gets.
+type Middleware = import('tollgate/runtime').ContextMiddleware;
 const repo = join(import.meta.dirname, '..', '..');
 let out: string;
 let api: Middleware;
@@ -87,7 +88,7 @@ describe('a compiled chain module', () => {
   });
 
   it('runs under Fastify 5', async () => {
-    const { fastifyOnRequest } = (await import('tollgate/runtime')) as typeof import('../../src/runtime/index.js');
+    const { fastifyOnRequest } = await import('tollgate/runtime');
     const app = Fastify();
     app.addHook('onRequest', fastifyOnRequest(api));
     app.all('/api/*', async () => 'downstream');
