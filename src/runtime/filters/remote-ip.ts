@@ -14,7 +14,7 @@ import { exchangeOf, type Exchange } from '../exchange.js';
 import type { Logger } from '../logging.js';
 import { parseIp } from '../net.js';
 import type { FilterResult, NextFilter, RuntimeFilterFactory } from '../types.js';
-import { splitCommaSeparated, toRegExp } from './support.js';
+import { firstHeader, splitCommaSeparated, toRegExp } from './support.js';
 
 /** Request attributes RemoteIpFilter sets for access logs (AccessLog and Globals constants). */
 export const REMOTE_IP_ATTRIBUTES = {
@@ -127,8 +127,8 @@ function filter(ip: RemoteIp, ex: Exchange, next: NextFilter): FilterResult {
  */
 function walkProxies(ip: RemoteIp, ex: Exchange, isInternal: boolean, saved: Saved): string | null {
   const req = ex.request;
-  const lines = req.getHeaders(ip.remoteIpHeader);
-  const entries = splitCommaSeparated(lines.join(', '));
+  const joined = mergedHeader(ex, ip.remoteIpHeader, ', ');
+  const entries = joined === null ? [] : splitCommaSeparated(joined);
   const proxies: string[] = [];
   if (!isInternal) proxies.push(saved.remoteAddr);
   let remoteIp: string | null = null;
@@ -146,8 +146,8 @@ function walkProxies(ip: RemoteIp, ex: Exchange, isInternal: boolean, saved: Sav
   }
   if (remoteIp === null) return null;
   req.remoteAddr = remoteIp;
-  saved.proxiesLines = req.getHeaders(ip.proxiesHeader);
-  saved.remoteIpLines = lines;
+  saved.proxiesLines = req.getHeader(ip.proxiesHeader) === null ? [] : req.getHeaders(ip.proxiesHeader);
+  saved.remoteIpLines = req.getHeaders(ip.remoteIpHeader);
   // proxies holds the nearest first; the header lists them in request order.
   req.setHeader(ip.proxiesHeader, proxies.length === 0 ? null : proxies.reverse().join(','));
   req.setHeader(ip.remoteIpHeader, idx < 0 ? null : entries.slice(0, idx + 1).join(','));
@@ -174,9 +174,9 @@ async function hostNameOf(address: string, logger: Logger): Promise<string> {
 function forward(ip: RemoteIp, ex: Exchange, next: NextFilter, saved: Saved): FilterResult {
   const req = ex.request;
   if (ip.protocolHeader !== null) {
-    const lines = req.getHeaders(ip.protocolHeader);
-    if (lines.length > 0) {
-      const https = isHttps(ip, lines.join(','));
+    const value = mergedHeader(ex, ip.protocolHeader, ',');
+    if (value !== null) {
+      const https = isHttps(ip, value);
       req.secure = https;
       req.setAttribute(REMOTE_IP_ATTRIBUTES.secure, https);
       req.scheme = https ? 'https' : 'http';
@@ -184,7 +184,7 @@ function forward(ip: RemoteIp, ex: Exchange, next: NextFilter, saved: Saved): Fi
     }
   }
   if (ip.hostHeader !== null) {
-    const host = firstLine(ex, ip.hostHeader);
+    const host = firstHeader(ex, ip.hostHeader);
     if (host !== null) {
       const portAt = hostPortIndex(host);
       if (portAt === null) {
@@ -226,7 +226,7 @@ function isHttps(ip: RemoteIp, value: string): boolean {
 function setPorts(ip: RemoteIp, ex: Exchange, defaultPort: number): void {
   let port = defaultPort;
   if (ip.portHeader !== null) {
-    const v = firstLine(ex, ip.portHeader);
+    const v = firstHeader(ex, ip.portHeader);
     // Integer.parseInt: an optional sign and digits, in int range; anything else keeps the default.
     if (v !== null && JAVA_INT.test(v)) {
       const n = Number(v);
@@ -237,9 +237,14 @@ function setPorts(ip: RemoteIp, ex: Exchange, defaultPort: number): void {
   if (ip.changeLocalPort) ex.request.localPort = port;
 }
 
-function firstLine(ex: Exchange, name: string): string | null {
+/** Headers Node does not simply join with ", " (it keeps the first, or makes an array); others are read without building the per-line view. */
+const NODE_SPECIAL = new Set(['age', 'authorization', 'content-length', 'content-type', 'etag', 'expires', 'from', 'host', 'if-modified-since', 'if-unmodified-since', 'last-modified', 'location', 'max-forwards', 'proxy-authorization', 'referer', 'retry-after', 'server', 'user-agent', 'set-cookie', 'cookie']);
+
+/** Every line of a header joined with `separator` (RequestUtil.getMergedHeaderValue), or null when absent. */
+function mergedHeader(ex: Exchange, name: string, separator: string): string | null {
+  if (!NODE_SPECIAL.has(name)) return ex.request.getHeader(name);
   const lines = ex.request.getHeaders(name);
-  return lines.length === 0 ? null : lines[0]!;
+  return lines.length === 0 ? null : lines.join(separator);
 }
 
 async function restoreWhenSettled(result: Promise<void>, ex: Exchange, saved: Saved): Promise<void> {
