@@ -87,6 +87,11 @@ export function createHostManagerHandler(options: HostManagerOptions): HostManag
       return sendStatus(req, res, 404, `The requested resource [${rawPath}] is not available`);
     }
     const method = req.method ?? 'GET';
+    if (method === 'TRACE') {
+      // Refused by the connector (allowTrace=false) before the application's constraint and filters.
+      res.setHeader('Allow', 'HEAD, GET, OPTIONS');
+      return sendStatus(req, res, 405, 'TRACE method is not allowed');
+    }
     // The security constraint: AuthenticatorBase marks every non-POST protected response private.
     if (method !== 'POST') res.setHeader('Cache-Control', 'private');
     const principal = await authenticate(req);
@@ -106,10 +111,12 @@ export function createHostManagerHandler(options: HostManagerOptions): HostManag
       return;
     }
     if (method !== 'GET' && method !== 'HEAD') {
-      if (method === 'POST' || method === 'PUT' || method === 'DELETE' || method === 'TRACE') {
+      if (method === 'POST' || method === 'PUT' || method === 'DELETE') {
         const http10 = req.httpVersion === '1.0' || req.httpVersion === '0.9';
         return sendStatus(req, res, http10 ? 400 : 405, `HTTP method ${method} is not supported by this URL`);
       }
+      // Tomcat closes the connection after a 501.
+      res.setHeader('Connection', 'close');
       return sendStatus(req, res, 501, `Method [${method}] is not implemented by this Servlet for this URI`);
     }
     const command = inContext === '/text' ? '/text' : inContext.slice('/text'.length);

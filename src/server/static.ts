@@ -130,11 +130,18 @@ export function createStaticHandler(options: StaticOptions): StaticHandler {
       out.header('Content-Length', '0');
       return out.end(200);
     }
-    if (method === 'PUT' || method === 'DELETE' || method === 'TRACE') {
+    if (method === 'TRACE') {
+      // The connector refuses TRACE (allowTrace=false), listing the methods the servlet declares.
+      out.header('Allow', 'HEAD, DELETE, POST, GET, OPTIONS, PUT');
+      return out.error(405, 'TRACE method is not allowed');
+    }
+    if (method === 'PUT' || method === 'DELETE') {
       out.header('Allow', ALLOW);
       return out.error(405);
     }
     if (method !== 'GET' && method !== 'HEAD' && method !== 'POST') {
+      // Tomcat closes the connection after a 501.
+      out.header('Connection', 'close');
       return out.error(501, `Method [${method}] is not implemented by this Servlet for this URI`);
     }
     if (target.path === '') return out.redirect(directoryLocation(target));

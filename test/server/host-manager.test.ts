@@ -151,6 +151,25 @@ describe('host manager text interface', () => {
     expect(r.text).toContain('HTTP method POST is not supported by this URL');
   });
 
+  it('PUT and DELETE are 405, an unknown method 501, OPTIONS lists GET, HEAD, OPTIONS (as observed on Tomcat 10.1.60)', async () => {
+    for (const method of ['PUT', 'DELETE']) {
+      const r = await text('list', { method });
+      expect([r.status, r.headers['cache-control'], r.headers['x-frame-options']]).toEqual([405, 'private', 'DENY']);
+      expect(r.text).toContain(`HTTP method ${method} is not supported by this URL`);
+    }
+    const patch = await text('list', { method: 'PATCH' });
+    expect([patch.status, patch.headers['connection']]).toEqual([501, 'close']);
+    expect(patch.text).toContain('Method [PATCH] is not implemented by this Servlet for this URI');
+    const o = await text('list', { method: 'OPTIONS' });
+    expect([o.status, o.headers['allow'], o.headers['content-length'], o.headers['cache-control']]).toEqual([200, 'GET, HEAD, OPTIONS', '0', 'private']);
+  });
+
+  it('TRACE is refused before authentication, without the application headers', async () => {
+    const r = await ask(c.port, '/host-manager/text/list', { method: 'TRACE' });
+    expect([r.status, r.headers['allow'], r.headers['cache-control'], r.headers['www-authenticate']]).toEqual([405, 'HEAD, GET, OPTIONS', undefined, undefined]);
+    expect(r.text).toContain('TRACE method is not allowed');
+  });
+
   it('HEAD list answers the GET headers without a body', async () => {
     const r = await text('list', { method: 'HEAD' });
     expect([r.status, r.headers['content-type'], r.body.length]).toEqual([200, 'text/plain;charset=utf-8', 0]);

@@ -119,6 +119,15 @@ describe.each([
     expect((await ask(port(), '/app/a.txt', { method: 'POST' })).text).toBe('hello world\n');
   });
 
+  it('refuses TRACE with 405 listing the servlet methods, and an unknown method with 501', async () => {
+    const t = await ask(port(), '/app/a.txt', { method: 'TRACE' });
+    expect([t.status, t.headers['allow']]).toEqual([405, 'HEAD, DELETE, POST, GET, OPTIONS, PUT']);
+    expect(t.text).toContain('TRACE method is not allowed');
+    const p = await ask(port(), '/app/a.txt', { method: 'PATCH' });
+    expect([p.status, p.headers['connection']]).toEqual([501, 'close']);
+    expect(p.text).toContain('Method [PATCH] is not implemented by this Servlet for this URI');
+  });
+
   it('answers OPTIONS with the read-only Allow list and refuses PUT and DELETE with 405', async () => {
     const o = await ask(port(), '/app/a.txt', { method: 'OPTIONS' });
     expect([o.status, o.headers['allow']]).toEqual([200, 'OPTIONS, GET, HEAD, POST']);
