@@ -4,33 +4,13 @@
  * switch and string comparisons, never a regex.
  */
 
-/**
- * `exact` "/a/b"; `path` "/a/*" and "/*"; `extension` "*.ext"; `default` "/";
- * `context-root` "" (the empty string); `all` "*", which Tomcat accepts in a
- * filter-mapping as "every path" (and refuses in a servlet-mapping).
- */
-export type PatternKind = 'exact' | 'path' | 'extension' | 'default' | 'context-root' | 'all';
+// Classification and matching live in the runtime (compiled modules match on every request); one implementation.
+import { compilePattern, matchesFilterPattern, type CompiledPattern } from '../runtime/url-pattern.js';
 
-export interface CompiledPattern {
-  /** The pattern as Tomcat uses it: trimmed and %-decoded. */
-  pattern: string;
-  kind: PatternKind;
-  /** exact: the path; path: the prefix without "/*" ("" for "/*"); extension: the text after "*."; else "". */
-  key: string;
-}
+export { compilePattern, matchesFilterPattern, type CompiledPattern, type PatternKind } from '../runtime/url-pattern.js';
 
 /** Where a pattern is used: Tomcat accepts `*` in a filter-mapping only. */
 export type PatternUse = 'filter-mapping' | 'servlet-mapping';
-
-/** Classifies a (decoded) pattern the way Tomcat's FilterMap and Mapper will treat it. */
-export function compilePattern(pattern: string): CompiledPattern {
-  if (pattern === '*') return { pattern, kind: 'all', key: '' };
-  if (pattern === '') return { pattern, kind: 'context-root', key: '' };
-  if (pattern === '/') return { pattern, kind: 'default', key: '' };
-  if (pattern.endsWith('/*')) return { pattern, kind: 'path', key: pattern.slice(0, -2) };
-  if (pattern.startsWith('*.')) return { pattern, kind: 'extension', key: pattern.slice(2) };
-  return { pattern, kind: 'exact', key: pattern };
-}
 
 /**
  * Why Tomcat refuses a (decoded) url-pattern, or null when it accepts it
@@ -98,35 +78,6 @@ export function decodeUrlPattern(raw: string): { pattern: string } | { error: st
   }
   flush();
   return { pattern: out };
-}
-
-/**
- * Whether a filter mapping's url-pattern applies to a request path (the
- * context-relative path Tomcat matched, after welcome-file resolution), as
- * Tomcat's FilterUtil decides: exact text, "/*", a prefix ending at a "/",
- * the extension after the last "." of the last segment, "" for the context
- * root "/" (Tomcat 10.1.41 and later, BZ 69633) and for the empty path, and
- * "*" for everything.
- */
-export function matchesFilterPattern(p: CompiledPattern, path: string): boolean {
-  switch (p.kind) {
-    case 'all':
-      return true;
-    case 'exact':
-      return path === p.key;
-    case 'default':
-      return path === '/';
-    case 'context-root':
-      // "" equals the empty path a "/*" servlet gets for the bare context path, too.
-      return path === '/' || path === '';
-    case 'path':
-      return path.startsWith(p.key) && (path.length === p.key.length || path.charCodeAt(p.key.length) === 47);
-    case 'extension': {
-      const slash = path.lastIndexOf('/');
-      const dot = path.lastIndexOf('.');
-      return slash >= 0 && dot > slash && dot !== path.length - 1 && path.length - dot - 1 === p.key.length && path.endsWith(p.key);
-    }
-  }
 }
 
 /** One-off form of matchesFilterPattern for a raw (already decoded) pattern. */

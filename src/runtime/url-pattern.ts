@@ -8,15 +8,15 @@ export type PatternKind = 'exact' | 'path' | 'extension' | 'default' | 'context-
 export interface CompiledPattern {
   pattern: string;
   kind: PatternKind;
-  /** exact: the path; path: the prefix without `/*`; extension: the extension without `*.`. */
+  /** exact: the path; path: the prefix without `/*` ("" for "/*"); extension: the text after `*.`; else "". */
   key: string;
 }
 
 /** Classifies a pattern the way filter and servlet matching will use it. `*` (Tomcat only) matches everything. */
 export function compilePattern(pattern: string): CompiledPattern {
   if (pattern === '*') return { pattern, kind: 'all', key: '' };
-  if (pattern === '') return { pattern, kind: 'context-root', key: '/' };
-  if (pattern === '/') return { pattern, kind: 'default', key: '/' };
+  if (pattern === '') return { pattern, kind: 'context-root', key: '' };
+  if (pattern === '/') return { pattern, kind: 'default', key: '' };
   if (pattern === '/*') return { pattern, kind: 'path', key: '' };
   if (pattern.endsWith('/*')) return { pattern, kind: 'path', key: pattern.slice(0, -2) };
   if (pattern.startsWith('*.')) return { pattern, kind: 'extension', key: pattern.slice(2) };
