@@ -1,15 +1,69 @@
 import type { Diagnostic, SourceFile } from '../model/index.js';
 import { fileStartSpan } from '../model/index.js';
 
-/** Java charset names that WHATWG TextDecoder knows under another label. */
+/** Java charset names that WHATWG TextDecoder knows under another label (or not at all). */
 const JAVA_ALIASES: Record<string, string> = {
   'iso8859_1': 'iso-8859-1',
   'iso-latin-1': 'iso-8859-1',
-  'latin1': 'iso-8859-1',
+  '8859_1': 'iso-8859-1',
   'cp1252': 'windows-1252',
-  'ascii': 'us-ascii',
   'utf8': 'utf-8',
+  'ascii7': 'us-ascii',
+  '646': 'us-ascii',
 };
+
+/**
+ * WHATWG folds Latin-1 and ASCII into windows-1252; Java keeps them apart, so
+ * only these labels really mean windows-1252 and these mean ASCII.
+ */
+const CP1252_LABELS = new Set(['windows-1252', 'cp1252', 'x-cp1252', 'cp5348']);
+const ASCII_LABELS = new Set(['us-ascii', 'ascii', 'ansi_x3.4-1968', 'iso646-us', 'cp367', 'ibm367', 'us', 'csascii', 'iso-ir-6', 'iso_646.irv:1991']);
+
+/** Java's windows-1252 for 0x80-0x9F (the five unmapped bytes become U+FFFD); Node 20's TextDecoder reads them as Latin-1. */
+const CP1252_HIGH = '\u20ac\ufffd\u201a\u0192\u201e\u2026\u2020\u2021\u02c6\u2030\u0160\u2039\u0152\ufffd\u017d\ufffd\ufffd\u2018\u2019\u201c\u201d\u2022\u2013\u2014\u02dc\u2122\u0161\u203a\u0153\ufffd\u017e\u0178';
+
+/** Single-byte encodings: 256-character decode tables, and their inverse for writing back. */
+const byteTables = new Map<string, { chars: string; bytes: Map<number, number> }>();
+
+function byteTable(encoding: string): { chars: string; bytes: Map<number, number> } | null {
+  let t = byteTables.get(encoding);
+  if (t) return t;
+  let chars: string;
+  if (encoding === 'iso-8859-1' || encoding === 'us-ascii') {
+    chars = latin1(Uint8Array.from({ length: 256 }, (_, i) => i));
+  } else if (encoding === 'windows-1252') {
+    chars = latin1(Uint8Array.from({ length: 256 }, (_, i) => i));
+    chars = chars.slice(0, 0x80) + CP1252_HIGH + chars.slice(0xa0);
+  } else {
+    try {
+      chars = new TextDecoder(encoding).decode(Uint8Array.from({ length: 256 }, (_, i) => i));
+    } catch {
+      return null;
+    }
+    if (chars.length !== 256) return null;
+  }
+  const bytes = new Map<number, number>();
+  for (let i = 255; i >= 0; i--) bytes.set(chars.charCodeAt(i), i);
+  t = { chars, bytes };
+  byteTables.set(encoding, t);
+  return t;
+}
+
+/** The encoding a declared name stands for in Java, as a WHATWG-style label; null when unknown. */
+function javaEncoding(declared: string): string | null {
+  const name = declared.toLowerCase();
+  const label = JAVA_ALIASES[name] ?? name;
+  let canonical: string;
+  try {
+    canonical = new TextDecoder(label).encoding;
+  } catch {
+    return null;
+  }
+  if (canonical !== 'windows-1252') return canonical;
+  if (CP1252_LABELS.has(label)) return 'windows-1252';
+  if (ASCII_LABELS.has(label)) return 'us-ascii';
+  return 'iso-8859-1';
+}
 
 function sniffDeclaredEncoding(head: string): string | null {
   const m = /^<\?xml[^>]*?\sencoding\s*=\s*(["'])([A-Za-z0-9._:-]+)\1/.exec(head);
@@ -37,9 +91,9 @@ export function decodeXml(bytes: Uint8Array, file: string): { source: SourceFile
     bom = true;
     encoding = 'utf-16be';
     start = 2;
-  } else if (bytes[0] === 0x3c && bytes[1] === 0x00 && bytes[2] === 0x3f) {
+  } else if (bytes[0] === 0x3c && bytes[1] === 0x00) {
     encoding = 'utf-16le';
-  } else if (bytes[0] === 0x00 && bytes[1] === 0x3c && bytes[2] === 0x00) {
+  } else if (bytes[0] === 0x00 && bytes[1] === 0x3c) {
     encoding = 'utf-16be';
   }
   const body = bytes.subarray(start);
@@ -47,30 +101,45 @@ export function decodeXml(bytes: Uint8Array, file: string): { source: SourceFile
     const head = latin1(body.subarray(0, 200));
     const declared = sniffDeclaredEncoding(head);
     if (declared) {
-      const label = JAVA_ALIASES[declared.toLowerCase()] ?? declared.toLowerCase();
-      if (label === 'iso-8859-1' || label === 'us-ascii') {
-        encoding = label;
+      const at = head.indexOf(declared, head.indexOf('encoding'));
+      const lineStart = head.lastIndexOf('\n', at) + 1;
+      const line = head.slice(0, at).split('\n').length;
+      const column = at - lineStart + 1;
+      const span = { file, line, column, endLine: line, endColumn: column + declared.length, offset: at, endOffset: at + declared.length };
+      const label = javaEncoding(declared);
+      if (label === null) {
+        diagnostics.push({
+          ruleId: 'xml-encoding',
+          severity: 'error',
+          message: `Unknown encoding "${declared}" in the XML declaration; the file was read as UTF-8.`,
+          span,
+        });
+      } else if (label.startsWith('utf-16')) {
+        // The bytes of the declaration itself were one byte per character, so they are not UTF-16.
+        diagnostics.push({
+          ruleId: 'xml-encoding',
+          severity: 'error',
+          message: `The XML declaration says "${declared}" but the file is written one byte per character (no byte order mark); the file was read as UTF-8. Declare the encoding the file is saved in.`,
+          span,
+        });
       } else {
-        try {
-          new TextDecoder(label);
-          encoding = label;
-        } catch {
-          const at = head.indexOf(declared);
-          diagnostics.push({
-            ruleId: 'xml-encoding',
-            severity: 'error',
-            message: `Unknown encoding "${declared}" in the XML declaration; the file was read as UTF-8.`,
-            span: { ...fileStartSpan(file), column: at + 1, endColumn: at + 1 + declared.length, offset: at, endOffset: at + declared.length },
-          });
-        }
+        encoding = label;
       }
     }
   }
   let text: string;
-  if (encoding === 'iso-8859-1') {
-    text = latin1(body);
-  } else if (encoding === 'us-ascii') {
-    text = latin1(body);
+  const table = encoding.startsWith('utf-') ? null : byteTable(encoding);
+  if (table) {
+    text = decodeSingleByte(body, table.chars);
+    if (encoding === 'us-ascii' && /[^\u0000-\u007f]/.test(text)) {
+      const at = body.findIndex((b) => b > 0x7f);
+      diagnostics.push({
+        ruleId: 'xml-encoding',
+        severity: 'error',
+        message: `The file declares US-ASCII but byte ${at} is 0x${body[at]!.toString(16)}: a Java XML parser rejects the file. Declare the real encoding (ISO-8859-1, windows-1252 or UTF-8).`,
+        span: fileStartSpan(file),
+      });
+    }
   } else {
     const decoder = new TextDecoder(encoding, { fatal: true });
     try {
@@ -88,6 +157,14 @@ export function decodeXml(bytes: Uint8Array, file: string): { source: SourceFile
   return { source: { path: file, text, encoding, bom }, diagnostics };
 }
 
+function decodeSingleByte(bytes: Uint8Array, chars: string): string {
+  const text = latin1(bytes);
+  // Latin-1 is the identity; other tables only differ for the high bytes, which most files barely use.
+  let identity = true;
+  for (let i = 0x80; i < 256 && identity; i++) identity = chars.charCodeAt(i) === i;
+  return identity ? text : text.replace(/[\u0080-\u00ff]/g, (c) => chars[c.charCodeAt(0)]!);
+}
+
 function latin1(bytes: Uint8Array): string {
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
 }
@@ -96,9 +173,8 @@ function latin1(bytes: Uint8Array): string {
 export function encodeSource(source: SourceFile, text: string): Uint8Array {
   let body: Buffer;
   switch (source.encoding) {
-    case 'iso-8859-1':
-    case 'us-ascii':
-      body = Buffer.from(text, 'latin1');
+    case 'utf-8':
+      body = Buffer.from(text, 'utf8');
       break;
     case 'utf-16le':
       body = Buffer.from(text, 'utf16le');
@@ -106,8 +182,19 @@ export function encodeSource(source: SourceFile, text: string): Uint8Array {
     case 'utf-16be':
       body = Buffer.from(text, 'utf16le').swap16();
       break;
-    default:
-      body = Buffer.from(text, 'utf8');
+    default: {
+      const table = byteTable(source.encoding);
+      if (!table) {
+        body = Buffer.from(text, 'utf8');
+        break;
+      }
+      body = Buffer.allocUnsafe(text.length);
+      for (let i = 0; i < text.length; i++) {
+        const c = text.charCodeAt(i);
+        // A character the encoding lacks becomes "?", as Java's encoders write it.
+        body[i] = c < 0x80 ? c : (table.bytes.get(c) ?? 0x3f);
+      }
+    }
   }
   if (!source.bom) return body;
   const bom = source.encoding === 'utf-16le' ? [0xff, 0xfe] : source.encoding === 'utf-16be' ? [0xfe, 0xff] : [0xef, 0xbb, 0xbf];
