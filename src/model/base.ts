@@ -42,13 +42,13 @@ export interface CatalinaBase {
   base: string;
   home: string;
   serverXml: ServerXml | null;
-  /** `conf/web.xml` of the base, or of the home when the base has none. */
+  /** `conf/web.xml` of the base (Tomcat 10.1 never reads the home's); null when the base has none. */
   globalWebXml: WebXml | null;
   users: TomcatUsers | null;
   engineName: string;
   defaultHost: string;
   hosts: LoadedHost[];
-  /** Properties used for `${...}` (catalina.base, catalina.home, conf/catalina.properties). */
+  /** Properties used for `${...}` in every descriptor (catalina.base, catalina.home, java.io.tmpdir, separators, the base's conf/catalina.properties). */
   properties: Record<string, string>;
   /** Every file read, by absolute path. */
   files: Map<string, SourceFile>;

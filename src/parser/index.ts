@@ -4,6 +4,6 @@ export { parseXmlTree, elementText, type XmlAttribute, type XmlDocument, type Xm
 export { parseWebXml } from './webxml.js';
 export { parseServerXml, parseContextXml, parseTomcatUsers } from './server.js';
 export { resolveProperties, parseJavaProperties } from './properties.js';
-export { parseContextName, contextBaseName } from './context-name.js';
+export { parseContextName, contextBaseName, isContextPathValid } from './context-name.js';
 export { loadBase, loadAddedHost } from './load.js';
 export { parseChainJson } from './json-chain.js';

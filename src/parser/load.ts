@@ -1,8 +1,8 @@
-import { readdirSync, readFileSync, statSync, type Dirent } from 'node:fs';
-import { isAbsolute, join, resolve } from 'node:path';
+import { readdirSync, readFileSync, realpathSync, statSync, type Dirent } from 'node:fs';
+import { isAbsolute, join, relative, resolve } from 'node:path';
 import type { CatalinaBase, ContextDef, Diagnostic, HostDef, LoadedContext, LoadedHost, SourceFile, WebXml } from '../model/index.js';
 import { fileStartSpan } from '../model/index.js';
-import { contextBaseName, parseContextName } from './context-name.js';
+import { contextBaseName, isContextPathValid, parseContextName } from './context-name.js';
 import { parseJavaProperties } from './properties.js';
 import { parseContextXml, parseServerXml, parseTomcatUsers } from './server.js';
 import { parseWebXml } from './webxml.js';
@@ -60,11 +60,11 @@ function listEntries(path: string): Dirent[] {
   }
 }
 
-function readWebXml(path: string, r: Reader): WebXml | null {
+function readWebXml(path: string, properties: Record<string, string>, r: Reader): WebXml | null {
   // Reading directly (ENOENT means absent) costs one system call instead of a stat and a read.
   const bytes = readBytes(path, r);
   if (!bytes) return null;
-  const { webXml, source, diagnostics } = parseWebXml(bytes, path);
+  const { webXml, source, diagnostics } = parseWebXml(bytes, path, properties);
   r.files.set(path, source);
   r.diagnostics.push(...diagnostics);
   return webXml;
@@ -109,12 +109,12 @@ export function loadBase(opts: { base: string; home?: string }): CatalinaBase {
     return result;
   }
 
-  const properties: Record<string, string> = { 'catalina.base': base, 'catalina.home': home };
-  const propsPath = [join(base, 'conf', 'catalina.properties'), join(home, 'conf', 'catalina.properties')].find(isFile);
-  if (propsPath) {
-    const bytes = readBytes(propsPath, r);
-    if (bytes) Object.assign(properties, parseJavaProperties(Buffer.from(bytes).toString('latin1')), { 'catalina.base': base, 'catalina.home': home });
-  }
+  const properties = systemProperties(base, home);
+  // Tomcat reads conf/catalina.properties of the base only (else the copy inside catalina.jar),
+  // and registers each entry as a system property: those are what `${...}` sees.
+  const propsPath = join(base, 'conf', 'catalina.properties');
+  const propsBytes = readBytes(propsPath, r);
+  if (propsBytes) Object.assign(properties, parseJavaProperties(Buffer.from(propsBytes).toString('latin1')), systemProperties(base, home));
   result.properties = properties;
 
   const serverPath = join(base, 'conf', 'server.xml');
@@ -133,13 +133,14 @@ export function loadBase(opts: { base: string; home?: string }): CatalinaBase {
     });
   }
 
-  const globalPath = [join(base, 'conf', 'web.xml'), join(home, 'conf', 'web.xml')].find(isFile);
-  if (globalPath) result.globalWebXml = readWebXml(globalPath, r);
+  // Only the base's conf/web.xml counts: Tomcat 10.1 does not look in CATALINA_HOME
+  // (observed: with it only in the home, the log says "No global web.xml found").
+  result.globalWebXml = readWebXml(join(base, 'conf', 'web.xml'), properties, r);
 
   const usersPath = usersFile(result, base);
   const usersBytes = usersPath ? readBytes(usersPath, r) : null;
   if (usersPath && usersBytes) {
-    const { users, source, diagnostics } = parseTomcatUsers(usersBytes, usersPath);
+    const { users, source, diagnostics } = parseTomcatUsers(usersBytes, usersPath, properties);
     r.files.set(usersPath, source);
     r.diagnostics.push(...diagnostics);
     result.users = users;
@@ -161,6 +162,19 @@ export function loadBase(opts: { base: string; home?: string }): CatalinaBase {
   return result;
 }
 
+/** The system properties Tomcat's start script always sets, which `${...}` may name. */
+function systemProperties(base: string, home: string): Record<string, string> {
+  return {
+    'catalina.base': base,
+    'catalina.home': home,
+    // catalina.sh: -Djava.io.tmpdir="$CATALINA_TMPDIR", which defaults to $CATALINA_BASE/temp.
+    'java.io.tmpdir': join(base, 'temp'),
+    'file.separator': '/',
+    'path.separator': ':',
+    'line.separator': '\n',
+  };
+}
+
 function usersFile(result: CatalinaBase, base: string): string | null {
   const resource = result.serverXml?.globalResources.find(
     (g) => g.attributes['pathname'] && /UserDatabase/.test(g.attributes['type']?.value ?? g.attributes['factory']?.value ?? ''),
@@ -174,29 +188,42 @@ function loadHost(result: CatalinaBase, def: HostDef | null, properties: Record<
   const name = def?.name.value ?? 'localhost';
   const appBaseAttr = def?.appBase?.value ?? 'webapps';
   const appBase = isAbsolute(appBaseAttr) ? appBaseAttr : join(result.base, appBaseAttr);
-  const configBase = join(result.base, 'conf', result.engineName, name);
-  const hostDefaultPath = join(configBase, 'web.xml.default');
+  // xmlBase replaces conf/<Engine>/<Host> for context files and web.xml.default alike.
+  const xmlBase = def?.attributes['xmlBase']?.value;
+  const configBase = xmlBase ? resolve(result.base, xmlBase) : join(result.base, 'conf', result.engineName, name);
   const host: LoadedHost = {
     engineName: result.engineName,
     name,
     aliases: def?.aliases.map((a) => a.value) ?? [],
     appBase,
     def,
-    webXmlDefault: isFile(hostDefaultPath) ? readWebXml(hostDefaultPath, r) : null,
+    webXmlDefault: readWebXml(join(configBase, 'web.xml.default'), properties, r),
     contexts: [],
   };
   const deployXML = flag(def, 'deployXML', true);
+  const unpackWARs = flag(def, 'unpackWARs', true);
+  // Without deployOnStartup, autoDeploy still deploys the same applications moments later.
+  const deploys = flag(def, 'deployOnStartup', true) || flag(def, 'autoDeploy', true);
+  const ignore = deployIgnore(def);
   const taken = new Set<string>();
   const add = (ctx: LoadedContext): void => {
     if (taken.has(ctx.name)) return;
     taken.add(ctx.name);
     host.contexts.push(ctx);
   };
-  const appWebXml = (docBase: string): WebXml | null => readWebXml(join(docBase, 'WEB-INF', 'web.xml'), r);
+  const appWebXml = (docBase: string): WebXml | null => readWebXml(join(docBase, 'WEB-INF', 'web.xml'), properties, r);
   // WEB-INF/tomcat-web.xml: Tomcat merges it between the application's web.xml and the defaults.
   const tomcatWebXml = (docBase: string): { tomcatWebXml?: WebXml | null } => {
-    const t = readWebXml(join(docBase, 'WEB-INF', 'tomcat-web.xml'), r);
+    const t = readWebXml(join(docBase, 'WEB-INF', 'tomcat-web.xml'), properties, r);
     return t ? { tomcatWebXml: t } : {};
+  };
+  const packedWar = (war: string): void => {
+    r.diagnostics.push({
+      ruleId: 'war-not-read',
+      severity: 'info',
+      message: `${war} is a packed WAR: tollgate reads unpacked applications only, so its WEB-INF/web.xml was not checked.`,
+      span: fileStartSpan(war),
+    });
   };
 
   // <Context> elements inside <Host> in server.xml are configured first.
@@ -206,44 +233,75 @@ function loadHost(result: CatalinaBase, def: HostDef | null, properties: Record<
     const docBase = resolveDocBase(c.docBase?.value, appBase, contextBaseName(path, version));
     add({ path, version, name: contextBaseName(path, version), docBase, source: 'server-xml', contextDef: c, webXml: appWebXml(docBase), ...tomcatWebXml(docBase) });
   }
-  // Then HostConfig's order: context descriptors, WARs, directories.
+  if (!deploys) return sortContexts(host);
+  // Then HostConfig's order: context descriptors, WARs, directories. deployIgnore filters appBase only.
   for (const f of listDir(configBase)) {
-    if (!f.endsWith('.xml')) continue;
+    if (!f.toLowerCase().endsWith('.xml')) continue;
     const file = join(configBase, f);
-    if (!isFile(file)) continue;
     const cn = parseContextName(f.slice(0, -4));
-    if (taken.has(cn.name)) continue;
+    if (taken.has(cn.name) || !isContextPathValid(cn.path) || !isFile(file)) continue;
     const c = readContextFile(file, properties, r);
     if (!c) continue;
-    const docBase = resolveDocBase(c.docBase?.value, appBase, cn.name);
+    // A docBase inside appBase is ignored (Tomcat warns "will be ignored"): the application is appBase/<name>.
+    const given = c.docBase?.value ? resolveDocBase(c.docBase.value, appBase, cn.name) : null;
+    const docBase = given && !isInside(given, appBase) ? given : join(appBase, cn.name);
+    if (docBase.toLowerCase().endsWith('.war') && isFile(docBase)) {
+      packedWar(docBase);
+      add({ ...cn, docBase, source: 'context-file', contextDef: c, webXml: null });
+      continue;
+    }
     add({ ...cn, docBase, source: 'context-file', contextDef: c, webXml: appWebXml(docBase), ...tomcatWebXml(docBase) });
   }
-  const entries = listEntries(appBase);
+  const entries = listEntries(appBase).filter((e) => !/^(?:META-INF|WEB-INF)$/i.test(e.name) && !ignore?.test(e.name));
   // Tomcat follows symbolic links in appBase, so a link to a directory is an application too.
   const dirs = new Set(entries.filter((e) => e.isDirectory() || (e.isSymbolicLink() && isDir(join(appBase, e.name)))).map((e) => e.name));
   for (const e of entries) {
     const f = e.name;
-    if (!f.toLowerCase().endsWith('.war') || !e.isFile()) continue;
+    if (!f.toLowerCase().endsWith('.war') || !(e.isFile() || (e.isSymbolicLink() && isFile(join(appBase, f))))) continue;
     const cn = parseContextName(f.slice(0, -4));
-    if (taken.has(cn.name) || dirs.has(cn.name)) continue;
-    r.diagnostics.push({
-      ruleId: 'war-not-read',
-      severity: 'info',
-      message: `${f} is a packed WAR: tollgate reads unpacked applications only, so its WEB-INF/web.xml was not checked.`,
-      span: fileStartSpan(join(appBase, f)),
-    });
+    // With unpackWARs (the default) the directory of the same name is the expanded WAR: read that instead.
+    if (taken.has(cn.name) || (unpackWARs && dirs.has(cn.name)) || !isContextPathValid(cn.path)) continue;
+    packedWar(join(appBase, f));
     add({ ...cn, docBase: join(appBase, f), source: 'app-dir', contextDef: null, webXml: null });
   }
   for (const f of [...dirs].sort()) {
-    if (f === 'META-INF' || f === 'WEB-INF' || f.startsWith('.')) continue;
     const dir = join(appBase, f);
     const cn = parseContextName(f);
-    if (taken.has(cn.name)) continue;
+    if (taken.has(cn.name) || !isContextPathValid(cn.path)) continue;
     const contextDef = deployXML ? readContextFile(join(dir, 'META-INF', 'context.xml'), properties, r) : null;
     add({ ...cn, docBase: dir, source: 'app-dir', contextDef, webXml: appWebXml(dir), ...tomcatWebXml(dir) });
   }
+  return sortContexts(host);
+}
+
+function sortContexts(host: LoadedHost): LoadedHost {
   host.contexts.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   return host;
+}
+
+/** The host's deployIgnore, matched against whole names as Java's Matcher.matches does. */
+function deployIgnore(def: HostDef | null): RegExp | null {
+  const pattern = def?.attributes['deployIgnore']?.value;
+  if (!pattern) return null;
+  try {
+    return new RegExp(`^(?:${pattern})$`);
+  } catch {
+    return null;
+  }
+}
+
+/** Whether a path lies in a directory (or is it), after following symbolic links where they exist. */
+function isInside(path: string, dir: string): boolean {
+  const rel = relative(realOrSelf(dir), realOrSelf(path));
+  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
+}
+
+function realOrSelf(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return resolve(path);
+  }
 }
 
 function normalisePath(p: string): string {

@@ -168,10 +168,14 @@ export function parseContextXml(
   return { context: r.context(root, file), source, diagnostics };
 }
 
-/** Parses conf/tomcat-users.xml; roles are split from the comma-separated list, each with its own span. */
+/**
+ * Parses conf/tomcat-users.xml; roles are split from the comma-separated list, each with its own span.
+ * With `properties`, `${name}` in attribute values is replaced as Tomcat's digester does.
+ */
 export function parseTomcatUsers(
   input: string | Uint8Array,
   file: string,
+  properties?: Record<string, string>,
 ): { users: TomcatUsers | null; source: SourceFile; diagnostics: Diagnostic[] } {
   const { source, diagnostics } = toSource(input, file);
   const { doc, diagnostics: xmlDiags } = parseXmlTree(source);
@@ -183,7 +187,7 @@ export function parseTomcatUsers(
     diagnostics.push(wrongRoot(root, 'tomcat-users', doc.lines));
     return { users: null, source, diagnostics };
   }
-  const r = new ElementReader(doc.lines, source.text, null, diagnostics);
+  const r = new ElementReader(doc.lines, source.text, properties ?? null, diagnostics);
   const users: UserDef[] = [];
   const roles: RoleDef[] = [];
   for (const el of root.children) {

@@ -1,5 +1,6 @@
 import type { Diagnostic, FilterDef, FilterMapping, Located, MimeMapping, Param, ServletDef, ServletMapping, SourceFile, WebXml, WebXmlGeneration } from '../model/index.js';
 import type { LineIndex } from './lines.js';
+import { resolveProperties } from './properties.js';
 import { elementText, parseXmlTree, type XmlElement } from './xml.js';
 import { toSource } from './source.js';
 
@@ -21,10 +22,14 @@ class Reader {
     private readonly lines: LineIndex,
     private readonly raw: string,
     private readonly diagnostics: Diagnostic[],
+    private readonly properties: Record<string, string> | undefined,
   ) {}
 
+  /** Tomcat's digester replaces `${name}` in every body text with a system property (unknown names stay as written). */
   text(el: XmlElement): Located<string> {
-    return elementText(el, this.lines, this.raw);
+    const t = elementText(el, this.lines, this.raw);
+    if (this.properties && t.value.includes('${')) t.value = resolveProperties(t.value, this.properties).value;
+    return t;
   }
 
   child(el: XmlElement, name: string): Located<string> | null {
@@ -74,8 +79,16 @@ function generationOf(root: XmlElement, doctype: string | null, version: string 
   return NAMESPACES[root.namespace] ?? 'unknown';
 }
 
-/** Parses a web.xml (or web-fragment.xml / web.xml.default) into the positioned model. */
-export function parseWebXml(input: string | Uint8Array, file: string): { webXml: WebXml | null; source: SourceFile; diagnostics: Diagnostic[] } {
+/**
+ * Parses a web.xml (or web-fragment.xml / web.xml.default) into the positioned model.
+ * With `properties` (what loadBase passes: catalina.base, catalina.home, conf/catalina.properties),
+ * `${name}` in values is replaced as Tomcat 10.1 does for every descriptor; without, values stay as written.
+ */
+export function parseWebXml(
+  input: string | Uint8Array,
+  file: string,
+  properties?: Record<string, string>,
+): { webXml: WebXml | null; source: SourceFile; diagnostics: Diagnostic[] } {
   const { source, diagnostics } = toSource(input, file);
   const { doc, diagnostics: xmlDiags } = parseXmlTree(source);
   diagnostics.push(...xmlDiags);
@@ -104,10 +117,12 @@ export function parseWebXml(input: string | Uint8Array, file: string): { webXml:
       span: lines.span(root.span.offset, root.contentStart),
     });
   }
-  const r = new Reader(lines, source.text, diagnostics);
+  const r = new Reader(lines, source.text, diagnostics, properties);
   const attr = (name: string): Located<string> | null => {
     const a = root.attributes.find((x) => x.name === name && x.qname === name);
-    return a ? { value: a.value, span: a.valueSpan } : null;
+    if (!a) return null;
+    const value = properties && a.value.includes('${') ? resolveProperties(a.value, properties).value : a.value;
+    return { value, span: a.valueSpan };
   };
   const version = attr('version');
   const webXml: WebXml = {

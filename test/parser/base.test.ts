@@ -61,11 +61,13 @@ describe('loadBase', () => {
     expect(hostB.contexts.map((c) => c.path)).toEqual(['/x']);
   });
 
-  it('falls back to the home for conf/web.xml', () => {
-    const home = tree({ 'conf/web.xml': app('from home') });
+  it('reads conf/web.xml and catalina.properties from the base only, never the home (Tomcat 10.1.60 logged "No global web.xml found")', () => {
+    const home = tree({ 'conf/web.xml': app('from home'), 'conf/catalina.properties': 'from.home=1\n' });
     const base = tree({ 'webapps/ROOT/index.html': '' });
     const b = loadBase({ base, home });
-    expect(b.globalWebXml?.file).toBe(join(home, 'conf', 'web.xml'));
+    expect(b.globalWebXml).toBeNull();
+    expect(b.properties['from.home']).toBeUndefined();
+    expect(b.properties['catalina.home']).toBe(home);
     expect(b.hosts[0]!.name).toBe('localhost');
     expect(b.diagnostics.map((d) => d.ruleId)).not.toContain('base-unreadable');
   });
