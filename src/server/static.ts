@@ -122,7 +122,7 @@ export function createStaticHandler(options: StaticOptions): StaticHandler {
 
   async function handle(req: IncomingMessage, res: ServerResponse, ex: Exchange | undefined, out: Out): Promise<void> {
     const target = ex !== undefined ? exchangeTarget(ex) : urlTarget(req.url ?? '/', contextPath);
-    if (target === 'bad') return out.error(400);
+    if (target === 'bad') return out.error(400, invalidUriMessage(req.url ?? '/') ?? undefined);
     if (target === null) return out.error(404, `The requested resource [${splitRequestTarget(req.url ?? '/').path}] is not available`);
     const method = req.method ?? 'GET';
     if (method === 'OPTIONS') {
@@ -225,8 +225,9 @@ async function serveFile(out: Out, method: string, path: string, file: Extract<L
   if (ranges.length === 1) {
     const { start, end } = ranges[0]!;
     out.header('Content-Range', `bytes ${start}-${end}/${size}`);
-    out.header('Content-Length', String(end - start + 1));
+    // Tomcat's connector writes Content-Type before Content-Length.
     if (type !== null) out.setContentType(type);
+    out.header('Content-Length', String(end - start + 1));
     await pump(file.fh, start, end, res, true);
     return;
   }
@@ -361,6 +362,27 @@ function strictPath(raw: string): string | 'bad' {
   } catch {
     return 'bad';
   }
+}
+
+/**
+ * The message Tomcat's connector gives a request-target it refuses: the
+ * first bad %-escape or encoded slash, a character outside RFC 3986, or a
+ * plain "Invalid URI"; none for malformed UTF-8.
+ */
+function invalidUriMessage(target: string): string | null {
+  // What Tomcat's HTTP parser refuses in a request-target (controls, space, " < > \ ^ ` { | } and non-ASCII).
+  if (/[\x00-\x20"<>\\^`{|}\x7f-\uffff]/.test(target)) {
+    return `Invalid character found in the request target [${target} ]. The valid characters are defined in RFC 7230 and RFC 3986`;
+  }
+  const path = splitRequestTarget(target).path;
+  const escape = /%(?:2[fF]|(?![0-9a-fA-F]{2}))/.exec(path);
+  if (escape !== null) return `Invalid URI: [${/^%2f/i.test(path.slice(escape.index)) ? 'The encoded slash character is not allowed' : 'The hexadecimal encoding is invalid'}]`;
+  try {
+    strictUtf8.decode(Buffer.from(path.replace(/%([0-9a-fA-F]{2})/g, (_m, h: string) => String.fromCharCode(parseInt(h, 16))), 'latin1'));
+  } catch {
+    return null;
+  }
+  return 'Invalid URI';
 }
 
 function exchangeTarget(ex: Exchange): Target | 'bad' {
