@@ -75,4 +75,10 @@ export interface WebXml {
   requestCharacterEncoding: Located<string> | null;
   /** The DOCTYPE declaration's text (2.2/2.3 descriptors). */
   doctype: Located<string> | null;
+  /**
+   * Set when the file is not well-formed XML: where reading stopped. Tomcat refuses such a
+   * descriptor ("Parse error in application web.xml"), so its context fails to start
+   * (observed on Tomcat 10.1.60); the elements read before this point are still listed.
+   */
+  malformed?: Span;
 }

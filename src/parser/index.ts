@@ -1,7 +1,7 @@
 export { decodeXml, encodeSource } from './decode.js';
 export { LineIndex } from './lines.js';
 export { parseXmlTree, elementText, type XmlAttribute, type XmlDocument, type XmlElement } from './xml.js';
-export { parseWebXml } from './webxml.js';
+export { parseWebXml, type WebXmlOptions } from './webxml.js';
 export { parseServerXml, parseContextXml, parseTomcatUsers } from './server.js';
 export { resolveProperties, parseJavaProperties } from './properties.js';
 export { parseContextName, contextBaseName, isContextPathValid } from './context-name.js';

@@ -5,7 +5,7 @@ import { fileStartSpan } from '../model/index.js';
 import { contextBaseName, isContextPathValid, parseContextName } from './context-name.js';
 import { parseJavaProperties } from './properties.js';
 import { parseContextXml, parseServerXml, parseTomcatUsers } from './server.js';
-import { parseWebXml } from './webxml.js';
+import { parseWebXml, type WebXmlOptions } from './webxml.js';
 
 interface Reader {
   files: Map<string, SourceFile>;
@@ -60,13 +60,30 @@ function listEntries(path: string): Dirent[] {
   }
 }
 
-function readWebXml(path: string, properties: Record<string, string>, r: Reader): WebXml | null {
+/**
+ * Reads a descriptor in a place Tomcat reads as a web-app (conf/web.xml, web.xml.default,
+ * WEB-INF/web.xml, WEB-INF/tomcat-web.xml). What Tomcat ignores there (another root element,
+ * a prefixed root without namespace processing, a <web-fragment>) is reported and read as absent.
+ */
+function readWebXml(path: string, properties: Record<string, string>, r: Reader, options: WebXmlOptions = {}): WebXml | null {
   // Reading directly (ENOENT means absent) costs one system call instead of a stat and a read.
   const bytes = readBytes(path, r);
   if (!bytes) return null;
-  const { webXml, source, diagnostics } = parseWebXml(bytes, path, properties);
+  const { webXml, source, diagnostics } = parseWebXml(bytes, path, properties, options);
   r.files.set(path, source);
   r.diagnostics.push(...diagnostics);
+  if (webXml?.root === 'web-fragment') {
+    r.diagnostics.push({
+      ruleId: 'xml-wrong-root',
+      severity: 'error',
+      message: 'A <web-fragment> is read from a JAR\'s META-INF/web-fragment.xml only: here Tomcat expects <web-app> and ignores every element of this file, so the application starts without its filters and mappings (observed on Tomcat 10.1.60).',
+      // The start of the root's start tag: `<web-fragment`.
+      span: { ...webXml.span, endLine: webXml.span.line, endColumn: webXml.span.column + 13, endOffset: webXml.span.offset + 13 },
+    });
+    return null;
+  }
+  // A snippet without <web-app> is read by parseWebXml for its own checks; Tomcat ignores it.
+  if (webXml && diagnostics.some((d) => d.ruleId === 'xml-wrong-root')) return null;
   return webXml;
 }
 
@@ -211,10 +228,12 @@ function loadHost(result: CatalinaBase, def: HostDef | null, properties: Record<
     taken.add(ctx.name);
     host.contexts.push(ctx);
   };
-  const appWebXml = (docBase: string): WebXml | null => readWebXml(join(docBase, 'WEB-INF', 'web.xml'), properties, r);
+  // The Context's xmlNamespaceAware decides whether prefixed elements of its descriptors count.
+  const nsOf = (c: ContextDef | null): WebXmlOptions => ({ namespaceAware: c?.attributes['xmlNamespaceAware']?.value.trim().toLowerCase() === 'true' });
+  const appWebXml = (docBase: string, c: ContextDef | null): WebXml | null => readWebXml(join(docBase, 'WEB-INF', 'web.xml'), properties, r, nsOf(c));
   // WEB-INF/tomcat-web.xml: Tomcat merges it between the application's web.xml and the defaults.
-  const tomcatWebXml = (docBase: string): { tomcatWebXml?: WebXml | null } => {
-    const t = readWebXml(join(docBase, 'WEB-INF', 'tomcat-web.xml'), properties, r);
+  const tomcatWebXml = (docBase: string, c: ContextDef | null): { tomcatWebXml?: WebXml | null } => {
+    const t = readWebXml(join(docBase, 'WEB-INF', 'tomcat-web.xml'), properties, r, nsOf(c));
     return t ? { tomcatWebXml: t } : {};
   };
   const packedWar = (war: string): void => {
@@ -231,7 +250,7 @@ function loadHost(result: CatalinaBase, def: HostDef | null, properties: Record<
     const path = normalisePath(c.path?.value ?? '');
     const version = c.attributes['webappVersion']?.value ?? '';
     const docBase = resolveDocBase(c.docBase?.value, appBase, contextBaseName(path, version));
-    add({ path, version, name: contextBaseName(path, version), docBase, source: 'server-xml', contextDef: c, webXml: appWebXml(docBase), ...tomcatWebXml(docBase) });
+    add({ path, version, name: contextBaseName(path, version), docBase, source: 'server-xml', contextDef: c, webXml: appWebXml(docBase, c), ...tomcatWebXml(docBase, c) });
   }
   if (!deploys) return sortContexts(host);
   // Then HostConfig's order: context descriptors, WARs, directories. deployIgnore filters appBase only.
@@ -250,7 +269,7 @@ function loadHost(result: CatalinaBase, def: HostDef | null, properties: Record<
       add({ ...cn, docBase, source: 'context-file', contextDef: c, webXml: null });
       continue;
     }
-    add({ ...cn, docBase, source: 'context-file', contextDef: c, webXml: appWebXml(docBase), ...tomcatWebXml(docBase) });
+    add({ ...cn, docBase, source: 'context-file', contextDef: c, webXml: appWebXml(docBase, c), ...tomcatWebXml(docBase, c) });
   }
   const entries = listEntries(appBase).filter((e) => !/^(?:META-INF|WEB-INF)$/i.test(e.name) && !ignore?.test(e.name));
   // Tomcat follows symbolic links in appBase, so a link to a directory is an application too.
@@ -269,7 +288,7 @@ function loadHost(result: CatalinaBase, def: HostDef | null, properties: Record<
     const cn = parseContextName(f);
     if (taken.has(cn.name) || !isContextPathValid(cn.path)) continue;
     const contextDef = deployXML ? readContextFile(join(dir, 'META-INF', 'context.xml'), properties, r) : null;
-    add({ ...cn, docBase: dir, source: 'app-dir', contextDef, webXml: appWebXml(dir), ...tomcatWebXml(dir) });
+    add({ ...cn, docBase: dir, source: 'app-dir', contextDef, webXml: appWebXml(dir, contextDef), ...tomcatWebXml(dir, contextDef) });
   }
   return sortContexts(host);
 }

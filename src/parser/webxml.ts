@@ -70,6 +70,12 @@ class Reader {
   }
 }
 
+/** Without namespace processing an element is known by its name as written, prefix included. */
+function matchQualifiedNames(el: XmlElement): void {
+  el.name = el.qname;
+  for (const c of el.children) matchQualifiedNames(c);
+}
+
 function generationOf(root: XmlElement, doctype: string | null, version: string | null): WebXmlGeneration {
   if (version && VERSIONS.has(version)) return version as WebXmlGeneration;
   if (doctype) {
@@ -77,6 +83,15 @@ function generationOf(root: XmlElement, doctype: string | null, version: string 
     if (doctype.includes('Web Application 2.3')) return '2.3';
   }
   return NAMESPACES[root.namespace] ?? 'unknown';
+}
+
+/** How Tomcat's digester reads a descriptor (the Context's xmlNamespaceAware; false by default). */
+export interface WebXmlOptions {
+  /**
+   * With namespace processing, prefixed elements (`<j2ee:filter>`) are read by local name.
+   * Without it (Tomcat's default) names are matched as written, so Tomcat ignores them.
+   */
+  namespaceAware?: boolean;
 }
 
 /**
@@ -88,6 +103,7 @@ export function parseWebXml(
   input: string | Uint8Array,
   file: string,
   properties?: Record<string, string>,
+  options: WebXmlOptions = {},
 ): { webXml: WebXml | null; source: SourceFile; diagnostics: Diagnostic[] } {
   const { source, diagnostics } = toSource(input, file);
   const { doc, diagnostics: xmlDiags } = parseXmlTree(source);
@@ -96,25 +112,40 @@ export function parseWebXml(
   let root = doc.root;
   if (!root) return { webXml: null, source, diagnostics };
   const lines = doc.lines;
+  const malformed = xmlDiags.find((d) => d.severity === 'error')?.span;
+  // A prefix needs an xmlns: declaration, so files without one need no renaming.
+  if (!options.namespaceAware && source.text.includes('xmlns:')) matchQualifiedNames(root);
   if (root.name !== 'web-app' && root.name !== 'web-fragment') {
+    const prefixed = root.qname.includes(':') && (root.qname.endsWith(':web-app') || root.qname.endsWith(':web-fragment'));
     diagnostics.push({
       ruleId: 'xml-wrong-root',
       severity: 'error',
-      message: `Expected a <web-app> root element, found <${root.qname}>: this is not a deployment descriptor, and Tomcat refuses it as WEB-INF/web.xml.`,
+      message: prefixed
+        ? `Tomcat reads descriptors without namespace processing (the Context's xmlNamespaceAware is false by default), so it matches <${root.qname}> as written, finds no <web-app> and ignores every element of this file: the application starts without these filters and mappings (observed on Tomcat 10.1.60). Declare the namespace as the default (xmlns="${root.namespace}") and drop the prefixes, or set xmlNamespaceAware="true" on the <Context>.`
+        : `Expected a <web-app> root element, found <${root.qname}>: this is not a deployment descriptor. Tomcat ignores every element in it, so the application starts without any of its filters and mappings (observed on Tomcat 10.1.60).`,
       span: lines.span(root.span.offset, root.contentStart),
     });
     // A snippet of <filter>/<filter-mapping> elements (meant to be spliced into a web.xml)
     // is still read as if it were wrapped, so its filters get checked too.
     const top = [root, ...doc.extraRoots];
-    if (!top.every((e) => SNIPPET_ELEMENTS.has(e.name))) return { webXml: null, source, diagnostics };
+    if (prefixed || !top.every((e) => SNIPPET_ELEMENTS.has(e.name))) return { webXml: null, source, diagnostics };
     root = { ...root, name: 'web-app', qname: 'web-app', attributes: [], children: top, span: lines.span(0, source.text.length) };
   }
   if (root.namespace && !(root.namespace in NAMESPACES)) {
     diagnostics.push({
       ruleId: 'xml-unknown-namespace',
-      severity: 'error',
-      message: `Unknown namespace "${root.namespace}" on <${root.qname}>: Tomcat's descriptor parser only knows the j2ee, javaee, xmlns.jcp.org and jakarta.ee namespaces, so none of its elements would be read.`,
+      severity: 'warning',
+      message: `Unknown namespace "${root.namespace}" on <${root.qname}>. Tomcat still reads the elements (it matches names, not namespaces: observed on Tomcat 10.1.60), but schema validation (xmlValidation="true") and XML editors reject the file. Use the j2ee, javaee, xmlns.jcp.org or jakarta.ee namespace of the descriptor's version.`,
       span: lines.span(root.span.offset, root.contentStart),
+    });
+  }
+  for (const el of root.children) {
+    if (!el.name.includes(':')) continue;
+    diagnostics.push({
+      ruleId: 'xml-unknown-namespace',
+      severity: 'error',
+      message: `Tomcat ignores <${el.qname}>: it reads descriptors without namespace processing (xmlNamespaceAware is false by default) and matches element names as written (observed on Tomcat 10.1.60). Drop the prefix, or set xmlNamespaceAware="true" on the <Context>.`,
+      span: lines.span(el.span.offset, el.contentStart),
     });
   }
   const r = new Reader(lines, source.text, diagnostics, properties);
@@ -144,6 +175,7 @@ export function parseWebXml(
     realmName: null,
     requestCharacterEncoding: null,
     doctype: doc.doctype,
+    ...(malformed ? { malformed } : {}),
   };
   for (const el of root.children) {
     switch (el.name) {

@@ -35,7 +35,8 @@ describe('web.xml generations', () => {
       const prefixed = open.startsWith('<j2ee:');
       const body = prefixed ? filterBody.replace(/<(\/?)([a-z-]+)>/g, '<$1j2ee:$2>') : filterBody;
       const close = prefixed ? '</j2ee:web-app>' : '</web-app>';
-      const { webXml, diagnostics } = parseWebXml(`<?xml version="1.0"?>\n${open}${body}\n${close}\n`, 'web.xml');
+      // A prefixed descriptor is read only with namespace processing (the Context's xmlNamespaceAware="true").
+      const { webXml, diagnostics } = parseWebXml(`<?xml version="1.0"?>\n${open}${body}\n${close}\n`, 'web.xml', undefined, { namespaceAware: prefixed });
       expect(diagnostics).toEqual([]);
       expect(webXml!.generation).toBe(generation);
       const f = webXml!.filters[0]!;
