@@ -53,7 +53,17 @@ interface Handlers {
   errorHandler: Handler;
 }
 
+/** Java's limit on entity expansions in one document (jdk.xml.entityExpansionLimit). */
+const EXPANSION_LIMIT = 64000;
+
 class TreeParser extends SaxesParser<{ xmlns: true; position: true }> {
+  /** Expansions each declared entity costs (itself and every entity inside it); null without declarations. */
+  entityCosts: Map<string, number> | null = null;
+  /** Declared entities Java's parser refuses to expand, with the reason. */
+  refusedEntities: Map<string, string> | null = null;
+  expansions = 0;
+  onEntityProblem: ((name: string, reason: string) => void) | undefined = undefined;
+
   constructor() {
     super({ xmlns: true, position: true });
     const h = this as unknown as Handlers;
@@ -67,6 +77,32 @@ class TreeParser extends SaxesParser<{ xmlns: true; position: true }> {
     h.errorHandler = undefined;
   }
 }
+
+type ParseEntity = (this: TreeParser, entity: string) => string;
+const baseParseEntity = (SaxesParser.prototype as unknown as { parseEntity: ParseEntity }).parseEntity;
+
+// saxes resolves every reference through parseEntity (private in its typings): counting
+// expansions there bounds declared entities the way the JDK does.
+Object.defineProperty(TreeParser.prototype, 'parseEntity', {
+  value: function parseEntity(this: TreeParser, entity: string): string {
+    if (this.entityCosts === null || entity.charCodeAt(0) === 35 /* # */) return baseParseEntity.call(this, entity);
+    const reason = this.refusedEntities!.get(entity);
+    if (reason !== undefined) {
+      this.onEntityProblem?.(entity, reason);
+      return `&${entity};`;
+    }
+    const cost = this.entityCosts.get(entity);
+    if (cost !== undefined) {
+      const before = this.expansions;
+      this.expansions += cost;
+      if (this.expansions > EXPANSION_LIMIT) {
+        if (before <= EXPANSION_LIMIT) this.onEntityProblem?.(entity, 'limit');
+        return `&${entity};`;
+      }
+    }
+    return baseParseEntity.call(this, entity);
+  } satisfies ParseEntity,
+});
 
 const ATTR_RE = /([^\s=/>]+)\s*=\s*("([^"]*)"|'([^']*)')/gy;
 
@@ -110,6 +146,33 @@ export function parseXmlTree(source: SourceFile): { doc: XmlDocument; diagnostic
     const start = text.lastIndexOf('<!DOCTYPE', end);
     doctype = { value: dt, span: lines.span(start < 0 ? 0 : start, end) };
     checkDoctype(dt, doctype.span, lines, diagnostics);
+    const declared = declaredEntities(dt);
+    if (declared.size > 0) {
+      const table = evaluateEntities(declared);
+      for (const [name, value] of table.values) parser.ENTITIES[name] = value;
+      parser.entityCosts = table.costs;
+      parser.refusedEntities = table.refused;
+    }
+  };
+  parser.onEntityProblem = (name: string, reason: string) => {
+    if (stopped) return;
+    errors++;
+    const at = Math.min(parser.position, text.length);
+    const start = Math.max(0, text.lastIndexOf('&', at - 1));
+    diagnostics.push({
+      ruleId: 'xml-entity-expansion',
+      severity: 'error',
+      message:
+        reason === 'limit'
+          ? `Expanding &${name}; takes this file past ${EXPANSION_LIMIT} entity expansions, the JDK's limit: Tomcat refuses the descriptor ("JAXP00010001") and the application fails to start (observed on Tomcat 10.1.60). Write the values out instead of nesting entities.`
+          : reason === 'recursive'
+            ? `&${name}; refers to itself through other entities ("Recursive entity reference"): Tomcat refuses the descriptor and the application fails to start (observed on Tomcat 10.1.60).`
+            : reason === 'external'
+              ? `&${name}; is an external entity: Tomcat (xmlBlockExternal, on by default) refuses to read it, so the descriptor is refused and the application fails to start (observed on Tomcat 10.1.60).`
+              : `&${name}; uses &${reason}; which no declaration defines: Java's parser refuses the descriptor, so the application fails to start.`,
+      span: lines.span(start, at),
+    });
+    if (errors >= MAX_ERRORS) stopped = true;
   };
   h.commentHandler = (body: string) => {
     const start = text.lastIndexOf('<!--', parser.position);
@@ -163,6 +226,7 @@ export function parseXmlTree(source: SourceFile): { doc: XmlDocument; diagnostic
     const at = Math.min(parser.position, text.length);
     const message = err.message.replace(/^(?:[^:]*:)?\d+:\d+: /, '').replace(/\.+$/, '');
     const undefinedEntity = /undefined entity/.test(message);
+    const entityStart = undefinedEntity ? text.lastIndexOf('&', at - 1) : -1;
     if (/malformed comment/.test(message)) {
       diagnostics.push({
         ruleId: 'xml-malformed',
@@ -177,9 +241,9 @@ export function parseXmlTree(source: SourceFile): { doc: XmlDocument; diagnostic
       ruleId: undefinedEntity ? 'xml-entity-expansion' : 'xml-malformed',
       severity: 'error',
       message: undefinedEntity
-        ? 'Entity reference to an entity this file does not define: tollgate (like a hardened parser) expands no entity declared in a DOCTYPE.'
+        ? `Malformed XML: ${text.slice(entityStart, at)} refers to an entity no declaration defines; Tomcat refuses the descriptor and the application fails to start (observed on Tomcat 10.1.60). Write the character itself, or &amp; for "&".`
         : `Malformed XML: ${message}.`,
-      span: lines.span(Math.max(0, at - 1), at),
+      span: entityStart >= 0 ? lines.span(entityStart, at) : lines.span(Math.max(0, at - 1), at),
     });
     if (errors >= MAX_ERRORS) stopped = true;
   };
@@ -252,17 +316,113 @@ function checkDoctype(dt: string, span: Span, lines: LineIndex, diagnostics: Dia
     diagnostics.push({
       ruleId: 'xml-external-entity',
       severity: 'error',
-      message: 'The DOCTYPE declares an external entity. tollgate never reads it (nor does a hardened Tomcat), and no deployment descriptor needs one: remove it.',
+      message: 'The DOCTYPE declares an external entity. tollgate never reads it, and Tomcat refuses to (xmlBlockExternal): a reference to it makes the application fail to start. No deployment descriptor needs one: remove it.',
       span,
     });
   } else if (/<!ENTITY/.test(internal)) {
     diagnostics.push({
       ruleId: 'xml-entity-expansion',
-      severity: 'error',
-      message: 'The DOCTYPE declares entities; tollgate does not expand them (this bounds "billion laughs" style expansion). Write the values out instead.',
+      severity: 'warning',
+      message: `The DOCTYPE declares entities. Tomcat expands them (up to the JDK's ${EXPANSION_LIMIT} expansions per file, past which it refuses the file), and so does tollgate; writing the values out keeps the descriptor readable by every tool.`,
       span: lines.span(span.offset, span.endOffset),
     });
   }
+}
+
+/** General entities declared in a DOCTYPE's internal subset: name to literal value, or null for an external one. */
+function declaredEntities(dt: string): Map<string, string | null> {
+  const out = new Map<string, string | null>();
+  const subset = dt.indexOf('[');
+  if (subset < 0) return out;
+  const internal = dt.slice(subset).replace(/<!--[\s\S]*?-->/g, '');
+  const re = /<!ENTITY\s+(%\s+)?([^\s%"'>]+)\s+(?:"([^"]*)"|'([^']*)'|(?:SYSTEM|PUBLIC)\b[^>]*)\s*>/g;
+  for (let m = re.exec(internal); m; m = re.exec(internal)) {
+    // Parameter entities only shape the DTD; the first declaration of a name is binding.
+    if (m[1] || out.has(m[2]!)) continue;
+    out.set(m[2]!, m[3] ?? m[4] ?? null);
+  }
+  return out;
+}
+
+const PREDEFINED = new Set(['lt', 'gt', 'amp', 'apos', 'quot']);
+const ENTITY_REF = /&([^\s&;]+);/g;
+/** Beyond this many characters an expansion is not built: the JDK's size limits refuse such files too. */
+const MAX_EXPANDED = 1 << 22;
+
+/**
+ * Expands declared entities as Java's parser would, without ever building a
+ * value past the JDK's limits: costs and lengths are computed first, and only
+ * entities within them are materialised.
+ */
+function evaluateEntities(declared: Map<string, string | null>): { values: Map<string, string>; costs: Map<string, number>; refused: Map<string, string> } {
+  const costs = new Map<string, number>();
+  const lengths = new Map<string, number>();
+  const refused = new Map<string, string>();
+  const visiting = new Set<string>();
+  const measure = (name: string): void => {
+    if (costs.has(name) || refused.has(name)) return;
+    const raw = declared.get(name);
+    if (raw === null || raw === undefined) {
+      refused.set(name, 'external');
+      return;
+    }
+    visiting.add(name);
+    let cost = 1;
+    let length = raw.length;
+    for (const m of raw.matchAll(ENTITY_REF)) {
+      const ref = m[1]!;
+      length -= m[0].length;
+      if (ref.startsWith('#') || PREDEFINED.has(ref)) {
+        length += 2;
+        continue;
+      }
+      if (visiting.has(ref) || refused.get(ref) === 'recursive') {
+        refused.set(name, 'recursive');
+        break;
+      }
+      if (!declared.has(ref)) {
+        refused.set(name, ref);
+        break;
+      }
+      measure(ref);
+      const inner = refused.get(ref);
+      if (inner !== undefined) {
+        refused.set(name, inner);
+        break;
+      }
+      cost += costs.get(ref)!;
+      length += lengths.get(ref)!;
+    }
+    visiting.delete(name);
+    if (refused.has(name)) return;
+    costs.set(name, cost);
+    lengths.set(name, length);
+  };
+  for (const name of declared.keys()) measure(name);
+
+  const values = new Map<string, string>();
+  const expand = (name: string): string => {
+    let v = values.get(name);
+    if (v !== undefined) return v;
+    v = declared.get(name)!.replace(ENTITY_REF, (ref: string, inner: string) => {
+      if (inner.startsWith('#')) return charRef(inner) ?? ref;
+      if (PREDEFINED.has(inner)) return { lt: '<', gt: '>', amp: '&', apos: "'", quot: '"' }[inner]!;
+      return expand(inner);
+    });
+    values.set(name, v);
+    return v;
+  };
+  for (const [name, cost] of costs) {
+    if (cost > EXPANSION_LIMIT) refused.set(name, 'limit');
+    else if (lengths.get(name)! > MAX_EXPANDED) refused.set(name, 'limit');
+  }
+  for (const name of costs.keys()) if (!refused.has(name)) expand(name);
+  return { values, costs, refused };
+}
+
+function charRef(ref: string): string | null {
+  const n = ref[1] === 'x' ? parseInt(ref.slice(2), 16) : parseInt(ref.slice(1), 10);
+  return Number.isInteger(n) && n >= 0 && n <= 0x10ffff ? String.fromCodePoint(n) : null;
 }
 
 /** The trimmed text of an element, located at the trimmed characters of its content. */

@@ -1,0 +1,89 @@
+import { hostname } from 'node:os';
+import { describe, expect, it } from 'vitest';
+import { parseWebXml } from '../../src/parser/index.js';
+
+/**
+ * DOCTYPE entities as Tomcat 10.1.60 on JDK 17 handled them (each file deployed
+ * as WEB-INF/web.xml): declared internal entities are expanded, past 64000
+ * expansions in one file the descriptor is refused, as is a recursive entity or
+ * a reference to an external one; an unused external declaration is harmless.
+ */
+function laughs(levels: number): string {
+  let dtd = '<!ENTITY l0 "lol">';
+  for (let i = 1; i <= levels; i++) dtd += `<!ENTITY l${i} "${`&l${i - 1};`.repeat(10)}">`;
+  return dtd;
+}
+const doc = (dtd: string, body: string) => `<?xml version="1.0"?><!DOCTYPE web-app [${dtd}]><web-app>${body}</web-app>`;
+const errors = (r: ReturnType<typeof parseWebXml>) => r.diagnostics.filter((d) => d.severity === 'error').map((d) => d.ruleId);
+
+describe('DOCTYPE entities', () => {
+  it('expands nested internal entities in element text (observed: X-Frame-Options SAMEORIGIN)', () => {
+    const text = doc(
+      '<!ENTITY fc "org.apache.catalina.filters.HttpHeaderSecurityFilter"><!ENTITY opt "SAME&or;"><!ENTITY or "ORIGIN">',
+      '<filter><filter-name>h</filter-name><filter-class>&fc;</filter-class><init-param><param-name>antiClickJackingOption</param-name><param-value>&opt;</param-value></init-param></filter>',
+    );
+    const r = parseWebXml(text, 'web.xml');
+    expect(errors(r)).toEqual([]);
+    expect(r.webXml!.malformed).toBeUndefined();
+    const f = r.webXml!.filters[0]!;
+    expect(f.className!.value).toBe('org.apache.catalina.filters.HttpHeaderSecurityFilter');
+    expect(f.initParams[0]!.value.value).toBe('SAMEORIGIN');
+    expect(text.slice(f.initParams[0]!.value.span.offset, f.initParams[0]!.value.span.endOffset)).toBe('&opt;');
+    // Declaring entities at all is worth a warning: other tools do not expand them.
+    expect(r.diagnostics.map((d) => [d.ruleId, d.severity])).toEqual([['xml-entity-expansion', 'warning']]);
+  });
+
+  it('accepts 55,555 expansions (five references of a 10^4 entity; observed: started)', () => {
+    const r = parseWebXml(doc(laughs(4), `<display-name>${'&l4;'.repeat(5)}</display-name>`), 'web.xml');
+    expect(errors(r)).toEqual([]);
+    expect(r.webXml!.malformed).toBeUndefined();
+  });
+
+  it('refuses the file past 64,000 expansions (seven references; observed: JAXP00010001, context failed)', () => {
+    const text = doc(laughs(4), `<display-name>${'&l4;'.repeat(7)}</display-name>`);
+    const r = parseWebXml(text, 'web.xml');
+    expect(errors(r)).toEqual(['xml-entity-expansion']);
+    expect(r.webXml!.malformed).toBeDefined();
+    const d = r.diagnostics.find((x) => x.severity === 'error')!;
+    // The sixth reference is the one that crosses the limit.
+    expect(text.slice(d.span.offset, d.span.endOffset)).toBe('&l4;');
+    expect(d.span.offset).toBe(text.indexOf('&l4;') + 5 * 4);
+  });
+
+  it('finishes a 1 KB billion-laughs file without building the expansion, refusing it as the JDK does', () => {
+    const text = doc(laughs(9), '<display-name>&l9;</display-name>');
+    expect(text.length).toBeLessThan(1024);
+    const r = parseWebXml(text, 'lol.xml');
+    expect(errors(r)).toEqual(['xml-entity-expansion']);
+    expect(r.webXml!.malformed).toBeDefined();
+    expect(r.source.text.length).toBe(text.length);
+  });
+
+  it('refuses a recursive entity (observed: "Recursive entity reference", context failed)', () => {
+    const r = parseWebXml(doc('<!ENTITY a "&b;"><!ENTITY b "&a;">', '<display-name>&a;</display-name>'), 'web.xml');
+    expect(errors(r)).toEqual(['xml-entity-expansion']);
+    expect(r.diagnostics.find((d) => d.severity === 'error')!.message).toContain('itself');
+    expect(r.webXml!.malformed).toBeDefined();
+  });
+
+  it('reports an unused external entity but reads the file (observed: started)', () => {
+    const r = parseWebXml(doc('<!ENTITY x SYSTEM "file:///etc/hostname">', ''), 'web.xml');
+    expect(r.diagnostics.map((d) => d.ruleId)).toEqual(['xml-external-entity']);
+    expect(r.webXml!.malformed).toBeUndefined();
+  });
+
+  it('never reads a referenced external entity, and marks the file refused (observed: parse error, context failed)', () => {
+    const r = parseWebXml(doc('<!ENTITY x SYSTEM "file:///etc/hostname">', '<display-name>&x;</display-name>'), 'web.xml');
+    expect(errors(r)).toEqual(['xml-external-entity', 'xml-entity-expansion']);
+    expect(r.webXml!.malformed).toBeDefined();
+    expect(JSON.stringify(r.webXml)).not.toContain(hostname());
+  });
+
+  it('places an undefined entity at its reference (observed: parse error, context failed)', () => {
+    const text = '<web-app>\n  <display-name>a &nope; b</display-name>\n</web-app>';
+    const r = parseWebXml(text, 'web.xml');
+    const d = r.diagnostics[0]!;
+    expect(d.span).toMatchObject({ line: 2, column: 19, endLine: 2, endColumn: 25 });
+    expect(r.webXml!.malformed).toBeDefined();
+  });
+});
