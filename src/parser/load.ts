@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync, realpathSync, statSync, type Dirent } from 'node:fs';
-import { isAbsolute, join, relative, resolve } from 'node:path';
+import { basename, isAbsolute, join, relative, resolve } from 'node:path';
 import type { CatalinaBase, ContextDef, Diagnostic, HostDef, LoadedContext, LoadedHost, SourceFile, WebXml } from '../model/index.js';
 import { fileStartSpan } from '../model/index.js';
 import { contextBaseName, isContextPathValid, parseContextName } from './context-name.js';
@@ -240,7 +240,7 @@ function loadHost(result: CatalinaBase, def: HostDef | null, properties: Record<
     r.diagnostics.push({
       ruleId: 'war-not-read',
       severity: 'info',
-      message: `${war} is a packed WAR: tollgate reads unpacked applications only, so its WEB-INF/web.xml was not checked.`,
+      message: `${basename(war)} is a packed WAR: tollgate reads unpacked applications only, so its WEB-INF/web.xml was not checked.`,
       span: fileStartSpan(war),
     });
   };
