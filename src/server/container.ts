@@ -175,6 +175,12 @@ export async function startContainer(options: ContainerOptions): Promise<Contain
       notFound(req, res);
       return;
     }
+    // Tomcat's StandardContextValve answers 404 for WEB-INF and META-INF before any filter runs.
+    const inContext = path.slice(ctx.path.length).toUpperCase();
+    if (/^\/(WEB-INF|META-INF)(\/|$)/.test(inContext)) {
+      notFound(req, res);
+      return;
+    }
     const serve = ctx.serve;
     ctx.middleware(req, res, () => {
       void serve(req, res);

@@ -56,6 +56,10 @@ describe('tollgate serve on the example base', () => {
 
   it('answers 404 for WEB-INF and for paths no context serves', async () => {
     expect((await get(c.port, 'partners.localhost', '/WEB-INF/web.xml')).status).toBe(404);
+    // Refused before the chain, as StandardContextValve does: no filter adds its headers.
+    const meta = await get(c.port, 'localhost', '/api/meta-inf/context.xml');
+    expect(meta.status).toBe(404);
+    expect(meta.headers['x-frame-options']).toBeUndefined();
     expect((await get(c.port, 'localhost', '/no-such-file.txt')).status).toBe(404);
   });
 
