@@ -12,8 +12,11 @@ interface Reader {
   diagnostics: Diagnostic[];
 }
 
-function readBytes(path: string, r: Reader): Uint8Array | null {
+/** Reads a file, or null when absent; `likely` files are read at once, others stat'ed first. */
+function readBytes(path: string, r: Reader, likely = false): Uint8Array | null {
   try {
+    // Most optional descriptors are absent, and a stat that does not throw is much cheaper than a failed read.
+    if (!likely && !statSync(path, { throwIfNoEntry: false })) return null;
     return readFileSync(path);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
@@ -66,8 +69,8 @@ function listEntries(path: string): Dirent[] {
  * a prefixed root without namespace processing, a <web-fragment>) is reported and read as absent.
  */
 function readWebXml(path: string, properties: Record<string, string>, r: Reader, options: WebXmlOptions = {}): WebXml | null {
-  // Reading directly (ENOENT means absent) costs one system call instead of a stat and a read.
-  const bytes = readBytes(path, r);
+  // WEB-INF/web.xml and conf/web.xml are nearly always there; the others seldom are.
+  const bytes = readBytes(path, r, basename(path) === 'web.xml');
   if (!bytes) return null;
   const { webXml, source, diagnostics } = parseWebXml(bytes, path, properties, options);
   r.files.set(path, source);

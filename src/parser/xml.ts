@@ -39,6 +39,7 @@ export interface XmlDocument {
 /** Errors from a malformed file are capped: the first one is what a person needs. */
 const MAX_ERRORS = 5;
 
+
 type Handler = ((...args: never[]) => void) | undefined;
 
 /** The handler slots saxes reads; filled in the constructor so every parser has one stable shape. */
@@ -56,26 +57,196 @@ interface Handlers {
 /** Java's limit on entity expansions in one document (jdk.xml.entityExpansionLimit). */
 const EXPANSION_LIMIT = 64000;
 
+/** Stands in for an element's span until its end tag is read. */
+const PENDING: Span = { file: '', line: 0, column: 0, endLine: 0, endColumn: 0, offset: 0, endOffset: 0 };
+
+/**
+ * A saxes parser that builds the positioned tree. Every field is set in the
+ * constructor and the handlers are module-level functions shared by all
+ * instances: saxes then sees one object shape and one callee per event, which
+ * keeps V8's optimised code stable (per-parse closures or on() made it swing
+ * between fast and twice as slow from one run to the next).
+ */
+/** What the handlers build; kept apart from the parser so no name can clash with saxes' own fields. */
+class TreeState {
+  readonly diagnostics: Diagnostic[] = [];
+  readonly comments: Located<string>[] = [];
+  doctype: Located<string> | null = null;
+  root: XmlElement | null = null;
+  readonly extraRoots: XmlElement[] = [];
+  readonly stack: XmlElement[] = [];
+  /** Start offsets of the open elements, parallel to `stack`: spans are built once, at the close. */
+  readonly starts: number[] = [];
+  errors = 0;
+  stopped = false;
+
+  constructor(
+    readonly text: string,
+    readonly lines: LineIndex,
+  ) {}
+
+  report(d: Diagnostic): void {
+    if (this.stopped) return;
+    this.diagnostics.push(d);
+    if (++this.errors >= MAX_ERRORS) this.stopped = true;
+  }
+}
+
+/**
+ * A saxes parser that builds the positioned tree. Every field is set in the
+ * constructor and the handlers are module-level functions shared by all
+ * instances: saxes then sees one object shape and one callee per event, which
+ * keeps V8's optimised code stable (per-parse closures or on() made it swing
+ * between fast and twice as slow from one run to the next).
+ */
 class TreeParser extends SaxesParser<{ xmlns: true; position: true }> {
+  readonly tree: TreeState;
   /** Expansions each declared entity costs (itself and every entity inside it); null without declarations. */
   entityCosts: Map<string, number> | null = null;
   /** Declared entities Java's parser refuses to expand, with the reason. */
   refusedEntities: Map<string, string> | null = null;
   expansions = 0;
-  onEntityProblem: ((name: string, reason: string) => void) | undefined = undefined;
 
-  constructor() {
+  constructor(tree: TreeState) {
     super({ xmlns: true, position: true });
+    this.tree = tree;
     const h = this as unknown as Handlers;
-    h.doctypeHandler = undefined;
-    h.commentHandler = undefined;
+    h.doctypeHandler = onDoctype;
+    h.commentHandler = onComment;
     h.openTagStartHandler = undefined;
-    h.openTagHandler = undefined;
-    h.closeTagHandler = undefined;
-    h.textHandler = undefined;
-    h.cdataHandler = undefined;
-    h.errorHandler = undefined;
+    h.openTagHandler = onOpenTag;
+    h.closeTagHandler = onCloseTag;
+    h.textHandler = onText;
+    h.cdataHandler = onText;
+    h.errorHandler = onError;
   }
+}
+
+/** The parser being fed: saxes calls some handlers without `this`, and parsing never nests. */
+let active: TreeParser | null = null;
+
+function onDoctype(dt: string): void {
+  const p = active!;
+  const t = p.tree;
+  const end = p.position;
+  const start = t.text.lastIndexOf('<!DOCTYPE', end);
+  const doctype = { value: dt, span: t.lines.span(start < 0 ? 0 : start, end) };
+  t.doctype = doctype;
+  checkDoctype(dt, doctype.span, t.lines, t.diagnostics);
+  const declared = declaredEntities(dt);
+  if (declared.size > 0) {
+    const table = evaluateEntities(declared);
+    for (const [name, value] of table.values) p.ENTITIES[name] = value;
+    p.entityCosts = table.costs;
+    p.refusedEntities = table.refused;
+  }
+}
+
+function onComment(body: string): void {
+  const p = active!;
+  const t = p.tree;
+  const start = t.text.lastIndexOf('<!--', p.position);
+  const close = t.text.indexOf('-->', start + 4);
+  const end = close < 0 ? p.position : close + 3;
+  t.comments.push({ value: body, span: t.lines.span(start, end) });
+}
+
+function onOpenTag(tag: SaxesTagNS): void {
+  const p = active!;
+  const t = p.tree;
+  const text = t.text;
+  const openEnd = p.position;
+  // No "<" can occur inside a start tag (attribute values may not hold one), so the last one is ours.
+  const tagStart = text.lastIndexOf('<', openEnd - 1);
+  const afterName = tagStart + 1 + tag.name.length;
+  const c = text.charCodeAt(afterName);
+  const attributes = c === 62 /* > */ || c === 47 /* / */ ? [] : readAttributes(text, afterName, openEnd, tag.attributes as Record<string, { local: string; value: string }>, t.lines);
+  const el: XmlElement = {
+    name: tag.local || tag.name,
+    qname: tag.name,
+    namespace: tag.uri ?? '',
+    attributes,
+    children: [],
+    text: '',
+    span: PENDING,
+    contentStart: openEnd,
+    contentEnd: openEnd,
+  };
+  const stack = t.stack;
+  const depth = stack.length;
+  if (depth > 0) stack[depth - 1]!.children.push(el);
+  else if (!t.root) t.root = el;
+  else t.extraRoots.push(el);
+  stack.push(el);
+  t.starts.push(tagStart);
+}
+
+function onCloseTag(tag: SaxesTagNS): void {
+  const p = active!;
+  const t = p.tree;
+  const el = t.stack.pop();
+  const start = t.starts.pop();
+  if (!el || start === undefined) return;
+  const end = p.position;
+  if (tag.isSelfClosing) {
+    el.contentStart = el.contentEnd = end;
+  } else {
+    const closeStart = t.text.lastIndexOf('</', end - 1);
+    el.contentEnd = closeStart < el.contentStart ? el.contentStart : closeStart;
+  }
+  el.span = t.lines.span(start, end);
+}
+
+function onText(t: string): void {
+  const stack = active!.tree.stack;
+  const el = stack[stack.length - 1];
+  if (el) el.text += t;
+}
+
+function onError(err: Error): void {
+  const p = active!;
+  const t = p.tree;
+  const text = t.text;
+  const at = Math.min(p.position, text.length);
+  const message = err.message.replace(/^(?:[^:]*:)?\d+:\d+: /, '').replace(/\.+$/, '');
+  if (/malformed comment/.test(message)) {
+    t.report({
+      ruleId: 'xml-malformed',
+      severity: 'error',
+      message: 'Malformed XML: a comment may not contain "--" (Tomcat\'s parser rejects the whole file). In a tollgate suppression, write the reason after "::".',
+      span: t.lines.span(Math.max(0, at - 1), at),
+    });
+    return;
+  }
+  const undefinedEntity = /undefined entity/.test(message);
+  const entityStart = undefinedEntity ? text.lastIndexOf('&', at - 1) : -1;
+  t.report({
+    ruleId: undefinedEntity ? 'xml-entity-expansion' : 'xml-malformed',
+    severity: 'error',
+    message: undefinedEntity
+      ? `Malformed XML: ${text.slice(entityStart, at)} refers to an entity no declaration defines; Tomcat refuses the descriptor and the application fails to start (observed on Tomcat 10.1.60). Write the character itself, or &amp; for "&".`
+      : `Malformed XML: ${message}.`,
+    span: entityStart >= 0 ? t.lines.span(entityStart, at) : t.lines.span(Math.max(0, at - 1), at),
+  });
+}
+
+function onEntityProblem(p: TreeParser, name: string, reason: string): void {
+  const t = p.tree;
+  const at = Math.min(p.position, t.text.length);
+  const start = Math.max(0, t.text.lastIndexOf('&', at - 1));
+  t.report({
+    ruleId: 'xml-entity-expansion',
+    severity: 'error',
+    message:
+      reason === 'limit'
+        ? `Expanding &${name}; takes this file past ${EXPANSION_LIMIT} entity expansions, the JDK's limit: Tomcat refuses the descriptor ("JAXP00010001") and the application fails to start (observed on Tomcat 10.1.60). Write the values out instead of nesting entities.`
+        : reason === 'recursive'
+          ? `&${name}; refers to itself through other entities ("Recursive entity reference"): Tomcat refuses the descriptor and the application fails to start (observed on Tomcat 10.1.60).`
+          : reason === 'external'
+            ? `&${name}; is an external entity: Tomcat (xmlBlockExternal, on by default) refuses to read it, so the descriptor is refused and the application fails to start (observed on Tomcat 10.1.60).`
+            : `&${name}; uses &${reason}; which no declaration defines: Java's parser refuses the descriptor, so the application fails to start.`,
+    span: t.lines.span(start, at),
+  });
 }
 
 type ParseEntity = (this: TreeParser, entity: string) => string;
@@ -88,7 +259,7 @@ Object.defineProperty(TreeParser.prototype, 'parseEntity', {
     if (this.entityCosts === null || entity.charCodeAt(0) === 35 /* # */) return baseParseEntity.call(this, entity);
     const reason = this.refusedEntities!.get(entity);
     if (reason !== undefined) {
-      this.onEntityProblem?.(entity, reason);
+      onEntityProblem(this, entity, reason);
       return `&${entity};`;
     }
     const cost = this.entityCosts.get(entity);
@@ -96,7 +267,7 @@ Object.defineProperty(TreeParser.prototype, 'parseEntity', {
       const before = this.expansions;
       this.expansions += cost;
       if (this.expansions > EXPANSION_LIMIT) {
-        if (before <= EXPANSION_LIMIT) this.onEntityProblem?.(entity, 'limit');
+        if (before <= EXPANSION_LIMIT) onEntityProblem(this, entity, 'limit');
         return `&${entity};`;
       }
     }
@@ -109,161 +280,60 @@ const ATTR_RE = /([^\s=/>]+)\s*=\s*("([^"]*)"|'([^']*)')/gy;
 /**
  * Parses XML text into a tree whose every element, attribute and text carries
  * its span. Never throws: malformed input yields diagnostics and the part of
- * the tree read so far. No entity declared in a DOCTYPE is ever expanded and
- * no external resource is read.
+ * the tree read so far. Entities declared in the DOCTYPE are expanded within
+ * the JDK's limits; no external resource is ever read.
  */
 export function parseXmlTree(source: SourceFile): { doc: XmlDocument; diagnostics: Diagnostic[] } {
   const text = source.text;
-  const file = source.path;
-  const lines = new LineIndex(file, text);
-  const diagnostics: Diagnostic[] = [];
-  const comments: Located<string>[] = [];
-  let doctype: Located<string> | null = null;
-  let root: XmlElement | null = null;
-  const extraRoots: XmlElement[] = [];
-  const stack: XmlElement[] = [];
-  let tagStart = 0;
-  let errors = 0;
-  let stopped = false;
-
+  const lines = new LineIndex(source.path, text);
   if (text.trim() === '') {
-    diagnostics.push({
+    const diagnostics: Diagnostic[] = [{
       ruleId: 'xml-malformed',
       severity: 'error',
       message: 'The file is empty: an XML document needs a root element.',
       span: lines.span(0, 0),
-    });
-    return { doc: { root, extraRoots, doctype, comments, lines }, diagnostics };
+    }];
+    return { doc: { root: null, extraRoots: [], doctype: null, comments: [], lines }, diagnostics };
   }
 
-  const parser = new TreeParser();
-  const h = parser as unknown as Handlers;
-
-  // Handlers are assigned in TreeParser's constructor slots: adding them later with on()
-  // pushes saxes' parser object into dictionary mode, which made parsing five times slower.
-  h.doctypeHandler = (dt: string) => {
-    const end = parser.position;
-    const start = text.lastIndexOf('<!DOCTYPE', end);
-    doctype = { value: dt, span: lines.span(start < 0 ? 0 : start, end) };
-    checkDoctype(dt, doctype.span, lines, diagnostics);
-    const declared = declaredEntities(dt);
-    if (declared.size > 0) {
-      const table = evaluateEntities(declared);
-      for (const [name, value] of table.values) parser.ENTITIES[name] = value;
-      parser.entityCosts = table.costs;
-      parser.refusedEntities = table.refused;
-    }
-  };
-  parser.onEntityProblem = (name: string, reason: string) => {
-    if (stopped) return;
-    errors++;
-    const at = Math.min(parser.position, text.length);
-    const start = Math.max(0, text.lastIndexOf('&', at - 1));
-    diagnostics.push({
-      ruleId: 'xml-entity-expansion',
-      severity: 'error',
-      message:
-        reason === 'limit'
-          ? `Expanding &${name}; takes this file past ${EXPANSION_LIMIT} entity expansions, the JDK's limit: Tomcat refuses the descriptor ("JAXP00010001") and the application fails to start (observed on Tomcat 10.1.60). Write the values out instead of nesting entities.`
-          : reason === 'recursive'
-            ? `&${name}; refers to itself through other entities ("Recursive entity reference"): Tomcat refuses the descriptor and the application fails to start (observed on Tomcat 10.1.60).`
-            : reason === 'external'
-              ? `&${name}; is an external entity: Tomcat (xmlBlockExternal, on by default) refuses to read it, so the descriptor is refused and the application fails to start (observed on Tomcat 10.1.60).`
-              : `&${name}; uses &${reason}; which no declaration defines: Java's parser refuses the descriptor, so the application fails to start.`,
-      span: lines.span(start, at),
-    });
-    if (errors >= MAX_ERRORS) stopped = true;
-  };
-  h.commentHandler = (body: string) => {
-    const start = text.lastIndexOf('<!--', parser.position);
-    const close = text.indexOf('-->', start + 4);
-    const end = close < 0 ? parser.position : close + 3;
-    comments.push({ value: body, span: lines.span(start, end) });
-  };
-  h.openTagStartHandler = () => {
-    tagStart = text.lastIndexOf('<', parser.position - 1);
-  };
-  h.openTagHandler = (tag: SaxesTagNS) => {
-    const openEnd = parser.position;
-    const attributes = readAttributes(text, tagStart + 1 + tag.name.length, openEnd, tag.attributes as Record<string, { local: string; value: string }>, lines);
-    const el: XmlElement = {
-      name: tag.local ?? tag.name,
-      qname: tag.name,
-      namespace: tag.uri ?? '',
-      attributes,
-      children: [],
-      text: '',
-      span: lines.span(tagStart, tagStart),
-      contentStart: openEnd,
-      contentEnd: openEnd,
-    };
-    const parent = stack[stack.length - 1];
-    if (parent) parent.children.push(el);
-    else if (!root) root = el;
-    else extraRoots.push(el);
-    stack.push(el);
-  };
-  h.closeTagHandler = (tag: SaxesTagNS) => {
-    const el = stack.pop();
-    if (!el) return;
-    const end = parser.position;
-    if (tag.isSelfClosing) {
-      el.contentStart = el.contentEnd = end;
-    } else {
-      const closeStart = text.lastIndexOf('</', end - 1);
-      el.contentEnd = closeStart < el.contentStart ? el.contentStart : closeStart;
-    }
-    el.span = lines.span(el.span.offset, end);
-  };
-  h.textHandler = (t: string) => {
-    const el = stack[stack.length - 1];
-    if (el) el.text += t;
-  };
-  h.cdataHandler = h.textHandler;
-  h.errorHandler = (err: Error) => {
-    if (stopped) return;
-    errors++;
-    const at = Math.min(parser.position, text.length);
-    const message = err.message.replace(/^(?:[^:]*:)?\d+:\d+: /, '').replace(/\.+$/, '');
-    const undefinedEntity = /undefined entity/.test(message);
-    const entityStart = undefinedEntity ? text.lastIndexOf('&', at - 1) : -1;
-    if (/malformed comment/.test(message)) {
-      diagnostics.push({
-        ruleId: 'xml-malformed',
-        severity: 'error',
-        message: 'Malformed XML: a comment may not contain "--" (Tomcat\'s parser rejects the whole file). In a tollgate suppression, write the reason after "::".',
-        span: lines.span(Math.max(0, at - 1), at),
-      });
-      if (errors >= MAX_ERRORS) stopped = true;
-      return;
-    }
-    diagnostics.push({
-      ruleId: undefinedEntity ? 'xml-entity-expansion' : 'xml-malformed',
-      severity: 'error',
-      message: undefinedEntity
-        ? `Malformed XML: ${text.slice(entityStart, at)} refers to an entity no declaration defines; Tomcat refuses the descriptor and the application fails to start (observed on Tomcat 10.1.60). Write the character itself, or &amp; for "&".`
-        : `Malformed XML: ${message}.`,
-      span: entityStart >= 0 ? lines.span(entityStart, at) : lines.span(Math.max(0, at - 1), at),
-    });
-    if (errors >= MAX_ERRORS) stopped = true;
-  };
-
+  const t = new TreeState(text, lines);
+  const p = new TreeParser(t);
+  const outer = active;
+  active = p;
   try {
     // Feeding in one piece keeps positions absolute; stop early once errors are capped.
-    parser.write(text);
-    if (!stopped) parser.close();
+    p.write(text);
+    if (!t.stopped) {
+      // close() is write(null), a branch the optimised write() has not seen (a deoptimisation
+      // per file); ending directly avoids it, unless write() held back a final CR or high
+      // surrogate that only close() processes.
+      const last = text.charCodeAt(text.length - 1);
+      if (last === 13 || (last >= 0xd800 && last <= 0xdbff)) p.close();
+      else (p as unknown as { end(): void }).end();
+    }
   } catch (err) {
     // saxes throws only when writing after a fatal state; the diagnostic is already recorded.
-    if (diagnostics.length === 0) {
-      diagnostics.push({
+    if (t.diagnostics.length === 0) {
+      t.diagnostics.push({
         ruleId: 'xml-malformed',
         severity: 'error',
         message: `Malformed XML: ${(err as Error).message}.`,
         span: lines.span(0, 0),
       });
     }
+  } finally {
+    active = outer;
   }
-  if (!root && !diagnostics.some((d) => d.severity === 'error')) {
+  // Elements never closed (a truncated or malformed file) run to the end of what was read.
+  const readTo = Math.min(Math.max(p.position, 0), text.length);
+  while (t.stack.length > 0) {
+    const el = t.stack.pop()!;
+    const start = t.starts.pop()!;
+    el.contentEnd = Math.max(el.contentStart, readTo);
+    el.span = lines.span(start, Math.max(start, readTo));
+  }
+  const diagnostics = t.diagnostics;
+  if (!t.root && !diagnostics.some((d) => d.severity === 'error')) {
     diagnostics.push({
       ruleId: 'xml-malformed',
       severity: 'error',
@@ -271,7 +341,7 @@ export function parseXmlTree(source: SourceFile): { doc: XmlDocument; diagnostic
       span: lines.span(0, 0),
     });
   }
-  return { doc: { root, extraRoots, doctype, comments, lines }, diagnostics };
+  return { doc: { root: t.root, extraRoots: t.extraRoots, doctype: t.doctype, comments: t.comments, lines }, diagnostics };
 }
 
 function readAttributes(
