@@ -1,6 +1,6 @@
 /** Generates a CATALINA_BASE with N webapps, each with a realistic web.xml, for the parse and lint benchmarks. */
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 
 const GLOBAL_CANDIDATES = ['/usr/share/tomcat10/conf/web.xml', '/etc/tomcat10/web.xml'];
 
@@ -88,7 +88,7 @@ function appWebXml(i: number): string {
 `;
 }
 
-/** Writes the base (once per size) and returns its directory and total bytes of descriptors. */
+/** Writes the base (once per size) and returns its directory, its descriptor files and their total bytes. */
 export function generateBase(root: string, apps: number): { base: string; files: string[]; bytes: number } {
   const base = join(root, `base-${apps}`);
   const files: string[] = [];
@@ -114,4 +114,18 @@ export function generateBase(root: string, apps: number): { base: string; files:
     bytes += Buffer.byteLength(text);
   }
   return { base, files, bytes };
+}
+
+/** `npx tsx bench/generate.ts --sizes 10,100 --out DIR`: writes bases to inspect or lint by hand. */
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const argv = process.argv.slice(2);
+  const at = (flag: string): string | undefined => {
+    const i = argv.indexOf(flag);
+    return i >= 0 ? argv[i + 1] : undefined;
+  };
+  const out = resolve(at('--out') ?? 'bench/out/bases');
+  for (const n of (at('--sizes') ?? '1000').split(',').map(Number)) {
+    const { base, files, bytes } = generateBase(out, n);
+    console.log(`${base}: ${files.length} files, ${bytes} bytes`);
+  }
 }

@@ -1,33 +1,37 @@
 /**
- * Parsing a CATALINA_BASE of N webapps against a bare saxes parse of the same
- * bytes (the floor: the XML library alone, no tree, no model). Each side runs in
- * a fresh process: saxes' code is shared, and once two parser shapes have run
- * through it V8's optimised code serves neither well, so measuring both in one
- * process would slow whichever runs second.
- * Run: npx tsx bench/parse.ts [apps]
+ * Issue 2: parsing and merging a CATALINA_BASE of N webapps (discovery,
+ * positioned trees, models, merge of every context) against a bare saxes
+ * parse of the same bytes (the floor: the XML library alone, no tree, no
+ * model), plus parseWebXml of each descriptor alone. Every measurement runs
+ * in its own process (see measureInChild) on the built dist/.
+ *
+ *   npm run build && npx tsx bench/parse.ts --sizes 100,1000 [--json]
  */
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SaxesParser } from 'saxes';
-import { contextsOf } from '../src/chain/index.js';
-import { loadBase, parseWebXml } from '../src/parser/index.js';
+import { fromDist } from './dist.js';
 import { generateBase } from './generate.js';
-import { fmt, time, type Timing } from './stats.js';
-
-export interface BenchRow {
-  name: string;
-  command: string;
-  value: Timing;
-  baseline: Timing;
-  baselineName: string;
-}
+import { benchArgs, cell, measureInChild, ratio, runsFor, time, type SizeRow, type Timing } from './stats.js';
 
 type Mode = 'bare' | 'parse' | 'load';
 
-/** Reads every descriptor and parses it with saxes and no tree: what any XML-based tool must pay. */
-function bareParse(files: string[]): number {
+export interface ParseSizeRow extends SizeRow {
+  /** parseWebXml of each descriptor alone (no discovery, no merge), and its own floor. */
+  parseWebXmlMs: Timing;
+  parseWebXmlBareMs: Timing;
+  parseWebXmlRatio: number;
+}
+
+export interface ParseBench {
+  name: 'parse';
+  command: string;
+  sizes: ParseSizeRow[];
+}
+
+/** Reads every file and parses it with saxes and no tree: what any XML-based tool must pay. */
+export function bareParse(files: string[]): number {
   let n = 0;
   for (const f of files) {
     const p = new SaxesParser({ xmlns: true, position: true });
@@ -37,71 +41,56 @@ function bareParse(files: string[]): number {
   return n;
 }
 
-/** The same files through parseWebXml: positioned tree and model, no discovery. */
-function modelParse(files: string[]): number {
-  let n = 0;
-  for (const f of files) n += parseWebXml(readFileSync(f), f).webXml?.filters.length ?? 0;
-  return n;
+async function measure(mode: Mode, base: string, files: string[], runs: number, warmup: number): Promise<Timing> {
+  if (mode === 'bare') return time(() => bareParse(files), runs, warmup);
+  const { loadBase, parseWebXml } = await fromDist<typeof import('../src/parser/index.js')>('parser/index.js');
+  if (mode === 'parse') return time(() => files.reduce((n, f) => n + (parseWebXml(readFileSync(f), f).webXml?.filters.length ?? 0), 0), runs, warmup);
+  const { contextsOf } = await fromDist<typeof import('../src/chain/index.js')>('chain/index.js');
+  return time(() => contextsOf(loadBase({ base })).length, runs, warmup);
 }
 
-function measure(mode: Mode, base: string, files: string[], runs: number): Timing {
-  if (mode === 'bare') return time(() => bareParse(files), runs);
-  if (mode === 'parse') return time(() => modelParse(files), runs);
-  return time(() => contextsOf(loadBase({ base })).length, runs);
-}
-
-/** Runs one measurement in a new process with this process's loader flags (tsx or none). */
-function inFreshProcess(mode: Mode, base: string, files: string[], runs: number): Timing {
-  const out = execFileSync(process.execPath, [...process.execArgv, import.meta.filename, '--worker', mode, base, String(runs)], {
-    input: JSON.stringify(files),
-    encoding: 'utf8',
-    maxBuffer: 1 << 20,
-  });
-  return JSON.parse(out.trim().split('\n').pop()!) as Timing;
-}
-
-export async function run(sizes = [1000]): Promise<BenchRow[]> {
-  const root = mkdtempSync(join(tmpdir(), 'tollgate-bench-'));
-  const rows: BenchRow[] = [];
+/** Measures every size; each side in a fresh process. */
+export async function run(sizes = [1000]): Promise<ParseBench> {
+  const root = mkdtempSync(join(tmpdir(), 'tollgate-bench-parse-'));
+  const rows: ParseSizeRow[] = [];
   try {
-    for (const apps of sizes) {
-      const { base, files } = generateBase(root, apps);
-      // The model side reads what the base holds: the app descriptors and conf/web.xml, not server.xml.
+    for (const size of sizes) {
+      const { base, files } = generateBase(root, size);
+      // parseWebXml reads the descriptors only; loadBase reads server.xml too.
       const descriptors = files.filter((f) => f.endsWith('web.xml'));
-      const runs = apps >= 10_000 ? 3 : 9;
-      const baseline = inFreshProcess('bare', base, files, runs);
-      const baselineName = 'bare saxes parse of the same files, own process';
-      rows.push({
-        name: `parse + merge, ${apps} webapps`,
-        command: `npx tsx bench/parse.ts ${apps}`,
-        value: inFreshProcess('load', base, files, runs),
-        baseline,
-        baselineName,
-      });
-      rows.push({
-        name: `parseWebXml of each descriptor, ${apps} webapps`,
-        command: `npx tsx bench/parse.ts ${apps}`,
-        value: inFreshProcess('parse', base, descriptors, runs),
-        baseline: inFreshProcess('bare', base, descriptors, runs),
-        baselineName,
-      });
+      const { runs, warmup } = runsFor(size);
+      const child = (mode: Mode, list: string[]): Timing => measureInChild(import.meta.filename, [mode, base, String(runs), String(warmup)], JSON.stringify(list));
+      const bareMs = child('bare', files);
+      const tollgateMs = child('load', files);
+      const parseWebXmlBareMs = child('bare', descriptors);
+      const parseWebXmlMs = child('parse', descriptors);
+      rows.push({ size, tollgateMs, bareMs, ratio: ratio(tollgateMs, bareMs), parseWebXmlMs, parseWebXmlBareMs, parseWebXmlRatio: ratio(parseWebXmlMs, parseWebXmlBareMs) });
     }
   } finally {
     rmSync(root, { recursive: true, force: true });
   }
-  return rows;
+  return { name: 'parse', command: `npx tsx bench/parse.ts --sizes ${sizes.join(',')}`, sizes: rows };
+}
+
+export function formatParse(r: ParseBench): string {
+  const lines = [`${'webapps'.padStart(7)}  ${'parse+merge ms'.padEnd(24)}${'bare saxes ms'.padEnd(24)}ratio   ${'parseWebXml ms'.padEnd(24)}${'bare ms'.padEnd(24)}ratio`];
+  for (const s of r.sizes) {
+    lines.push(
+      `${String(s.size).padStart(7)}  ${cell(s.tollgateMs).padEnd(24)}${cell(s.bareMs).padEnd(24)}${s.ratio.toFixed(2)}x   ${cell(s.parseWebXmlMs).padEnd(24)}${cell(s.parseWebXmlBareMs).padEnd(24)}${s.parseWebXmlRatio.toFixed(2)}x`,
+    );
+  }
+  return lines.join('\n');
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const at = process.argv.indexOf('--worker');
+  const at = process.argv.indexOf('--measure');
   if (at >= 0) {
-    const [mode, base, runs] = process.argv.slice(at + 1) as [Mode, string, string];
+    const [mode, base, runs, warmup] = process.argv.slice(at + 1) as [Mode, string, string, string];
     const files = JSON.parse(readFileSync(0, 'utf8')) as string[];
-    console.log(JSON.stringify(measure(mode, base, files, Number(runs))));
+    console.log(JSON.stringify(await measure(mode, base, files, Number(runs), Number(warmup))));
   } else {
-    const sizes = process.argv[2] ? [Number(process.argv[2])] : [1000];
-    for (const r of await run(sizes)) {
-      console.log(`${r.name}: ${fmt(r.value)}; ${r.baselineName} ${fmt(r.baseline)}; ratio ${(r.value.median / r.baseline.median).toFixed(2)}x`);
-    }
+    const { sizes, json } = benchArgs(process.argv.slice(2), [1000]);
+    const r = await run(sizes);
+    console.log(json ? JSON.stringify(r) : formatParse(r));
   }
 }

@@ -1,0 +1,30 @@
+/** Where the benchmarks load tollgate from: the built dist/, what users run (warns when src/ is newer). */
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+const repo = join(import.meta.dirname, '..');
+
+function newest(dir: string): number {
+  let t = 0;
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, e.name);
+    t = Math.max(t, e.isDirectory() ? newest(p) : statSync(p).mtimeMs);
+  }
+  return t;
+}
+
+/** Imports dist/<rel> after checking the build exists and is not older than src/. */
+export async function fromDist<T>(rel: string): Promise<T> {
+  const file = join(repo, 'dist', rel);
+  let built: number;
+  try {
+    built = statSync(file).mtimeMs;
+  } catch {
+    throw new Error(`${file} is missing: run npm run build first`);
+  }
+  if (newest(join(repo, 'src')) > built) process.stderr.write(`bench: src/ is newer than dist/${rel}; run npm run build for current numbers\n`);
+  return (await import(pathToFileURL(file).href)) as T;
+}
+
+export const repoRoot = repo;
