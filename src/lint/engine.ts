@@ -1,5 +1,5 @@
 import { contextsOf, mergedOf, type MergedFilter, type ResolvedContext } from '../chain/index.js';
-import { validateFilterDef, type TomcatTarget } from '../filters/index.js';
+import { validateFilterDef, type TomcatTarget, type ValidatedFilter } from '../filters/index.js';
 import type { CatalinaBase, Diagnostic, FilterDef, LoadedContext, Severity, SourceFile } from '../model/index.js';
 import type { RuleLevel } from './config.js';
 import { RULES, ruleById } from './rules/index.js';
@@ -78,6 +78,26 @@ function byPosition(a: Diagnostic, b: Diagnostic): number {
   return a.span.file < b.span.file ? -1 : a.span.file > b.span.file ? 1 : a.span.offset - b.span.offset || a.ruleId.localeCompare(b.ruleId);
 }
 
+/**
+ * validateFilterDef for one run, remembering clean results by class and params: applications
+ * copy the same filter declarations, and a result without diagnostics depends on nothing else
+ * (the spans only appear in diagnostics). Results with diagnostics are recomputed for their spans.
+ */
+function cachedValidation(target: TomcatTarget): (def: FilterDef) => ValidatedFilter {
+  const clean = new Map<string, ValidatedFilter>();
+  return (def) => {
+    // Length-prefixed, so no two different declarations share a key whatever characters they hold.
+    const cls = def.className?.value ?? '';
+    let key = `${cls.length}:${cls}`;
+    for (const p of def.initParams) key += `|${p.name.value.length}:${p.name.value}${p.value.value.length}:${p.value.value}`;
+    const hit = clean.get(key);
+    if (hit) return hit;
+    const v = validateFilterDef(def, { target });
+    if (v.diagnostics.length === 0) clean.set(key, v);
+    return v;
+  };
+}
+
 const LEVEL_TO_SEVERITY: Record<Exclude<RuleLevel, 'off'>, Severity> = { info: 'info', warn: 'warning', error: 'error' };
 
 /** Lints a loaded CATALINA_BASE: the parser's, merge's and validation's findings plus every rule's. */
@@ -87,9 +107,10 @@ export function lintBase(base: CatalinaBase, opts: LintOptions = {}): LintResult
   const descriptors = descriptorsOf(base);
   const filters: CheckedFilter[] = [];
   const byDef = new Map<FilterDef, CheckedFilter>();
+  const validate = cachedValidation(target);
   for (const descriptor of descriptors) {
     for (const def of descriptor.webXml.filters) {
-      const v = validateFilterDef(def, { target });
+      const v = validate(def);
       const checked: CheckedFilter = { def, spec: v.spec, config: v.config, descriptor };
       filters.push(checked);
       byDef.set(def, checked);

@@ -16,13 +16,38 @@ export function filterSpan(def: FilterDef): Span {
   return def.className?.span ?? def.name.span;
 }
 
+interface MappedNames {
+  byDescriptor: Map<DescriptorRef, Set<string>>;
+  /** Names mapped in conf/web.xml, and in any host's web.xml.default. */
+  global: Set<string>;
+  hostDefault: Set<string>;
+}
+
+// Built once per run (one descriptors array per run): asking every descriptor for every filter was quadratic.
+const mappedNames = new WeakMap<DescriptorRef[], MappedNames>();
+
+function mappedNamesOf(descriptors: DescriptorRef[]): MappedNames {
+  let m = mappedNames.get(descriptors);
+  if (m) return m;
+  m = { byDescriptor: new Map(), global: new Set(), hostDefault: new Set() };
+  for (const d of descriptors) {
+    const names = new Set(d.webXml.filterMappings.map((x) => x.filterName.value));
+    m.byDescriptor.set(d, names);
+    const shared = d.role === 'global' ? m.global : d.role === 'host-default' ? m.hostDefault : null;
+    if (shared) for (const n of names) shared.add(n);
+  }
+  mappedNames.set(descriptors, m);
+  return m;
+}
+
 /** Whether any mapping (in any context that sees this descriptor) uses the filter name. */
 export function isMapped(ctx: LintContext, f: CheckedFilter): boolean {
   const name = f.def.name.value;
   const own = f.descriptor;
+  const m = mappedNamesOf(ctx.descriptors);
+  if (m.byDescriptor.get(own)?.has(name)) return true;
   // Tomcat reads conf/web.xml and a host's web.xml.default as one descriptor: a mapping in either maps both.
-  const isDefault = (d: DescriptorRef): boolean => d.role === 'global' || d.role === 'host-default';
-  const sameDescriptor = (d: DescriptorRef): boolean => d === own || (isDefault(own) && isDefault(d) && (d.role === 'global' || own.role === 'global'));
-  if (ctx.descriptors.some((d) => sameDescriptor(d) && d.webXml.filterMappings.some((m) => m.filterName.value === name))) return true;
+  if (own.role === 'global' && (m.global.has(name) || m.hostDefault.has(name))) return true;
+  if (own.role === 'host-default' && m.global.has(name)) return true;
   return ctx.usesOf(f).length > 0;
 }
