@@ -13,6 +13,7 @@ import { createChainSelector } from '../runtime/chain-selector.js';
 import { createContextRuntime, type ContextMiddleware } from '../runtime/context.js';
 import { defaultErrorPage } from '../runtime/error-page.js';
 import { FILTER_FACTORIES } from '../runtime/filters/index.js';
+import { connectorLimits, headSizeExceeds, httpConnector, installConnectorHandlers, serverOptions, type ConnectorLimits } from './connector.js';
 import { createHostManagerHandler } from './host-manager.js';
 import { HostRegistry } from './hosts.js';
 import { createServerXmlPersister, storeConfigEnabled } from './persist.js';
@@ -53,12 +54,14 @@ export interface Container {
 
 export class StrictModeError extends Error {}
 
-function runContext(plan: ContextPlan): RunningContext {
+function runContext(plan: ContextPlan, limits: ConnectorLimits): RunningContext {
   const select = createChainSelector(plan.table);
   const middleware = createContextRuntime({
     contextPath: plan.contextPath,
     sessionTimeoutMinutes: plan.sessionTimeoutMinutes,
     requestCharacterEncoding: plan.requestCharacterEncoding,
+    maxParameterCount: limits.maxParameterCount,
+    maxPostSize: limits.maxPostSize,
     filters: plan.filters.map((f) => ({ filterName: f.filterName, className: f.className, factory: FILTER_FACTORIES[f.specId]!, config: f.config })),
     selectChain: (ex) => select(ex.request.pathWithinContext).chain,
   });
@@ -80,6 +83,12 @@ function connectorPort(base: CatalinaBase): number | null {
 function notFound(req: IncomingMessage, res: ServerResponse): void {
   const page = defaultErrorPage(404, 'The requested resource is not available.');
   res.writeHead(404, { ...page.headers, 'Content-Type': page.contentType, 'Content-Length': Buffer.byteLength(page.body) });
+  res.end(req.method === 'HEAD' ? undefined : page.body);
+}
+
+function badRequest(req: IncomingMessage, res: ServerResponse, message: string | null): void {
+  const page = defaultErrorPage(400, message);
+  res.writeHead(400, { ...page.headers, 'Content-Type': page.contentType, 'Content-Length': Buffer.byteLength(page.body), Connection: 'close' });
   res.end(req.method === 'HEAD' ? undefined : page.body);
 }
 
@@ -112,12 +121,13 @@ export async function startContainer(options: ContainerOptions): Promise<Contain
     }),
   });
 
+  const limits = connectorLimits(httpConnector(base.serverXml));
   const contexts = new Map<string, RunningContext[]>();
   const summary: string[] = [];
   const deploy = (hostName: string, hostPlans: ContextPlan[], failed: { contextPath: string; reason: string }[]): void => {
     const list: RunningContext[] = [];
     for (const p of hostPlans) {
-      list.push(runContext(p));
+      list.push(runContext(p, limits));
       summary.push(`  http://${hostName}${p.contextPath || ''}/  (${p.filters.length} filter${p.filters.length === 1 ? '' : 's'})`);
     }
     for (const f of failed) {
@@ -157,7 +167,16 @@ export async function startContainer(options: ContainerOptions): Promise<Contain
     allowAppBaseOutsideBase: options.allowAppBaseOutsideBase ?? false,
   });
 
-  const server = createServer((req, res) => {
+  const server = createServer(serverOptions(limits), (req, res) => {
+    if (headSizeExceeds(req, limits.maxHttpRequestHeaderSize)) {
+      badRequest(req, res, 'Request header is too large');
+      return;
+    }
+    // Tomcat refuses a request with two Host headers: which host it meant is ambiguous.
+    if ((req.headersDistinct['host']?.length ?? 0) > 1) {
+      badRequest(req, res, null);
+      return;
+    }
     const host = registry.resolve(req.headers.host);
     if (!host || host.state !== 'started') {
       notFound(req, res);
@@ -186,6 +205,7 @@ export async function startContainer(options: ContainerOptions): Promise<Contain
       void serve(req, res);
     });
   });
+  installConnectorHandlers(server, limits);
   const address = options.address ?? '127.0.0.1';
   const port = options.port ?? connectorPort(base) ?? 8080;
   await new Promise<void>((resolve, reject) => {

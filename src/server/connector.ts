@@ -1,0 +1,144 @@
+/**
+ * What the HTTP Connector of server.xml sets about hostile or broken
+ * traffic, applied to the node:http server of `tollgate serve`: the size of
+ * the request line and headers, how long a client may take, how many
+ * parameters are parsed, and the answers Tomcat gives to requests it cannot
+ * parse (a 400 error report, 505 for an unknown HTTP version, a silent close
+ * for a client that never finished its headers).
+ */
+import { STATUS_CODES, type IncomingMessage, type Server, type ServerOptions, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { ConnectorDef, ServerXml } from '../model/index.js';
+import { defaultErrorPage } from '../runtime/error-page.js';
+
+/** The Connector attributes tollgate honours, with Tomcat 10.1's defaults. */
+export interface ConnectorLimits {
+  /** maxHttpRequestHeaderSize (default maxHttpHeaderSize, 8192): request line plus headers, in bytes. */
+  maxHttpRequestHeaderSize: number;
+  /** connectionTimeout in ms (default 60000; -1 or 0: none): how long a client may take to send its headers. */
+  connectionTimeout: number;
+  /** keepAliveTimeout in ms (default connectionTimeout): how long an idle kept-alive connection stays open. */
+  keepAliveTimeout: number;
+  /** maxParameterCount (default 10000; negative: no limit). */
+  maxParameterCount: number;
+  /** maxPostSize in bytes (default 2097152; negative: no limit). */
+  maxPostSize: number;
+}
+
+export const DEFAULT_CONNECTOR_LIMITS: Readonly<ConnectorLimits> = {
+  maxHttpRequestHeaderSize: 8192,
+  connectionTimeout: 60_000,
+  keepAliveTimeout: 60_000,
+  maxParameterCount: 10_000,
+  maxPostSize: 2 * 1024 * 1024,
+};
+
+/** The first plain HTTP/1.1 connector (not AJP, not TLS), the one `serve` listens as. */
+export function httpConnector(serverXml: ServerXml | null): ConnectorDef | null {
+  for (const s of serverXml?.services ?? []) {
+    for (const c of s.connectors) {
+      const protocol = c.attributes['protocol']?.value ?? 'HTTP/1.1';
+      if (!/AJP/i.test(protocol) && c.attributes['SSLEnabled']?.value.trim().toLowerCase() !== 'true') return c;
+    }
+  }
+  return null;
+}
+
+/** The connector's limits; an attribute that is not an integer keeps Tomcat's default (the lint reports it). */
+export function connectorLimits(connector: ConnectorDef | null): ConnectorLimits {
+  const attr = (name: string): number | null => {
+    const v = connector?.attributes[name]?.value.trim();
+    return v !== undefined && /^-?\d{1,10}$/.test(v) ? Number(v) : null;
+  };
+  const header = attr('maxHttpHeaderSize') ?? DEFAULT_CONNECTOR_LIMITS.maxHttpRequestHeaderSize;
+  const connectionTimeout = attr('connectionTimeout') ?? DEFAULT_CONNECTOR_LIMITS.connectionTimeout;
+  return {
+    maxHttpRequestHeaderSize: attr('maxHttpRequestHeaderSize') ?? header,
+    connectionTimeout,
+    keepAliveTimeout: attr('keepAliveTimeout') ?? connectionTimeout,
+    maxParameterCount: attr('maxParameterCount') ?? DEFAULT_CONNECTOR_LIMITS.maxParameterCount,
+    maxPostSize: attr('maxPostSize') ?? DEFAULT_CONNECTOR_LIMITS.maxPostSize,
+  };
+}
+
+/** Node's time for a whole request when the connector sets none of its own (node:http's default). */
+const NODE_REQUEST_TIMEOUT = 300_000;
+
+/** The createServer options that enforce the limits. */
+export function serverOptions(limits: ConnectorLimits): ServerOptions {
+  const headersTimeout = limits.connectionTimeout > 0 ? limits.connectionTimeout : 0;
+  return {
+    maxHeaderSize: limits.maxHttpRequestHeaderSize > 0 ? limits.maxHttpRequestHeaderSize : DEFAULT_CONNECTOR_LIMITS.maxHttpRequestHeaderSize,
+    // Unlike Tomcat, whose timeout restarts with every byte, the whole header section must arrive in time:
+    // a client trickling one header line a second cannot hold the connection forever.
+    headersTimeout,
+    requestTimeout: headersTimeout === 0 ? 0 : Math.max(NODE_REQUEST_TIMEOUT, headersTimeout),
+    keepAliveTimeout: limits.keepAliveTimeout > 0 ? limits.keepAliveTimeout : 0,
+    // node:http checks the timeouts this often (30 s by default, too coarse for a short connectionTimeout).
+    connectionsCheckingInterval: headersTimeout === 0 ? 30_000 : Math.min(30_000, Math.max(50, Math.floor(headersTimeout / 4))),
+  };
+}
+
+/**
+ * Whether the request line and headers took more than `limit` bytes as sent.
+ * node:http's own limit counts fewer bytes (not the request line or the
+ * separators), so this gives Tomcat's exact boundary for requests written
+ * the usual way (`Name: value` lines).
+ */
+export function headSizeExceeds(req: IncomingMessage, limit: number): boolean {
+  if (limit <= 0) return false;
+  // The request line and the blank line that ends the header section.
+  let size = (req.method ?? '').length + 1 + (req.url ?? '').length + ' HTTP/1.1\r\n'.length + 2;
+  const raw = req.rawHeaders;
+  for (let i = 0; i < raw.length && size <= limit; i += 2) size += raw[i]!.length + raw[i + 1]!.length + 4;
+  return size > limit;
+}
+
+interface ParseError extends Error {
+  code?: string;
+}
+
+/**
+ * Answers requests node:http could not parse as Tomcat answers them: a 400
+ * error report (the header section over the limit says so), 505 for an
+ * unsupported HTTP version, and a silent close when the headers never
+ * arrived in time. A connection silent for connectionTimeout while the
+ * application waits for its body gets 408, as from Tomcat; an idle one is
+ * closed.
+ */
+export function installConnectorHandlers(server: Server, limits: ConnectorLimits): void {
+  const busy = new WeakMap<Duplex, ServerResponse>();
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    busy.set(req.socket, res);
+    res.once('close', () => busy.delete(req.socket));
+  });
+  if (limits.connectionTimeout > 0) {
+    server.setTimeout(limits.connectionTimeout);
+    server.on('timeout', (socket: Duplex) => {
+      const res = busy.get(socket);
+      if (res === undefined || res.headersSent || !socket.writable) socket.destroy();
+      else writeError(socket, 408, null);
+    });
+  }
+  server.on('clientError', (err: ParseError, socket: Duplex) => {
+    const res = busy.get(socket);
+    // A response already under way cannot be replaced; headers that never arrived get no answer, as from Tomcat.
+    if (!socket.writable || res?.headersSent === true || err.code === 'ECONNRESET' || (err.code === 'ERR_HTTP_REQUEST_TIMEOUT' && res === undefined)) {
+      socket.destroy();
+      return;
+    }
+    if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') writeError(socket, 408, null);
+    else if (err.code === 'HPE_HEADER_OVERFLOW') writeError(socket, 400, 'Request header is too large');
+    else if (err.code === 'HPE_INVALID_VERSION') writeError(socket, 505, null);
+    else writeError(socket, 400, null);
+  });
+}
+
+/** Writes an error report straight to the socket (there is no ServerResponse for an unparsed request) and closes it. */
+function writeError(socket: Duplex, status: number, message: string | null): void {
+  const page = defaultErrorPage(status, message);
+  const head = [`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}`, `Content-Type: ${page.contentType}`];
+  for (const [k, v] of Object.entries(page.headers ?? {})) head.push(`${k}: ${v}`);
+  head.push(`Content-Length: ${Buffer.byteLength(page.body)}`, 'Connection: close');
+  socket.end(`${head.join('\r\n')}\r\n\r\n${page.body}`);
+}
