@@ -1,0 +1,310 @@
+/**
+ * Runtime benchmark (issues 4 and 9): requests per second and latency on
+ * loopback for
+ *   - the compiled 8-filter chain of bench/fixtures/runtime against a bare
+ *     node:http handler, an equivalent Express 5 stack, an equivalent Fastify 5
+ *     stack and real Tomcat 10.1 running the same web.xml;
+ *   - each filter alone against no filter;
+ *   - static files through the chain (`tollgate serve`) against Tomcat's
+ *     default servlet serving the same files behind the same chain.
+ * Every server runs in its own process; autocannon runs here. Runs are
+ * interleaved (run 1 of every variant, then run 2, ...) so drift in the
+ * machine's speed touches all variants alike.
+ *
+ *   npm run build && npx tsx bench/runtime.ts [--seconds 5] [--runs 3]
+ *     [--connections 50] [--sections chain,filters,serve] [--no-tomcat] [--json]
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { compileBase } from '../src/compile/index.js';
+import { loadBase } from '../src/parser/index.js';
+import { load, spread, startServer, type LoadRun, type ServerProcess, type Spread } from './load.js';
+import type { Variant } from './server.js';
+import { compileServlets, freePort, startTomcat, tomcatAvailable, type RunningTomcat } from './tomcat.js';
+
+const repo = join(import.meta.dirname, '..');
+const work = join(repo, 'bench', 'out', 'runtime');
+
+/** What the load generator sends: a browser behind a proxy on loopback, allowed by every filter. */
+export const REQUEST_HEADERS = { origin: 'https://a.example', 'x-forwarded-for': '203.0.113.5' };
+
+export interface LoadRow {
+  section: 'chain' | 'filters' | 'serve';
+  name: string;
+  yardstick: string;
+  rps: Spread;
+  p50: Spread;
+  p99: Spread;
+  /** Median req/s over the yardstick's median req/s, measured in the same run. */
+  ratio: number;
+  non2xx: number;
+  errors: number;
+}
+
+export interface RuntimeResult {
+  settings: { seconds: number; runs: number; connections: number; tomcat: string };
+  rows: LoadRow[];
+  /** One response of each chain variant, to show they do the same work. */
+  samples: Record<string, { status: number; headers: string[] }>;
+}
+
+interface Target {
+  name: string;
+  port: number;
+  path: string;
+  stop(): Promise<void>;
+}
+
+/** The fixture webapp plus static files, and the compiled module of its context. */
+function prepare(): { base: string; module: string } {
+  rmSync(work, { recursive: true, force: true });
+  const base = join(work, 'base');
+  cpSync(join(repo, 'bench', 'fixtures', 'runtime', 'webapps'), join(base, 'webapps'), { recursive: true });
+  const staticDir = join(base, 'webapps', 'app', 'static');
+  mkdirSync(staticDir, { recursive: true });
+  writeFileSync(join(staticDir, 'app.css'), `${'body { margin: 0; padding: 0; }\n'.repeat(32)}`);
+  writeFileSync(join(staticDir, 'app.js'), `${'console.log("tollgate benchmark asset");\n'.repeat(1560)}`);
+  mkdirSync(join(base, 'conf'), { recursive: true });
+  writeFileSync(
+    join(base, 'conf', 'server.xml'),
+    `<Server port="-1"><Service name="Catalina"><Connector port="8080" address="127.0.0.1"/><Engine name="Catalina" defaultHost="localhost"><Host name="localhost" appBase="webapps"/></Engine></Service></Server>\n`,
+  );
+  const compiled = compileBase(loadBase({ base }));
+  const mod = compiled.modules.find((m) => m.contextPath === '/app');
+  if (!mod) throw new Error(`the fixture context did not compile: ${compiled.diagnostics.map((d) => d.message).join('; ')}`);
+  // Inside the package, so the module's `import 'tollgate/runtime'` resolves to this package's dist/.
+  const module = join(work, 'compiled', mod.fileName);
+  mkdirSync(join(module, '..'), { recursive: true });
+  writeFileSync(module, mod.code);
+  return { base, module };
+}
+
+async function nodeTarget(name: string, variant: Variant, path = '/app/hello'): Promise<Target> {
+  const s: ServerProcess = await startServer(variant);
+  return { name, port: s.port, path, stop: s.stop };
+}
+
+/** `tollgate serve` over the prepared base, in its own process. */
+async function serveTarget(base: string, path: string): Promise<Target> {
+  const port = await freePort();
+  const child: ChildProcess = spawn(process.execPath, [join(repo, 'bin', 'tollgate.js'), 'serve', '--base', base, '--port', String(port), '--address', '127.0.0.1'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout!.on('data', (d) => (out += d));
+  child.stderr!.on('data', (d) => (out += d));
+  const deadline = Date.now() + 20_000;
+  while (!(await answers(port))) {
+    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`tollgate serve did not start:\n${out}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  process.on('exit', () => child.kill('SIGKILL'));
+  return {
+    name: 'tollgate serve',
+    port,
+    path,
+    stop: () =>
+      new Promise((r) => {
+        if (child.exitCode !== null || child.signalCode !== null) return r();
+        child.once('exit', () => r());
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+function answers(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const req = request({ host: '127.0.0.1', port, path: '/' }, (res) => {
+      res.resume();
+      resolve(true);
+    });
+    req.on('error', () => resolve(false));
+    req.end();
+  });
+}
+
+function sample(port: number, path: string): Promise<{ status: number; headers: string[]; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, path, headers: REQUEST_HEADERS }, (res) => {
+      let body = '';
+      res.on('data', (c) => (body += c));
+      res.on('end', () => {
+        const headers: string[] = [];
+        for (let i = 0; i < res.rawHeaders.length; i += 2) {
+          const n = res.rawHeaders[i]!.toLowerCase();
+          if (n !== 'date' && n !== 'keep-alive' && n !== 'connection') headers.push(`${n}: ${n === 'expires' ? '<date>' : res.rawHeaders[i + 1]}`);
+        }
+        resolve({ status: res.statusCode ?? 0, headers: headers.sort(), body });
+      });
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/** Warms each target, then measures them round-robin `runs` times. */
+async function measure(targets: Target[], o: { seconds: number; runs: number; connections: number; warmSeconds: number }): Promise<Map<string, LoadRun[]>> {
+  const got = new Map<string, LoadRun[]>(targets.map((t) => [t.name, []]));
+  for (const t of targets) await load(t.port, { path: t.path, seconds: o.warmSeconds, connections: o.connections, headers: REQUEST_HEADERS });
+  for (let r = 0; r < o.runs; r++) {
+    for (const t of targets) {
+      got.get(t.name)!.push(await load(t.port, { path: t.path, seconds: o.seconds, connections: o.connections, headers: REQUEST_HEADERS }));
+      process.stderr.write('.');
+    }
+  }
+  process.stderr.write('\n');
+  return got;
+}
+
+function rowsOf(section: LoadRow['section'], got: Map<string, LoadRun[]>, yardstick: string): LoadRow[] {
+  const base = spread(got.get(yardstick)!.map((r) => r.rps)).median;
+  return [...got].map(([name, runs]) => {
+    const rps = spread(runs.map((r) => r.rps));
+    return {
+      section,
+      name,
+      yardstick,
+      rps,
+      p50: spread(runs.map((r) => r.p50)),
+      p99: spread(runs.map((r) => r.p99)),
+      ratio: rps.median / base,
+      non2xx: runs.reduce((n, r) => n + r.non2xx, 0),
+      errors: runs.reduce((n, r) => n + r.errors, 0),
+    };
+  });
+}
+
+/** Each filter alone, configured so the benchmark request passes it. */
+export const SINGLE_FILTERS: { id: string; params: Record<string, string> }[] = [
+  { id: 'add-default-charset', params: { encoding: 'UTF-8' } },
+  { id: 'cors', params: { 'cors.allowed.origins': 'https://a.example' } },
+  { id: 'csrf-prevention', params: { entryPoints: '/hello' } },
+  { id: 'expires', params: { ExpiresDefault: 'access plus 1 hour' } },
+  { id: 'failed-request', params: {} },
+  { id: 'http-header-security', params: { hstsMaxAgeSeconds: '31536000' } },
+  { id: 'rate-limit', params: { bucketRequests: '2000000000' } },
+  { id: 'remote-addr', params: { allow: '127\\.\\d+\\.\\d+\\.\\d+' } },
+  { id: 'remote-cidr', params: { allow: '127.0.0.0/8, ::1/128' } },
+  { id: 'remote-host', params: { allow: '127\\.\\d+\\.\\d+\\.\\d+' } },
+  { id: 'remote-ip', params: {} },
+  { id: 'request-dumper', params: {} },
+  { id: 'rest-csrf-prevention', params: {} },
+  { id: 'session-initializer', params: {} },
+  { id: 'set-character-encoding', params: { encoding: 'UTF-8' } },
+  { id: 'webdav-fix', params: {} },
+];
+
+export async function run(o: { seconds: number; runs: number; connections: number; sections: string[]; tomcat: boolean }): Promise<RuntimeResult> {
+  const { base, module } = prepare();
+  const avail = o.tomcat ? tomcatAvailable() : { ok: false as const, why: 'disabled with --no-tomcat' };
+  let tomcat: RunningTomcat | null = null;
+  const result: RuntimeResult = {
+    settings: { seconds: o.seconds, runs: o.runs, connections: o.connections, tomcat: avail.ok ? avail.version : `not measured: ${avail.why}` },
+    rows: [],
+    samples: {},
+  };
+  const opened: Target[] = [];
+  try {
+    if (avail.ok && (o.sections.includes('chain') || o.sections.includes('serve'))) {
+      compileServlets(join(repo, 'bench', 'tomcat-src'), join(base, 'webapps', 'app'));
+      tomcat = await startTomcat(join(base, 'webapps'));
+    }
+    const tomcatTarget = (path: string): Target[] => (tomcat ? [{ name: `Tomcat ${avail.ok ? avail.version.replace('Apache Tomcat/', '') : ''}`.trim(), port: tomcat.port, path, stop: async () => {} }] : []);
+
+    if (o.sections.includes('chain')) {
+      const targets: Target[] = [
+        await nodeTarget('bare node:http', { kind: 'bare' }),
+        await nodeTarget('tollgate compiled chain (8 filters)', { kind: 'compiled', module }),
+        await nodeTarget('Express 5 (cors, helmet, proxy-addr, IP filter)', { kind: 'express' }),
+        await nodeTarget('Fastify 5 (@fastify/cors, @fastify/helmet, trustProxy, IP hook)', { kind: 'fastify' }),
+        ...tomcatTarget('/app/hello'),
+      ];
+      opened.push(...targets);
+      for (const t of targets) {
+        const s = await sample(t.port, t.path);
+        if (s.status !== 200 || s.body !== 'hello') throw new Error(`${t.name} answered ${s.status} ${JSON.stringify(s.body.slice(0, 200))}`);
+        result.samples[t.name] = { status: s.status, headers: s.headers };
+      }
+      // The JVM compiles hot paths for a while: give Tomcat a longer warm-up than the others get.
+      if (tomcat) await load(tomcat.port, { path: '/app/hello', seconds: 15, connections: o.connections, headers: REQUEST_HEADERS });
+      result.rows.push(...rowsOf('chain', await measure(targets, { ...o, warmSeconds: 3 }), 'bare node:http'));
+      for (const t of targets.splice(0)) await t.stop();
+    }
+
+    if (o.sections.includes('filters')) {
+      const targets: Target[] = [await nodeTarget('no filter', { kind: 'filters', filters: [] })];
+      for (const f of SINGLE_FILTERS) targets.push(await nodeTarget(f.id, { kind: 'filters', filters: [f] }));
+      opened.push(...targets);
+      for (const t of targets) {
+        const s = await sample(t.port, t.path);
+        if (s.status !== 200) throw new Error(`${t.name} alone answered ${s.status}`);
+      }
+      const seconds = Math.max(2, Math.round(o.seconds * 0.6));
+      result.rows.push(...rowsOf('filters', await measure(targets, { ...o, seconds, warmSeconds: 1 }), 'no filter'));
+      for (const t of targets.splice(0)) await t.stop();
+    }
+
+    if (o.sections.includes('serve')) {
+      for (const file of ['app.css', 'app.js']) {
+        const path = `/app/static/${file}`;
+        const targets: Target[] = [await serveTarget(base, path), ...tomcatTarget(path)];
+        opened.push(...targets);
+        for (const t of targets) {
+          const s = await sample(t.port, t.path);
+          if (s.status !== 200) throw new Error(`${t.name} answered ${s.status} for ${path}`);
+        }
+        const got = await measure(targets, { ...o, warmSeconds: tomcat ? 5 : 2 });
+        for (const [name, runs] of [...got]) {
+          got.delete(name);
+          got.set(`${name}: ${file} (${file === 'app.css' ? '1 KB' : '64 KB'})`, runs);
+        }
+        result.rows.push(...rowsOf('serve', got, `tollgate serve: ${file} (${file === 'app.css' ? '1 KB' : '64 KB'})`));
+        for (const t of targets.splice(0)) if (t.name === 'tollgate serve') await t.stop();
+      }
+    }
+  } finally {
+    for (const t of opened) await t.stop().catch(() => undefined);
+    await tomcat?.stop();
+  }
+  return result;
+}
+
+export function formatRuntime(r: RuntimeResult): string {
+  const lines: string[] = [];
+  for (const section of ['chain', 'filters', 'serve'] as const) {
+    const rows = r.rows.filter((x) => x.section === section);
+    if (!rows.length) continue;
+    lines.push(`\n${section}: yardstick ${rows[0]!.yardstick}`);
+    for (const x of rows) {
+      lines.push(
+        `  ${x.name.padEnd(60)} ${Math.round(x.rps.median).toString().padStart(7)} req/s (${Math.round(x.rps.min)}-${Math.round(x.rps.max)})  ${(x.ratio * 100).toFixed(0).padStart(4)}%  p50 ${x.p50.median} ms  p99 ${x.p99.median} ms${x.non2xx || x.errors ? `  non-2xx ${x.non2xx} errors ${x.errors}` : ''}`,
+      );
+    }
+  }
+  return lines.join('\n');
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const { values } = parseArgs({
+    options: {
+      seconds: { type: 'string', default: '5' },
+      runs: { type: 'string', default: '3' },
+      connections: { type: 'string', default: '50' },
+      sections: { type: 'string', default: 'chain,filters,serve' },
+      'no-tomcat': { type: 'boolean', default: false },
+      json: { type: 'boolean', default: false },
+    },
+  });
+  const result = await run({
+    seconds: Number(values.seconds),
+    runs: Number(values.runs),
+    connections: Number(values.connections),
+    sections: values.sections!.split(','),
+    tomcat: !values['no-tomcat'],
+  });
+  // Flush before exiting: stdout is a pipe when bench/run.ts reads it.
+  process.stdout.write(`${values.json ? JSON.stringify(result) : `Tomcat: ${result.settings.tomcat}${formatRuntime(result)}`}\n`, () => process.exit(0));
+}
