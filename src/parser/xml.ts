@@ -1,5 +1,6 @@
 import { SaxesParser, type SaxesTagNS } from 'saxes';
 import type { Diagnostic, Located, SourceFile, Span } from '../model/index.js';
+import { parseSimpleTree } from './fast-xml.js';
 import { LineIndex } from './lines.js';
 
 export interface XmlAttribute {
@@ -283,7 +284,7 @@ const ATTR_RE = /([^\s=/>]+)\s*=\s*("([^"]*)"|'([^']*)')/gy;
  * the tree read so far. Entities declared in the DOCTYPE are expanded within
  * the JDK's limits; no external resource is ever read.
  */
-export function parseXmlTree(source: SourceFile): { doc: XmlDocument; diagnostics: Diagnostic[] } {
+export function parseXmlTree(source: SourceFile, opts: { fastPath?: boolean } = {}): { doc: XmlDocument; diagnostics: Diagnostic[] } {
   const text = source.text;
   const lines = new LineIndex(source.path, text);
   if (text.trim() === '') {
@@ -295,6 +296,10 @@ export function parseXmlTree(source: SourceFile): { doc: XmlDocument; diagnostic
     }];
     return { doc: { root: null, extraRoots: [], doctype: null, comments: [], lines }, diagnostics };
   }
+
+  // Most descriptors are plain elements and comments: read those without saxes (fast-xml.ts says exactly which).
+  const simple = opts.fastPath === false ? null : parseSimpleTree(text, lines);
+  if (simple) return { doc: { root: simple.root, extraRoots: [], doctype: null, comments: simple.comments, lines }, diagnostics: [] };
 
   const t = new TreeState(text, lines);
   const p = new TreeParser(t);

@@ -1,0 +1,265 @@
+/**
+ * A fast path for the documents nearly every descriptor is: elements,
+ * attributes, plain text and comments, no DOCTYPE, entity, CDATA, processing
+ * instruction or CR. It builds exactly the tree the saxes path builds (the
+ * parser tests compare both on every fixture and on generated documents) at a
+ * fraction of the cost, and gives up (returns null) at the first thing outside
+ * that subset or anything saxes would report, so saxes then reads the file and
+ * reports what is wrong. A well-formed document in the subset has no
+ * diagnostics, so none are produced here.
+ */
+import type { Located, Span } from '../model/index.js';
+import type { LineIndex } from './lines.js';
+import type { XmlAttribute, XmlElement } from './xml.js';
+
+const XML_NAMESPACE = 'http://www.w3.org/XML/1998/namespace';
+const XMLNS_NAMESPACE = 'http://www.w3.org/2000/xmlns/';
+
+/** Stands in for an element's span until its end tag is read. */
+const PENDING: Span = { file: '', line: 0, column: 0, endLine: 0, endColumn: 0, offset: 0, endOffset: 0 };
+
+/** Characters XML 1.0 forbids anywhere, CR (saxes normalises line ends), and "]]>", which char data may not hold. */
+const OUTSIDE_SUBSET = /[\x00-\x08\x0B\x0C\x0E-\x1F\r\uD800-\uDFFF\uFFFE\uFFFF]|\]\]>/;
+
+/** The XML declaration forms saxes accepts as they are (version 1.0 only: 1.1 reads line ends differently). */
+const XML_DECL = /<\?xml[ \t\n]+version[ \t\n]*=[ \t\n]*(["'])1\.0\1(?:[ \t\n]+encoding[ \t\n]*=[ \t\n]*(["'])[A-Za-z][A-Za-z0-9._-]*\2)?(?:[ \t\n]+standalone[ \t\n]*=[ \t\n]*(["'])(?:yes|no)\3)?[ \t\n]*\?>/y;
+
+/** 1: may start an ASCII name, 2: may continue one (":" is handled as part of qualified names). */
+const NAME = new Uint8Array(128);
+for (let c = 0; c < 128; c++) {
+  const ch = String.fromCharCode(c);
+  if (/[A-Za-z_]/.test(ch)) NAME[c] = 3;
+  else if (/[0-9.\-:]/.test(ch)) NAME[c] = 2;
+}
+
+function isSpace(c: number): boolean {
+  return c === 32 || c === 9 || c === 10;
+}
+
+/** The end of the ASCII name starting at `i`, or -1 when none starts there (a non-ASCII name goes to saxes). */
+function nameEnd(text: string, i: number): number {
+  const first = text.charCodeAt(i);
+  if (!(first < 128 && (NAME[first]! & 1) !== 0)) return -1;
+  let j = i + 1;
+  for (;;) {
+    const c = text.charCodeAt(j);
+    if (c < 128 && NAME[c] !== 0) j++;
+    else return c >= 128 ? -1 : j;
+  }
+}
+
+function allSpace(text: string, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) if (!isSpace(text.charCodeAt(i))) return false;
+  return true;
+}
+
+interface RawAttribute {
+  qname: string;
+  value: string;
+  nameStart: number;
+  valueStart: number;
+  valueEnd: number;
+}
+
+/** Namespace bindings of one open element, chained to its parent's. */
+interface Scope {
+  parent: Scope | null;
+  bindings: Map<string, string> | null;
+}
+
+function resolve(scope: Scope | null, prefix: string): string | undefined {
+  for (let s = scope; s; s = s.parent) {
+    const uri = s.bindings?.get(prefix);
+    if (uri !== undefined) return uri;
+  }
+  return prefix === 'xml' ? XML_NAMESPACE : prefix === 'xmlns' ? XMLNS_NAMESPACE : undefined;
+}
+
+/** Splits a qualified name as saxes does; null where saxes reports a malformed name. */
+function splitName(qname: string): { prefix: string; local: string } | null {
+  const colon = qname.indexOf(':');
+  if (colon < 0) return { prefix: '', local: qname };
+  const prefix = qname.slice(0, colon);
+  const local = qname.slice(colon + 1);
+  return prefix === '' || local === '' || local.includes(':') ? null : { prefix, local };
+}
+
+/** The scope an element opens: its xmlns declarations, or null where saxes would report one. */
+function openScope(parent: Scope | null, attrs: RawAttribute[]): Scope | null {
+  let bindings: Map<string, string> | null = null;
+  for (const a of attrs) {
+    let prefix: string;
+    if (a.qname === 'xmlns') prefix = '';
+    else if (a.qname.startsWith('xmlns:')) prefix = a.qname.slice(6);
+    else continue;
+    const uri = a.value.trim();
+    // Rebinding xml or xmlns, binding their namespaces, or undeclaring a prefix: saxes reports each.
+    if (prefix === 'xml' || prefix === 'xmlns' || prefix.includes(':') || uri === XML_NAMESPACE || uri === XMLNS_NAMESPACE) return null;
+    if (prefix !== '' && uri === '') return null;
+    (bindings ??= new Map()).set(prefix, uri);
+  }
+  return { parent, bindings };
+}
+
+/** Attributes with their names resolved, or null where saxes would report one (unbound prefix, duplicate). */
+function resolveAttributes(scope: Scope, attrs: RawAttribute[], lines: LineIndex): XmlAttribute[] | null {
+  const out: XmlAttribute[] = [];
+  const seen = attrs.length > 1 ? new Set<string>() : null;
+  for (const a of attrs) {
+    const parts = splitName(a.qname);
+    if (!parts) return null;
+    let key = a.qname;
+    if (parts.prefix !== '') {
+      const uri = resolve(scope, parts.prefix);
+      if (uri === undefined || uri === '') return null;
+      key = `{${uri}}${parts.local}`;
+    }
+    if (seen) {
+      if (seen.has(key)) return null;
+      seen.add(key);
+    }
+    out.push({
+      name: parts.local || a.qname,
+      qname: a.qname,
+      value: a.value,
+      nameSpan: lines.span(a.nameStart, a.nameStart + a.qname.length),
+      valueSpan: lines.span(a.valueStart, a.valueEnd),
+    });
+  }
+  return out;
+}
+
+/**
+ * Reads a start tag from `<` at `lt`: its name, raw attributes and the
+ * offset after its `>`; null for anything saxes would read differently.
+ */
+function readStartTag(text: string, lt: number): { qname: string; attrs: RawAttribute[]; end: number; selfClosing: boolean } | null {
+  const nEnd = nameEnd(text, lt + 1);
+  if (nEnd < 0) return null;
+  const qname = text.slice(lt + 1, nEnd);
+  const attrs: RawAttribute[] = [];
+  let j = nEnd;
+  for (;;) {
+    const before = j;
+    while (isSpace(text.charCodeAt(j))) j++;
+    const c = text.charCodeAt(j);
+    if (c === 62 /* > */) return { qname, attrs, end: j + 1, selfClosing: false };
+    if (c === 47 /* / */) return text.charCodeAt(j + 1) === 62 ? { qname, attrs, end: j + 2, selfClosing: true } : null;
+    if (j === before) return null; // attributes must be separated by white space
+    const aEnd = nameEnd(text, j);
+    if (aEnd < 0) return null;
+    const nameStart = j;
+    j = aEnd;
+    while (isSpace(text.charCodeAt(j))) j++;
+    if (text.charCodeAt(j) !== 61 /* = */) return null;
+    j++;
+    while (isSpace(text.charCodeAt(j))) j++;
+    const q = text.charCodeAt(j);
+    if (q !== 34 && q !== 39) return null;
+    const close = text.indexOf(q === 34 ? '"' : "'", j + 1);
+    if (close < 0) return null;
+    let value = text.slice(j + 1, close);
+    if (value.includes('<') || value.includes('&')) return null;
+    // Attribute-value normalisation: each tab and line end becomes a space (CR never gets here).
+    if (value.includes('\n') || value.includes('\t')) value = value.replace(/[\t\n]/g, ' ');
+    attrs.push({ qname: text.slice(nameStart, aEnd), value, nameStart, valueStart: j + 1, valueEnd: close });
+    j = close + 1;
+  }
+}
+
+/**
+ * The positioned tree of a document in the simple subset, or null to leave
+ * the document to saxes. `text` is the decoded text (no BOM).
+ */
+export function parseSimpleTree(text: string, lines: LineIndex): { root: XmlElement; comments: Located<string>[] } | null {
+  if (OUTSIDE_SUBSET.test(text)) return null;
+  let i = 0;
+  if (text.startsWith('<?')) {
+    XML_DECL.lastIndex = 0;
+    if (!XML_DECL.test(text)) return null;
+    i = XML_DECL.lastIndex;
+  }
+  const comments: Located<string>[] = [];
+  const stack: XmlElement[] = [];
+  const starts: number[] = [];
+  const scopes: Scope[] = [];
+  let root: XmlElement | null = null;
+  for (;;) {
+    const lt = text.indexOf('<', i);
+    const segEnd = lt < 0 ? text.length : lt;
+    if (segEnd > i) {
+      const top = stack[stack.length - 1];
+      if (top) {
+        const seg = text.slice(i, segEnd);
+        if (seg.includes('&')) return null;
+        top.text += seg;
+      } else if (!allSpace(text, i, segEnd)) {
+        return null; // text outside the root element
+      }
+    }
+    if (lt < 0) break;
+    const c = text.charCodeAt(lt + 1);
+    if (c === 33 /* ! */) {
+      if (!text.startsWith('--', lt + 2)) return null; // DOCTYPE, CDATA
+      const close = text.indexOf('-->', lt + 4);
+      if (close < 0) return null;
+      const body = text.slice(lt + 4, close);
+      if (body.includes('--') || body.endsWith('-')) return null;
+      // saxes' path locates a comment by the last "<!--" before its closing dashes: one inside it would move the span.
+      if (text.lastIndexOf('<!--', close + 2) !== lt) return null;
+      comments.push({ value: body, span: lines.span(lt, close + 3) });
+      i = close + 3;
+      continue;
+    }
+    if (c === 47 /* / */) {
+      const el = stack.pop();
+      if (!el) return null;
+      const nEnd = nameEnd(text, lt + 2);
+      if (nEnd < 0 || text.slice(lt + 2, nEnd) !== el.qname) return null;
+      let j = nEnd;
+      while (isSpace(text.charCodeAt(j))) j++;
+      if (text.charCodeAt(j) !== 62) return null;
+      scopes.pop();
+      el.contentEnd = lt;
+      el.span = lines.span(starts.pop()!, j + 1);
+      i = j + 1;
+      continue;
+    }
+    // A second root element is an error saxes reports.
+    if (root && stack.length === 0) return null;
+    const tag = readStartTag(text, lt);
+    if (!tag) return null;
+    const scope = openScope(scopes[scopes.length - 1] ?? null, tag.attrs);
+    if (!scope) return null;
+    const parts = splitName(tag.qname);
+    if (!parts || parts.prefix === 'xmlns') return null;
+    const uri = resolve(scope, parts.prefix) ?? (parts.prefix === '' ? '' : undefined);
+    if (uri === undefined || (parts.prefix !== '' && uri === '')) return null;
+    const attributes = tag.attrs.length === 0 ? [] : resolveAttributes(scope, tag.attrs, lines);
+    if (!attributes) return null;
+    const el: XmlElement = {
+      name: parts.local || tag.qname,
+      qname: tag.qname,
+      namespace: uri,
+      attributes,
+      children: [],
+      text: '',
+      span: PENDING,
+      contentStart: tag.end,
+      contentEnd: tag.end,
+    };
+    const parent = stack[stack.length - 1];
+    if (parent) parent.children.push(el);
+    else root = el;
+    if (tag.selfClosing) {
+      el.span = lines.span(lt, tag.end);
+    } else {
+      stack.push(el);
+      starts.push(lt);
+      scopes.push(scope);
+    }
+    i = tag.end;
+  }
+  if (!root || stack.length > 0) return null;
+  return { root, comments };
+}
