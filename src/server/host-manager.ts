@@ -230,8 +230,11 @@ function failureLines(f: HostFailure, name: string, failedTo: string | undefined
       return [`FAIL - Unable to use [${f.path}] as that would make the configuration directory [${f.conf}] servable`];
     case 'appbase-create-failed':
       return [`FAIL - Failed to create appBase directory [${f.path}] for host [${name}]`];
+    case 'path-check-error':
+      return [pathCheckError(f)];
     case 'config-base-failed': {
-      const lines = f.outside === null ? [] : [`FAIL - Unable to use [${f.outside.path}] as that is outside the expected directory [${f.outside.expected}]`];
+      const o = f.outside;
+      const lines = o === null ? [] : [o.reason === undefined ? `FAIL - Unable to use [${o.path}] as that is outside the expected directory [${o.expected}]` : pathCheckError({ ...o, reason: o.reason })];
       return [...lines, `FAIL - Failed to identify configBase directory for host [${name}]`];
     }
     case 'listener-failed': {
@@ -240,6 +243,10 @@ function failureLines(f: HostFailure, name: string, failedTo: string | undefined
       return [...(failedTo === undefined ? [] : [failedTo]), `FAIL - Encountered exception [${text}]`];
     }
   }
+}
+
+function pathCheckError(f: { path: string; expected: string; reason: string }): string {
+  return `FAIL - Unable to use [${f.path}] due to [${f.reason}] while checking if it was outside the expected directory [${f.expected}]`;
 }
 
 /** Decodes `Authorization: Basic ...` as Tomcat's BasicAuthenticator does (ISO-8859-1, strict base64). */

@@ -52,7 +52,9 @@ export type HostFailure =
   | { code: 'outside-base'; path: string; expected: string }
   | { code: 'exposes-conf'; path: string; conf: string }
   | { code: 'appbase-create-failed'; path: string }
-  | { code: 'config-base-failed'; outside: { path: string; expected: string } | null }
+  /** The path cannot be checked at all (Java's canonicalisation fails: NUL, or longer than PATH_MAX). */
+  | { code: 'path-check-error'; path: string; expected: string; reason: string }
+  | { code: 'config-base-failed'; outside: { path: string; expected: string; reason?: string } | null }
   | { code: 'listener-failed'; error: unknown };
 
 export type HostResult = { ok: true; host: VirtualHost } | { ok: false; failure: HostFailure };
@@ -204,8 +206,11 @@ export class HostRegistry {
       const name = raw.toLowerCase();
       if (this.get(name) !== undefined) return fail({ code: 'exists' });
       const appBase = input.appBase == null || input.appBase === '' ? raw : input.appBase;
-      const appBasePath = await canonical(isAbsolute(appBase) ? appBase : join(this.base, appBase));
+      const requested = isAbsolute(appBase) ? appBase : join(this.base, appBase);
       const base = await canonical(this.base);
+      const unusable = unusablePath(requested);
+      if (unusable !== null) return fail({ code: 'path-check-error', path: requested, expected: base, reason: unusable });
+      const appBasePath = await canonical(requested);
       if (!(policy.allowAppBaseOutsideBase ?? false) && !within(appBasePath, base)) {
         return fail({ code: 'outside-base', path: appBasePath, expected: base });
       }
@@ -213,13 +218,20 @@ export class HostRegistry {
         const conf = await canonical(dir);
         if (within(appBasePath, conf) || within(conf, appBasePath)) return fail({ code: 'exposes-conf', path: appBasePath, conf });
       }
+      const configBase = await this.configBase(raw);
+      if (typeof configBase !== 'string') return fail({ code: 'config-base-failed', outside: configBase });
+      // Every check that can refuse runs before anything is created (Tomcat makes the appBase before it checks configBase).
+      if (!plausibleHostName(raw)) return fail({ code: 'invalid-name' });
       try {
         await mkdir(appBasePath, { recursive: true });
       } catch {
         return fail({ code: 'appbase-create-failed', path: appBasePath });
       }
-      const configBase = await this.configBase(raw);
-      if (configBase !== true) return fail({ code: 'config-base-failed', outside: configBase });
+      try {
+        await mkdir(configBase, { recursive: true });
+      } catch {
+        return fail({ code: 'config-base-failed', outside: null });
+      }
 
       const host: VirtualHost = {
         name,
@@ -292,19 +304,16 @@ export class HostRegistry {
     return this.get(name) ?? fail({ code: 'no-such-host' });
   }
 
-  /** conf/<engine>/<host>/, created when missing; true, or why not (the path outside conf/ when that is the reason). */
-  private async configBase(name: string): Promise<true | { path: string; expected: string } | null> {
+  /** conf/<engine>/<host>/ when it lies in conf/; else why not (the path outside conf/ when that is the reason). */
+  private async configBase(name: string): Promise<string | { path: string; expected: string; reason?: string }> {
     const conf = join(this.base, 'conf');
     const dir = join(conf, this.engineName, name);
     const realConf = await canonical(conf);
+    const unusable = unusablePath(dir);
+    if (unusable !== null) return { path: dir, expected: realConf, reason: unusable };
     const realDir = await canonical(dir);
     if (!within(realDir, realConf)) return { path: realDir, expected: realConf };
-    try {
-      await mkdir(realDir, { recursive: true });
-      return true;
-    } catch {
-      return null;
-    }
+    return realDir;
   }
 
   private async emit(event: HostEvent): Promise<unknown> {
@@ -364,6 +373,24 @@ function stripPort(host: string): string {
   }
   const colon = h.lastIndexOf(':');
   return colon >= 0 && h.indexOf(':') === colon ? h.slice(0, colon) : h;
+}
+
+/** Why Java's File.getCanonicalFile would fail for `path` (its IOException message), or null. */
+function unusablePath(path: string): string | null {
+  if (path.includes('\0')) return 'Invalid file path';
+  // Linux PATH_MAX, counted with the terminating NUL as realpath(3) does.
+  if (Buffer.byteLength(path) + 1 > 4096) return 'File name too long';
+  return null;
+}
+
+/**
+ * Whether a name can be a host at all. Tomcat adds `a/b`, `a\b`, `a b`,
+ * `.` and `..` (with an appBase of their own); none can ever match a Host
+ * header, and the slashes and dots turn the name into a path under
+ * conf/<engine>/, so tollgate refuses them as invalid names.
+ */
+function plausibleHostName(name: string): boolean {
+  return name !== '.' && name !== '..' && !/[\x00-\x20\x7f/\\]/.test(name);
 }
 
 /** Whether `path` is `dir` or lies inside it (path components, not string prefixes). */
