@@ -23,6 +23,8 @@ export interface ConnectorLimits {
   maxParameterCount: number;
   /** maxPostSize in bytes (default 2097152; negative: no limit). */
   maxPostSize: number;
+  /** maxHeaderCount (default 100; negative: no limit): more header lines than this is a 400. */
+  maxHeaderCount: number;
 }
 
 export const DEFAULT_CONNECTOR_LIMITS: Readonly<ConnectorLimits> = {
@@ -31,6 +33,7 @@ export const DEFAULT_CONNECTOR_LIMITS: Readonly<ConnectorLimits> = {
   keepAliveTimeout: 60_000,
   maxParameterCount: 10_000,
   maxPostSize: 2 * 1024 * 1024,
+  maxHeaderCount: 100,
 };
 
 /** The first plain HTTP/1.1 connector (not AJP, not TLS), the one `serve` listens as. */
@@ -58,6 +61,7 @@ export function connectorLimits(connector: ConnectorDef | null): ConnectorLimits
     keepAliveTimeout: attr('keepAliveTimeout') ?? connectionTimeout,
     maxParameterCount: attr('maxParameterCount') ?? DEFAULT_CONNECTOR_LIMITS.maxParameterCount,
     maxPostSize: attr('maxPostSize') ?? DEFAULT_CONNECTOR_LIMITS.maxPostSize,
+    maxHeaderCount: attr('maxHeaderCount') ?? DEFAULT_CONNECTOR_LIMITS.maxHeaderCount,
   };
 }
 
@@ -94,6 +98,11 @@ export function headSizeExceeds(req: IncomingMessage, limit: number): boolean {
   return size > limit;
 }
 
+/** Tomcat's 400 message when a request has more than maxHeaderCount header lines, or null when it has not. */
+export function tooManyHeaders(req: IncomingMessage, limit: number): string | null {
+  return limit >= 0 && req.rawHeaders.length / 2 > limit ? `More than the maximum allowed number of headers, [${limit}], were detected.` : null;
+}
+
 interface ParseError extends Error {
   code?: string;
 }
@@ -107,6 +116,8 @@ interface ParseError extends Error {
  * closed.
  */
 export function installConnectorHandlers(server: Server, limits: ConnectorLimits): void {
+  // node:http drops header lines past maxHeadersCount without a word; keep one more so tooManyHeaders sees them.
+  server.maxHeadersCount = limits.maxHeaderCount < 0 ? 0 : limits.maxHeaderCount + 1;
   const busy = new WeakMap<Duplex, ServerResponse>();
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     busy.set(req.socket, res);

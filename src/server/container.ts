@@ -13,7 +13,7 @@ import { createChainSelector } from '../runtime/chain-selector.js';
 import { createContextRuntime, type ContextMiddleware } from '../runtime/context.js';
 import { defaultErrorPage } from '../runtime/error-page.js';
 import { FILTER_FACTORIES } from '../runtime/filters/index.js';
-import { connectorLimits, headSizeExceeds, httpConnector, installConnectorHandlers, serverOptions, type ConnectorLimits } from './connector.js';
+import { connectorLimits, headSizeExceeds, httpConnector, installConnectorHandlers, serverOptions, tooManyHeaders, type ConnectorLimits } from './connector.js';
 import { createHostManagerHandler } from './host-manager.js';
 import { HostRegistry } from './hosts.js';
 import { createServerXmlPersister, storeConfigEnabled } from './persist.js';
@@ -170,6 +170,11 @@ export async function startContainer(options: ContainerOptions): Promise<Contain
   const server = createServer(serverOptions(limits), (req, res) => {
     if (headSizeExceeds(req, limits.maxHttpRequestHeaderSize)) {
       badRequest(req, res, 'Request header is too large');
+      return;
+    }
+    const headerCount = tooManyHeaders(req, limits.maxHeaderCount);
+    if (headerCount !== null) {
+      badRequest(req, res, headerCount);
       return;
     }
     // Tomcat refuses a request with two Host headers: which host it meant is ambiguous.

@@ -66,6 +66,8 @@ describe('malformed requests to the served example', () => {
     ['an empty X-Forwarded-For', get('/intranet/', 'X-Forwarded-For: \r\n'), 200, '200'],
     ['1000 query parameters (FailedRequestFilter, Connector default maxParameterCount 10000)', get(`/forms/?${params(1000)}`), 200, '200'],
     ['a form body of 10001 parameters', post('/forms/', params(10001)), 400, '400'],
+    ['a form body declared at 3 MB (over maxPostSize 2 MB)', 'POST /forms/ HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 3000000\r\nConnection: close\r\n\r\na=1', 413, '413'],
+    ['a chunked form body of 2.1 MB', `POST /forms/ HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/x-www-form-urlencoded\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n${(2_100_002).toString(16)}\r\na=${'x'.repeat(2_100_000)}\r\n0\r\n\r\n`, 413, '413'],
     ['a malformed %-escape in the query (FailedRequestFilter)', get('/forms/?a=%zz'), 400, '400'],
     ['a malformed %-escape in the path', get('/%zz'), 400, '400 "Invalid URI: [The hexadecimal encoding is invalid]"'],
     ['a truncated %-escape in the path', get('/static/%4'), 400, '400 "Invalid URI: [End of file (EOF)]"'],
@@ -97,6 +99,16 @@ describe('malformed requests to the served example', () => {
     expect(over.status).toBe(400);
     expect(over.body).toContain('Request header is too large');
     expect(over.closed).toBe(true);
+  });
+
+  it('100 header lines pass; 101 are 400 with Tomcat\'s message (Connector maxHeaderCount, default 100)', async () => {
+    // Tomcat 10.1.60: 100 lines 200; 101 and 150 lines 400 "More than the maximum allowed number of headers, [100], were detected."
+    const lines = (n: number): string => Array.from({ length: n - 2 }, (_, i) => `X-${i}: a\r\n`).join('');
+    expect((await rawRequest(c.port, get('/', lines(100)))).status).toBe(200);
+    const over = await rawRequest(c.port, get('/', lines(101)));
+    expect(over.status).toBe(400);
+    expect(over.body).toContain('More than the maximum allowed number of headers, [100], were detected.');
+    expect((await rawRequest(c.port, get('/', lines(2000)))).status).toBe(400);
   });
 
   it('X-Forwarded-For with 10,000 entries is a header section over 8 KB: 400, as from Tomcat', async () => {
@@ -165,13 +177,13 @@ describe('Connector limits from server.xml', () => {
     httpConnector(parseServerXml(`<Server><Service name="S"><Connector port="8009" protocol="AJP/1.3"/><Connector port="8080" ${attrs}/><Engine name="E" defaultHost="h"/></Service></Server>`, 'server.xml', {}).serverXml);
 
   it('Tomcat 10.1 defaults when the Connector sets nothing: 8 KB head, 60 s, 10000 parameters, 2 MB posts', () => {
-    expect(connectorLimits(connector(''))).toEqual({ maxHttpRequestHeaderSize: 8192, connectionTimeout: 60_000, keepAliveTimeout: 60_000, maxParameterCount: 10_000, maxPostSize: 2_097_152 });
+    expect(connectorLimits(connector(''))).toEqual({ maxHttpRequestHeaderSize: 8192, connectionTimeout: 60_000, keepAliveTimeout: 60_000, maxParameterCount: 10_000, maxPostSize: 2_097_152, maxHeaderCount: 100 });
     expect(connectorLimits(null).maxParameterCount).toBe(10_000);
   });
 
   it('maxHttpRequestHeaderSize falls back to maxHttpHeaderSize, keepAliveTimeout to connectionTimeout', () => {
     const l = connectorLimits(connector('maxHttpHeaderSize="4096" connectionTimeout="20000" maxParameterCount="1000" maxPostSize="-1"'));
-    expect(l).toEqual({ maxHttpRequestHeaderSize: 4096, connectionTimeout: 20_000, keepAliveTimeout: 20_000, maxParameterCount: 1000, maxPostSize: -1 });
+    expect(l).toEqual({ maxHttpRequestHeaderSize: 4096, connectionTimeout: 20_000, keepAliveTimeout: 20_000, maxParameterCount: 1000, maxPostSize: -1, maxHeaderCount: 100 });
     expect(connectorLimits(connector('maxHttpHeaderSize="4096" maxHttpRequestHeaderSize="16384" keepAliveTimeout="5000"'))).toMatchObject({ maxHttpRequestHeaderSize: 16384, keepAliveTimeout: 5000 });
   });
 
