@@ -46,6 +46,8 @@ export interface SoakReport {
   statuses: Record<string, number>;
   /** Unexpected answers, `kind status` -> count. */
   unexpected: Record<string, number>;
+  /** The child right after start-up, before any request (heap after GC, RSS; MB). */
+  initial: { heapMB: number; rssMB: number };
   samples: Sample[];
   childExit: string | null;
 }
@@ -56,6 +58,8 @@ export interface SoakOptions {
   intervalSeconds?: number;
   /** Token fetches before the timed part (default 10,500: past the 10,000-session cap). */
   warmupFetches?: number;
+  /** Seconds of mixed traffic after the fetches, before the first sample (default 0). */
+  warmupSeconds?: number;
   onSample?: (s: Sample) => void;
 }
 
@@ -143,8 +147,8 @@ function pick(): Kind {
   return KINDS[0]!;
 }
 
-/** Starts the example in a child process (this file with --child) and resolves with it and its port. */
-async function startChild(base: string): Promise<{ child: ChildProcess; port: number }> {
+/** Starts the example served from `base` in a child process (this file with --child) and resolves with it and its port. */
+export async function startExampleChild(base: string): Promise<{ child: ChildProcess; port: number }> {
   const child = fork(THIS_FILE, ['--child', base], { execArgv: ['--expose-gc', '--import', 'tsx'], stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
   const port = await new Promise<number>((resolve, reject) => {
     child.once('message', (m: { port?: number }) => (m.port ? resolve(m.port) : reject(new Error('child did not start'))));
@@ -153,10 +157,14 @@ async function startChild(base: string): Promise<{ child: ChildProcess; port: nu
   return { child, port };
 }
 
-function memoryOf(child: ChildProcess): Promise<NodeJS.MemoryUsage> {
+/** What the child reports: its memory after a full GC and how many connections its server holds. */
+export type ChildSample = NodeJS.MemoryUsage & { connections: number };
+
+/** Asks the child for a sample. */
+export function sampleChild(child: ChildProcess): Promise<ChildSample> {
   return new Promise((resolve, reject) => {
     const t = setTimeout(() => reject(new Error('no memory sample within 10 s')), 10_000);
-    child.once('message', (m: NodeJS.MemoryUsage) => {
+    child.once('message', (m: ChildSample) => {
       clearTimeout(t);
       resolve(m);
     });
@@ -168,10 +176,12 @@ function memoryOf(child: ChildProcess): Promise<NodeJS.MemoryUsage> {
 export async function runSoak(options: SoakOptions): Promise<SoakReport> {
   const base = mkdtempSync(join(tmpdir(), 'tg-soak-'));
   cpSync(EXAMPLE_BASE, base, { recursive: true });
-  const { child, port } = await startChild(base);
+  const { child, port } = await startExampleChild(base);
   let childExit: string | null = null;
   child.once('exit', (code, signal) => (childExit = `exit code ${code} signal ${signal}`));
   const client = new Client(port);
+  const m0 = await sampleChild(child);
+  const initial = { heapMB: +(m0.heapUsed / 2 ** 20).toFixed(1), rssMB: +(m0.rss / 2 ** 20).toFixed(1) };
   const statuses: Record<string, number> = {};
   const unexpected: Record<string, number> = {};
   let requests = 0;
@@ -201,6 +211,12 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
         while (left-- > 0 && childExit === null) await one(KINDS.find((k) => k.name === 'csrf-fetch')!);
       }),
     );
+    const warmupEnd = Date.now() + (options.warmupSeconds ?? 0) * 1000;
+    await Promise.all(
+      Array.from({ length: concurrency }, async () => {
+        while (Date.now() < warmupEnd && childExit === null) await one(pick());
+      }),
+    );
     const warmupRequests = requests;
     const samples: Sample[] = [];
     const started = Date.now();
@@ -208,7 +224,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
     let lastRequests = requests;
     let lastAt = started;
     const sample = async (): Promise<void> => {
-      const m = await memoryOf(child);
+      const m = await sampleChild(child);
       const now = Date.now();
       const s: Sample = {
         t: Math.round((now - started) / 1000),
@@ -237,7 +253,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
     clearInterval(timer);
     await sampling;
     if (childExit === null) await sample();
-    return { durationSeconds: Math.round((Date.now() - started) / 1000), warmupRequests, requests: requests - warmupRequests, errors, statuses, unexpected, samples, childExit };
+    return { durationSeconds: Math.round((Date.now() - started) / 1000), warmupRequests, requests: requests - warmupRequests, errors, statuses, unexpected, initial, samples, childExit };
   } finally {
     client.close();
     child.kill();
@@ -255,7 +271,7 @@ async function child(base: string): Promise<void> {
   process.on('message', (m: { type?: string }) => {
     if (m.type !== 'memory') return;
     (globalThis as { gc?: () => void }).gc?.();
-    process.send!(process.memoryUsage());
+    c.server.getConnections((_err, connections) => process.send!({ ...process.memoryUsage(), connections }));
   });
   process.on('disconnect', () => void c.stop().then(() => process.exit(0)));
   process.send!({ port: c.port });
@@ -284,11 +300,14 @@ async function main(): Promise<void> {
   if (csvAt >= 0) writeFileSync(process.argv[csvAt + 1]!, rows.join('\n') + '\n');
   const first = report.samples[0];
   const last = report.samples[report.samples.length - 1];
-  console.log(`\nwarm-up: ${report.warmupRequests} token fetches (session store filled to its cap)`);
+  console.log(`\nwarm-up: ${report.warmupRequests} requests (token fetches: the session store filled to its cap)`);
   console.log(`timed: ${report.durationSeconds} s, ${report.requests} requests (${Math.round(report.requests / Math.max(1, report.durationSeconds))}/s), errors ${report.errors}`);
   console.log(`statuses: ${JSON.stringify(report.statuses)}`);
   if (report.errors > 0) console.log(`unexpected: ${JSON.stringify(report.unexpected)}`);
-  if (first && last) console.log(`heap ${first.heapMB} -> ${last.heapMB} MB, rss ${first.rssMB} -> ${last.rssMB} MB (after warm-up -> end)`);
+  if (first && last) {
+    console.log(`heap (after GC): start ${report.initial.heapMB} MB, after warm-up ${first.heapMB} MB, end ${last.heapMB} MB`);
+    console.log(`rss: start ${report.initial.rssMB} MB, after warm-up ${first.rssMB} MB, end ${last.rssMB} MB`);
+  }
   console.log(`child: ${report.childExit ?? 'alive until stopped'}`);
   process.exitCode = report.errors > 0 || report.childExit !== null ? 1 : 0;
 }
