@@ -3,7 +3,8 @@
  * variant in a child process, drive it with autocannon on loopback, and
  * summarise several runs as median and spread.
  */
-import { fork, type ChildProcess } from 'node:child_process';
+import { execFile, fork, spawnSync, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import type { Variant } from './server.js';
@@ -15,6 +16,8 @@ export interface LoadRun {
   non2xx: number;
   errors: number;
   requests: number;
+  /** CPU time the server process spent per request (user + system), in microseconds; NaN when unknown. */
+  cpuPerRequestUs: number;
 }
 
 export interface Spread {
@@ -37,13 +40,65 @@ export interface LoadOptions {
   amount?: number;
 }
 
-/** One autocannon run against 127.0.0.1:port. */
-export async function load(port: number, o: LoadOptions): Promise<LoadRun> {
+/** CPU seconds (user + system) a process has used so far, from /proc; NaN where there is no /proc. */
+export function cpuSeconds(pid: number | undefined): number {
+  if (pid === undefined) return NaN;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name (which may hold spaces) start at the last ')'.
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(f[11]) + Number(f[12])) / CLOCK_TICKS;
+  } catch {
+    return NaN;
+  }
+}
+const CLOCK_TICKS = 100;
+
+/**
+ * The load generator: wrk (C, one thread) when it is installed, since on a
+ * two-core machine autocannon needs as much CPU as a bare node:http server and
+ * so caps what can be measured; otherwise autocannon.
+ */
+export const LOAD_TOOL: 'wrk' | 'autocannon' = process.env.TOLLGATE_BENCH_LOAD === 'autocannon' || spawnSync('wrk', ['--version']).error ? 'autocannon' : 'wrk';
+
+/** One load run against 127.0.0.1:port; `pid` is the server's, for its CPU time. */
+export async function load(port: number, o: LoadOptions, pid?: number): Promise<LoadRun> {
+  const cpu0 = cpuSeconds(pid);
+  const r = LOAD_TOOL === 'wrk' && !o.amount ? await wrk(port, o) : await cannon(port, o);
+  return { ...r, cpuPerRequestUs: ((cpuSeconds(pid) - cpu0) * 1e6) / r.requests };
+}
+
+function wrk(port: number, o: LoadOptions): Promise<Omit<LoadRun, 'cpuPerRequestUs'>> {
+  const args = ['-t1', `-c${o.connections ?? 50}`, `-d${o.seconds}s`, '--latency'];
+  for (const [k, v] of Object.entries(o.headers ?? {})) args.push('-H', `${k}: ${v}`);
+  args.push(`http://127.0.0.1:${port}${o.path}`);
+  return new Promise((resolve, reject) => {
+    execFile('wrk', args, { timeout: (o.seconds + 30) * 1000 }, (err, stdout) => {
+      if (err) return reject(err);
+      const num = (re: RegExp): number => Number(re.exec(stdout)?.[1] ?? 0);
+      const latency = (pct: string): number => {
+        const m = new RegExp(`^\\s+${pct}%\\s+([\\d.]+)(us|ms|s)`, 'm').exec(stdout);
+        if (!m) return NaN;
+        return Number(m[1]) * (m[2] === 'us' ? 0.001 : m[2] === 's' ? 1000 : 1);
+      };
+      const errs = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(stdout);
+      resolve({
+        rps: num(/Requests\/sec:\s+([\d.]+)/),
+        p50: latency('50'),
+        p99: latency('99'),
+        non2xx: num(/Non-2xx or 3xx responses: (\d+)/),
+        errors: errs ? errs.slice(1).reduce((n, x) => n + Number(x), 0) : 0,
+        requests: num(/(\d+) requests in/),
+      });
+    });
+  });
+}
+
+async function cannon(port: number, o: LoadOptions): Promise<Omit<LoadRun, 'cpuPerRequestUs'>> {
   const r = await autocannon({
     url: `http://127.0.0.1:${port}${o.path}`,
     connections: o.connections ?? 50,
-    duration: o.amount ? undefined : o.seconds,
-    amount: o.amount,
+    ...(o.amount ? { amount: o.amount } : { duration: o.seconds }),
     headers: o.headers,
   });
   return {
@@ -59,7 +114,8 @@ export async function load(port: number, o: LoadOptions): Promise<LoadRun> {
 export interface ServerProcess {
   port: number;
   child: ChildProcess;
-  memory(): Promise<NodeJS.MemoryUsage>;
+  /** The server's memory after a GC (when started with --expose-gc), and its session store's size. */
+  memory(): Promise<{ usage: NodeJS.MemoryUsage; sessions: number; evicted: number }>;
   stop(): Promise<void>;
 }
 
@@ -90,7 +146,7 @@ export function startServer(variant: Variant, execArgv: string[] = []): Promise<
         child,
         memory: () =>
           new Promise((res) => {
-            child.once('message', (m: { usage: NodeJS.MemoryUsage }) => res(m.usage));
+            child.once('message', (m: { usage: NodeJS.MemoryUsage; sessions: number; evicted: number }) => res(m));
             child.send({ type: 'memory' });
           }),
         stop: () =>

@@ -38,6 +38,8 @@ export interface LoadRow {
   rps: Spread;
   p50: Spread;
   p99: Spread;
+  /** Server CPU time per request (µs): the cost independent of the load generator. */
+  cpuUs: Spread;
   /** Median req/s over the yardstick's median req/s, measured in the same run. */
   ratio: number;
   non2xx: number;
@@ -54,6 +56,8 @@ export interface RuntimeResult {
 interface Target {
   name: string;
   port: number;
+  /** The server process, for its CPU time. */
+  pid?: number;
   path: string;
   stop(): Promise<void>;
 }
@@ -84,7 +88,7 @@ function prepare(): { base: string; module: string } {
 
 async function nodeTarget(name: string, variant: Variant, path = '/app/hello'): Promise<Target> {
   const s: ServerProcess = await startServer(variant);
-  return { name, port: s.port, path, stop: s.stop };
+  return { name, port: s.port, pid: s.child.pid, path, stop: s.stop };
 }
 
 /** `tollgate serve` over the prepared base, in its own process. */
@@ -105,6 +109,7 @@ async function serveTarget(base: string, path: string): Promise<Target> {
   return {
     name: 'tollgate serve',
     port,
+    pid: child.pid,
     path,
     stop: () =>
       new Promise((r) => {
@@ -151,7 +156,7 @@ async function measure(targets: Target[], o: { seconds: number; runs: number; co
   for (const t of targets) await load(t.port, { path: t.path, seconds: o.warmSeconds, connections: o.connections, headers: REQUEST_HEADERS });
   for (let r = 0; r < o.runs; r++) {
     for (const t of targets) {
-      got.get(t.name)!.push(await load(t.port, { path: t.path, seconds: o.seconds, connections: o.connections, headers: REQUEST_HEADERS }));
+      got.get(t.name)!.push(await load(t.port, { path: t.path, seconds: o.seconds, connections: o.connections, headers: REQUEST_HEADERS }, t.pid));
       process.stderr.write('.');
     }
   }
@@ -170,6 +175,7 @@ function rowsOf(section: LoadRow['section'], got: Map<string, LoadRun[]>, yardst
       rps,
       p50: spread(runs.map((r) => r.p50)),
       p99: spread(runs.map((r) => r.p99)),
+      cpuUs: spread(runs.map((r) => r.cpuPerRequestUs)),
       ratio: rps.median / base,
       non2xx: runs.reduce((n, r) => n + r.non2xx, 0),
       errors: runs.reduce((n, r) => n + r.errors, 0),
@@ -212,11 +218,12 @@ export async function run(o: { seconds: number; runs: number; connections: numbe
       compileServlets(join(repo, 'bench', 'tomcat-src'), join(base, 'webapps', 'app'));
       tomcat = await startTomcat(join(base, 'webapps'));
     }
-    const tomcatTarget = (path: string): Target[] => (tomcat ? [{ name: `Tomcat ${avail.ok ? avail.version.replace('Apache Tomcat/', '') : ''}`.trim(), port: tomcat.port, path, stop: async () => {} }] : []);
+    const tomcatTarget = (path: string): Target[] => (tomcat ? [{ name: `Tomcat ${avail.ok ? avail.version.replace('Apache Tomcat/', '') : ''}`.trim(), port: tomcat.port, pid: tomcat.pid, path, stop: async () => {} }] : []);
 
     if (o.sections.includes('chain')) {
       const targets: Target[] = [
         await nodeTarget('bare node:http', { kind: 'bare' }),
+        await nodeTarget('bare node:http writing the chain\'s response headers', { kind: 'bare-headers' }),
         await nodeTarget('tollgate compiled chain (8 filters)', { kind: 'compiled', module }),
         await nodeTarget('Express 5 (cors, helmet, proxy-addr, IP filter)', { kind: 'express' }),
         await nodeTarget('Fastify 5 (@fastify/cors, @fastify/helmet, trustProxy, IP hook)', { kind: 'fastify' }),
@@ -280,7 +287,7 @@ export function formatRuntime(r: RuntimeResult): string {
     lines.push(`\n${section}: yardstick ${rows[0]!.yardstick}`);
     for (const x of rows) {
       lines.push(
-        `  ${x.name.padEnd(60)} ${Math.round(x.rps.median).toString().padStart(7)} req/s (${Math.round(x.rps.min)}-${Math.round(x.rps.max)})  ${(x.ratio * 100).toFixed(0).padStart(4)}%  p50 ${x.p50.median} ms  p99 ${x.p99.median} ms${x.non2xx || x.errors ? `  non-2xx ${x.non2xx} errors ${x.errors}` : ''}`,
+        `  ${x.name.padEnd(60)} ${Math.round(x.rps.median).toString().padStart(7)} req/s (${Math.round(x.rps.min)}-${Math.round(x.rps.max)})  ${(x.ratio * 100).toFixed(0).padStart(4)}%  p50 ${x.p50.median} ms  p99 ${x.p99.median} ms  cpu ${x.cpuUs.median.toFixed(1)} µs/req${x.non2xx || x.errors ? `  non-2xx ${x.non2xx} errors ${x.errors}` : ''}`,
       );
     }
   }

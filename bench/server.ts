@@ -13,6 +13,7 @@ import { pathToFileURL } from 'node:url';
 
 export type Variant =
   | { kind: 'bare' }
+  | { kind: 'bare-headers' }
   | { kind: 'compiled'; module: string; session?: boolean }
   | { kind: 'filters'; filters: { id: string; params: Record<string, string> }[]; session?: boolean; sessionTimeoutMinutes?: number; maxSessions?: number }
   | { kind: 'express' }
@@ -21,6 +22,9 @@ export type Variant =
 /** The address ranges the IP filters of every stack allow (RemoteCIDRFilter's allow list in the fixture). */
 const ALLOW = ['127.0.0.0/8', '::1/128', '203.0.113.0/24', '2001:db8::/32'];
 const ORIGINS = ['https://a.example', 'https://b.example'];
+
+/** The session store's size and evictions, for the session run. */
+let sessionStats: () => { sessions: number; evicted: number } = () => ({ sessions: 0, evicted: 0 });
 
 function hello(_req: http.IncomingMessage, res: http.ServerResponse): void {
   res.setHeader('content-type', 'text/plain');
@@ -33,6 +37,19 @@ async function listener(v: Variant): Promise<http.RequestListener | 'fastify'> {
     case 'bare':
       return (req, res) => {
         res.setHeader('content-type', 'text/plain; charset=UTF-8');
+        res.end('hello');
+      };
+    case 'bare-headers':
+      // The response the compiled chain sends, written by hand: what the headers alone cost.
+      return (req, res) => {
+        res.setHeader('access-control-allow-origin', 'https://a.example');
+        res.setHeader('access-control-expose-headers', 'X-Request-Id');
+        res.setHeader('vary', 'Origin');
+        res.setHeader('x-frame-options', 'DENY');
+        res.setHeader('x-content-type-options', 'nosniff');
+        res.setHeader('cache-control', 'max-age=3600');
+        res.setHeader('expires', new Date(Date.now() + 3_600_000).toUTCString());
+        res.setHeader('content-type', 'text/plain;charset=UTF-8');
         res.end('hello');
       };
     case 'compiled': {
@@ -52,6 +69,8 @@ async function listener(v: Variant): Promise<http.RequestListener | 'fastify'> {
         sessionTimeoutMinutes: v.sessionTimeoutMinutes,
         maxSessions: v.maxSessions,
       });
+      const store = mw.sessions.store as { size: number; evicted?: number };
+      sessionStats = () => ({ sessions: store.size, evicted: store.evicted ?? 0 });
       return runtime.toNodeListener(mw, v.session ? withSession(runtime) : hello);
     }
     case 'express':
@@ -175,7 +194,7 @@ async function main(): Promise<void> {
   process.on('message', (m: { type?: string }) => {
     if (m?.type === 'memory') {
       gc?.();
-      process.send!({ type: 'memory', usage: process.memoryUsage() });
+      process.send!({ type: 'memory', usage: process.memoryUsage(), ...sessionStats() });
     }
   });
   process.on('disconnect', () => process.exit(0));

@@ -43,6 +43,8 @@ export function compileServlets(sourcesDir: string, webapp: string): void {
 
 export interface RunningTomcat {
   port: number;
+  /** The JVM's pid (catalina.sh run execs java). */
+  pid: number | undefined;
   base: string;
   log(): string;
   stop(): Promise<void>;
@@ -119,5 +121,5 @@ export async function startTomcat(webapps: string, options: { javaOpts?: string 
     }
     await new Promise((r) => setTimeout(r, 100));
   }
-  return { port, base, log: () => log, stop };
+  return { port, pid: child.pid, base, log: () => log, stop };
 }
