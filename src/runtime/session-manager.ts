@@ -3,13 +3,13 @@
  * the session cookie as Tomcat writes it (`JSESSIONID=…; Path=/ctx; Secure;
  * HttpOnly`, Secure only for secure requests, no SameSite unless configured).
  */
-import { randomBytes } from 'node:crypto';
+import { randomHex128 } from './random.js';
 import { HttpSession, type SessionStore } from './session.js';
 import type { SessionCookieSettings } from './types.js';
 
 /** Tomcat's id shape: 16 random bytes as 32 upper-case hex digits. */
 export function generateSessionId(): string {
-  return randomBytes(16).toString('hex').toUpperCase();
+  return randomHex128();
 }
 
 export class SessionManager {

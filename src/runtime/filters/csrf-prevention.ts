@@ -6,7 +6,7 @@
  * response.encodeURL / encodeRedirectURL get it appended when they point
  * into this web application.
  */
-import { randomBytes } from 'node:crypto';
+import { randomHex128 } from '../random.js';
 import type { CsrfPreventionConfig, NoNoncePattern } from '../../filters/csrf-prevention.js';
 import type { Exchange } from '../exchange.js';
 import type { Logger } from '../logging.js';
@@ -22,7 +22,7 @@ export const CSRF_NONCE_REQUEST_ATTR = 'org.apache.catalina.filters.CSRF_REQUEST
 
 /** A nonce as Tomcat renders one: 16 random bytes as 32 upper-case hex digits. */
 export function generateNonce(): string {
-  return randomBytes(16).toString('hex').toUpperCase();
+  return randomHex128();
 }
 
 /**

@@ -97,7 +97,21 @@ function beforeCommit(ex: Exchange, state: Expires): void {
   // Java's long division truncates toward zero; a date in the past gives a negative max-age, as in Tomcat.
   const maxAge = `max-age=${Math.trunc((expires - now) / 1000)}`;
   res.setHeader('Cache-Control', cc === null ? maxAge : `${cc}, ${maxAge}`);
-  res.setHeader('Expires', new Date(expires).toUTCString());
+  res.setHeader('Expires', httpDate(expires));
+}
+
+// HTTP dates have whole seconds: a busy server formats each one once (Date#toUTCString was the filter's largest cost).
+let cachedSecond = NaN;
+let cachedDate = '';
+
+/** The IMF-fixdate of a time in ms, formatted once per second. */
+function httpDate(ms: number): string {
+  const second = Math.floor(ms / 1000);
+  if (second !== cachedSecond) {
+    cachedDate = new Date(ms).toUTCString();
+    cachedSecond = second;
+  }
+  return cachedDate;
 }
 
 /** The rule for a (lower-cased) content type: exact, then without parameters, then the major type, then the default. */
