@@ -96,8 +96,21 @@ async function runClient(port: number, count: number, holdSeconds: number, every
   const result: ClientResult = { opened: 0, heldToEnd: 0, requests: 0, statuses: {}, connectErrors: {}, unexpectedCloses: 0 };
   const held: Held[] = [];
   let holding = true;
+  let sending = true;
   const onStatus = (s: string): void => {
     result.statuses[s] = (result.statuses[s] ?? 0) + 1;
+  };
+  const timers = new Set<NodeJS.Timeout>();
+  /** Sends a request every `everySeconds` (jittered) while holding, so the keep-alive timeout never fires. */
+  const keepBusy = (h: Held): void => {
+    const t = setTimeout(() => {
+      timers.delete(t);
+      if (!sending || h.socket.destroyed) return;
+      h.socket.write(REQUEST);
+      result.requests++;
+      keepBusy(h);
+    }, everySeconds * 1000 * (0.5 + Math.random() / 2));
+    timers.add(t);
   };
   const open = (): Promise<void> =>
     new Promise((resolve) => {
@@ -108,6 +121,7 @@ async function runClient(port: number, count: number, holdSeconds: number, every
         held.push(h);
         socket.write(REQUEST);
         result.requests++;
+        keepBusy(h);
         resolve();
       });
       socket.on('error', (err: NodeJS.ErrnoException) => {
@@ -123,24 +137,16 @@ async function runClient(port: number, count: number, holdSeconds: number, every
         }
       });
     });
+  const started = Date.now();
   // Batches keep the listen backlog from overflowing while thousands of connects arrive.
   for (let i = 0; i < count; i += 250) await Promise.all(Array.from({ length: Math.min(250, count - i) }, open));
-  process.send?.({ type: 'opened', opened: result.opened });
-  const timers = held.map((h) => {
-    const tick = (): void => {
-      if (!holding || h.socket.destroyed) return;
-      h.socket.write(REQUEST);
-      result.requests++;
-      timer = setTimeout(tick, everySeconds * 1000 * (0.75 + Math.random() / 2));
-    };
-    let timer = setTimeout(tick, Math.random() * everySeconds * 1000);
-    return () => clearTimeout(timer);
-  });
+  process.send?.({ type: 'opened', opened: result.opened, ms: Date.now() - started });
   await new Promise((r) => setTimeout(r, holdSeconds * 1000));
-  // Let the last requests' answers arrive before counting.
-  await new Promise((r) => setTimeout(r, 1000));
+  sending = false;
+  for (const t of timers) clearTimeout(t);
+  // Let the last requests' answers arrive before counting; a close until then is still unexpected.
+  await new Promise((r) => setTimeout(r, 2000));
   holding = false;
-  for (const stop of timers) stop();
   result.heldToEnd = held.filter((h) => !h.socket.destroyed && !h.closedByServer).length;
   for (const h of held) h.socket.destroy();
   return result;
@@ -181,9 +187,10 @@ export async function runConnections(options: ConnectionsOptions): Promise<Conne
     const results = Array.from({ length: clients }, (_, i) => {
       const proc = fork(THIS_FILE, ['--client', String(port), String(share(i)), String(options.holdSeconds), String(options.everySeconds ?? 8)], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
       return new Promise<ClientResult>((resolve, reject) => {
-        proc.on('message', (m: { type: string; opened?: number; result?: ClientResult }) => {
+        proc.on('message', (m: { type: string; opened?: number; ms?: number; result?: ClientResult }) => {
           if (m.type === 'opened') {
             opened += m.opened!;
+            log(`client ${i}: ${m.opened} connections opened in ${m.ms} ms`);
             if (++openedClients === clients) allOpened();
           } else if (m.type === 'result') resolve(m.result!);
         });
