@@ -79,7 +79,7 @@ function wrk(port: number, o: LoadOptions): Promise<Omit<LoadRun, 'cpuPerRequest
       const latency = (pct: string): number => {
         const m = new RegExp(`^\\s+${pct}%\\s+([\\d.]+)(us|ms|s)`, 'm').exec(stdout);
         if (!m) return NaN;
-        return Number(m[1]) * (m[2] === 'us' ? 0.001 : m[2] === 's' ? 1000 : 1);
+        return Math.round(Number(m[1]) * (m[2] === 'us' ? 0.001 : m[2] === 's' ? 1000 : 1) * 100) / 100;
       };
       const errs = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(stdout);
       resolve({
