@@ -14,6 +14,8 @@ export interface LintOptions {
   inlineConfig?: boolean;
   /** Only report diagnostics in files this accepts (ignore globs). */
   includeFile?: (file: string) => boolean;
+  /** For one part of a base split between workers: hosts that deploy contexts in some part (see BasePartition). */
+  hostsWithContexts?: ReadonlySet<string>;
 }
 
 export interface LintResult {
@@ -49,10 +51,10 @@ function descriptorsOf(base: CatalinaBase): DescriptorRef[] {
  * the application Tomcat would merge them into: every problem there stops
  * every application the host will ever deploy.
  */
-function defaultsOnly(base: CatalinaBase): ResolvedContext[] {
+function defaultsOnly(base: CatalinaBase, hostsWithContexts?: ReadonlySet<string>): ResolvedContext[] {
   const out: ResolvedContext[] = [];
   for (const host of base.hosts) {
-    if (host.contexts.length > 0 || (!base.globalWebXml && !host.webXmlDefault)) continue;
+    if (host.contexts.length > 0 || hostsWithContexts?.has(host.name) || (!base.globalWebXml && !host.webXmlDefault)) continue;
     const context: LoadedContext = { path: '', version: '', name: '', docBase: host.appBase, source: 'app-dir', contextDef: null, webXml: null };
     out.push({ host, context, merged: mergedOf(base, host, context) });
   }
@@ -74,7 +76,8 @@ function indexUses(contexts: ResolvedContext[]): Map<FilterDef, FilterUse[]> {
   return out;
 }
 
-function byPosition(a: Diagnostic, b: Diagnostic): number {
+/** The order findings are reported in: by file, then offset, then rule. */
+export function byPosition(a: Diagnostic, b: Diagnostic): number {
   return a.span.file < b.span.file ? -1 : a.span.file > b.span.file ? 1 : a.span.offset - b.span.offset || a.ruleId.localeCompare(b.ruleId);
 }
 
@@ -117,7 +120,7 @@ export function lintBase(base: CatalinaBase, opts: LintOptions = {}): LintResult
       raw.push(...v.diagnostics);
     }
   }
-  const contexts = [...contextsOf(base), ...defaultsOnly(base)];
+  const contexts = [...contextsOf(base), ...defaultsOnly(base, opts.hostsWithContexts)];
   for (const c of contexts) raw.push(...c.merged.diagnostics);
   let uses: Map<FilterDef, FilterUse[]> | null = null;
   const usesOf = (f: CheckedFilter): FilterUse[] => {

@@ -55,6 +55,13 @@ function loadSingleFile(path: string): CatalinaBase {
   return base;
 }
 
+/** Whether loadInput reads `path` as a whole CATALINA_BASE (what worker threads can split). */
+export function isBaseInput(path: string): boolean {
+  if (!existsSync(path) || !statSync(path).isDirectory()) return false;
+  if (existsSync(join(path, 'WEB-INF', 'web.xml')) && !existsSync(join(path, 'conf'))) return false;
+  return existsSync(join(path, 'conf')) || existsSync(join(path, 'webapps'));
+}
+
 /**
  * What `tollgate lint PATH` reads: a CATALINA_BASE (has conf/ or webapps/),
  * a web application (has WEB-INF/web.xml), or a single configuration file.

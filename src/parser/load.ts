@@ -10,6 +10,49 @@ import { parseWebXml, type WebXmlOptions } from './webxml.js';
 interface Reader {
   files: Map<string, SourceFile>;
   diagnostics: Diagnostic[];
+  partition?: BasePartition;
+}
+
+/**
+ * One part of a base split between worker threads: every part discovers every
+ * context the same way, but reads the application descriptors of its own
+ * contexts only (candidate contexts are dealt round-robin in discovery order).
+ */
+export interface BasePartition {
+  index: number;
+  count: number;
+  /** Filled by loadBase: names of hosts that deploy at least one context, in any part. */
+  hostsWithContexts: Set<string>;
+  /** Filled by loadBase: application files this part read that no context of another part reads. */
+  ownFiles: Set<string>;
+}
+
+/** Per host: which candidate contexts this part reads, and which docBases more than one candidate shares. */
+class PartTracker {
+  private seq = 0;
+  private readonly docBases = new Map<string, number>();
+  private readonly mine: string[] = [];
+
+  constructor(private readonly partition: BasePartition | undefined) {}
+
+  /** Counts a candidate context at `docBase`; true when this part reads it. */
+  claim(docBase: string): boolean {
+    if (!this.partition) return true;
+    this.docBases.set(docBase, (this.docBases.get(docBase) ?? 0) + 1);
+    const own = this.seq++ % this.partition.count === this.partition.index;
+    if (own) this.mine.push(docBase);
+    return own;
+  }
+
+  finish(host: LoadedHost, anyContext: boolean): void {
+    const p = this.partition;
+    if (!p) return;
+    if (anyContext) p.hostsWithContexts.add(host.name);
+    for (const d of this.mine) {
+      if (this.docBases.get(d) !== 1) continue;
+      for (const f of [join(d, 'WEB-INF', 'web.xml'), join(d, 'WEB-INF', 'tomcat-web.xml'), join(d, 'META-INF', 'context.xml')]) p.ownFiles.add(f);
+    }
+  }
 }
 
 /** Reads a file, or null when absent; `likely` files are read at once, others stat'ed first. */
@@ -110,10 +153,10 @@ function flag(def: HostDef | null, name: string, fallback: boolean): boolean {
  * and its contexts, found as Tomcat's HostConfig finds them. Never throws;
  * what cannot be read becomes a diagnostic and the rest is still read.
  */
-export function loadBase(opts: { base: string; home?: string }): CatalinaBase {
+export function loadBase(opts: { base: string; home?: string; partition?: BasePartition }): CatalinaBase {
   const base = resolve(opts.base);
   const home = resolve(opts.home ?? opts.base);
-  const r: Reader = { files: new Map(), diagnostics: [] };
+  const r: Reader = { files: new Map(), diagnostics: [], ...(opts.partition ? { partition: opts.partition } : {}) };
   const result: CatalinaBase = {
     base, home, serverXml: null, globalWebXml: null, users: null,
     engineName: 'Catalina', defaultHost: 'localhost', hosts: [],
@@ -231,6 +274,12 @@ function loadHost(result: CatalinaBase, def: HostDef | null, properties: Record<
     taken.add(ctx.name);
     host.contexts.push(ctx);
   };
+  // In a partial base (worker threads), another part reads this candidate: only its name is taken here.
+  const part = new PartTracker(r.partition);
+  const done = (): LoadedHost => {
+    part.finish(host, taken.size > 0);
+    return sortContexts(host);
+  };
   // The Context's xmlNamespaceAware decides whether prefixed elements of its descriptors count.
   const nsOf = (c: ContextDef | null): WebXmlOptions => ({ namespaceAware: c?.attributes['xmlNamespaceAware']?.value.trim().toLowerCase() === 'true' });
   const appWebXml = (docBase: string, c: ContextDef | null): WebXml | null => readWebXml(join(docBase, 'WEB-INF', 'web.xml'), properties, r, nsOf(c));
@@ -253,9 +302,13 @@ function loadHost(result: CatalinaBase, def: HostDef | null, properties: Record<
     const path = normalisePath(c.path?.value ?? '');
     const version = c.attributes['webappVersion']?.value ?? '';
     const docBase = resolveDocBase(c.docBase?.value, appBase, contextBaseName(path, version));
+    if (!part.claim(docBase)) {
+      taken.add(contextBaseName(path, version));
+      continue;
+    }
     add({ path, version, name: contextBaseName(path, version), docBase, source: 'server-xml', contextDef: c, webXml: appWebXml(docBase, c), ...tomcatWebXml(docBase, c) });
   }
-  if (!deploys) return sortContexts(host);
+  if (!deploys) return done();
   // Then HostConfig's order: context descriptors, WARs, directories. deployIgnore filters appBase only.
   for (const f of listDir(configBase)) {
     if (!f.toLowerCase().endsWith('.xml')) continue;
@@ -267,6 +320,10 @@ function loadHost(result: CatalinaBase, def: HostDef | null, properties: Record<
     // A docBase inside appBase is ignored (Tomcat warns "will be ignored"): the application is appBase/<name>.
     const given = c.docBase?.value ? resolveDocBase(c.docBase.value, appBase, cn.name) : null;
     const docBase = given && !isInside(given, appBase) ? given : join(appBase, cn.name);
+    if (!part.claim(docBase)) {
+      taken.add(cn.name);
+      continue;
+    }
     if (docBase.toLowerCase().endsWith('.war') && isFile(docBase)) {
       packedWar(docBase);
       add({ ...cn, docBase, source: 'context-file', contextDef: c, webXml: null });
@@ -283,6 +340,10 @@ function loadHost(result: CatalinaBase, def: HostDef | null, properties: Record<
     const cn = parseContextName(f.slice(0, -4));
     // With unpackWARs (the default) the directory of the same name is the expanded WAR: read that instead.
     if (taken.has(cn.name) || (unpackWARs && dirs.has(cn.name)) || !isContextPathValid(cn.path)) continue;
+    if (!part.claim(join(appBase, f))) {
+      taken.add(cn.name);
+      continue;
+    }
     packedWar(join(appBase, f));
     add({ ...cn, docBase: join(appBase, f), source: 'app-dir', contextDef: null, webXml: null });
   }
@@ -290,10 +351,14 @@ function loadHost(result: CatalinaBase, def: HostDef | null, properties: Record<
     const dir = join(appBase, f);
     const cn = parseContextName(f);
     if (taken.has(cn.name) || !isContextPathValid(cn.path)) continue;
+    if (!part.claim(dir)) {
+      taken.add(cn.name);
+      continue;
+    }
     const contextDef = deployXML ? readContextFile(join(dir, 'META-INF', 'context.xml'), properties, r) : null;
     add({ ...cn, docBase: dir, source: 'app-dir', contextDef, webXml: appWebXml(dir, contextDef), ...tomcatWebXml(dir, contextDef) });
   }
-  return sortContexts(host);
+  return done();
 }
 
 function sortContexts(host: LoadedHost): LoadedHost {

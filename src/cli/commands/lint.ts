@@ -14,7 +14,8 @@ import { formatJson } from '../../lint/formatters/json.js';
 import { formatSarif } from '../../lint/formatters/sarif.js';
 import { formatStylish } from '../../lint/formatters/stylish.js';
 import type { FormatInput } from '../../lint/formatters/common.js';
-import { InputError, loadInput } from '../../lint/inputs.js';
+import { InputError, isBaseInput, loadInput } from '../../lint/inputs.js';
+import { autoThreads, lintBaseInParallel } from '../../lint/parallel.js';
 import { ruleById } from '../../lint/rules/index.js';
 import type { TomcatTarget } from '../../filters/index.js';
 import { UsageError, type Command, type Io } from '../command.js';
@@ -30,6 +31,13 @@ function repoRootOf(cwd: string): string {
     if (parent === dir) return resolve(cwd);
     dir = parent;
   }
+}
+
+function parseWorkers(value: unknown): number | 'auto' {
+  const v = String(value ?? 'auto');
+  if (v === 'auto') return 'auto';
+  if (!/^\d+$/.test(v)) throw new UsageError(`--workers "${v}": write auto, 0 or a number of threads`);
+  return Math.max(1, Math.min(16, Number(v)));
 }
 
 function parseRuleOptions(values: string[]): Record<string, RuleLevel> {
@@ -60,10 +68,14 @@ async function run(argv: Record<string, unknown>, io: Io): Promise<number> {
 
   const paths = ((argv['paths'] as string[] | undefined) ?? []).map(String);
   const inputs = paths.length ? paths : ['.'];
-  const lintAll = (): { diagnostics: Diagnostic[]; files: Map<string, SourceFile>; suppressed: SuppressedDiagnostic[] } => {
+  const workers = parseWorkers(argv['workers']);
+  // --fix and baselines need every file's source, which worker threads do not send back.
+  const mayUseWorkers = !argv['fix'] && argv['baseline'] === undefined && argv['baselineWrite'] === undefined;
+  const lintAll = async (): Promise<{ diagnostics: Diagnostic[]; files: Map<string, SourceFile>; suppressed: SuppressedDiagnostic[]; lintedFiles: string[] }> => {
     const diagnostics: Diagnostic[] = [];
     const suppressed: SuppressedDiagnostic[] = [];
     const files = new Map<string, SourceFile>();
+    const lintedFiles = new Set<string>();
     const seen = new Set<string>();
     const first = (d: Diagnostic): boolean => {
       const key = `${d.ruleId}\0${d.span.file}\0${d.span.offset}\0${d.span.endOffset}`;
@@ -71,7 +83,18 @@ async function run(argv: Record<string, unknown>, io: Io): Promise<number> {
       seen.add(key);
       return true;
     };
+    const lintOptions = { target, ruleLevels, inlineConfig: argv['inlineConfig'] !== false, ...(includeFile ? { includeFile } : {}) };
     for (const input of inputs) {
+      const path = resolve(io.cwd, input);
+      const threads = !mayUseWorkers || !isBaseInput(path) ? 1 : workers === 'auto' ? autoThreads(path) : workers;
+      const parallel = threads > 1 ? await lintBaseInParallel(path, lintOptions, threads) : null;
+      if (parallel) {
+        for (const d of parallel.diagnostics) if (first(d)) diagnostics.push(d);
+        for (const x of parallel.suppressed) if (first(x.diagnostic)) suppressed.push(x);
+        for (const [k, v] of parallel.files) files.set(k, v);
+        for (const f of parallel.lintedFiles) lintedFiles.add(f);
+        continue;
+      }
       let base;
       try {
         base = loadInput(resolve(io.cwd, input));
@@ -81,16 +104,19 @@ async function run(argv: Record<string, unknown>, io: Io): Promise<number> {
       }
       const unreadable = base.diagnostics.find((d) => d.ruleId === 'base-unreadable');
       if (unreadable) throw new UsageError(unreadable.message);
-      const result = lintBase(base, { target, ruleLevels, inlineConfig: argv['inlineConfig'] !== false, ...(includeFile ? { includeFile } : {}) });
+      const result = lintBase(base, lintOptions);
       // Inputs may overlap (a base and one of its apps): a finding at the same place is reported once.
       for (const d of result.diagnostics) if (first(d)) diagnostics.push(d);
       for (const x of result.suppressed) if (first(x.diagnostic)) suppressed.push(x);
-      for (const [k, v] of result.files) files.set(k, v);
+      for (const [k, v] of result.files) {
+        files.set(k, v);
+        lintedFiles.add(k);
+      }
     }
-    return { diagnostics, files, suppressed };
+    return { diagnostics, files, suppressed, lintedFiles: [...lintedFiles] };
   };
 
-  let { diagnostics, files, suppressed } = lintAll();
+  let { diagnostics, files, suppressed, lintedFiles } = await lintAll();
   if (argv['fix']) {
     // Overlapping edits wait for the next pass, as in ESLint; ten passes end any ping-pong between fixes.
     const refused = new Set<string>();
@@ -98,7 +124,7 @@ async function run(argv: Record<string, unknown>, io: Io): Promise<number> {
       const r = applyFixes(diagnostics, files);
       for (const f of r.skipped) refused.add(f);
       if (r.fixed === 0) break;
-      ({ diagnostics, files, suppressed } = lintAll());
+      ({ diagnostics, files, suppressed, lintedFiles } = await lintAll());
     }
     for (const f of refused) io.stderr(`tollgate lint: not fixing ${relative(io.cwd, f)}: its encoding cannot be rewritten safely\n`);
   }
@@ -120,7 +146,7 @@ async function run(argv: Record<string, unknown>, io: Io): Promise<number> {
     diagnostics: shown,
     suppressed: argv['quiet'] ? suppressed.filter((s) => s.diagnostic.severity === 'error') : suppressed,
     files,
-    lintedFiles: [...files.keys()].filter((f) => !includeFile || includeFile(f)),
+    lintedFiles: lintedFiles.filter((f) => !includeFile || includeFile(f)),
     cwd: io.cwd,
     repoRoot: repoRootOf(io.cwd),
     color: argv['color'] === true || (argv['color'] !== false && format === 'stylish' && process.stdout.isTTY === true && !process.env['NO_COLOR']),
@@ -153,6 +179,7 @@ export const lintCommand: Command = {
       .option('color', { type: 'boolean', describe: 'Force colours on or off' })
       .option('fix', { type: 'boolean', default: false, describe: 'Apply the safe fixes (rewrites only the bytes they cover)' })
       .option('baseline', { type: 'string', describe: 'Ignore findings recorded in this baseline file' })
-      .option('baseline-write', { type: 'string', describe: 'Record the current findings in this file and exit 0' }),
+      .option('baseline-write', { type: 'string', describe: 'Record the current findings in this file and exit 0' })
+      .option('workers', { type: 'string', default: 'auto', describe: 'Worker threads for a large base: auto, 0 (none) or a thread count; the output is the same' }),
   run,
 };
