@@ -7,6 +7,7 @@
  * for a client that never finished its headers).
  */
 import { STATUS_CODES, type IncomingMessage, type Server, type ServerOptions, type ServerResponse } from 'node:http';
+import { isIPv6 } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { ConnectorDef, ServerXml } from '../model/index.js';
 import { defaultErrorPage } from '../runtime/error-page.js';
@@ -103,6 +104,71 @@ export function tooManyHeaders(req: IncomingMessage, limit: number): string | nu
   return limit >= 0 && req.rawHeaders.length / 2 > limit ? `More than the maximum allowed number of headers, [${limit}], were detected.` : null;
 }
 
+const isAlnum = (c: string): boolean => (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+
+/**
+ * Whether a Host header value is one Tomcat's connector accepts (anything
+ * else is a 400 there): empty, or a domain name / IPv4 address of ASCII
+ * letters and digits whose labels are separated by single dots (a trailing
+ * dot allowed) and may contain hyphens but not end with one, or a bracketed
+ * IPv6 address without a zone; then optionally `:` and digits.
+ */
+export function validHostHeader(value: string): boolean {
+  if (value === '') return true;
+  let end: number;
+  if (value[0] === '[') {
+    const close = value.indexOf(']');
+    const literal = close < 0 ? '' : value.slice(1, close);
+    if (literal === '' || literal.includes('%') || !isIPv6(literal)) return false;
+    end = close + 1;
+  } else {
+    // prev: what the last character was, which decides what may follow (start, label character, '.', '-').
+    let prev: 'start' | 'label' | 'dot' | 'hyphen' = 'start';
+    end = 0;
+    for (; end < value.length && value[end] !== ':'; end++) {
+      const c = value[end]!;
+      if (isAlnum(c)) prev = 'label';
+      else if (c === '.' && prev === 'label') prev = 'dot';
+      else if (c === '-' && (prev === 'label' || prev === 'hyphen')) prev = 'hyphen';
+      else return false;
+    }
+    if (prev === 'start' || prev === 'hyphen') return false;
+  }
+  if (end === value.length) return true;
+  const port = value.slice(end + 1);
+  return value[end] === ':' && /^\d*$/.test(port) && (port === '' || Number(port) <= 2 ** 31 - 1);
+}
+
+/**
+ * The authority of an absolute-form request-target (`GET http://host/path`),
+ * without userinfo, or null for the usual origin-form.
+ */
+export function absoluteFormAuthority(url: string): string | null {
+  const m = /^https?:\/\//i.exec(url);
+  if (m === null) return null;
+  const rest = url.slice(m[0].length);
+  const slash = rest.indexOf('/');
+  const authority = slash < 0 ? rest : rest.slice(0, slash);
+  const at = authority.indexOf('@');
+  return at < 0 ? authority : authority.slice(at + 1);
+}
+
+/**
+ * Why Tomcat's connector would refuse the request's Host before any
+ * application sees it (400), or null: more than one Host header, a value
+ * that is not a host, or an absolute-form request-target naming another
+ * host than the Host header (allowHostHeaderMismatch is false by default).
+ */
+export function hostProblem(req: IncomingMessage): string | null {
+  const hosts = req.headersDistinct['host'] ?? [];
+  if (hosts.length > 1) return 'more than one Host header';
+  const host = hosts[0];
+  if (host !== undefined && !validHostHeader(host)) return 'invalid Host header';
+  const authority = absoluteFormAuthority(req.url ?? '');
+  if (authority !== null && host !== undefined && req.httpVersion === '1.1' && authority.toLowerCase() !== host.toLowerCase()) return 'the request-target and the Host header name different hosts';
+  return null;
+}
+
 interface ParseError extends Error {
   code?: string;
 }
@@ -131,6 +197,8 @@ export function installConnectorHandlers(server: Server, limits: ConnectorLimits
       else writeError(socket, 408, null);
     });
   }
+  // node:http closes a CONNECT silently without a listener; Tomcat answers it.
+  server.on('connect', (_req: IncomingMessage, socket: Duplex) => writeError(socket, 501, 'HTTP requests using the CONNECT method are not supported'));
   server.on('clientError', (err: ParseError, socket: Duplex) => {
     const res = busy.get(socket);
     // A response already under way cannot be replaced; headers that never arrived get no answer, as from Tomcat.

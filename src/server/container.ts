@@ -13,7 +13,9 @@ import { createChainSelector } from '../runtime/chain-selector.js';
 import { createContextRuntime, type ContextMiddleware } from '../runtime/context.js';
 import { defaultErrorPage } from '../runtime/error-page.js';
 import { FILTER_FACTORIES } from '../runtime/filters/index.js';
-import { connectorLimits, headSizeExceeds, httpConnector, installConnectorHandlers, serverOptions, tooManyHeaders, type ConnectorLimits } from './connector.js';
+import {
+  absoluteFormAuthority, connectorLimits, headSizeExceeds, hostProblem, httpConnector, installConnectorHandlers, serverOptions, tooManyHeaders, type ConnectorLimits,
+} from './connector.js';
 import { createHostManagerHandler } from './host-manager.js';
 import { HostRegistry } from './hosts.js';
 import { createServerXmlPersister, storeConfigEnabled } from './persist.js';
@@ -177,12 +179,12 @@ export async function startContainer(options: ContainerOptions): Promise<Contain
       badRequest(req, res, headerCount);
       return;
     }
-    // Tomcat refuses a request with two Host headers: which host it meant is ambiguous.
-    if ((req.headersDistinct['host']?.length ?? 0) > 1) {
+    // Which host a request with two Host headers, an invalid one or a contradicting request-target meant is ambiguous.
+    if (hostProblem(req) !== null) {
       badRequest(req, res, null);
       return;
     }
-    const host = registry.resolve(req.headers.host);
+    const host = registry.resolve(req.headers.host ?? absoluteFormAuthority(req.url ?? ''));
     if (!host || host.state !== 'started') {
       notFound(req, res);
       return;

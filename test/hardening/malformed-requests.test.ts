@@ -88,6 +88,54 @@ describe('malformed requests to the served example', () => {
     expect(r.status).toBe(status);
   });
 
+  // Host header values and what Tomcat 10.1.60 answered (the connector validates Host before routing).
+  const hosts: [string, number][] = [
+    ['', 200], ['LOCALHOST', 200], ['localhost.', 200], ['localhost:', 200], ['localhost:99999', 200], ['localhost:0080', 200],
+    ['1.2.3.4', 200], ['999.1.1.1', 200], ['1.2.3', 200], ['[::1]', 200], ['[::1]:80', 200], ['xn--bcher-kva.example', 200], ['a.b-c.d', 200], ['a'.repeat(300), 200],
+    ['a b', 400], ['my_host', 400], ['localhost/evil', 400], ['[::1', 400], ['[::1]x', 400], ['[zz::1]', 400], ['localhost:99999x', 400],
+    [':80', 400], ['a..b', 400], ['-a.com', 400], ['a-.com', 400], ['.localhost', 400], ['localhost:80:80', 400], ['localhost:+80', 400],
+    ['a*b', 400], ['a%41', 400], ["a'b", 400], ['a\u00c3\u00a9', 400],
+  ];
+  it.each(hosts)('Host: %j is %i, as from Tomcat', async (host, status) => {
+    const r = await rawRequest(c.port, Buffer.from(`GET / HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`, 'latin1'));
+    expect(r.status).toBe(status);
+  });
+
+  it('an absolute-form request-target must name the Host header\'s host (Tomcat: 400 otherwise); in HTTP/1.0 it picks the host', async () => {
+    expect((await rawRequest(c.port, 'GET http://localhost/ HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n')).status).toBe(200);
+    expect((await rawRequest(c.port, 'GET http://partners.localhost/ HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n')).status).toBe(400);
+    // Tomcat 10.1.60 served the partners host's page for this request.
+    const r = await rawRequest(c.port, 'GET http://partners.localhost/ HTTP/1.0\r\n\r\n');
+    expect(r.status).toBe(200);
+    expect(r.body).toContain('Partners portal');
+  });
+
+  it('CONNECT is answered 501, as from Tomcat (node:http would close silently)', async () => {
+    const r = await rawRequest(c.port, 'CONNECT localhost:80 HTTP/1.1\r\nHost: localhost:80\r\n\r\n');
+    expect(r.status).toBe(501);
+    expect(r.body).toContain('HTTP requests using the CONNECT method are not supported');
+    expect(r.closed).toBe(true);
+  });
+
+  // node:http's parser knows a fixed set of methods and transfer codings; Tomcat hands an unknown method to the
+  // servlet (501 "Method [get] is not implemented"), answers an unknown transfer coding 501 and, for a static
+  // resource, never reads a chunked body with a broken chunk size (200). tollgate refuses all three with 400.
+  it.each([
+    ['a lower-case method (Tomcat: 501)', 'get / HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n'],
+    ['an unknown method FOO (Tomcat: 501)', 'FOO / HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n'],
+    ['Transfer-Encoding: gzip alone (Tomcat: 501)', 'POST /forms/ HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: gzip\r\nConnection: close\r\n\r\n'],
+    ['a chunk size that is not hex (Tomcat: 200)', 'POST /forms/ HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\nzz\r\nabc\r\n0\r\n\r\n'],
+    ['two different Content-Lengths (Tomcat: 400)', 'POST /forms/ HTTP/1.1\r\nHost: localhost\r\nContent-Length: 1\r\nContent-Length: 2\r\nConnection: close\r\n\r\nab'],
+  ])('%s is 400', async (_name, request) => {
+    expect((await rawRequest(c.port, request)).status).toBe(400);
+  });
+
+  it('200 pipelined requests in one write are all answered, in order', async () => {
+    const r = await rawRequest(c.port, 'GET / HTTP/1.1\r\nHost: localhost\r\n\r\n'.repeat(199) + get('/'), { waitMs: 10_000 });
+    expect(r.closed).toBe(true);
+    expect(`${r.head}\r\n\r\n${r.body}`.match(/HTTP\/1\.1 200 OK\r\n/g)).toHaveLength(200);
+  });
+
   it('the duplicate Origin case answers for the first Origin only, as Tomcat did', async () => {
     const r = await rawRequest(c.port, get('/api/index.json', 'Origin: https://app.example.com\r\nOrigin: https://admin.example.com\r\n'));
     expect(r.head).toMatch(/\r\nAccess-Control-Allow-Origin: https:\/\/app\.example\.com\r\n/i);
