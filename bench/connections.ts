@@ -69,6 +69,7 @@ const REQUEST = 'GET / HTTP/1.1\r\nHost: localhost\r\n\r\n';
 class Held {
   private buffer = '';
   closedByServer = false;
+  answered = 0;
   constructor(
     readonly socket: Socket,
     private readonly onStatus: (status: string) => void,
@@ -85,6 +86,7 @@ class Held {
       const head = this.buffer.slice(0, end);
       const length = Number(/\r\ncontent-length: *(\d+)/i.exec(head)?.[1] ?? 0);
       if (this.buffer.length < end + 4 + length) return;
+      this.answered++;
       this.onStatus(head.slice(9, 12));
       this.buffer = this.buffer.slice(end + 4 + length);
     }
@@ -140,6 +142,8 @@ async function runClient(port: number, count: number, holdSeconds: number, every
   const started = Date.now();
   // Batches keep the listen backlog from overflowing while thousands of connects arrive.
   for (let i = 0; i < count; i += 250) await Promise.all(Array.from({ length: Math.min(250, count - i) }, open));
+  // Opened is not yet accepted: wait until the server has answered every connection once (at most 60 s).
+  while (held.some((h) => h.answered === 0 && !h.socket.destroyed) && Date.now() - started < 60_000) await new Promise((r) => setTimeout(r, 100));
   process.send?.({ type: 'opened', opened: result.opened, ms: Date.now() - started });
   await new Promise((r) => setTimeout(r, holdSeconds * 1000));
   sending = false;
@@ -190,7 +194,7 @@ export async function runConnections(options: ConnectionsOptions): Promise<Conne
         proc.on('message', (m: { type: string; opened?: number; ms?: number; result?: ClientResult }) => {
           if (m.type === 'opened') {
             opened += m.opened!;
-            log(`client ${i}: ${m.opened} connections opened in ${m.ms} ms`);
+            log(`client ${i}: ${m.opened} connections opened and answered once in ${m.ms} ms`);
             if (++openedClients === clients) allOpened();
           } else if (m.type === 'result') resolve(m.result!);
         });
