@@ -1,9 +1,10 @@
 /**
  * Issues 3 and 9: `tollgate lint` on generated bases of N webapps (loading,
  * merging, validation, every rule, suppressions; not the output format)
- * against the bare saxes parse of the same bytes, each in its own process on
- * the built dist/; and the cold start of the CLI on one web.xml against
- * `node -e 0`, reported separately.
+ * against the bare saxes parse of the same bytes, each in its own warm
+ * process on the built dist/; whole CLI processes with --workers 0 and 2
+ * (what worker threads buy); and the cold start of the CLI on one web.xml
+ * against `node -e 0`, reported separately.
  *
  *   npm run build && npx tsx bench/lint.ts --sizes 10,100,1000,10000 [--json]
  */
@@ -18,10 +19,21 @@ import { benchArgs, cell, measureInChild, ratio, runsFor, summarise, time, type 
 
 type Mode = 'bare' | 'lint';
 
+/**
+ * tollgateMs: lintBase(loadInput(base)) in a warm process, one thread. The CLI
+ * columns are whole `tollgate lint` processes (cold start, JIT warm-up and
+ * output included) with --workers 0 and --workers 2, to show what threads buy.
+ */
+export interface LintSizeRow extends SizeRow {
+  cli: { oneThreadMs: Timing; twoThreadsMs: Timing; speedup: number };
+  /** Whether --workers auto uses threads at this size. */
+  autoUsesWorkers: boolean;
+}
+
 export interface LintBench {
   name: 'lint';
   command: string;
-  sizes: SizeRow[];
+  sizes: LintSizeRow[];
   /** Whole processes: `tollgate lint <one web.xml>` against `node -e 0`. */
   coldStart: { tollgateMs: Timing; nodeMs: Timing; overheadMs: number };
 }
@@ -34,24 +46,27 @@ async function measure(mode: Mode, base: string, files: string[], runs: number, 
 }
 
 /** Wall time of whole processes, so the cold start includes module loading. */
-function processTime(args: string[], runs = 9): Timing {
+function processTime(args: string[], runs = 9, warmup = 2): Timing {
   const samples: number[] = [];
-  for (let i = 0; i < runs + 2; i++) {
+  for (let i = 0; i < runs + warmup; i++) {
     const t = process.hrtime.bigint();
     try {
       execFileSync(process.execPath, args, { cwd: repoRoot, stdio: 'ignore' });
     } catch {
       // lint exits 1 when it finds problems; the time is what matters here
     }
-    if (i >= 2) samples.push(Number(process.hrtime.bigint() - t) / 1e6);
+    if (i >= warmup) samples.push(Number(process.hrtime.bigint() - t) / 1e6);
   }
   return summarise(samples);
 }
 
+const bin = join(repoRoot, 'bin', 'tollgate.js');
+
 /** Measures every size, then the cold start. */
 export async function run(sizes = [10, 100, 1000, 10_000]): Promise<LintBench> {
   const root = mkdtempSync(join(tmpdir(), 'tollgate-bench-lint-'));
-  const rows: SizeRow[] = [];
+  const rows: LintSizeRow[] = [];
+  const { PARALLEL_THRESHOLD } = await fromDist<typeof import('../src/lint/parallel.js')>('lint/parallel.js');
   try {
     for (const size of sizes) {
       const { base, files } = generateBase(root, size);
@@ -59,11 +74,19 @@ export async function run(sizes = [10, 100, 1000, 10_000]): Promise<LintBench> {
       const child = (mode: Mode): Timing => measureInChild(import.meta.filename, [mode, base, String(runs), String(warmup)], JSON.stringify(files));
       const bareMs = child('bare');
       const tollgateMs = child('lint');
-      rows.push({ size, tollgateMs, bareMs, ratio: ratio(tollgateMs, bareMs) });
+      const cliRuns = size >= 10_000 ? 3 : 5;
+      const cli = (workers: number): Timing => processTime([bin, 'lint', base, '--workers', String(workers)], cliRuns, 1);
+      const oneThreadMs = cli(0);
+      const twoThreadsMs = cli(2);
+      rows.push({
+        size, tollgateMs, bareMs, ratio: ratio(tollgateMs, bareMs),
+        cli: { oneThreadMs, twoThreadsMs, speedup: ratio(oneThreadMs, twoThreadsMs) },
+        autoUsesWorkers: size >= PARALLEL_THRESHOLD,
+      });
     }
     const { base } = generateBase(root, 1);
     const one = join(base, 'webapps', 'app0', 'WEB-INF', 'web.xml');
-    const tollgateMs = processTime([join(repoRoot, 'bin', 'tollgate.js'), 'lint', one]);
+    const tollgateMs = processTime([bin, 'lint', one]);
     const nodeMs = processTime(['-e', '0']);
     return {
       name: 'lint',
@@ -77,8 +100,14 @@ export async function run(sizes = [10, 100, 1000, 10_000]): Promise<LintBench> {
 }
 
 export function formatLint(r: LintBench): string {
-  const lines = [`${'webapps'.padStart(7)}  ${'tollgate lint ms'.padEnd(26)}${'bare saxes ms'.padEnd(26)}ratio`];
-  for (const s of r.sizes) lines.push(`${String(s.size).padStart(7)}  ${cell(s.tollgateMs).padEnd(26)}${cell(s.bareMs).padEnd(26)}${s.ratio.toFixed(2)}x`);
+  const lines = [
+    `${'webapps'.padStart(7)}  ${'bare saxes ms'.padEnd(26)}${'lint (warm, 1 thread) ms'.padEnd(27)}ratio   ${'CLI --workers 0 ms'.padEnd(27)}${'CLI --workers 2 ms'.padEnd(27)}speed-up  auto`,
+  ];
+  for (const s of r.sizes) {
+    lines.push(
+      `${String(s.size).padStart(7)}  ${cell(s.bareMs).padEnd(26)}${cell(s.tollgateMs).padEnd(27)}${s.ratio.toFixed(2)}x   ${cell(s.cli.oneThreadMs).padEnd(27)}${cell(s.cli.twoThreadsMs).padEnd(27)}${s.cli.speedup.toFixed(2)}x     ${s.autoUsesWorkers ? 'threads' : '1 thread'}`,
+    );
+  }
   const c = r.coldStart;
   lines.push(`cold start, tollgate lint one web.xml: ${cell(c.tollgateMs)} ms; node -e 0: ${cell(c.nodeMs)} ms; +${c.overheadMs} ms`);
   return lines.join('\n');

@@ -113,7 +113,8 @@ export function autoThreads(path: string): number {
  */
 function startWorker(request: WorkerRequest): Worker {
   const here = import.meta.url;
-  if (!here.endsWith('.ts')) return new Worker(new URL(here), { workerData: request });
+  // No inherited loader flags (a benchmark under tsx importing dist/): plain JavaScript needs none.
+  if (!here.endsWith('.ts')) return new Worker(new URL(here), { workerData: request, execArgv: [] });
   const boot = `import('tsx/esm/api').then((m) => { m.register(); return import(${JSON.stringify(here)}); })`;
   return new Worker(boot, { eval: true, workerData: request });
 }
