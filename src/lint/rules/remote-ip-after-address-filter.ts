@@ -1,5 +1,5 @@
 import type { Rule } from '../types.js';
-import { forEachChain } from './chain-order.js';
+import { forEachChain, mayRunAfter } from './chain-order.js';
 
 const READS_ADDRESS = new Set(['remote-addr', 'remote-host', 'remote-cidr', 'rate-limit', 'http-header-security', 'rest-csrf-prevention', 'csrf-prevention']);
 
@@ -23,6 +23,6 @@ export const rule: Rule = {
           related: [{ message: `${before.entry.filter.name} is mapped here`, span: before.entry.mapping.mapping.span }],
         });
       }
-    });
+    }, (c) => mayRunAfter(ctx, c, 'remote-ip', READS_ADDRESS));
   },
 };

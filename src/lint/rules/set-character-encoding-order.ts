@@ -1,5 +1,5 @@
 import type { Rule } from '../types.js';
-import { forEachChain } from './chain-order.js';
+import { forEachChain, mayRunAfter } from './chain-order.js';
 
 const READS_PARAMETERS = new Set(['failed-request', 'request-dumper', 'csrf-prevention']);
 
@@ -23,6 +23,6 @@ export const rule: Rule = {
           related: [{ message: `${before.entry.filter.name} is mapped here`, span: before.entry.mapping.mapping.span }],
         });
       }
-    });
+    }, (c) => mayRunAfter(ctx, c, 'set-character-encoding', READS_PARAMETERS));
   },
 };
