@@ -41,6 +41,17 @@ export interface StaticOptions {
   allowLinking?: boolean;
   /** Error body when the request has no exchange (an exchange uses its context's renderer). */
   errorPage?: ErrorRenderer;
+  /**
+   * How long what was learnt about a path (missing, directory, a file's size,
+   * time and, up to `cacheObjectMaxBytes`, its bytes) is reused, in ms:
+   * Tomcat's `<Resources cacheTtl>`, default 5000. 0 turns the cache off
+   * (`cachingAllowed="false"`).
+   */
+  cacheTtlMs?: number;
+  /** Largest file whose bytes are cached (Tomcat: cacheObjectMaxSize, 512 KB). */
+  cacheObjectMaxBytes?: number;
+  /** Bytes of file content the cache may hold (Tomcat: cacheMaxSize, 10 MB). */
+  cacheMaxBytes?: number;
 }
 
 /** Serves one request; the promise settles when the response is complete. */
@@ -54,7 +65,19 @@ interface Target {
   path: string;
 }
 
-type Located = { kind: 'file'; fh: FileHandle; size: number; mtimeMs: number } | { kind: 'dir' } | { kind: 'missing' };
+/** A file is open (`fh`) or its bytes are cached (`bytes`); exactly one of the two is set. */
+type Located =
+  | { kind: 'file'; fh: FileHandle | null; bytes: Buffer | null; size: number; mtimeMs: number }
+  | { kind: 'dir' }
+  | { kind: 'missing' };
+
+interface CacheEntry {
+  expires: number;
+  located: Located;
+}
+
+/** Entries (paths) the cache may hold besides the byte budget, so probing random paths cannot grow it. */
+const CACHE_MAX_ENTRIES = 10_000;
 
 /** Builds the default servlet of one context. Throws TypeError for invalid options. */
 export function createStaticHandler(options: StaticOptions): StaticHandler {
@@ -71,8 +94,56 @@ export function createStaticHandler(options: StaticOptions): StaticHandler {
   const allowLinking = options.allowLinking ?? false;
   const errorPage = options.errorPage ?? defaultErrorPage;
   let realBase: Promise<string> | null = null;
+  const ttl = options.cacheTtlMs ?? 5000;
+  const objectMax = options.cacheObjectMaxBytes ?? 512 * 1024;
+  const cacheMax = options.cacheMaxBytes ?? 10 * 1024 * 1024;
+  // Insertion order is age order: the oldest entries go first when a budget is exceeded.
+  const cache = new Map<string, CacheEntry>();
+  let cachedBytes = 0;
 
+  function forget(path: string, entry: CacheEntry): void {
+    cache.delete(path);
+    if (entry.located.kind === 'file' && entry.located.bytes !== null) cachedBytes -= entry.located.bytes.length;
+  }
+
+  /**
+   * What the docBase holds at `path`. As Tomcat's resource cache, a result is
+   * reused for `ttl` ms, so a changed file can be served as it was for that
+   * long; a small file's bytes are read once and served from memory.
+   */
   async function locate(path: string): Promise<Located> {
+    if (ttl <= 0) return lookup(path);
+    const now = Date.now();
+    const hit = cache.get(path);
+    if (hit !== undefined) {
+      if (hit.expires > now) return hit.located;
+      forget(path, hit);
+    }
+    let found = await lookup(path);
+    if (found.kind === 'file' && found.fh !== null && found.size <= objectMax && found.size <= cacheMax) {
+      const fh = found.fh;
+      try {
+        const bytes = await fh.readFile();
+        // A file that changed while being read is served from disk this time and looked at again next time.
+        found = bytes.length === found.size ? { kind: 'file', fh: null, bytes, size: found.size, mtimeMs: found.mtimeMs } : found;
+      } catch {
+        return found;
+      }
+      if (found.fh === null) await fh.close().catch(() => undefined);
+      else return found;
+    }
+    if (found.kind === 'file' && found.fh !== null) return found;
+    const size = found.kind === 'file' && found.bytes !== null ? found.bytes.length : 0;
+    for (const [p, e] of cache) {
+      if (cache.size < CACHE_MAX_ENTRIES && cachedBytes + size <= cacheMax) break;
+      forget(p, e);
+    }
+    cache.set(path, { expires: now + ttl, located: found });
+    cachedBytes += size;
+    return found;
+  }
+
+  async function lookup(path: string): Promise<Located> {
     const file = join(docBase, ...path.split('/'));
     if (file !== docBase && !file.startsWith(docBase + sep)) return { kind: 'missing' };
     let fh: FileHandle;
@@ -101,7 +172,7 @@ export function createStaticHandler(options: StaticOptions): StaticHandler {
         await fh.close();
         return { kind: 'missing' };
       }
-      return { kind: 'file', fh, size: st.size, mtimeMs: Math.floor(st.mtimeMs) };
+      return { kind: 'file', fh, bytes: null, size: st.size, mtimeMs: Math.floor(st.mtimeMs) };
     } catch {
       await fh.close().catch(() => undefined);
       return { kind: 'missing' };
@@ -171,13 +242,13 @@ export function createStaticHandler(options: StaticOptions): StaticHandler {
     try {
       await serveFile(out, method, path, found, mime, res);
     } finally {
-      await found.fh.close().catch(() => undefined);
+      await found.fh?.close().catch(() => undefined);
     }
   }
 }
 
 async function noJsp(out: Out, path: string, found: Located): Promise<void> {
-  if (found.kind === 'file') await found.fh.close().catch(() => undefined);
+  if (found.kind === 'file') await found.fh?.close().catch(() => undefined);
   const message = found.kind === 'file' ? `JSP file [${path}] cannot be run: tollgate has no JSP engine` : `JSP file [${path}] not found`;
   out.error(404, message);
 }
@@ -218,7 +289,7 @@ async function serveFile(out: Out, method: string, path: string, file: Extract<L
     out.header('Content-Length', String(size));
     out.status(200);
     if (!body || size === 0) return out.end(200);
-    await pump(file.fh, 0, size - 1, res, true);
+    await pump(file, 0, size - 1, res, true);
     return;
   }
   out.status(206);
@@ -228,7 +299,7 @@ async function serveFile(out: Out, method: string, path: string, file: Extract<L
     // Tomcat's connector writes Content-Type before Content-Length.
     if (type !== null) out.setContentType(type);
     out.header('Content-Length', String(end - start + 1));
-    await pump(file.fh, start, end, res, true);
+    await pump(file, start, end, res, true);
     return;
   }
   // multipart/byteranges, byte for byte as Tomcat frames it (CRLF line ends).
@@ -241,15 +312,21 @@ async function serveFile(out: Out, method: string, path: string, file: Extract<L
   for (let i = 0; i < ranges.length; i++) {
     if (res.destroyed) return;
     res.write(heads[i]!);
-    if (!(await pump(file.fh, ranges[i]!.start, ranges[i]!.end, res, false))) return;
+    if (!(await pump(file, ranges[i]!.start, ranges[i]!.end, res, false))) return;
   }
   res.end(tail);
 }
 
-/** Streams bytes start..end (inclusive) of the file; false when the transfer broke off (the response is then destroyed). */
-async function pump(fh: FileHandle, start: number, end: number, res: ServerResponse, last: boolean): Promise<boolean> {
+/** Sends bytes start..end (inclusive) of the file; false when the transfer broke off (the response is then destroyed). */
+async function pump(file: Extract<Located, { kind: 'file' }>, start: number, end: number, res: ServerResponse, last: boolean): Promise<boolean> {
+  if (file.bytes !== null) {
+    const part = file.bytes.subarray(start, end + 1);
+    if (last) res.end(part);
+    else res.write(part);
+    return !res.destroyed;
+  }
   try {
-    await pipeline(fh.createReadStream({ start, end, autoClose: false }), res, { end: last });
+    await pipeline(file.fh!.createReadStream({ start, end, autoClose: false }), res, { end: last });
     return true;
   } catch {
     // The client went away or the file became unreadable mid-way: a truncated response is the only honest signal.
