@@ -67,8 +67,8 @@ interface Scope {
   bindings: Map<string, string> | null;
 }
 
-function resolve(scope: Scope | null, prefix: string): string | undefined {
-  for (let s = scope; s; s = s.parent) {
+function resolve(scope: Scope, prefix: string): string | undefined {
+  for (let s: Scope | null = scope; s; s = s.parent) {
     const uri = s.bindings?.get(prefix);
     if (uri !== undefined) return uri;
   }
@@ -84,8 +84,11 @@ function splitName(qname: string): { prefix: string; local: string } | null {
   return prefix === '' || local === '' || local.includes(':') ? null : { prefix, local };
 }
 
-/** The scope an element opens: its xmlns declarations, or null where saxes would report one. */
-function openScope(parent: Scope | null, attrs: RawAttribute[]): Scope | null {
+/** The scope of elements outside any declaration. */
+const NO_BINDINGS: Scope = { parent: null, bindings: null };
+
+/** The scope an element opens (its parent's when it declares nothing), or null where saxes would report a declaration. */
+function openScope(parent: Scope, attrs: RawAttribute[]): Scope | null {
   let bindings: Map<string, string> | null = null;
   for (const a of attrs) {
     let prefix: string;
@@ -98,7 +101,7 @@ function openScope(parent: Scope | null, attrs: RawAttribute[]): Scope | null {
     if (prefix !== '' && uri === '') return null;
     (bindings ??= new Map()).set(prefix, uri);
   }
-  return { parent, bindings };
+  return bindings ? { parent, bindings } : parent;
 }
 
 /** Attributes with their names resolved, or null where saxes would report one (unbound prefix, duplicate). */
@@ -129,22 +132,34 @@ function resolveAttributes(scope: Scope, attrs: RawAttribute[], lines: LineIndex
   return out;
 }
 
+/** What readStartTag read, in module fields rather than a new object per element (parsing never nests). */
+let tagEnd = 0;
+let tagSelfClosing = false;
+const NO_ATTRIBUTES: RawAttribute[] = [];
+
 /**
- * Reads a start tag from `<` at `lt`: its name, raw attributes and the
- * offset after its `>`; null for anything saxes would read differently.
+ * Reads a start tag from `<` at `lt`: its raw attributes (NO_ATTRIBUTES when
+ * none), and in tagEnd the offset after its `>`; null for anything saxes
+ * would read differently.
  */
-function readStartTag(text: string, lt: number): { qname: string; attrs: RawAttribute[]; end: number; selfClosing: boolean } | null {
-  const nEnd = nameEnd(text, lt + 1);
-  if (nEnd < 0) return null;
-  const qname = text.slice(lt + 1, nEnd);
-  const attrs: RawAttribute[] = [];
+function readStartTag(text: string, lt: number, nEnd: number): RawAttribute[] | null {
+  let attrs = NO_ATTRIBUTES;
   let j = nEnd;
   for (;;) {
     const before = j;
     while (isSpace(text.charCodeAt(j))) j++;
     const c = text.charCodeAt(j);
-    if (c === 62 /* > */) return { qname, attrs, end: j + 1, selfClosing: false };
-    if (c === 47 /* / */) return text.charCodeAt(j + 1) === 62 ? { qname, attrs, end: j + 2, selfClosing: true } : null;
+    if (c === 62 /* > */) {
+      tagEnd = j + 1;
+      tagSelfClosing = false;
+      return attrs;
+    }
+    if (c === 47 /* / */) {
+      if (text.charCodeAt(j + 1) !== 62) return null;
+      tagEnd = j + 2;
+      tagSelfClosing = true;
+      return attrs;
+    }
     if (j === before) return null; // attributes must be separated by white space
     const aEnd = nameEnd(text, j);
     if (aEnd < 0) return null;
@@ -162,6 +177,7 @@ function readStartTag(text: string, lt: number): { qname: string; attrs: RawAttr
     if (value.includes('<') || value.includes('&')) return null;
     // Attribute-value normalisation: each tab and line end becomes a space (CR never gets here).
     if (value.includes('\n') || value.includes('\t')) value = value.replace(/[\t\n]/g, ' ');
+    if (attrs === NO_ATTRIBUTES) attrs = [];
     attrs.push({ qname: text.slice(nameStart, aEnd), value, nameStart, valueStart: j + 1, valueEnd: close });
     j = close + 1;
   }
@@ -184,6 +200,7 @@ export function parseSimpleTree(text: string, lines: LineIndex): { root: XmlElem
   const stack: XmlElement[] = [];
   const starts: number[] = [];
   const scopes: Scope[] = [];
+  let scope: Scope = NO_BINDINGS;
   let root: XmlElement | null = null;
   for (;;) {
     const lt = text.indexOf('<', i);
@@ -220,7 +237,7 @@ export function parseSimpleTree(text: string, lines: LineIndex): { root: XmlElem
       let j = nEnd;
       while (isSpace(text.charCodeAt(j))) j++;
       if (text.charCodeAt(j) !== 62) return null;
-      scopes.pop();
+      scope = scopes.pop()!;
       el.contentEnd = lt;
       el.span = lines.span(starts.pop()!, j + 1);
       i = j + 1;
@@ -228,38 +245,53 @@ export function parseSimpleTree(text: string, lines: LineIndex): { root: XmlElem
     }
     // A second root element is an error saxes reports.
     if (root && stack.length === 0) return null;
-    const tag = readStartTag(text, lt);
-    if (!tag) return null;
-    const scope = openScope(scopes[scopes.length - 1] ?? null, tag.attrs);
-    if (!scope) return null;
-    const parts = splitName(tag.qname);
-    if (!parts || parts.prefix === 'xmlns') return null;
-    const uri = resolve(scope, parts.prefix) ?? (parts.prefix === '' ? '' : undefined);
-    if (uri === undefined || (parts.prefix !== '' && uri === '')) return null;
-    const attributes = tag.attrs.length === 0 ? [] : resolveAttributes(scope, tag.attrs, lines);
+    const nEnd = nameEnd(text, lt + 1);
+    if (nEnd < 0) return null;
+    const attrs = readStartTag(text, lt, nEnd);
+    if (!attrs) return null;
+    const end = tagEnd;
+    const selfClosing = tagSelfClosing;
+    const own = attrs.length === 0 ? scope : openScope(scope, attrs);
+    if (!own) return null;
+    const qname = text.slice(lt + 1, nEnd);
+    // Saxes' qualified-name rules without a {prefix, local} object per element.
+    const colon = qname.indexOf(':');
+    let name = qname;
+    let uri: string | undefined;
+    if (colon < 0) {
+      uri = resolve(own, '') ?? '';
+    } else {
+      const prefix = qname.slice(0, colon);
+      name = qname.slice(colon + 1);
+      if (colon === 0 || name === '' || name.includes(':') || prefix === 'xmlns') return null;
+      uri = resolve(own, prefix);
+      if (uri === undefined || uri === '') return null;
+    }
+    const attributes = attrs.length === 0 ? [] : resolveAttributes(own, attrs, lines);
     if (!attributes) return null;
     const el: XmlElement = {
-      name: parts.local || tag.qname,
-      qname: tag.qname,
+      name,
+      qname,
       namespace: uri,
       attributes,
       children: [],
       text: '',
       span: PENDING,
-      contentStart: tag.end,
-      contentEnd: tag.end,
+      contentStart: end,
+      contentEnd: end,
     };
     const parent = stack[stack.length - 1];
     if (parent) parent.children.push(el);
     else root = el;
-    if (tag.selfClosing) {
-      el.span = lines.span(lt, tag.end);
+    if (selfClosing) {
+      el.span = lines.span(lt, end);
     } else {
       stack.push(el);
       starts.push(lt);
       scopes.push(scope);
+      scope = own;
     }
-    i = tag.end;
+    i = end;
   }
   if (!root || stack.length > 0) return null;
   return { root, comments };
