@@ -91,13 +91,16 @@ export function mergeParts(parts: PartResult[]): (LintResult & { lintedFiles: st
 }
 
 /**
- * Below this many entries in webapps/, starting threads (each loads tollgate again) costs
- * more than it saves: measured with bench/lint.ts on 2 cores (see the commit that set it).
+ * From how many entries in webapps/ `--workers auto` would use threads. Measured on 2 cores
+ * (bench/lint.ts, CLI processes): at 10000 webapps two threads took 1.80-1.97 s against
+ * 1.87-2.05 s on one (each half runs ~55% slower beside the other: memory and GC threads
+ * compete), and they lose below that. So auto stays on one thread; --workers N opts in.
  */
-export const PARALLEL_THRESHOLD = 5000;
+export const PARALLEL_THRESHOLD = Number.POSITIVE_INFINITY;
 
-/** How many threads `--workers auto` uses for the base at `path`: 1 (no workers) for small bases. */
+/** How many threads `--workers auto` uses for the base at `path`: 1 below PARALLEL_THRESHOLD. */
 export function autoThreads(path: string): number {
+  if (!Number.isFinite(PARALLEL_THRESHOLD)) return 1;
   let apps = 0;
   try {
     apps = readdirSync(join(path, 'webapps')).length;
