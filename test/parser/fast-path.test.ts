@@ -62,6 +62,24 @@ describe('fast XML path', () => {
     expect(accepted).toBeGreaterThan(files.length / 3);
   });
 
+  it('agrees with saxes on real descriptors with characters inserted, removed or replaced', () => {
+    const texts = files.slice(0, 60).map((f) => decodeXml(readFileSync(f), f).source.text).filter((t) => t.length < 200_000);
+    const edit = fc.tuple(fc.nat(), fc.nat({ max: 3 }), fc.constantFrom('<', '>', '&', '"', "'", '-', '!', ':', ' ', '\n', '\r', ']', '=', '/', '?', 'x', ''));
+    let accepted = 0;
+    fc.assert(
+      fc.property(fc.nat({ max: texts.length - 1 }), fc.array(edit, { minLength: 1, maxLength: 3 }), (which, edits) => {
+        let text = texts[which]!;
+        for (const [at, drop, insert] of edits) {
+          const i = at % (text.length + 1);
+          text = text.slice(0, i) + insert + text.slice(i + drop);
+        }
+        if (expectSame({ path: 'm.xml', text, encoding: 'utf-8', bom: false })) accepted++;
+      }),
+      { numRuns: 1500 },
+    );
+    expect(accepted).toBeGreaterThan(100);
+  });
+
   it('takes a typical descriptor, with a declaration, namespaces, attributes and comments', () => {
     const text = `<?xml version="1.0" encoding="UTF-8"?>
 <!-- head -->
