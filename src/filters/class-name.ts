@@ -2,7 +2,7 @@ import { refuse, type Note } from './define.js';
 import { patternText, reader } from './values.js';
 
 /** Packages whose classes ship with the JDK or Tomcat: tollgate knows all of their classes that a parameter could name. */
-const PLATFORM = /^(java|javax|jdk|sun|com\.sun|org\.apache\.catalina|org\.apache\.tomcat|org\.apache\.coyote)\./;
+export const PLATFORM = /^(java|javax|jdk|sun|com\.sun|org\.apache\.catalina|org\.apache\.tomcat|org\.apache\.coyote)\./;
 
 /** A fully-qualified Java class name, checked only for syntax (Class.forName fails otherwise). */
 export function isJavaClassName(name: string): boolean {

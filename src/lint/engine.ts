@@ -101,6 +101,7 @@ function cachedValidation(target: TomcatTarget): (def: FilterDef) => ValidatedFi
   };
 }
 
+const SEVERITY_RANK: Record<Severity, number> = { info: 0, warning: 1, error: 2 };
 const LEVEL_TO_SEVERITY: Record<Exclude<RuleLevel, 'off'>, Severity> = { info: 'info', warn: 'warning', error: 'error' };
 
 /** Lints a loaded CATALINA_BASE: the parser's, merge's and validation's findings plus every rule's. */
@@ -145,11 +146,13 @@ export function lintBase(base: CatalinaBase, opts: LintOptions = {}): LintResult
   }
 
   // The same finding reaches us once per context that shares a descriptor, and a
-  // rule may see what a stage already reported: one finding per rule and span.
+  // rule may see what a stage already reported: one finding per rule and span,
+  // the most severe (a rule that knows the base may confirm what a stage could only suspect).
   const unique = new Map<string, Diagnostic>();
   for (const d of raw) {
     const key = `${d.ruleId}\0${d.span.file}\0${d.span.offset}\0${d.span.endOffset}`;
-    if (!unique.has(key)) unique.set(key, d);
+    const seen = unique.get(key);
+    if (!seen || SEVERITY_RANK[d.severity] > SEVERITY_RANK[seen.severity]) unique.set(key, d);
   }
   let diagnostics = [...unique.values()];
   let suppressed: SuppressedDiagnostic[] = [];

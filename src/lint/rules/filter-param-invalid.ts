@@ -1,6 +1,31 @@
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { isJavaClassName, PLATFORM } from '../../filters/class-name.js';
 import type { Rule } from '../types.js';
+import { filtersOf, paramOf } from './util.js';
 
-/** Reported where the problem is found (parser, merge or filter validation); this registers its id, level and docs. */
+/**
+ * Reported where the problem is found (parser, merge or filter validation); this registers its id, level and docs.
+ * The one check here needs the base: the CSRF filters' randomClass is loaded with Class.forName from Tomcat's own
+ * class path (lib/, never WEB-INF/lib), and Tomcat 10.1.60 refuses to start the application when it is missing
+ * (observed: "Unable to create Random source using class [com.example.NoSuchRandom]"). With no lib/*.jar in the
+ * base or home, a class outside the JDK and Tomcat cannot be there. Filter validation, which has no base, only
+ * warns that it cannot check; this error on the same value supersedes that warning.
+ */
 export const rule: Rule = {
   meta: { id: 'filter-param-invalid', description: 'An init-param value the filter cannot read.', defaultSeverity: 'error', category: 'correctness' },
+  check(ctx) {
+    const libDirs = [join(ctx.base.base, 'lib'), join(ctx.base.home, 'lib')];
+    const extraJars = libDirs.some((d) => existsSync(d) && readdirSync(d).some((f) => f.endsWith('.jar')));
+    if (extraJars) return;
+    for (const f of [...filtersOf(ctx, 'csrf-prevention'), ...filtersOf(ctx, 'rest-csrf-prevention')]) {
+      const p = paramOf(f.def, 'randomClass');
+      const cls = p?.value.value.trim();
+      if (!p || !cls || !isJavaClassName(cls) || PLATFORM.test(cls)) continue;
+      ctx.report({
+        message: `randomClass: ${cls} is not on the stock Tomcat class path, and this base has no lib/*.jar: Tomcat loads it from its own lib directory (not WEB-INF/lib), fails with "Unable to create Random source" and does not start the application. Remove the parameter or add the library to lib/.`,
+        span: p.value.span,
+      });
+    }
+  },
 };
