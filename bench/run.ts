@@ -49,7 +49,7 @@ const SECTIONS = ['parse', 'lint', 'runtime', 'sessions', 'soak', 'connections',
 function externalCommands(quick: boolean): Record<string, { title: string; args: string[] }> {
   return {
     soak: { title: 'Soak: the served example under mixed traffic with session churn', args: ['bench/soak.ts', '--minutes', quick ? '1' : '3'] },
-    connections: { title: 'Concurrent connections held open against the served example', args: ['bench/connections.ts', ...(quick ? ['--connections', '2000'] : [])] },
+    connections: { title: 'Concurrent connections held open against the served example', args: ['bench/connections.ts', '--connections', quick ? '2000' : '10000', '--hold', quick ? '15' : '30'] },
     fuzz: { title: 'Fuzzing parse, lint, chain and compile', args: ['bench/fuzz.ts', '--inputs', quick ? '20000' : '200000', '--seed', '1'] },
   };
 }
