@@ -1,10 +1,11 @@
 import { relative } from 'node:path';
 import { contextsOf, selectorTableOf, type ResolvedContext } from '../chain/index.js';
 import type { SelectorTable } from '../runtime/chain-selector.js';
+import { isSupportedCharset } from '../runtime/charset.js';
 import { FILTER_FACTORIES } from '../runtime/filters/index.js';
 import { validateFilterDef, type TomcatTarget } from '../filters/index.js';
 import { lintBase } from '../lint/engine.js';
-import type { CatalinaBase, Diagnostic } from '../model/index.js';
+import type { CatalinaBase, Diagnostic, Span } from '../model/index.js';
 
 export interface CompiledModule {
   host: string;
@@ -59,6 +60,29 @@ function filesOf(base: CatalinaBase, c: ResolvedContext): Set<string> {
   return files;
 }
 
+/**
+ * The <filter> declarations of conf/web.xml and web.xml.default that this
+ * context replaces with a same-named filter of its own: their errors are not
+ * this context's (Tomcat 10.1.60 starts an application that redefines a
+ * global filter whose own init-param is invalid). What the context inherits
+ * from them is validated with its merged filter below, and lint reports the
+ * merged configuration's errors on the application's definition.
+ */
+function overriddenDefaults(base: CatalinaBase, c: ResolvedContext): Span[] {
+  const out: Span[] = [];
+  for (const defaults of [base.globalWebXml, c.host.webXmlDefault]) {
+    for (const def of defaults?.filters ?? []) {
+      const winner = c.merged.filters.get(def.name.value)?.def;
+      if (winner !== undefined && winner !== def) out.push(def.span);
+    }
+  }
+  return out;
+}
+
+function within(inner: Span, outer: Span): boolean {
+  return inner.file === outer.file && inner.offset >= outer.offset && inner.endOffset <= outer.endOffset;
+}
+
 function moduleName(c: ResolvedContext): string {
   const name = c.context.path === '' ? 'ROOT' : c.context.path.slice(1).replace(/\//g, '#');
   return `${c.host.name}/${name}.mjs`;
@@ -72,12 +96,14 @@ function moduleName(c: ResolvedContext): string {
 export function planBase(base: CatalinaBase, opts: { target?: TomcatTarget } = {}): PlanResult {
   const target = opts.target ?? '10.1';
   const { diagnostics } = lintBase(base, { target });
-  const errorFiles = new Set(diagnostics.filter((d) => d.severity === 'error').map((d) => d.span.file));
+  const errors = diagnostics.filter((d) => d.severity === 'error');
   const plans: ContextPlan[] = [];
   const skipped: PlanResult['skipped'] = [];
   for (const c of contextsOf(base)) {
     const contextPath = c.context.path;
-    const bad = [...filesOf(base, c)].filter((f) => errorFiles.has(f));
+    const files = filesOf(base, c);
+    const overridden = overriddenDefaults(base, c);
+    const bad = [...new Set(errors.filter((d) => files.has(d.span.file) && !overridden.some((s) => within(d.span, s))).map((d) => d.span.file))];
     if (bad.length) {
       skipped.push({ host: c.host.name, contextPath, reason: `lint errors in ${bad.map((f) => relative(base.base, f) || f).join(', ')}` });
       continue;
@@ -93,6 +119,11 @@ export function planBase(base: CatalinaBase, opts: { target?: TomcatTarget } = {
       }
       planned.push({ filterName: f.name, className: f.className!.value, specId: v.spec.id, config: v.config });
     }
+    // The runtime decodes requests in this charset and refuses to start a context with one it does not know.
+    const requestCharacterEncoding = c.context.webXml?.requestCharacterEncoding?.value ?? base.globalWebXml?.requestCharacterEncoding?.value ?? null;
+    if (!unsupported && requestCharacterEncoding !== null && !isSupportedCharset(requestCharacterEncoding)) {
+      unsupported = `<request-character-encoding> ${JSON.stringify(requestCharacterEncoding)} is not a character set the Node runtime can decode`;
+    }
     if (unsupported) {
       skipped.push({ host: c.host.name, contextPath, reason: unsupported });
       continue;
@@ -106,7 +137,7 @@ export function planBase(base: CatalinaBase, opts: { target?: TomcatTarget } = {
       filters: planned,
       table,
       sessionTimeoutMinutes: c.merged.sessionTimeoutMinutes,
-      requestCharacterEncoding: c.context.webXml?.requestCharacterEncoding?.value ?? base.globalWebXml?.requestCharacterEncoding?.value ?? null,
+      requestCharacterEncoding,
       mimeMappings: Object.fromEntries(c.merged.mimeMappings),
       welcomeFiles: [...c.merged.welcomeFiles],
     });

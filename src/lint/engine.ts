@@ -101,6 +101,34 @@ function cachedValidation(target: TomcatTarget): (def: FilterDef) => ValidatedFi
   };
 }
 
+/**
+ * A definition that overrides a same-named filter of conf/web.xml or web.xml.default
+ * runs with the class and init-params it inherits (Tomcat 10.1.60: an application
+ * filter "cors" with cors.support.credentials=true under a global one with
+ * cors.allowed.origins="*" is refused). The errors of that merged configuration
+ * which the definition alone does not have are reported on the definition, each
+ * pointing at the inherited value it comes from.
+ */
+function inheritedProblems(m: MergedFilter, validate: (def: FilterDef) => ValidatedFilter, target: TomcatTarget): Diagnostic[] {
+  const own = m.def;
+  if (m.className === own.className && m.initParams.every((p) => own.initParams.includes(p))) return [];
+  if (validate(own).diagnostics.some((d) => d.severity === 'error')) return [];
+  const merged = validateFilterDef({ ...own, className: m.className, initParams: m.initParams }, { target });
+  const at = own.className?.span ?? own.name.span;
+  const inherited = m.initParams.find((p) => !own.initParams.includes(p))?.value.span ?? m.className?.span ?? at;
+  return merged.diagnostics
+    .filter((d) => d.severity === 'error')
+    .map((d) => {
+      const mine = d.span.file === own.span.file;
+      return {
+        ...d,
+        span: mine ? d.span : at,
+        message: `With what it inherits from the same-named filter in ${inherited.file}: ${d.message}`,
+        related: [{ message: 'inherited from here', span: mine ? inherited : d.span }],
+      };
+    });
+}
+
 const SEVERITY_RANK: Record<Severity, number> = { info: 0, warning: 1, error: 2 };
 const LEVEL_TO_SEVERITY: Record<Exclude<RuleLevel, 'off'>, Severity> = { info: 'info', warn: 'warning', error: 'error' };
 
@@ -123,6 +151,7 @@ export function lintBase(base: CatalinaBase, opts: LintOptions = {}): LintResult
   }
   const contexts = [...contextsOf(base), ...defaultsOnly(base, opts.hostsWithContexts)];
   for (const c of contexts) raw.push(...c.merged.diagnostics);
+  for (const c of contexts) for (const m of c.merged.filters.values()) raw.push(...inheritedProblems(m, validate, target));
   let uses: Map<FilterDef, FilterUse[]> | null = null;
   const usesOf = (f: CheckedFilter): FilterUse[] => {
     uses ??= indexUses(contexts);

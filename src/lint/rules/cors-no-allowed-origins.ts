@@ -1,5 +1,5 @@
 import type { Rule } from '../types.js';
-import { filtersOf, filterSpan, paramOf } from './util.js';
+import { effectiveParamSets, filtersOf, filterSpan, paramOf } from './util.js';
 
 export const rule: Rule = {
   meta: { id: 'cors-no-allowed-origins', description: 'CorsFilter without cors.allowed.origins refuses every cross-origin request.', defaultSeverity: 'error', category: 'correctness' },
@@ -7,6 +7,8 @@ export const rule: Rule = {
     for (const f of filtersOf(ctx, 'cors')) {
       const p = paramOf(f.def, 'cors.allowed.origins');
       if (p && p.value.value.trim() !== '') continue;
+      // A definition overriding a same-named filter of conf/web.xml inherits the origins it does not set.
+      if (!p && effectiveParamSets(ctx, f.def).every((params) => (params.find((x) => x.name.value === 'cors.allowed.origins')?.value.value.trim() ?? '') !== '')) continue;
       ctx.report({
         message: 'CorsFilter has no cors.allowed.origins: since the CVE-2018-8014 fix the default is an empty list, so Tomcat answers every cross-origin request with 403. Configurations written for the old default "*" silently stopped working. List the allowed origins.',
         span: p ? p.value.span : filterSpan(f.def),

@@ -6,6 +6,17 @@ export function paramOf(def: FilterDef, name: string): Param | undefined {
   return def.initParams.find((p) => p.name.value === name);
 }
 
+/**
+ * The init-params a definition runs with in each context where it is the winning
+ * definition (its own, then those it inherits from same-named filters of the
+ * defaults); its own alone when no context uses it.
+ */
+export function effectiveParamSets(ctx: LintContext, def: FilterDef): Param[][] {
+  const sets: Param[][] = [];
+  for (const c of ctx.contexts) for (const m of c.merged.filters.values()) if (m.def === def) sets.push(m.initParams);
+  return sets.length > 0 ? sets : [def.initParams];
+}
+
 /** Validated filters of one kind (by spec id), across every descriptor. */
 export function filtersOf(ctx: LintContext, specId: string): CheckedFilter[] {
   return ctx.filters.filter((f) => f.spec?.id === specId);
