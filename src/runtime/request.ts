@@ -23,6 +23,8 @@ export const PARAMETER_PARSE_FAILED_ATTR = 'org.apache.catalina.parameter_parse_
 export const PARAMETER_PARSE_FAILED_REASON_ATTR = 'org.apache.catalina.parameter_parse_failed_reason';
 /** Request attribute holding the dispatcher type. */
 export const DISPATCHER_TYPE_ATTR = 'org.apache.catalina.core.DISPATCHER_TYPE';
+/** Globals.REMOTE_IP_FILTER_SECURE: a special attribute of Tomcat's Request that reads and sets the secure flag. */
+export const REMOTE_IP_FILTER_SECURE_ATTR = 'org.apache.catalina.filters.RemoteIpFilter.secure';
 
 const RESOLVED: Promise<void> = Promise.resolve();
 const latin1 = charsetDecoder('ISO-8859-1')!;
@@ -289,12 +291,20 @@ export class ExchangeRequest {
       if (name === PARAMETER_PARSE_FAILED_ATTR) return this.params?.failure != null ? true : undefined;
       if (name === PARAMETER_PARSE_FAILED_REASON_ATTR) return this.params?.failure ?? undefined;
       if (name === DISPATCHER_TYPE_ATTR) return this.dispatcherType;
+      if (name === REMOTE_IP_FILTER_SECURE_ATTR) return this.secure;
     }
     return this.attributes?.get(name);
   }
 
-  /** Sets an attribute; `undefined` or `null` removes it. */
+  /**
+   * Sets an attribute; `undefined` or `null` removes it. As in Tomcat's Request, the RemoteIpFilter secure
+   * attribute is not stored (nor listed by getAttributeNames): a Boolean sets the secure flag.
+   */
   setAttribute(name: string, value: unknown): void {
+    if (name === REMOTE_IP_FILTER_SECURE_ATTR) {
+      if (typeof value === 'boolean') this.secure = value;
+      return;
+    }
     if (value === undefined || value === null) this.attributes?.delete(name);
     else (this.attributes ??= new Map()).set(name, value);
   }

@@ -57,6 +57,12 @@ function beforeCommit(ex: Exchange, state: Expires): void {
     return;
   }
   const status = res.status;
+  if (res.error !== null) {
+    // Tomcat's response counts as committed for the application once sendError was called: headers the
+    // filter sets after the chain are ignored, so an error page never gets Expires (observed on 10.1.60).
+    log?.fine(`Request [${uri}] with response status [${status}], an error page (sendError): no expiration header`);
+    return;
+  }
   let contentType = res.getContentType();
   if (contentType === null && status === 304 && state.mimeType !== null) {
     // The static servlet sends no content type with a 304; Tomcat looks it up from the file name.

@@ -134,8 +134,10 @@ describe('ExpiresFilter: eligibility', () => {
     expect(await run(expiresAt(TOMCAT_PARAMS), respond('text/plain'), { method: 'PUT' })).toMatchObject({ expires: undefined });
   });
 
-  it('applies to error pages the runtime sends (sendError) when their status is not excluded', async () => {
-    expect(await run(expiresAt({ ExpiresDefault: 'access plus 1 minute' }), (req) => void exchangeOf(req)!.response.sendError(404))).toMatchObject({ status: 404, ...maxAge(1) });
+  it('adds nothing to error pages sent with sendError, even when their status is not excluded (Tomcat ignores headers set after sendError)', async () => {
+    // Observed on Tomcat 10.1.60 by test/conformance (ExpiresFilter, "expires: /missing.css"): a 404 from the
+    // default servlet gets no Expires although ExpiresDefault is set and 404 is not excluded.
+    expect(await run(expiresAt({ ExpiresDefault: 'access plus 1 minute' }), (req) => void exchangeOf(req)!.response.sendError(404))).toMatchObject({ status: 404, cacheControl: undefined, expires: undefined });
   });
 });
 
