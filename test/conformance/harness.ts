@@ -13,7 +13,9 @@
  *   same plan `tollgate serve` runs (planBase + createContextRuntime +
  *   FILTER_FACTORIES, as src/server/container.ts wires them), with a handler
  *   written against the exchange API in place of the fixture's probe.jsp.
- *   `send` routes every path ending in `.jsp` to it; everything else goes to
+ *   `send` routes every path ending in `.jsp` to it, and every request that
+ *   carries a session it created (sessions live in one process; it serves
+ *   static files with serve's static handler too); everything else goes to
  *   the real `tollgate serve`.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -30,6 +32,7 @@ import { createContextRuntime, type ContextMiddleware } from '../../src/runtime/
 import { exchangeOf, type Exchange } from '../../src/runtime/exchange.js';
 import { FILTER_FACTORIES } from '../../src/runtime/filters/index.js';
 import { connectorLimits, httpConnector } from '../../src/server/connector.js';
+import { createStaticHandler, type StaticHandler } from '../../src/server/static.js';
 
 export const CATALINA_HOME = process.env.CATALINA_HOME ?? '/usr/share/tomcat10';
 export const HOST_MANAGER_WEBAPP = '/usr/share/tomcat10-admin/host-manager';
@@ -150,7 +153,8 @@ export function rewriteServerXml(xml: string, port: number): string {
 function copyBase(fixtureBase: string, side: string, port: number): string {
   if (!existsSync(join(fixtureBase, 'conf', 'server.xml'))) throw new Error(`${fixtureBase} is not a fixture CATALINA_BASE (no conf/server.xml)`);
   const base = mkdtempSync(join(tmpdir(), `tollgate-conf-${side}-`));
-  cpSync(fixtureBase, base, { recursive: true });
+  // Timestamps kept: both copies must report the same Last-Modified.
+  cpSync(fixtureBase, base, { recursive: true, preserveTimestamps: true });
   const file = join(base, 'conf', 'server.xml');
   writeFileSync(file, rewriteServerXml(readFileSync(file, 'utf8'), port));
   // Every application gets the probe page (fixtures/shared/probe.jsp): on Tomcat Jasper runs it, on
@@ -158,7 +162,7 @@ function copyBase(fixtureBase: string, side: string, port: number): string {
   const webapps = join(base, 'webapps');
   if (existsSync(webapps)) {
     for (const app of readdirSync(webapps, { withFileTypes: true })) {
-      if (app.isDirectory() && !existsSync(join(webapps, app.name, 'probe.jsp'))) cpSync(PROBE_JSP, join(webapps, app.name, 'probe.jsp'));
+      if (app.isDirectory() && !existsSync(join(webapps, app.name, 'probe.jsp'))) cpSync(PROBE_JSP, join(webapps, app.name, 'probe.jsp'), { preserveTimestamps: true });
     }
   }
   return base;
@@ -282,7 +286,7 @@ async function startProbeServer(baseDir: string): Promise<{ port: number; stop()
   const base = loadBase({ base: baseDir });
   const { plans } = planBase(base, { target: '10.1' });
   const limits = connectorLimits(httpConnector(base.serverXml));
-  const byHost = new Map<string, { path: string; mw: ContextMiddleware }[]>();
+  const byHost = new Map<string, { path: string; mw: ContextMiddleware; serve: StaticHandler }[]>();
   const aliases = new Map<string, string>();
   for (const h of base.hosts) {
     aliases.set(h.name.toLowerCase(), h.name.toLowerCase());
@@ -293,7 +297,8 @@ async function startProbeServer(baseDir: string): Promise<{ port: number; stop()
     const mw = runtimeOf(p, limits);
     all.push(mw);
     const list = byHost.get(p.host.toLowerCase()) ?? [];
-    list.push({ path: p.contextPath, mw });
+    const serve = createStaticHandler({ docBase: p.docBase, welcomeFiles: p.welcomeFiles, mimeTypes: p.mimeMappings, contextPath: p.contextPath });
+    list.push({ path: p.contextPath, mw, serve });
     list.sort((a, b) => b.path.length - a.path.length);
     byHost.set(p.host.toLowerCase(), list);
   }
@@ -307,7 +312,8 @@ async function startProbeServer(baseDir: string): Promise<{ port: number; stop()
       res.end('no started context for this path (see tollgate serve start-up lines)');
       return;
     }
-    ctx.mw(req, res, () => void probeHandler(req, res));
+    const jsp = /\.jsp$/i.test(path);
+    ctx.mw(req, res, () => void (jsp ? probeHandler(req, res) : ctx.serve(req, res)));
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const port = (server.address() as AddressInfo).port;
@@ -368,6 +374,19 @@ async function probeHandler(req: IncomingMessage, res: ServerResponse): Promise<
     return;
   }
   const r = ex.request;
+  // What Jasper's generated _jspService does before the page runs (Tomcat 10.1): OPTIONS answered with Allow,
+  // methods other than GET, POST and HEAD refused with 405.
+  const method = req.method ?? 'GET';
+  if (method === 'OPTIONS') {
+    ex.response.setHeader('Allow', 'GET, HEAD, POST, OPTIONS');
+    res.end();
+    return;
+  }
+  if (method !== 'GET' && method !== 'POST' && method !== 'HEAD') {
+    ex.response.setHeader('Allow', 'GET, HEAD, POST, OPTIONS');
+    ex.response.sendError(405, 'JSPs only permit GET, POST or HEAD. Jasper also permits OPTIONS');
+    return;
+  }
   await r.parseParameters();
   const parameters: Record<string, string[]> = {};
   for (const name of r.getParameterNames().sort()) parameters[name] = r.getParameterValues(name) ?? [];
@@ -427,11 +446,32 @@ export async function startPair(fixtureBase: string, opts: StartOptions = {}): P
 
 // ---------------------------------------------------------------- requests
 
+/** Which tollgate process issued a session id (see send). */
+const issuedBy = new Map<string, 'serve' | 'probe'>();
+
+function sessionIdsOf(headers: Request['headers']): string[] {
+  const out: string[] = [];
+  for (const [k, v] of Object.entries(headers ?? {})) {
+    if (k.toLowerCase() !== 'cookie') continue;
+    for (const line of Array.isArray(v) ? v : [v]) for (const m of line.matchAll(/(?:^|;)\s*JSESSIONID=([^;]*)/gi)) out.push(m[1]!);
+  }
+  return out;
+}
+
 /** Sends one request exactly as given (no path normalisation, no connection reuse). */
 export function send(side: Side, req: Request): Promise<Response> {
   const path = req.path;
-  const toProbe = side.name === 'tollgate' && side.probePort !== undefined && /\.jsp$/i.test(path.split('?', 1)[0]!);
-  const port = toProbe ? side.probePort! : side.port;
+  let port = side.port;
+  if (side.name === 'tollgate' && side.probePort !== undefined) {
+    // Sessions live in the process that created them: a request carrying a session the probe server issued
+    // goes there (it serves static files with serve's own static handler too); *.jsp always goes there.
+    const ids = sessionIdsOf(req.headers);
+    const jsp = /\.jsp$/i.test(path.split('?', 1)[0]!);
+    const fromServe = ids.filter((id) => issuedBy.get(id) === 'serve');
+    if (jsp && fromServe.length > 0) throw new Error(`${req.path}: a session created by tollgate serve cannot be used on the probe server (start the flow with a .jsp request)`);
+    if (jsp || ids.some((id) => issuedBy.get(id) === 'probe')) port = side.probePort;
+  }
+  const issuer = side.name === 'tollgate' ? (port === side.port ? 'serve' : 'probe') : null;
   return new Promise((resolveRes, reject) => {
     const headers: Record<string, string | string[]> = { host: req.host ?? 'localhost', ...req.headers };
     if (req.body !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-length')) headers['content-length'] = String(Buffer.byteLength(req.body));
@@ -441,6 +481,12 @@ export function send(side: Side, req: Request): Promise<Response> {
       res.on('end', () => {
         const list: [string, string][] = [];
         for (let i = 0; i + 1 < res.rawHeaders.length; i += 2) list.push([res.rawHeaders[i]!.toLowerCase(), res.rawHeaders[i + 1]!]);
+        if (issuer !== null) {
+          for (const [k, v] of list) {
+            const id = k === 'set-cookie' ? /^\s*JSESSIONID=([^;]*)/i.exec(v)?.[1] : undefined;
+            if (id) issuedBy.set(id, issuer);
+          }
+        }
         resolveRes({ status: res.statusCode!, headers: list, body: Buffer.concat(chunks).toString('utf8') });
       });
       res.on('error', reject);
@@ -520,14 +566,30 @@ export function normaliseHeader(res: Response, name: string): string | null {
         const e = Date.parse(v);
         if (Number.isNaN(e)) return `unparsable(${v})`;
         if (date === null) return 'no Date header';
-        return `Date${e - Date.parse(date) >= 0 ? '+' : ''}${Math.round((e - Date.parse(date)) / 1000)}s`;
+        let offset = Math.round((e - Date.parse(date)) / 1000);
+        // Expires and Date are whole seconds taken at slightly different instants: when the offset is within one
+        // second of Cache-Control's max-age (compared exactly on its own), the offset is reported as max-age.
+        const maxAge = /max-age=(-?\d+)/.exec(header(res, 'cache-control') ?? '')?.[1];
+        if (maxAge !== undefined && Math.abs(offset - wholeMinute(Number(maxAge))) <= 1) offset = wholeMinute(Number(maxAge));
+        return `Date${offset >= 0 ? '+' : ''}${offset}s`;
       })
       .join(', ');
   }
   if (n === 'x-csrf-token') return values.map((v) => (/^[0-9A-F]{32}$/.test(v) ? '<nonce>' : v)).join(', ');
   if (n === 'set-cookie') return values.map((v) => normalise(v)).join(' | ');
+  if (n === 'cache-control') return values.map((v) => v.replace(/max-age=(\d+)/, (m, k: string) => `max-age=${wholeMinute(Number(k))}`)).join(', ');
   if (n === 'location') return values.map((v) => normalise(v.replace(/^http:\/\/localhost:\d+/, 'http://localhost:<port>'))).join(', ');
   return values.map(normalise).join(', ');
+}
+
+/**
+ * Tomcat's ExpiresFilter computes max-age from a second clock reading after the expiration date
+ * ((expires - now) / 1000, truncated), so when a millisecond ticks in between it reports one second less
+ * than the rule (599 for A600; observed both ways on 10.1.60). A max-age one second short of a whole minute
+ * is reported as that minute; every rule in the fixtures is a whole number of minutes.
+ */
+export function wholeMinute(seconds: number): number {
+  return (seconds + 1) % 60 === 0 ? seconds + 1 : seconds;
 }
 
 /** The comparable view of a response: status, the chosen headers normalised, the body (or null when not compared). */
@@ -544,7 +606,7 @@ export function view(res: Response, headers: readonly string[] = COMPARED_HEADER
   for (const name of headers) h[name] = normaliseHeader(res, name);
   let b: string | null;
   if (body === 'none') b = null;
-  else if (body === 'json') b = JSON.stringify(normaliseJson(JSON.parse(res.body)), null, 1);
+  else if (body === 'json') b = jsonOrText(res.body);
   else if (body === 'error-title') b = errorTitle(res.body);
   else b = normalise(res.body);
   return { status: res.status, headers: h, body: b };
@@ -567,6 +629,16 @@ export function decodeEntities(s: string): string {
     if (e[0] === '#') return String.fromCodePoint(e[1] === 'x' || e[1] === 'X' ? parseInt(e.slice(2), 16) : Number(e.slice(1)));
     return named[e.toLowerCase()] ?? m;
   });
+}
+
+function jsonOrText(body: string): string {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    return `not JSON: ${normalise(body)}`;
+  }
+  return JSON.stringify(normaliseJson(parsed), null, 1);
 }
 
 function normaliseJson(v: unknown): unknown {
@@ -604,6 +676,26 @@ export async function exchange(pair: Pair, area: string, description: string, re
     tollgate,
     views: { tomcat: view(tomcat, opts.headers, opts.body), tollgate: view(tollgate, opts.headers, opts.body) },
   };
+}
+
+/** One step whose request differs by side (cookies, nonces): `build` makes each side's request. */
+export async function exchangeEach(pair: Pair, area: string, description: string, build: (side: Side) => Request, opts: { headers?: readonly string[]; body?: BodyMode } = {}): Promise<Compared> {
+  const [tomcat, tollgate] = await Promise.all([send(pair.tomcat, build(pair.tomcat)), send(pair.tollgate, build(pair.tollgate))]);
+  recordStep(area, description);
+  return {
+    tomcat,
+    tollgate,
+    views: { tomcat: view(tomcat, opts.headers, opts.body), tollgate: view(tollgate, opts.headers, opts.body) },
+  };
+}
+
+/** `name=value` of the first Set-Cookie named `name`, or null. */
+export function cookieOf(res: Response, name = 'JSESSIONID'): string | null {
+  for (const v of headerValues(res, 'set-cookie')) {
+    const pair = v.split(';', 1)[0]!.trim();
+    if (pair.startsWith(`${name}=`)) return pair;
+  }
+  return null;
 }
 
 export function sleep(ms: number): Promise<void> {
