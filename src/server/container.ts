@@ -83,7 +83,8 @@ function connectorPort(base: CatalinaBase): number | null {
 }
 
 function notFound(req: IncomingMessage, res: ServerResponse): void {
-  const page = defaultErrorPage(404, 'The requested resource is not available.');
+  // Tomcat's report for a request no context takes has no message line (observed on 10.1.60).
+  const page = defaultErrorPage(404, null);
   res.writeHead(404, { ...page.headers, 'Content-Type': page.contentType, 'Content-Length': Buffer.byteLength(page.body) });
   res.end(req.method === 'HEAD' ? undefined : page.body);
 }

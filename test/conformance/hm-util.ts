@@ -239,20 +239,18 @@ export function view(res: { status: number; headers: [string, string][]; body: s
 
 /**
  * Both views as the test compares them. Tomcat's ErrorReportValve pages are
- * reduced to their title and message line, without their length: tollgate
- * renders its own report (docs/divergences.md, "Error pages"), and where
- * Tomcat's report has no message line (a host without a ROOT application)
- * only the titles are compared. Content-Length of an empty body is framing
- * (Tomcat sends none on its redirect, node:http sends 0).
+ * reduced to their title and message line (none, for a request no context
+ * takes), without their length: tollgate renders its own report
+ * (docs/divergences.md, "Error pages"). Content-Length of an empty body is
+ * framing (Tomcat sends none on its redirect, node:http sends 0).
  */
 export function aligned(tomcat: View, tollgate: View): [View, View] {
-  const reduce = (v: View, withMessage: boolean): View => {
+  const reduce = (v: View): View => {
     const headers = { ...v.headers };
     if (v.body === '' || isErrorReport(v.body)) delete headers['content-length'];
     if (!isErrorReport(v.body)) return { status: v.status, headers, body: v.body };
     const line = errorReportLine(v.body);
-    return { status: v.status, headers, body: withMessage ? `${line.title}\n${line.message}` : `${line.title}` };
+    return { status: v.status, headers, body: `${line.title}\n${line.message ?? '(no message)'}` };
   };
-  const tomcatMessage = isErrorReport(tomcat.body) && errorReportLine(tomcat.body).message !== null;
-  return [reduce(tomcat, tomcatMessage), reduce(tollgate, tomcatMessage)];
+  return [reduce(tomcat), reduce(tollgate)];
 }
