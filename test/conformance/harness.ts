@@ -170,7 +170,10 @@ function copyBase(fixtureBase: string, side: string, port: number): string {
 
 // ---------------------------------------------------------------- Tomcat
 
-let compiledClasses: string | null = null;
+const compiledClasses = new Map<string, string>();
+process.on('exit', () => {
+  for (const dir of compiledClasses.values()) rmSync(dir, { recursive: true, force: true });
+});
 
 async function startTomcat(fixtureBase: string, opts: StartOptions): Promise<Side & { stop(): Promise<void> }> {
   const why = tomcatMissing();
@@ -195,16 +198,17 @@ async function startTomcat(fixtureBase: string, opts: StartOptions): Promise<Sid
   }
   if (opts.javaSources) {
     const sources = resolve(opts.javaSources);
-    if (sources === JAVA_SOURCES && process.env.TOLLGATE_CONFORMANCE_CLASSES) {
-      cpSync(process.env.TOLLGATE_CONFORMANCE_CLASSES, join(base, 'lib'), { recursive: true });
-    } else {
-      if (sources !== JAVA_SOURCES || compiledClasses === null) {
-        const out = mkdtempSync(join(tmpdir(), 'tollgate-conf-classes-'));
-        compileJava(sources, out);
-        if (sources === JAVA_SOURCES) compiledClasses = out;
-        cpSync(out, join(base, 'lib'), { recursive: true });
-      } else cpSync(compiledClasses, join(base, 'lib'), { recursive: true });
+    let classes = sources === JAVA_SOURCES ? process.env.TOLLGATE_CONFORMANCE_CLASSES : undefined;
+    if (!classes) {
+      // javac costs ~1.5 s: once per source directory and worker.
+      classes = compiledClasses.get(sources);
+      if (!classes) {
+        classes = mkdtempSync(join(tmpdir(), 'tollgate-conf-classes-'));
+        compileJava(sources, classes);
+        compiledClasses.set(sources, classes);
+      }
     }
+    cpSync(classes, join(base, 'lib'), { recursive: true });
   }
   if (opts.hostManager) {
     const dir = join(base, 'conf', 'Catalina', 'localhost');
