@@ -35,7 +35,8 @@ export interface Step {
 }
 
 const A = 'admin:s3cret';
-const get = (id: string, path: string, auth: string | undefined = A, extra: Partial<Step> = {}): Step => ({ id, path, ...(auth === undefined ? {} : { auth }), ...extra });
+/** `auth` null: no Authorization header (or only `extra.raw`). */
+const get = (id: string, path: string, auth: string | null = A, extra: Partial<Step> = {}): Step => ({ id, path, ...(auth === null ? {} : { auth }), ...extra });
 const cmd = (id: string, command: string, extra: Partial<Step> = {}): Step => get(id, `${TEXT}/${command}`, A, extra);
 const ok = (s: string) => ({ status: 200, body: `${s}\n` });
 
@@ -44,6 +45,7 @@ export const LONG_NAME = 'a'.repeat(300);
 /** Absolute appBase outside every base; the test removes it afterwards (Tomcat creates it). */
 export const ABSOLUTE_APPBASE = join(tmpdir(), `tollgate-conformance-abs-${process.pid}`);
 
+const HTML_DIVERGENCE = 'Only the text interface';
 const HEAD_DIVERGENCE = 'A HEAD request never changes state';
 const CASE_DIVERGENCE = 'Host names are compared case-insensitively';
 const NAME_DIVERGENCE = 'Host names that can never match a Host header are refused';
@@ -56,7 +58,7 @@ const LIST1 = `${LIST0}\n[one.example]:[www.one.example,one.example,x.one.exampl
 /** Steps of the main base, in order: later steps depend on the state earlier ones leave. */
 export const MAIN_STEPS: Step[] = [
   // Authentication and authorisation (fresh realm: nobody has failed yet).
-  get('no credentials: 401 with the Basic challenge', `${TEXT}/list`, undefined),
+  get('no credentials: 401 with the Basic challenge', `${TEXT}/list`, null),
   get('wrong password: 401', `${TEXT}/list`, 'admin:wrong'),
   get('unknown user: 401', `${TEXT}/list`, 'ghost:s3cret'),
   get('admin-gui only: 403 page', `${TEXT}/list`, 'gui:s3cret'),
@@ -66,25 +68,28 @@ export const MAIN_STEPS: Step[] = [
   get('admin-script: list', `${TEXT}/list`),
   get('empty password: 401', `${TEXT}/list`, 'admin:'),
   get('credentials without a colon: 401', `${TEXT}/list`, 'admin'),
-  get('scheme in mixed case (bAsIc): accepted', `${TEXT}/list`, undefined, { raw: `bAsIc ${Buffer.from(A).toString('base64')}` }),
-  get('Bearer scheme: 401', `${TEXT}/list`, undefined, { raw: 'Bearer abc.def.ghi' }),
-  get('Digest scheme under BASIC: 401', `${TEXT}/list`, undefined, { raw: 'Digest username="admin", realm="Tomcat Host Manager Application"' }),
-  get('malformed base64: 401', `${TEXT}/list`, undefined, { raw: 'Basic !!!not-base64' }),
+  get('scheme in mixed case (bAsIc): accepted', `${TEXT}/list`, null, { raw: `bAsIc ${Buffer.from(A).toString('base64')}` }),
+  get('Bearer scheme: 401', `${TEXT}/list`, null, { raw: 'Bearer abc.def.ghi' }),
+  get('Digest scheme under BASIC: 401', `${TEXT}/list`, null, { raw: 'Digest username="admin", realm="Tomcat Host Manager Application"' }),
+  get('malformed base64: 401', `${TEXT}/list`, null, { raw: 'Basic !!!not-base64' }),
   get('user name in another case: 401', `${TEXT}/list`, 'ADMIN:s3cret'),
   get('password containing a colon: accepted', `${TEXT}/list`, 'colon:pa:ss'),
   get('ISO-8859-1 user name and password: accepted', `${TEXT}/list`, 'jörg:grüße'),
   get('admin after failures: list (a success resets the count)', `${TEXT}/list`),
-  get('POST without credentials: 401', `${TEXT}/list`, undefined, { method: 'POST' }),
+  get('POST without credentials: 401', `${TEXT}/list`, null, { method: 'POST' }),
 
   // Paths under the context.
-  get('/host-manager redirects to /host-manager/ before authentication', '/host-manager', undefined),
-  get('/host-manager?x=1 keeps the query in the redirect', '/host-manager?x=1', undefined),
+  get('/host-manager redirects to /host-manager/ before authentication', '/host-manager', null),
+  get('/host-manager?x=1 keeps the query in the redirect', '/host-manager?x=1', null),
   get('/text: unknown command [/text]', TEXT),
   cmd('/text/: unknown command [/]', ''),
   cmd('unknown command', 'bogus'),
   cmd('command names are case-sensitive (LIST)', 'LIST'),
   cmd('a path below a command (list/extra)', 'list/extra'),
   cmd('list ignores parameters', 'list?name=x&foo=bar'),
+  get('OPTIONS without credentials: 401', `${TEXT}/list`, null, { method: 'OPTIONS' }),
+  get('the HTML interface with admin-gui', '/host-manager/html/list', 'gui:s3cret', { divergence: { heading: HTML_DIVERGENCE, tomcat: { status: 200 }, tollgate: { status: 404 } } }),
+  get('the HTML interface without credentials', '/host-manager/html', null, { divergence: { heading: HTML_DIVERGENCE, tomcat: { status: 401 }, tollgate: { status: 404 } } }),
 
   // Methods.
   cmd('POST list: 405', 'list', { method: 'POST' }),
@@ -93,7 +98,7 @@ export const MAIN_STEPS: Step[] = [
   cmd('PATCH list: 501', 'list', { method: 'PATCH' }),
   cmd('OPTIONS list: Allow GET, HEAD, OPTIONS', 'list', { method: 'OPTIONS' }),
   cmd('HEAD list: the GET headers, no body', 'list', { method: 'HEAD' }),
-  get('TRACE: 405 from the connector, before authentication', `${TEXT}/list`, undefined, { method: 'TRACE' }),
+  get('TRACE: 405 from the connector, before authentication', `${TEXT}/list`, null, { method: 'TRACE' }),
   cmd('POST add: 405, nothing added', 'add?name=post.example', { method: 'POST' }),
   cmd('list after the POST add: unchanged', 'list'),
 
@@ -118,6 +123,7 @@ export const MAIN_STEPS: Step[] = [
   cmd('NUL in the name with an appBase: configBase check fails', 'add?name=x%00y&appBase=xy'),
   cmd('a 300-character name: appBase cannot be created', `add?name=${LONG_NAME}`),
   cmd('a 5000-character name: path check error', `add?name=${'b'.repeat(5000)}`),
+  cmd('a repeated name parameter: the first one counts', 'remove?name=nope1.example&name=one.example'),
   cmd('list after the refusals: unchanged', 'list'),
 
   // Deliberate differences on add, each followed by the request that undoes it on Tomcat.

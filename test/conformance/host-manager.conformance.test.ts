@@ -59,6 +59,10 @@ describe('host manager text interface: Tomcat 10.1 and tollgate, the same sequen
   it('the sequence is long enough and its ids are unique', () => {
     expect(MAIN_STEPS.length + STORECONFIG_STEPS.length).toBeGreaterThanOrEqual(80);
     expect(new Set(MAIN_STEPS.map((s) => s.id)).size).toBe(MAIN_STEPS.length);
+    // Steps named for missing credentials really send no Authorization header.
+    const anonymous = MAIN_STEPS.filter((s) => /without credentials|no credentials|redirects|TRACE/.test(s.id));
+    expect(anonymous.length).toBeGreaterThanOrEqual(6);
+    for (const s of anonymous) expect(request(s).headers, s.id).toEqual({});
   });
 
   // In order: later steps depend on the hosts earlier ones added and the failures they counted.
