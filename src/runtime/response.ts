@@ -39,6 +39,8 @@ export class ExchangeResponse {
   private encoders: unknown[] | null = null;
   /** Status and message of the error sent with sendError, if any. */
   error: { status: number; message: string | null } | null = null;
+  /** The location sent with sendRedirect, if any (like sendError, it ends what the application may set). */
+  redirected: string | null = null;
 
   constructor(ex: Exchange, raw: ServerResponse) {
     this.ex = ex;
@@ -229,6 +231,7 @@ export class ExchangeResponse {
   sendRedirect(location: string, status = 302): boolean {
     const res = this.raw;
     if (res.headersSent || res.writableEnded) return false;
+    this.redirected = location;
     res.statusCode = status;
     res.setHeader('location', location);
     res.setHeader('content-length', 0);
@@ -272,6 +275,7 @@ export class ExchangeResponse {
   /**
    * Runs `hook(ex, arg)` once, just before the headers are sent, however
    * they are sent (writeHead, write, end, sendError, a 304 from downstream).
+   * Hooks run in reverse registration order (innermost filter first).
    * Headers it sets are sent. Returns false when the response is already committed.
    */
   onBeforeCommit<T>(hook: CommitHook<T>, arg: T): boolean;
@@ -298,7 +302,10 @@ export class ExchangeResponse {
     this.hooksRan = true;
     const list = this.hooks;
     if (list === null) return;
-    for (let i = 0; i < list.length; i += 2) runHook(this.ex, list[i] as CommitHook<unknown>, list[i + 1]);
+    // Last registered first: a hook stands for a response wrapper, and the innermost wrapper (the filter
+    // nearest the servlet) sees the servlet's calls first. With two AddDefaultCharsetFilters or two
+    // ExpiresFilters on one request, the one later in the chain decides, as on Tomcat 10.1.60.
+    for (let i = list.length - 2; i >= 0; i -= 2) runHook(this.ex, list[i] as CommitHook<unknown>, list[i + 1]);
   }
 
   /** Writes (or replaces) this response's session cookie. */

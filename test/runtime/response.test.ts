@@ -99,6 +99,22 @@ describe('commit hook failures and late registration', () => {
   const logs: LogRecord[] = [];
   afterEach(() => setLogSink(null));
 
+  it('runs hooks innermost filter first, as nested response wrappers see the servlet first', async () => {
+    const tagger = (tag: string) => ({
+      name: `Tag${tag}`,
+      doFilter(ex: Exchange, next: () => unknown) {
+        ex.response.onBeforeCommit((e) => e.response.setHeader('x-order', `${e.response.getHeader('x-order') ?? ''}${tag}`));
+        return next() as undefined;
+      },
+    });
+    const s = await serve({ filters: [tagger('outer'), tagger('-inner')] }, (_req, res) => res.end('ok'));
+    try {
+      expect((await request(s, '/')).headers['x-order']).toBe('-innerouter');
+    } finally {
+      await s.close();
+    }
+  });
+
   it('logs a failing hook, runs the others, and still sends the response', async () => {
     setLogSink((r) => logs.push(r));
     const s = await serve(

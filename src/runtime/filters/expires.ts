@@ -57,10 +57,11 @@ function beforeCommit(ex: Exchange, state: Expires): void {
     return;
   }
   const status = res.status;
-  if (res.error !== null) {
-    // Tomcat's response counts as committed for the application once sendError was called: headers the
-    // filter sets after the chain are ignored, so an error page never gets Expires (observed on 10.1.60).
-    log?.fine(`Request [${uri}] with response status [${status}], an error page (sendError): no expiration header`);
+  if (res.error !== null || res.redirected !== null) {
+    // Tomcat's response counts as committed for the application once sendError or sendRedirect was called:
+    // headers the filter sets after the chain are ignored, so an error page or a redirect never gets Expires
+    // (observed on 10.1.60: a default-servlet 404, and the directory redirect /dir -> /dir/).
+    log?.fine(`Request [${uri}] with response status [${status}], ${res.error !== null ? 'an error page (sendError)' : 'a redirect (sendRedirect)'}: no expiration header`);
     return;
   }
   let contentType = res.getContentType();

@@ -139,6 +139,10 @@ describe('ExpiresFilter: eligibility', () => {
     // default servlet gets no Expires although ExpiresDefault is set and 404 is not excluded.
     expect(await run(expiresAt({ ExpiresDefault: 'access plus 1 minute' }), (req) => void exchangeOf(req)!.response.sendError(404))).toMatchObject({ status: 404, cacheControl: undefined, expires: undefined });
   });
+
+  it('adds nothing to a redirect sent with sendRedirect (observed: the default servlet redirecting /dir to /dir/)', async () => {
+    expect(await run(expiresAt({ ExpiresDefault: 'access plus 1 minute' }), (req) => void exchangeOf(req)!.response.sendRedirect('/dir/'))).toMatchObject({ status: 302, cacheControl: undefined, expires: undefined });
+  });
 });
 
 describe('ExpiresFilter: bases and durations', () => {
