@@ -1,0 +1,102 @@
+/**
+ * The merge of conf/web.xml and the application descriptors, url-pattern
+ * versus servlet-name mappings, and dispatchers, against real Tomcat 10.1
+ * (fixtures/merge: Debian's conf/web.xml plus three global filters —
+ * HttpHeaderSecurityFilter on /*, ExpiresFilter on *.css, AddDefaultCharsetFilter
+ * on the default servlet — and five applications).
+ */
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FIXTURES, sameStep, startPair, type Adjust, type BodyMode, type Pair, type Request } from './harness.js';
+
+let pair: Pair;
+beforeAll(async () => {
+  pair = await startPair(join(FIXTURES, 'merge'));
+});
+afterAll(async () => {
+  await pair?.stop();
+});
+const same = (area: string, description: string, req: Request, body?: BodyMode, adjust?: Adjust) => sameStep(pair, area, description, req, body, adjust);
+
+describe('global and application descriptors', () => {
+  const paths = ['/index.html', '/style.css', '/page.txt', '/data.json', '/probe.jsp', '/sub/inner.txt', '/missing.css', '/'];
+  for (const app of ['plain', 'override']) {
+    for (const p of paths) {
+      it(`${app}${p}`, async () => {
+        await same('merge', `${app}${p}`, { path: `/${app}${p}` });
+      });
+    }
+  }
+  it('ROOT has no application descriptor', async () => {
+    await same('merge', 'ROOT: no webapps/ROOT, default-host 404', { path: '/style.css' });
+  });
+});
+
+describe('url-pattern and servlet-name mappings', () => {
+  const cases: [string, Record<string, string>][] = [
+    ['/exact.txt', {}],
+    ['/exact.txt/', {}],
+    ['/page.txt', {}],
+    ['/sub/inner.txt', {}],
+    ['/sub/', {}],
+    ['/sub', {}],
+    ['/data.json', {}],
+    ['/data.json?x=1', {}],
+    ['/probe.jsp', { origin: 'https://a.example' }],
+    ['/probe.jsp', { origin: 'https://evil.example' }],
+    ['/index.html', { origin: 'https://evil.example' }],
+    ['/style.css', { 'x-forwarded-proto': 'https' }],
+    ['/sub/missing.json', {}],
+    ['/SUB/inner.txt', {}],
+  ];
+  for (const [p, h] of cases) {
+    it(`mappings${p} ${JSON.stringify(h)}`, async () => {
+      await same('mappings', `mappings${p} ${JSON.stringify(h)}`, { path: `/mappings${p}`, headers: h });
+    });
+  }
+  it('SetCharacterEncodingFilter mapped to the jsp servlet by name', async () => {
+    await same('mappings', 'mappings/probe.jsp POST (servlet-name jsp: encoding forced)', { method: 'POST', path: '/mappings/probe.jsp', headers: { 'content-type': 'application/x-www-form-urlencoded; charset=UTF-8' }, body: 'n=%C3%A9' });
+  });
+  it('a context Tomcat starts and tollgate leaves unstarted (lint error, documented divergence, asserted)', async () => {
+    // docs/divergences.md, "Lint errors on some configurations Tomcat starts": remote-ip-after-address-filter.
+    await same('merge', 'refused/index.html: RemoteIpFilter after the global header filter (divergence asserted)', { path: '/refused/index.html' }, 'exact', (views) => {
+      expect(views.tomcat.status).toBe(200);
+      expect(views.tollgate.status).toBe(404);
+      expect(views.tollgate.body).toMatch(/<title>HTTP Status 404 – Not Found<\/title>/);
+      views.tomcat.status = 404;
+      views.tomcat.body = views.tollgate.body;
+      views.tomcat.headers = views.tollgate.headers;
+    });
+  });
+  for (const p of ['/index.html', '/probe.jsp', '/page.txt', '/nothing/x.txt', '/']) {
+    it(`wildcard${p}`, async () => {
+      await same('mappings', `wildcard${p}`, { path: `/wildcard${p}` });
+    });
+  }
+});
+
+describe('dispatchers', () => {
+  for (const p of ['/index.html', '/style.css', '/', '/sub/', '/probe.jsp']) {
+    it(`dispatch${p}`, async () => {
+      await same('dispatchers', `dispatch${p}`, { path: `/dispatch${p}` });
+    });
+  }
+  it('an error page for 404 (ERROR dispatch): not run by tollgate (documented divergence, asserted)', async () => {
+    // docs/divergences.md, "Error pages": tollgate does not dispatch to web.xml <error-page>s. Tomcat serves
+    // /errors/404.html with status 404 through the ERROR-only filter (X-Frame-Options: DENY) and not through the
+    // REQUEST-only one; tollgate answers its own 404 report, with neither.
+    for (const p of ['/missing.html', '/sub/missing.css']) {
+      await same('dispatchers', `dispatch${p}: error page (divergence asserted)`, { path: `/dispatch${p}` }, 'exact', (views) => {
+        expect(views.tomcat.status).toBe(404);
+        expect(views.tomcat.body).toBe('<p>custom not found</p>\n');
+        expect(views.tomcat.headers['x-frame-options']).toBe('DENY');
+        expect(views.tomcat.headers['expires']).toBeNull();
+        expect(views.tollgate.status).toBe(404);
+        expect(views.tollgate.body).toMatch(/<title>HTTP Status 404 – Not Found<\/title>/);
+        expect(views.tollgate.headers['x-frame-options']).toBe('SAMEORIGIN');
+        views.tomcat.body = views.tollgate.body;
+        views.tomcat.headers = views.tollgate.headers;
+      });
+    }
+  });
+});
