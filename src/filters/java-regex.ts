@@ -345,10 +345,18 @@ export function translateJavaRegex(java: string): TranslatedRegex {
   if (unicode) flags += 'u';
   let source = `^(?:${out})$`;
   if (!problems.some((p) => p.severity === 'error')) {
+    let rx: RegExp | null = null;
     try {
-      new RegExp(source, flags);
+      rx = new RegExp(source, flags);
     } catch (e) {
       err('java-syntax', `invalid pattern: ${(e as Error).message}`, 0, java.length);
+    }
+    // V8 compiles a pattern on its first use, and only then refuses one too large for it
+    // ("Regular expression too large"): Java accepts those, tollgate could not run them.
+    try {
+      rx?.test('');
+    } catch (e) {
+      err('unsupported', `the JavaScript engine cannot compile the translated pattern (${(e as Error).message.replace(/^[^:]*: \/[\s\S]*\/: /, '')})`, 0, java.length);
     }
   }
   if (problems.some((p) => p.severity === 'error')) {

@@ -32,7 +32,13 @@ export function suggestParam(name: string, known: readonly string[]): string[] {
   const lower = name.toLowerCase();
   const sameLetters = known.filter((k) => k.toLowerCase() === lower);
   if (sameLetters.length) return sameLetters;
-  const scored = known.map((k) => ({ k, d: distance(lower, k.toLowerCase()) })).filter((x) => x.d <= Math.max(2, Math.floor(x.k.length / 4)));
+  // The length difference bounds the distance from below: names far longer than any known one (a
+  // 100,000-character init-param name) are not compared at all, which cost seconds (found by test/fuzz).
+  const within = (k: string): number => Math.max(2, Math.floor(k.length / 4));
+  const scored = known
+    .filter((k) => Math.abs(lower.length - k.length) <= within(k))
+    .map((k) => ({ k, d: distance(lower, k.toLowerCase()) }))
+    .filter((x) => x.d <= within(x.k));
   if (scored.length) {
     const best = Math.min(...scored.map((x) => x.d));
     return scored.filter((x) => x.d === best).map((x) => x.k);
@@ -47,15 +53,37 @@ export function suggestParam(name: string, known: readonly string[]): string[] {
  * is the file's text verbatim (no entity or CDATA, no line-end normalisation);
  * otherwise the whole value.
  */
+const newlineCache = new Map<string, number[]>();
+
+/** Offsets of the newlines of a value (cached: findings come value by value, often many per value). */
+function newlinesOf(v: string): number[] {
+  let out = newlineCache.get(v);
+  if (!out) {
+    if (newlineCache.size >= 64) newlineCache.clear();
+    out = [];
+    for (let i = v.indexOf('\n'); i >= 0; i = v.indexOf('\n', i + 1)) out.push(i);
+    newlineCache.set(v, out);
+  }
+  return out;
+}
+
 export function subSpan(value: Located<string>, offset: number | undefined, length: number | undefined): Span {
   const s = value.span;
   if (offset === undefined || s.endOffset - s.offset !== value.value.length || offset > value.value.length) return s;
   const len = Math.max(offset === value.value.length ? 0 : 1, Math.min(length ?? 1, value.value.length - offset));
+  const nls = newlinesOf(value.value);
   const at = (i: number) => {
-    const before = value.value.slice(0, i);
-    const nl = before.lastIndexOf('\n');
-    const lines = before.split('\n').length - 1;
-    return { line: s.line + lines, column: nl < 0 ? s.column + i : i - nl };
+    // Newlines before i (binary search): slicing the value per finding made a 100,000-character
+    // list with thousands of bad entries take seconds (found by test/fuzz).
+    let lo = 0;
+    let hi = nls.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (nls[mid]! < i) lo = mid + 1;
+      else hi = mid;
+    }
+    const nl = lo > 0 ? nls[lo - 1]! : -1;
+    return { line: s.line + lo, column: nl < 0 ? s.column + i : i - nl };
   };
   const start = at(offset);
   const end = at(offset + len);

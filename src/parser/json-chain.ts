@@ -110,6 +110,29 @@ function stockDefaults(webXml: WebXml, span: WebXml['span']): void {
   webXml.welcomeFiles.push(at('index.html'), at('index.htm'), at('index.jsp'));
 }
 
+const MAX_DEPTH = 256;
+
+/** The offset of the first [ or { (outside strings) more than `max` levels deep, or -1. */
+function nestingBeyond(text: string, max: number): number {
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 34) {
+      // Skip the string, escapes included.
+      for (i++; i < text.length; i++) {
+        const d = text.charCodeAt(i);
+        if (d === 92) i++;
+        else if (d === 34) break;
+      }
+    } else if (c === 91 || c === 123) {
+      if (++depth > max) return i;
+    } else if (c === 93 || c === 125) {
+      depth--;
+    }
+  }
+  return -1;
+}
+
 /**
  * Reads a tollgate.chain.json document into the same model a CATALINA_BASE
  * gives (a global descriptor and one descriptor per context), with spans at
@@ -125,6 +148,13 @@ export function parseChainJson(text: string, file: string): { base: CatalinaBase
     base: dir, home: dir, serverXml: null, globalWebXml: null, users: null, engineName: 'Catalina', defaultHost: 'localhost',
     hosts: [], properties: {}, files: new Map([[file, source]]), diagnostics,
   };
+  // jsonc-parser recurses per level and overflows the stack a few thousand levels down (found by test/fuzz).
+  const deep = nestingBeyond(text, MAX_DEPTH);
+  if (deep >= 0) {
+    diagnostics.push({ ruleId: 'json-malformed', severity: 'error', message: `Malformed JSON: nested deeper than ${MAX_DEPTH} levels (a chain document needs six).`, span: lines.span(deep, deep + 1) });
+    base.hosts.push({ engineName: 'Catalina', name: 'localhost', aliases: [], appBase: dir, def: null, webXmlDefault: null, contexts: [] });
+    return { base, source, diagnostics };
+  }
   const errors: ParseError[] = [];
   const root = parseTree(text, errors, { allowTrailingComma: false, disallowComments: true });
   for (const e of errors.slice(0, 5)) {
@@ -145,7 +175,9 @@ export function parseChainJson(text: string, file: string): { base: CatalinaBase
     const pathNode = r.prop(c, 'path');
     const rawPath = pathNode?.type === 'string' ? String(pathNode.value) : '';
     const path = rawPath === '/' ? '' : rawPath.replace(/\/+$/, '');
-    const host = (r.prop(c, 'host')?.value as string | undefined) ?? 'localhost';
+    // A "host" that is not a string (a number, an object) is reported, and the context stays on localhost.
+    const hostNode = r.prop(c, 'host');
+    const host = (hostNode ? r.string(hostNode, 'A context\'s "host"', c)?.value : undefined) ?? 'localhost';
     const webXml = emptyWebXml(file, lines, c);
     readLayer(r, c, webXml);
     const name = path === '' ? 'ROOT' : path.slice(1).replace(/\//g, '#');

@@ -207,6 +207,9 @@ function onText(t: string): void {
 function onError(err: Error): void {
   const p = active!;
   const t = p.tree;
+  // Past the cap nothing more is reported: stop reading. Garbage after it made saxes build an
+  // Error (with its stack) per character, over a second for 190 KB (found by test/fuzz).
+  if (t.stopped) throw err;
   const text = t.text;
   const at = Math.min(p.position, text.length);
   const message = err.message.replace(/^(?:[^:]*:)?\d+:\d+: /, '').replace(/\.+$/, '');

@@ -1,0 +1,72 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import {
+  emptySummary, loadCorpus, makeInput, record, regressionFiles, regressionInput, runInput, TARGETS, targetsFor, TIME_LIMIT_MS, Workspace, type Finding,
+} from './fuzz-core.js';
+
+/**
+ * A short seeded run of the fuzzer (bench/fuzz.ts runs a million): seed 1,
+ * inputs 0..N-1, parse on each and the other targets on every few, plus every
+ * crashing input ever found (test/fuzz/regressions) through every target.
+ * A crash, or a target over the time limit on one input, fails the test.
+ */
+const SEED = 1;
+const INPUTS = 3000;
+const EVERY = { load: 3, lint: 3, chain: 3, compile: 6 };
+
+const ws = new Workspace();
+afterAll(() => ws.dispose());
+
+const show = (f: Finding): string => `${f.kind} ${f.signature}\n  ${f.input}\n  ${f.message.split('\n').slice(0, 5).join('\n  ')}`;
+
+describe('fuzzing parse, load, lint, chain and compile', () => {
+  const corpus = loadCorpus();
+
+  it('has seeds of every kind, the real-world corpus among them', () => {
+    for (const [kind, seeds] of Object.entries(corpus.byKind)) expect(seeds.length, kind).toBeGreaterThan(2);
+    expect(corpus.seeds.filter((s) => s.name.startsWith('test/fuzz/seeds/real-world/')).length).toBeGreaterThan(20);
+  });
+
+  it('generates the same input from the same seed and index, and different ones otherwise', () => {
+    const a = makeInput(corpus, SEED, 42);
+    const b = makeInput(corpus, SEED, 42);
+    expect(b).toEqual(a);
+    expect(makeInput(corpus, SEED + 1, 42).data).not.toEqual(a.data);
+    const slots = new Set(Array.from({ length: 300 }, (_, i) => makeInput(corpus, SEED, i).slot));
+    expect(slots.size).toBeGreaterThanOrEqual(8);
+  });
+
+  it('finds a thrown error and a slow target (the oracle can fail)', async () => {
+    const summary = emptySummary();
+    const input = makeInput(corpus, SEED, 0);
+    record(summary, input, [
+      { target: 'lint', ms: 3, error: { message: 'TypeError: x is undefined', stack: 'TypeError: x is undefined\n    at f (/repo/src/lint/x.ts:1:1)' } },
+      { target: 'parse', ms: TIME_LIMIT_MS + 1 },
+    ]);
+    expect(summary.findings.map((f) => f.kind)).toEqual(['crash', 'slow']);
+  });
+
+  it(`runs ${INPUTS} inputs of seed ${SEED} without a crash or an input over ${TIME_LIMIT_MS} ms`, { timeout: 120_000 }, async () => {
+    const summary = emptySummary();
+    for (let i = 0; i < INPUTS; i++) {
+      const input = makeInput(corpus, SEED, i);
+      record(summary, input, await runInput(input, ws, { targets: targetsFor(i, EVERY), importModule: i === 0 }));
+    }
+    expect(summary.findings.map(show)).toEqual([]);
+    expect(summary.targets.parse.runs).toBe(INPUTS);
+    for (const t of TARGETS) expect(summary.targets[t].runs, t).toBeGreaterThan(INPUTS / 10);
+  });
+
+  const files = regressionFiles();
+  it('has regression inputs', () => {
+    expect(files.length).toBeGreaterThan(0);
+  });
+  for (const file of files) {
+    it(`replays ${file.split('/').pop()}`, async () => {
+      const input = regressionInput(file);
+      const summary = emptySummary();
+      record(summary, input, await runInput(input, ws, { importModule: true }));
+      expect(summary.findings.map(show)).toEqual([]);
+      expect(summary.targets.compile.runs).toBe(1);
+    });
+  }
+});
