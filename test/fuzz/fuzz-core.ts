@@ -755,6 +755,11 @@ function chainTarget(base: CatalinaBase): void {
 let sharedStore: MemorySessionStore | null = null;
 let importCount = 0;
 
+/** How many compiled modules this process has imported (the test checks the import path works). */
+export function importedModules(): number {
+  return importCount;
+}
+
 /** What compile must give: a module or a reason for every context, and modules that run on the runtime. */
 async function compileTarget(base: CatalinaBase, ws: Workspace, importModule: boolean): Promise<CompileResult> {
   const r = compileBase(base);

@@ -1,6 +1,8 @@
 import { afterAll, describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import {
-  emptySummary, loadCorpus, makeInput, record, regressionFiles, regressionInput, runInput, TARGETS, targetsFor, TIME_LIMIT_MS, Workspace, type Finding,
+  emptySummary, importedModules, loadCorpus, makeInput, record, regressionFiles, regressionInput, runInput, TARGETS, targetsFor, TIME_LIMIT_MS, Workspace, type Finding,
 } from './fuzz-core.js';
 
 /**
@@ -43,6 +45,15 @@ describe('fuzzing parse, load, lint, chain and compile', () => {
       { target: 'parse', ms: TIME_LIMIT_MS + 1 },
     ]);
     expect(summary.findings.map((f) => f.kind)).toEqual(['crash', 'slow']);
+  });
+
+  it('compiles the example /api application and imports its module, which exports a middleware', async () => {
+    const data = readFileSync(join(import.meta.dirname, '..', '..', 'examples', 'base', 'webapps', 'api', 'WEB-INF', 'web.xml'));
+    const before = importedModules();
+    const out = await runInput({ index: 0, slot: 'app', data, description: 'examples/base/webapps/api' }, ws, { importModule: true });
+    expect(out.map((o) => [o.target, o.error?.message])).toEqual(TARGETS.map((t) => [t, undefined]));
+    // ROOT and /app: two contexts, two modules.
+    expect(importedModules() - before).toBe(2);
   });
 
   it(`runs ${INPUTS} inputs of seed ${SEED} without a crash or an input over ${TIME_LIMIT_MS} ms`, { timeout: 120_000 }, async () => {
