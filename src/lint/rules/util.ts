@@ -12,9 +12,25 @@ export function paramOf(def: FilterDef, name: string): Param | undefined {
  * defaults); its own alone when no context uses it.
  */
 export function effectiveParamSets(ctx: LintContext, def: FilterDef): Param[][] {
-  const sets: Param[][] = [];
-  for (const c of ctx.contexts) for (const m of c.merged.filters.values()) if (m.def === def) sets.push(m.initParams);
-  return sets.length > 0 ? sets : [def.initParams];
+  return paramSetsOf(ctx.contexts).get(def) ?? [def.initParams];
+}
+
+// Indexed once per run: scanning every context's filters for each filter was quadratic (32,000 filters in one file: minutes).
+const paramSets = new WeakMap<LintContext['contexts'], Map<FilterDef, Param[][]>>();
+
+function paramSetsOf(contexts: LintContext['contexts']): Map<FilterDef, Param[][]> {
+  let index = paramSets.get(contexts);
+  if (index) return index;
+  index = new Map();
+  for (const c of contexts) {
+    for (const m of c.merged.filters.values()) {
+      const sets = index.get(m.def);
+      if (sets) sets.push(m.initParams);
+      else index.set(m.def, [m.initParams]);
+    }
+  }
+  paramSets.set(contexts, index);
+  return index;
 }
 
 /** Validated filters of one kind (by spec id), across every descriptor. */
