@@ -1,10 +1,11 @@
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { CatalinaBase, LoadedContext } from '../model/index.js';
 import { fileStartSpan } from '../model/index.js';
 import { findNodeAtLocation, parseTree } from 'jsonc-parser';
 import { chainDocumentSchema } from '../schema/chain-document.js';
 import { LineIndex } from '../parser/index.js';
+import { readConfigBytes } from '../parser/read.js';
 import { loadBase, parseChainJson, parseContextXml, parseServerXml, parseTomcatUsers, parseWebXml, parseXmlTree, decodeXml } from '../parser/index.js';
 
 export class InputError extends Error {}
@@ -24,8 +25,13 @@ function appContext(docBase: string, webXml: LoadedContext['webXml']): LoadedCon
 
 /** Reads one file by what its root element says it is: web.xml, server.xml, tomcat-users.xml or a context file. */
 function loadSingleFile(path: string): CatalinaBase {
-  const bytes = readFileSync(path);
   const base = emptyBase(dirname(path));
+  const read = readConfigBytes(path);
+  if (!('bytes' in read)) {
+    if ('diagnostic' in read) base.diagnostics.push(read.diagnostic);
+    return base;
+  }
+  const bytes = read.bytes;
   const { source } = decodeXml(bytes, path);
   const root = parseXmlTree(source).doc.root?.name;
   if (root === 'Server') {
@@ -81,7 +87,12 @@ export function loadInput(input: string): CatalinaBase {
   if (existsSync(join(path, 'WEB-INF', 'web.xml')) && !existsSync(join(path, 'conf'))) {
     const base = emptyBase(dirname(path));
     const file = join(path, 'WEB-INF', 'web.xml');
-    const r = parseWebXml(readFileSync(file), file);
+    const read = readConfigBytes(file);
+    if (!('bytes' in read)) {
+      if ('diagnostic' in read) base.diagnostics.push(read.diagnostic);
+      return base;
+    }
+    const r = parseWebXml(read.bytes, file);
     base.files.set(file, r.source);
     base.diagnostics.push(...r.diagnostics);
     base.hosts[0]!.contexts.push(appContext(path, r.webXml));
@@ -100,7 +111,13 @@ export function loadInput(input: string): CatalinaBase {
 
 /** A tollgate.chain.json: its model, plus structural checks against the document schema at JSON positions. */
 function loadChainJson(path: string): CatalinaBase {
-  const text = readFileSync(path, 'utf8');
+  const read = readConfigBytes(path);
+  if (!('bytes' in read)) {
+    const base = emptyBase(dirname(path));
+    if ('diagnostic' in read) base.diagnostics.push(read.diagnostic);
+    return base;
+  }
+  const text = Buffer.from(read.bytes.buffer, read.bytes.byteOffset, read.bytes.length).toString('utf8');
   const { base } = parseChainJson(text, path);
   if (base.diagnostics.some((d) => d.ruleId === 'json-malformed')) return base;
   const tree = parseTree(text);

@@ -1,9 +1,10 @@
-import { readdirSync, readFileSync, realpathSync, statSync, type Dirent } from 'node:fs';
+import { readdirSync, realpathSync, statSync, type Dirent } from 'node:fs';
 import { basename, isAbsolute, join, relative, resolve } from 'node:path';
 import type { CatalinaBase, ContextDef, Diagnostic, HostDef, LoadedContext, LoadedHost, SourceFile, WebXml } from '../model/index.js';
 import { fileStartSpan } from '../model/index.js';
 import { contextBaseName, isContextPathValid, parseContextName } from './context-name.js';
 import { parseJavaProperties } from './properties.js';
+import { readConfigBytes } from './read.js';
 import { parseContextXml, parseServerXml, parseTomcatUsers } from './server.js';
 import { parseWebXml, type WebXmlOptions } from './webxml.js';
 
@@ -55,23 +56,14 @@ class PartTracker {
   }
 }
 
-/** Reads a file, or null when absent; `likely` files are read at once, others stat'ed first. */
+/** Reads a file, or null when absent, unreadable or too large (then with a diagnostic); `likely` files are opened at once, others stat'ed first. */
 function readBytes(path: string, r: Reader, likely = false): Uint8Array | null {
-  try {
-    // Most optional descriptors are absent, and a stat that does not throw is much cheaper than a failed read.
-    if (!likely && !statSync(path, { throwIfNoEntry: false })) return null;
-    return readFileSync(path);
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR') return null;
-    r.diagnostics.push({
-      ruleId: 'file-unreadable',
-      severity: 'error',
-      message: `Cannot read ${path}: ${(err as Error).message}`,
-      span: fileStartSpan(path),
-    });
-    return null;
-  }
+  // Most optional descriptors are absent, and a stat that does not throw is much cheaper than a failed open.
+  if (!likely && !statSync(path, { throwIfNoEntry: false })) return null;
+  const result = readConfigBytes(path);
+  if ('bytes' in result) return result.bytes;
+  if ('diagnostic' in result) r.diagnostics.push(result.diagnostic);
+  return null;
 }
 
 function isFile(path: string): boolean {
@@ -187,7 +179,7 @@ export function loadBase(opts: { base: string; home?: string; partition?: BasePa
     r.files.set(serverPath, source);
     r.diagnostics.push(...diagnostics);
     result.serverXml = serverXml;
-  } else if (isDir(join(base, 'conf'))) {
+  } else if (isDir(join(base, 'conf')) && !statSync(serverPath, { throwIfNoEntry: false })) {
     r.diagnostics.push({
       ruleId: 'server-xml-missing',
       severity: 'info',

@@ -47,7 +47,7 @@ export function formatJson(input: FormatInput): string {
       messages,
       suppressedMessages,
       errorCount,
-      fatalErrorCount: list.filter((d) => d.ruleId.startsWith('xml-') || d.ruleId === 'file-unreadable').length,
+      fatalErrorCount: list.filter((d) => d.ruleId.startsWith('xml-') || d.ruleId === 'file-unreadable' || d.ruleId === 'file-too-large').length,
       warningCount,
       fixableErrorCount: messages.filter((m) => m.severity === 2 && 'fix' in m).length,
       fixableWarningCount: messages.filter((m) => m.severity === 1 && 'fix' in m).length,

@@ -1,0 +1,6 @@
+import type { Rule } from '../types.js';
+
+/** Reported where the problem is found (parser, merge or filter validation); this registers its id, level and docs. */
+export const rule: Rule = {
+  meta: { id: 'file-too-large', description: 'A configuration file over 8 MiB, left unread.', defaultSeverity: 'error', category: 'correctness' },
+};
