@@ -1,6 +1,9 @@
 import { SaxesParser, type SaxesTagNS } from 'saxes';
 import type { Diagnostic, Located, SourceFile, Span } from '../model/index.js';
-import { parseSimpleTree } from './fast-xml.js';
+import { MAX_DEPTH, parseSimpleTree } from './fast-xml.js';
+
+/** Where reading stops altogether: past MAX_DEPTH elements are dropped, past this saxes' own stack of open tags is the cost. */
+const STOP_DEPTH = 10_000;
 import { LineIndex } from './lines.js';
 
 export interface XmlAttribute {
@@ -57,6 +60,8 @@ interface Handlers {
 
 /** Java's limit on entity expansions in one document (jdk.xml.entityExpansionLimit). */
 const EXPANSION_LIMIT = 64000;
+/** The JDK's jdk.xml.totalEntitySizeLimit: characters all entity expansions of one document may produce. */
+const TOTAL_SIZE_LIMIT = 50_000_000;
 
 /** Stands in for an element's span until its end tag is read. */
 const PENDING: Span = { file: '', line: 0, column: 0, endLine: 0, endColumn: 0, offset: 0, endOffset: 0 };
@@ -80,6 +85,9 @@ class TreeState {
   readonly starts: number[] = [];
   errors = 0;
   stopped = false;
+  /** Open elements below MAX_DEPTH, not kept in the tree; where the first began. */
+  skipped = 0;
+  tooDeepAt = -1;
 
   constructor(
     readonly text: string,
@@ -107,6 +115,8 @@ class TreeParser extends SaxesParser<{ xmlns: true; position: true }> {
   /** Declared entities Java's parser refuses to expand, with the reason. */
   refusedEntities: Map<string, string> | null = null;
   expansions = 0;
+  /** Characters all expansions produced so far (the JDK's totalEntitySizeLimit counts the same). */
+  expandedChars = 0;
 
   constructor(tree: TreeState) {
     super({ xmlns: true, position: true });
@@ -157,6 +167,23 @@ function onOpenTag(tag: SaxesTagNS): void {
   const t = p.tree;
   const text = t.text;
   const openEnd = p.position;
+  if (t.skipped > 0 || t.stack.length >= MAX_DEPTH) {
+    // Self-closing tags get a close event too, so every skipped open is matched.
+    if (t.tooDeepAt < 0) t.tooDeepAt = text.lastIndexOf('<', openEnd - 1);
+    if (++t.skipped + MAX_DEPTH > STOP_DEPTH) {
+      // saxes keeps every open tag (about 1 KB each): stop before that grows without bound.
+      const at = text.lastIndexOf('<', openEnd - 1);
+      t.diagnostics.push({
+        ruleId: 'xml-deep-nesting',
+        severity: 'error',
+        message: `Elements nest more than ${STOP_DEPTH} levels deep here: tollgate stopped reading the file at this point to keep memory bounded, so nothing after it is checked, and serve/compile leave what depends on it unstarted. Tomcat reads on (a 100,000-level web.xml started on Tomcat 10.1.60); no descriptor schema nests more than eight levels.`,
+        span: t.lines.span(at, at + 1),
+      });
+      t.stopped = true;
+      throw new Error('nesting too deep');
+    }
+    return;
+  }
   // No "<" can occur inside a start tag (attribute values may not hold one), so the last one is ours.
   const tagStart = text.lastIndexOf('<', openEnd - 1);
   const afterName = tagStart + 1 + tag.name.length;
@@ -185,6 +212,10 @@ function onOpenTag(tag: SaxesTagNS): void {
 function onCloseTag(tag: SaxesTagNS): void {
   const p = active!;
   const t = p.tree;
+  if (t.skipped > 0) {
+    t.skipped--;
+    return;
+  }
   const el = t.stack.pop();
   const start = t.starts.pop();
   if (!el || start === undefined) return;
@@ -199,6 +230,7 @@ function onCloseTag(tag: SaxesTagNS): void {
 }
 
 function onText(t: string): void {
+  if (active!.tree.skipped > 0) return;
   const stack = active!.tree.stack;
   const el = stack[stack.length - 1];
   if (el) el.text += t;
@@ -242,7 +274,9 @@ function onEntityProblem(p: TreeParser, name: string, reason: string): void {
     ruleId: 'xml-entity-expansion',
     severity: 'error',
     message:
-      reason === 'limit'
+      reason === 'size'
+        ? `Expanding &${name}; takes the entities of this file past ${TOTAL_SIZE_LIMIT.toLocaleString('en-US')} characters, the JDK's totalEntitySizeLimit: Tomcat refuses the descriptor ("JAXP00010004") and the application fails to start (observed on Tomcat 10.1.60); tollgate does not build the expansion. One large entity referenced many times (a quadratic blowup) is an attack, not configuration: write the value out once.`
+        : reason === 'limit'
         ? `Expanding &${name}; takes this file past ${EXPANSION_LIMIT} entity expansions, the JDK's limit: Tomcat refuses the descriptor ("JAXP00010001") and the application fails to start (observed on Tomcat 10.1.60). Write the values out instead of nesting entities.`
         : reason === 'recursive'
           ? `&${name}; refers to itself through other entities ("Recursive entity reference"): Tomcat refuses the descriptor and the application fails to start (observed on Tomcat 10.1.60).`
@@ -274,9 +308,57 @@ Object.defineProperty(TreeParser.prototype, 'parseEntity', {
         if (before <= EXPANSION_LIMIT) onEntityProblem(this, entity, 'limit');
         return `&${entity};`;
       }
+      // Quadratic blowup: few expansions of one large entity. Building it would outgrow V8's longest string.
+      const beforeChars = this.expandedChars;
+      this.expandedChars += (this.ENTITIES[entity] ?? '').length;
+      if (this.expandedChars > TOTAL_SIZE_LIMIT) {
+        if (beforeChars <= TOTAL_SIZE_LIMIT) onEntityProblem(this, entity, 'size');
+        return `&${entity};`;
+      }
     }
     return baseParseEntity.call(this, entity);
   } satisfies ParseEntity,
+});
+
+interface NsTag {
+  ns: Record<string, string>;
+  /** Index in the tag stack of the nearest tag, itself included, that declares a namespace; -1 for none. */
+  declAt?: number;
+}
+type Resolve = (this: TreeParser, prefix: string) => string | undefined;
+const baseResolve = (SaxesParser.prototype as unknown as { resolve: Resolve }).resolve;
+
+function declaresAny(ns: Record<string, string>): boolean {
+  for (const _ in ns) return true;
+  return false;
+}
+
+// saxes resolves every element's prefix by walking the whole stack of open tags, each with
+// its own (mostly empty) declarations: quadratic in depth, 216 s for a web.xml of 100,000
+// nested elements. Each tag remembers the nearest tag with declarations, so the walk visits
+// only those. Same answers: the same tags are asked, in the same order, minus empty ones.
+Object.defineProperty(TreeParser.prototype, 'resolve', {
+  value: function resolve(this: TreeParser, prefix: string): string | undefined {
+    const self = this as unknown as { topNS: Record<string, string>; tags: NsTag[] };
+    const uri = self.topNS[prefix];
+    if (uri !== undefined) return uri;
+    const tags = self.tags;
+    const top = tags.length - 1;
+    if (top >= 0 && tags[top]!.declAt === undefined) {
+      const t = tags[top]!;
+      t.declAt = declaresAny(t.ns) ? top : top > 0 ? (tags[top - 1]!.declAt ?? -2) : -1;
+      if (t.declAt === -2) return baseResolve.call(this, prefix); // not seen in order: the plain walk
+    }
+    let at = top >= 0 ? tags[top]!.declAt! : -1;
+    while (at >= 0) {
+      const found = tags[at]!.ns[prefix];
+      if (found !== undefined) return found;
+      at = at > 0 ? (tags[at - 1]!.declAt ?? -2) : -1;
+      if (at === -2) return baseResolve.call(this, prefix);
+    }
+    // Past the open tags: the document's own bindings (xml, xmlns); TreeParser sets no resolvePrefix.
+    return (this as unknown as { ns: Record<string, string> }).ns[prefix];
+  } satisfies Resolve,
 });
 
 const ATTR_RE = /([^\s=/>]+)\s*=\s*("([^"]*)"|'([^']*)')/gy;
@@ -321,13 +403,14 @@ export function parseXmlTree(source: SourceFile, opts: { fastPath?: boolean } = 
       else (p as unknown as { end(): void }).end();
     }
   } catch (err) {
-    // saxes throws only when writing after a fatal state; the diagnostic is already recorded.
-    if (t.diagnostics.length === 0) {
+    // saxes throws when writing after a fatal state (the diagnostic is already recorded, t.stopped); anything else,
+    // such as a string past V8's length limit, must still say that reading stopped there.
+    if (!t.stopped || !t.diagnostics.some((d) => d.severity === 'error')) {
       t.diagnostics.push({
         ruleId: 'xml-malformed',
         severity: 'error',
-        message: `Malformed XML: ${(err as Error).message}.`,
-        span: lines.span(0, 0),
+        message: `tollgate stopped reading the file here (${(err as Error).message}): nothing after this point is checked.`,
+        span: lines.span(Math.min(Math.max(p.position, 0), text.length), Math.min(Math.max(p.position, 0), text.length)),
       });
     }
   } finally {
@@ -342,6 +425,14 @@ export function parseXmlTree(source: SourceFile, opts: { fastPath?: boolean } = 
     el.span = lines.span(start, Math.max(start, readTo));
   }
   const diagnostics = t.diagnostics;
+  if (t.tooDeepAt >= 0 && !diagnostics.some((d) => d.ruleId === 'xml-deep-nesting')) {
+    diagnostics.push({
+      ruleId: 'xml-deep-nesting',
+      severity: 'warning',
+      message: `Elements nest more than ${MAX_DEPTH} levels deep here; no descriptor schema nests more than eight. tollgate keeps nothing below level ${MAX_DEPTH} (so memory stays bounded); Tomcat reads and ignores such unknown elements (a 100,000-level web.xml started on Tomcat 10.1.60). Remove them.`,
+      span: lines.span(t.tooDeepAt, t.tooDeepAt + 1),
+    });
+  }
   if (!t.root && !diagnostics.some((d) => d.severity === 'error')) {
     diagnostics.push({
       ruleId: 'xml-malformed',
