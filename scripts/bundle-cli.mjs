@@ -14,6 +14,8 @@ await build({
   target: 'node20',
   sourcemap: true,
   logLevel: 'warning',
+  // recheck (2.9 MB, loaded lazily by the regex-redos rule) stays a package import: bundled, every start would parse it.
+  external: ['recheck'],
   // CommonJS dependencies (yargs) call require(); give the bundle one.
   banner: { js: "import { createRequire as __tollgateRequire } from 'node:module'; const require = __tollgateRequire(import.meta.url);" },
 });

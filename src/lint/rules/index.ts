@@ -14,6 +14,7 @@ import { rule as doctypeMixedIds } from './doctype-mixed-ids.js';
 import { rule as duplicateFilterName } from './duplicate-filter-name.js';
 import { rule as duplicateServletMapping } from './duplicate-servlet-mapping.js';
 import { rule as expiresRuleNeverApplies } from './expires-rule-never-applies.js';
+import { rule as fileTooLarge } from './file-too-large.js';
 import { rule as fileUnreadable } from './file-unreadable.js';
 import { rule as filterDeniesEverything } from './filter-denies-everything.js';
 import { rule as filterMappingUndefinedFilter } from './filter-mapping-undefined-filter.js';
@@ -38,6 +39,7 @@ import { rule as jsonChainInvalid } from './json-chain-invalid.js';
 import { rule as jsonMalformed } from './json-malformed.js';
 import { rule as mimeMappingCaseConflict } from './mime-mapping-case-conflict.js';
 import { rule as persistNeedsStoreconfig } from './persist-needs-storeconfig.js';
+import { rule as regexRedos } from './regex-redos.js';
 import { rule as remoteAddrIpv6Form } from './remote-addr-ipv6-form.js';
 import { rule as remoteHostWithoutLookups } from './remote-host-without-lookups.js';
 import { rule as remoteIpAfterAddressFilter } from './remote-ip-after-address-filter.js';
@@ -63,6 +65,7 @@ import { rule as webxmlInvalidValue } from './webxml-invalid-value.js';
 import { rule as webxmlMissingElement } from './webxml-missing-element.js';
 import { rule as webxmlVersionUnsupported } from './webxml-version-unsupported.js';
 import { rule as xmlEncoding } from './xml-encoding.js';
+import { rule as xmlDeepNesting } from './xml-deep-nesting.js';
 import { rule as xmlEntityExpansion } from './xml-entity-expansion.js';
 import { rule as xmlExternalEntity } from './xml-external-entity.js';
 import { rule as xmlMalformed } from './xml-malformed.js';
@@ -86,6 +89,7 @@ export const RULES: readonly Rule[] = [
   duplicateFilterName,
   duplicateServletMapping,
   expiresRuleNeverApplies,
+  fileTooLarge,
   fileUnreadable,
   filterDeniesEverything,
   filterMappingUndefinedFilter,
@@ -110,6 +114,7 @@ export const RULES: readonly Rule[] = [
   jsonMalformed,
   mimeMappingCaseConflict,
   persistNeedsStoreconfig,
+  regexRedos,
   remoteAddrIpv6Form,
   remoteHostWithoutLookups,
   remoteIpAfterAddressFilter,
@@ -135,6 +140,7 @@ export const RULES: readonly Rule[] = [
   webxmlMissingElement,
   webxmlVersionUnsupported,
   xmlEncoding,
+  xmlDeepNesting,
   xmlEntityExpansion,
   xmlExternalEntity,
   xmlMalformed,

@@ -1,0 +1,66 @@
+import { createRequire } from 'node:module';
+import type { CompiledRegex } from '../../filters/index.js';
+import type { Rule } from '../types.js';
+import { paramOf } from './util.js';
+
+/** What recheck says of one pattern (the subset of its Diagnostics read here). */
+interface Verdict {
+  status: 'safe' | 'vulnerable' | 'unknown';
+  complexity?: { type: string; degree?: number; summary?: string };
+  attack?: { pattern: string; string: string };
+}
+type CheckSync = (source: string, flags: string, params?: { timeout?: number }) => Verdict;
+
+// recheck is 2.9 MB of JavaScript: loaded on the first regex parameter only, so a lint of a base without one starts as fast as before.
+let checkSync: CheckSync | null = null;
+function analyser(): CheckSync {
+  checkSync ??= (createRequire(import.meta.url)('recheck') as { checkSync: CheckSync }).checkSync;
+  return checkSync;
+}
+
+/** Verdicts by translated source and flags, for the life of the process (the same pattern is usually repeated across webapps). */
+const verdicts = new Map<string, Verdict>();
+
+/** recheck's own verdict on a translated pattern; `unknown` when it ran out of time (not reported). */
+export function redosVerdict(re: CompiledRegex): Verdict {
+  const key = `${re.flags}/${re.source}`;
+  let v = verdicts.get(key);
+  if (!v) {
+    v = analyser()(re.source, re.flags, { timeout: 5_000 });
+    verdicts.set(key, v);
+  }
+  return v;
+}
+
+function isRegex(v: unknown): v is CompiledRegex {
+  return typeof v === 'object' && v !== null && typeof (v as CompiledRegex).source === 'string' && typeof (v as CompiledRegex).java === 'string' && (v as CompiledRegex).source !== '';
+}
+
+export const rule: Rule = {
+  meta: {
+    id: 'regex-redos',
+    description: 'A regex parameter open to catastrophic backtracking: one crafted request can hold a thread for seconds.',
+    defaultSeverity: 'error',
+    category: 'security',
+    securitySeverity: 7.5,
+  },
+  check(ctx) {
+    for (const f of ctx.filters) {
+      const config = f.config as Record<string, unknown> | null;
+      if (!config || typeof config !== 'object') continue;
+      for (const [name, value] of Object.entries(config)) {
+        // Only patterns written in the configuration: Tomcat's defaults are linear.
+        const p = paramOf(f.def, name);
+        if (!p || !isRegex(value)) continue;
+        const v = redosVerdict(value);
+        if (v.status !== 'vulnerable') continue;
+        const how = v.complexity?.type === 'exponential' ? 'exponential' : `polynomial (degree ${v.complexity?.degree ?? '≥ 2'})`;
+        const attack = v.attack?.pattern ? ` An input of the shape ${v.attack.pattern.length > 120 ? v.attack.pattern.slice(0, 117) + '...' : v.attack.pattern} shows it.` : '';
+        ctx.report({
+          message: `${name}: matching this pattern takes ${how} time in the length of the input, on Tomcat (java.util.regex backtracks) as on Node: a client that controls the matched value (an X-Forwarded-For entry, a reverse-DNS name, a forwarded address) can hold a request thread for seconds.${attack} Rewrite it without nested or overlapping repetition (the recheck analyser behind this rule names the shape of input that shows it). compile and serve refuse a context that has it.`,
+          span: p.value.span,
+        });
+      }
+    }
+  },
+};
