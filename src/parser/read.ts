@@ -1,4 +1,4 @@
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import type { Diagnostic } from '../model/index.js';
 import { fileStartSpan } from '../model/index.js';
 
@@ -22,7 +22,8 @@ const mib = (n: number): string => `${(n / 1024 / 1024).toFixed(1)} MiB`;
 export function readConfigBytes(path: string, limit = MAX_CONFIG_BYTES): ReadResult {
   let fd: number;
   try {
-    fd = openSync(path, 'r');
+    // Non-blocking: opening a FIFO for reading would otherwise wait for a writer forever. No effect on regular files.
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') return { absent: true };
