@@ -3,13 +3,14 @@
  * catastrophic backtracking are lint errors (recheck decides), and compile and
  * serve leave the context that has one unstarted.
  */
+import { createRequire } from 'node:module';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { planBase } from '../../src/compile/index.js';
 import { lintBase } from '../../src/lint/engine.js';
-import { redosVerdict } from '../../src/lint/rules/regex-redos.js';
+import { redosVerdict, repeatsUnbounded } from '../../src/lint/rules/regex-redos.js';
 import { loadBase } from '../../src/parser/index.js';
 import { translateJavaRegex } from '../../src/filters/java-regex.js';
 
@@ -74,5 +75,20 @@ describe('regex-redos', () => {
       '10\\.\\d{1,3}\\.\\d{1,3}\\.\\d{1,3}|192\\.168\\.\\d{1,3}\\.\\d{1,3}|169\\.254\\.\\d{1,3}\\.\\d{1,3}|127\\.\\d{1,3}\\.\\d{1,3}\\.\\d{1,3}|100\\.6[4-9]{1}\\.\\d{1,3}\\.\\d{1,3}|100\\.[7-9]{1}\\d{1}\\.\\d{1,3}\\.\\d{1,3}|100\\.1[0-1]{1}\\d{1}\\.\\d{1,3}\\.\\d{1,3}|100\\.12[0-7]{1}\\.\\d{1,3}\\.\\d{1,3}|172\\.1[6-9]{1}\\.\\d{1,3}\\.\\d{1,3}|172\\.2[0-9]{1}\\.\\d{1,3}\\.\\d{1,3}|172\\.3[0-1]{1}\\.\\d{1,3}\\.\\d{1,3}|0:0:0:0:0:0:0:1|::1';
     const t = translateJavaRegex(def);
     expect(redosVerdict({ java: def, source: t.source, flags: t.flags }).status).toBe('safe');
+  });
+
+  it('asks recheck only about patterns with unbounded repetition; the others match bounded inputs only', () => {
+    expect(repeatsUnbounded('^(?:10\\.\\d{1,3}\\.\\d{1,3})$')).toBe(false);
+    expect(repeatsUnbounded('^(?:[*+]\\*\\+a{2}b?)$')).toBe(false);
+    expect(repeatsUnbounded('^(?:a{2,})$')).toBe(true);
+    expect(repeatsUnbounded('^(?:a+)$')).toBe(true);
+    expect(repeatsUnbounded('^(?:[a]*)$')).toBe(true);
+    expect(repeatsUnbounded('^(?:\\d*)$')).toBe(true);
+    // The shortcut agrees with recheck on bounded forms of the vulnerable shapes.
+    const { checkSync } = createRequire(import.meta.url)('recheck') as { checkSync: (s: string, f: string) => { status: string } };
+    for (const source of ['^(?:(a|a){0,5}b)$', '^(?:(\\d{1,3}|\\d{1,3}\\.){1,4}x)$', '^(?:(a{1,3}){1,3})$']) {
+      expect(repeatsUnbounded(source)).toBe(false);
+      expect(checkSync(source, '').status).toBe('safe');
+    }
   });
 });
