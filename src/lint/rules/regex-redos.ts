@@ -1,7 +1,6 @@
 import { createRequire } from 'node:module';
 import type { CompiledRegex } from '../../filters/index.js';
 import type { Rule } from '../types.js';
-import { paramOf } from './util.js';
 
 /** What recheck says of one pattern (the subset of its Diagnostics read here). */
 interface Verdict {
@@ -52,11 +51,10 @@ const BOUNDED: Verdict = { status: 'safe', complexity: { type: 'constant', summa
 
 /** recheck's own verdict on a translated pattern; `unknown` when it ran out of time (not reported). */
 export function redosVerdict(re: CompiledRegex): Verdict {
-  if (!repeatsUnbounded(re.source)) return BOUNDED;
   const key = `${re.flags}/${re.source}`;
   let v = verdicts.get(key);
   if (!v) {
-    v = analyser()(re.source, re.flags, { timeout: 5_000 });
+    v = repeatsUnbounded(re.source) ? analyser()(re.source, re.flags, { timeout: 5_000 }) : BOUNDED;
     verdicts.set(key, v);
   }
   return v;
@@ -78,10 +76,11 @@ export const rule: Rule = {
     for (const f of ctx.filters) {
       const config = f.config as Record<string, unknown> | null;
       if (!config || typeof config !== 'object') continue;
-      for (const [name, value] of Object.entries(config)) {
-        // Only patterns written in the configuration: Tomcat's defaults are linear.
-        const p = paramOf(f.def, name);
-        if (!p || !isRegex(value)) continue;
+      // Only patterns written in the configuration: Tomcat's defaults are linear.
+      for (const p of f.def.initParams) {
+        const name = p.name.value;
+        const value = config[name];
+        if (!isRegex(value)) continue;
         const v = redosVerdict(value);
         if (v.status !== 'vulnerable') continue;
         const how = v.complexity?.type === 'exponential' ? 'exponential' : `polynomial (degree ${v.complexity?.degree ?? '≥ 2'})`;
