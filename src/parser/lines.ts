@@ -1,5 +1,23 @@
 import type { Span } from '../model/index.js';
 
+/** Offsets where each line of `text` starts; a line ends at LF, CR LF or a lone CR, as XML counts them. */
+export function lineStarts(text: string): number[] {
+  const starts = [0];
+  if (text.includes('\r')) {
+    for (let i = 0; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      if (c === 10) starts.push(i + 1);
+      else if (c === 13) {
+        if (text.charCodeAt(i + 1) === 10) i++;
+        starts.push(i + 1);
+      }
+    }
+  } else {
+    for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
+  }
+  return starts;
+}
+
 /**
  * Maps offsets of a decoded text to 1-based line/column (UTF-16 units).
  * Built once per file; lookups are a binary search, so spans cost O(log lines).
@@ -10,20 +28,7 @@ export class LineIndex {
   private hint = 0;
 
   constructor(readonly file: string, text: string) {
-    const starts = [0];
-    if (text.includes('\r')) {
-      for (let i = 0; i < text.length; i++) {
-        const c = text.charCodeAt(i);
-        if (c === 10) starts.push(i + 1);
-        else if (c === 13) {
-          if (text.charCodeAt(i + 1) === 10) i++;
-          starts.push(i + 1);
-        }
-      }
-    } else {
-      for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
-    }
-    this.starts = starts;
+    this.starts = lineStarts(text);
   }
 
   /** 1-based line of an offset. */

@@ -1,6 +1,7 @@
 import { relative } from 'node:path';
 import type { Diagnostic, SourceFile } from '../../model/index.js';
 import type { SuppressedDiagnostic } from '../suppressions.js';
+import { lineStarts as lineStartsOf } from '../../parser/lines.js';
 
 export interface FormatInput {
   diagnostics: Diagnostic[];
@@ -48,18 +49,10 @@ const lineStarts = new WeakMap<SourceFile, number[]>();
 
 function startsOf(source: SourceFile): number[] {
   let starts = lineStarts.get(source);
-  if (starts) return starts;
-  const text = source.text;
-  starts = [0];
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 10) starts.push(i + 1);
-    else if (c === 13) {
-      if (text.charCodeAt(i + 1) === 10) i++;
-      starts.push(i + 1);
-    }
+  if (!starts) {
+    starts = lineStartsOf(source.text);
+    lineStarts.set(source, starts);
   }
-  lineStarts.set(source, starts);
   return starts;
 }
 
