@@ -5,7 +5,7 @@
  * host defaults (conf/web.xml and web.xml.default, read as one descriptor)
  * are merged into it as fragments; then the context checks what it got.
  */
-import type { Diagnostic, WebXml } from '../model/index.js';
+import type { Diagnostic, ErrorPage, Span, WebXml } from '../model/index.js';
 import { emptyDescriptor, readInto, type Descriptor, type MimeEntry } from './descriptor.js';
 import { contextMimeMap, LayeredMap } from './mime.js';
 import { validateUrlPattern } from './patterns.js';
@@ -281,4 +281,61 @@ export function mergeWebApp(global: WebXml | null, hostDefault: WebXml | null, a
     startup,
     diagnostics,
   };
+}
+
+/** An `<error-page>` the context keeps after the merge: by status code, by exception type, or the default page (neither). */
+export interface MergedErrorPage {
+  /** The status code; 0 for the default error page and for exception-type pages. */
+  errorCode: number;
+  exceptionType: string | null;
+  /** Starts with "/" (a Servlet 2.2 descriptor's relative location gets one, as StandardContext.addErrorPage does). */
+  location: string;
+  origin: 'global' | 'host' | 'tomcat-web' | 'app';
+  span: Span;
+}
+
+/**
+ * The error pages of a context as Tomcat 10.1 keeps them (WebXml.addErrorPage
+ * keys them by exception type, else by code, a later one replacing an earlier
+ * one of the same key; WebXml.merge adds a fragment's or the defaults' page
+ * only where the application has none for that key): the application's, then
+ * tomcat-web.xml's, then conf/web.xml's and web.xml.default's.
+ *
+ * Pages Tomcat would refuse (an error code that is not an integer, a missing
+ * location, a location without a leading "/" outside a 2.2 descriptor: the
+ * context fails to start) are left out here; they are lint's to report.
+ */
+export function mergeErrorPages(global: WebXml | null, hostDefault: WebXml | null, app: WebXml | null, tomcatWebXml: WebXml | null = null): MergedErrorPage[] {
+  const keyed = (sources: [WebXml | null, MergedErrorPage['origin']][]): Map<string, MergedErrorPage> => {
+    const out = new Map<string, MergedErrorPage>();
+    for (const [xml, origin] of sources) {
+      for (const p of xml?.errorPages ?? []) {
+        const page = usableErrorPage(p, origin, xml!.generation === '2.2');
+        if (page) out.set(page.exceptionType ?? String(page.errorCode), page);
+      }
+    }
+    return out;
+  };
+  const merged = keyed([[app, 'app']]);
+  for (const layer of [keyed([[tomcatWebXml, 'tomcat-web']]), keyed([[global, 'global'], [hostDefault, 'host']])]) {
+    for (const [k, p] of layer) if (!merged.has(k)) merged.set(k, p);
+  }
+  return [...merged.values()];
+}
+
+function usableErrorPage(p: ErrorPage, origin: MergedErrorPage['origin'], servlet22: boolean): MergedErrorPage | null {
+  const codeText = p.errorCode?.value.trim() ?? null;
+  const exceptionType = p.exceptionType?.value.trim() || null;
+  let location = p.location?.value.trim() ?? '';
+  if (location === '') return null;
+  if (!location.startsWith('/')) {
+    if (!servlet22) return null;
+    location = `/${location}`;
+  }
+  let errorCode = 0;
+  if (codeText !== null) {
+    if (!/^[+-]?\d{1,9}$/.test(codeText)) return null;
+    errorCode = Number(codeText);
+  }
+  return { errorCode: exceptionType === null ? errorCode : 0, exceptionType, location, origin, span: p.span };
 }

@@ -48,6 +48,17 @@ export interface MimeMapping {
   span: Span;
 }
 
+/**
+ * An `<error-page>`: by `<error-code>`, by `<exception-type>`, or neither (the
+ * default error page, Servlet 3.0+). Raw texts; the merge decides what is usable.
+ */
+export interface ErrorPage {
+  errorCode: Located<string> | null;
+  exceptionType: Located<string> | null;
+  location: Located<string> | null;
+  span: Span;
+}
+
 /** The generation of a deployment descriptor, from its DOCTYPE, namespace and version attribute. */
 export type WebXmlGeneration = '2.2' | '2.3' | '2.4' | '2.5' | '3.0' | '3.1' | '4.0' | '5.0' | '6.0' | '6.1' | 'unknown';
 
@@ -73,6 +84,8 @@ export interface WebXml {
   realmName: Located<string> | null;
   /** `<request-character-encoding>` (Servlet 4.0+). */
   requestCharacterEncoding: Located<string> | null;
+  /** `<error-page>` elements in document order (absent on descriptors built by older code). */
+  errorPages?: ErrorPage[];
   /** The DOCTYPE declaration's text (2.2/2.3 descriptors). */
   doctype: Located<string> | null;
   /**

@@ -1,4 +1,4 @@
-import type { Diagnostic, FilterDef, FilterMapping, Located, MimeMapping, Param, ServletDef, ServletMapping, SourceFile, WebXml, WebXmlGeneration } from '../model/index.js';
+import type { Diagnostic, ErrorPage, FilterDef, FilterMapping, Located, MimeMapping, Param, ServletDef, ServletMapping, SourceFile, WebXml, WebXmlGeneration } from '../model/index.js';
 import type { LineIndex } from './lines.js';
 import { resolveProperties } from './properties.js';
 import { elementText, parseXmlTree, type XmlElement } from './xml.js';
@@ -175,6 +175,7 @@ export function parseWebXml(
     contextParams: [],
     realmName: null,
     requestCharacterEncoding: null,
+    errorPages: [],
     doctype: doc.doctype,
     ...(malformed ? { malformed } : {}),
   };
@@ -244,6 +245,14 @@ export function parseWebXml(
         break;
       case 'request-character-encoding':
         webXml.requestCharacterEncoding = r.text(el);
+        break;
+      case 'error-page':
+        webXml.errorPages!.push({
+          errorCode: r.child(el, 'error-code'),
+          exceptionType: r.child(el, 'exception-type'),
+          location: r.child(el, 'location'),
+          span: el.span,
+        } satisfies ErrorPage);
         break;
       case 'login-config':
         webXml.realmName = r.child(el, 'realm-name') ?? webXml.realmName;

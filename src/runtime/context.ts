@@ -50,7 +50,35 @@ export interface ContextRuntimeOptions {
   errorPage?: ErrorRenderer;
   /** Redirect `/ctx` to `/ctx/` as Tomcat's mapper does (default true). */
   contextRootRedirect?: boolean;
+  /**
+   * web.xml `<error-page>`s after the merge (src/chain/merge.ts mergeErrorPages):
+   * a sendError whose status has a page (or, failing that, the default page:
+   * errorCode 0 without exceptionType) is forwarded to its location with the
+   * ERROR dispatcher. Exception-type pages are accepted and not dispatched.
+   */
+  errorPages?: readonly ErrorPageEntry[];
+  /** The servlet the mapper chose for a request (the jakarta.servlet.error.servlet_name attribute), if known. */
+  servletNameOf?: (ex: Exchange) => string | null;
 }
+
+/** One `<error-page>`: errorCode 0 and no exceptionType is the default page. */
+export interface ErrorPageEntry {
+  readonly errorCode: number;
+  readonly exceptionType?: string | null;
+  /** Context-relative, starting with "/"; may carry a query string. */
+  readonly location: string;
+}
+
+/**
+ * Request attributes of an error dispatch (jakarta.servlet.RequestDispatcher.ERROR_*), the ones Tomcat 10.1.60
+ * sets for a status error (observed; error.method and error.query_string are Servlet 6.1, Tomcat 11).
+ */
+export const ERROR_ATTRIBUTES = {
+  statusCode: 'jakarta.servlet.error.status_code',
+  message: 'jakarta.servlet.error.message',
+  requestUri: 'jakarta.servlet.error.request_uri',
+  servletName: 'jakarta.servlet.error.servlet_name',
+} as const;
 
 /** Connect-style middleware for one context, with its state and a way to stop it. */
 export interface ContextMiddleware {
@@ -64,6 +92,14 @@ export interface ContextMiddleware {
    * without reaching `next` (the runtime has then completed the response).
    */
   run(req: IncomingMessage, res: ServerResponse, next: () => void, onStopped?: () => void): void;
+  /**
+   * Answers `sendError(status, message)` for a request the container refuses
+   * before any filter runs (Tomcat: TRACE refused by the connector, WEB-INF and
+   * META-INF by StandardContextValve), so the context's error pages still apply;
+   * `headers` are set first (Allow). `next` is the downstream handler an error
+   * page is served by.
+   */
+  refuse(req: IncomingMessage, res: ServerResponse, next: () => void, status: number, message?: string | null, headers?: Readonly<Record<string, string>>): void;
   /** Whether a decoded request path (no query) falls inside this context. */
   owns(decodedPath: string): boolean;
   /** Destroys the filters and stops session sweeping. */
@@ -80,16 +116,20 @@ export function createContextRuntime(options: ContextRuntimeOptions = {}): Conte
   const store = options.sessionStore ?? new MemorySessionStore({ maxSessions: options.maxSessions ?? 10_000, clock });
   const sessions = new SessionManager({ store, clock, sessionTimeoutMinutes: settings.sessionTimeoutMinutes, contextPath: settings.contextPath, cookie: settings.sessionCookie });
   const filters = (options.filters ?? []).map((f, i) => instantiate(f, i, settings));
+  const all: readonly number[] = filters.map((_, i) => i);
+  const selectChain = options.selectChain ?? (() => all);
+  if (typeof selectChain !== 'function') throw new TypeError('selectChain must be a function returning filter indexes');
+  const errorLocation = errorPageLookup(options.errorPages ?? []);
+  const servletNameOf = options.servletNameOf ?? null;
   const state: ContextState = {
     settings,
     sessions,
     logger: getLogger(RUNTIME_LOGGER),
     renderError: options.errorPage ?? defaultErrorPage,
     filters,
+    errorLocation,
+    dispatchError: (from, status, message, location) => dispatchError(from, status, message, location),
   };
-  const all: readonly number[] = filters.map((_, i) => i);
-  const selectChain = options.selectChain ?? (() => all);
-  if (typeof selectChain !== 'function') throw new TypeError('selectChain must be a function returning filter indexes');
   const uriDecoder = charsetDecoder(settings.uriEncoding)!;
   const contextPath = settings.contextPath;
   const redirectRoot = options.contextRootRedirect ?? true;
@@ -139,6 +179,58 @@ export function createContextRuntime(options: ContextRuntimeOptions = {}): Conte
     else result.then(() => chainReturned(ex, onStopped));
   }
 
+  /**
+   * StandardHostValve.status + custom: the error attributes are set and the
+   * request is forwarded to `location` (ApplicationDispatcher with
+   * DispatcherType.ERROR): the filters mapped for ERROR on that path run, then
+   * the downstream handler serves the page with the status kept. The original
+   * request's attributes are carried over; the REQUEST chain's response
+   * wrappers (commit hooks) play no part, as Tomcat forwards the unwrapped response.
+   */
+  function dispatchError(from: Exchange, status: number, message: string | null, location: string): void {
+    const q = location.indexOf('?');
+    const locPath = q < 0 ? location : location.slice(0, q);
+    const locQuery = q < 0 ? null : location.slice(q + 1);
+    const original = from.request;
+    let servletName: string | null = null;
+    try {
+      servletName = servletNameOf?.(from) ?? null;
+    } catch {
+      servletName = null;
+    }
+    const ex = new Exchange(state, from.req, from.res, contextPath + locPath, locQuery, safeDecode(locPath), from.downstream);
+    ex.request.dispatcherType = 'ERROR';
+    for (const name of original.getAttributeNames()) ex.request.setAttribute(name, original.getAttribute(name));
+    ex.request.setAttribute(ERROR_ATTRIBUTES.statusCode, status);
+    ex.request.setAttribute(ERROR_ATTRIBUTES.message, message ?? '');
+    ex.request.setAttribute(ERROR_ATTRIBUTES.requestUri, original.requestURI);
+    ex.request.setAttribute(ERROR_ATTRIBUTES.servletName, servletName);
+    let chain: readonly number[];
+    try {
+      chain = selectChain(ex);
+    } catch (err) {
+      failed(ex, `Selecting the filter chain failed for the error page [${location}]`, err, true);
+      return;
+    }
+    ex.chain = chain;
+    const result = advance(ex);
+    if (result === undefined) chainReturned(ex, undefined);
+    else result.then(() => chainReturned(ex, undefined));
+  }
+
+  function refuse(req: IncomingMessage, res: ServerResponse, next: () => void, status: number, message?: string | null, headers?: Readonly<Record<string, string>>): void {
+    const target = (req as { originalUrl?: string }).originalUrl ?? req.url ?? '/';
+    const { path, query } = splitRequestTarget(target);
+    const decoded = decodeRequestPath(path, uriDecoder);
+    if (decoded === null || !owns(decoded)) {
+      answer(res, decoded === null ? 400 : 404, undefined);
+      return;
+    }
+    const ex = new Exchange(state, req, res, path, query, decoded.slice(contextPath.length), next);
+    for (const k of Object.keys(headers ?? {})) ex.response.setHeader(k, headers![k]!);
+    ex.response.sendError(status, message ?? undefined);
+  }
+
   const middleware = ((req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void) => run(req, res, next as () => void)) as ContextMiddleware;
   Object.defineProperties(middleware, {
     contextPath: { value: contextPath, enumerable: true },
@@ -146,6 +238,7 @@ export function createContextRuntime(options: ContextRuntimeOptions = {}): Conte
     sessions: { value: sessions, enumerable: true },
     filters: { value: filters, enumerable: true },
     run: { value: run },
+    refuse: { value: refuse },
     owns: { value: owns },
     destroy: {
       value: () => {
@@ -161,8 +254,33 @@ export function createContextRuntime(options: ContextRuntimeOptions = {}): Conte
 function chainReturned(ex: Exchange, onStopped: (() => void) | undefined): void {
   if (ex.reachedDownstream) return;
   const res = ex.response.raw;
-  if (!res.writableEnded && !res.destroyed) res.end();
+  // After sendError handed the response to an error-page dispatch, that dispatch completes it.
+  if (!ex.handedOff && !res.writableEnded && !res.destroyed) res.end();
   if (onStopped !== undefined) onStopped();
+}
+
+/** The location for a status: its own page, else the default page (StandardContext.findErrorPage(code), then (0)). */
+function errorPageLookup(pages: readonly ErrorPageEntry[]): (status: number) => string | null {
+  if (!Array.isArray(pages)) throw new TypeError('errorPages must be an array');
+  const byStatus = new Map<number, string>();
+  for (const [i, p] of pages.entries()) {
+    if (p === null || typeof p !== 'object' || !Number.isInteger(p.errorCode) || typeof p.location !== 'string' || !p.location.startsWith('/')) {
+      throw new TypeError(`errorPages[${i}] must have an integer errorCode and a location starting with "/"`);
+    }
+    if (p.exceptionType != null && p.exceptionType !== '') continue;
+    byStatus.set(p.errorCode, p.location);
+  }
+  if (byStatus.size === 0) return () => null;
+  const fallback = byStatus.get(0) ?? null;
+  return (status) => byStatus.get(status) ?? fallback;
+}
+
+function safeDecode(path: string): string {
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return path;
+  }
 }
 
 function answer(res: ServerResponse, status: number, location: string | undefined): void {

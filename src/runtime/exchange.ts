@@ -18,6 +18,13 @@ export interface ContextState {
   readonly logger: Logger;
   readonly renderError: ErrorRenderer;
   readonly filters: readonly RuntimeFilter[];
+  /**
+   * The web.xml error page for a status sendError set (its own page, else the
+   * default page), or null when the container's own report is sent.
+   */
+  readonly errorLocation: (status: number) => string | null;
+  /** Forwards to an error page with the ERROR dispatcher (context.ts); the response belongs to that dispatch from then on. */
+  readonly dispatchError: (from: Exchange, status: number, message: string | null, location: string) => void;
 }
 
 export class Exchange {
@@ -36,6 +43,8 @@ export class Exchange {
   reachedDownstream = false;
   /** @internal The downstream continuation (Connect's `next`). */
   downstream: () => void;
+  /** @internal Set when sendError handed the response to an error-page dispatch (the chain no longer completes it). */
+  handedOff = false;
 
   constructor(context: ContextState, req: IncomingMessage, res: ServerResponse, requestURI: string, queryString: string | null, pathInContext: string, downstream: () => void) {
     this.context = context;

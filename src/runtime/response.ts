@@ -207,13 +207,35 @@ export class ExchangeResponse {
   /**
    * Sends an error page with this status and ends the response, keeping the
    * headers already set. Returns false (and does nothing) once committed.
+   * When the context has a web.xml error page for the status (or a default
+   * one), the request is forwarded there with the ERROR dispatcher instead
+   * (the response then completes asynchronously); during that dispatch an
+   * error ends the response with its status and no body, as on Tomcat 10.1.
    */
   sendError(status: number, message?: string): boolean {
     const res = this.raw;
-    if (res.headersSent || res.writableEnded) return false;
+    if (res.headersSent || res.writableEnded || this.ex.handedOff) return false;
     this.error = { status, message: message ?? null };
     res.statusCode = status;
-    const page = this.ex.context.renderError(status, message ?? null);
+    const context = this.ex.context;
+    if (this.ex.request.dispatcherType === 'ERROR') {
+      // An error while serving an error page (the page is missing, an ERROR filter refuses it): Tomcat 10.1
+      // looks for no further page and reports nothing, so the status goes out with the headers so far and no body.
+      res.removeHeader('content-length');
+      // Content-Length: 0, except on a HEAD response, which carries none (observed).
+      if (this.ex.request.method !== 'HEAD') res.setHeader('content-length', 0);
+      res.end();
+      return true;
+    }
+    const location = context.errorLocation(status);
+    if (location !== null) {
+      // StandardHostValve: the buffer is reset (headers kept) and the request forwarded to the page.
+      this.ex.handedOff = true;
+      res.removeHeader('content-length');
+      context.dispatchError(this.ex, status, message ?? null, location);
+      return true;
+    }
+    const page = context.renderError(status, message ?? null);
     res.removeHeader('content-length');
     this.setContentType(page.contentType);
     if (page.headers !== undefined) for (const k of Object.keys(page.headers)) res.setHeader(k, page.headers[k]!);

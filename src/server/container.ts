@@ -5,6 +5,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { join } from 'node:path';
+import { mergeErrorPages, type MergedErrorPage } from '../chain/merge.js';
 import { planBase, type ContextPlan } from '../compile/index.js';
 import type { TomcatTarget } from '../filters/index.js';
 import type { CatalinaBase, Diagnostic } from '../model/index.js';
@@ -56,7 +57,15 @@ export interface Container {
 
 export class StrictModeError extends Error {}
 
-function runContext(plan: ContextPlan, limits: ConnectorLimits): RunningContext {
+/** The merged web.xml error pages of a planned context (conf/web.xml, web.xml.default, tomcat-web.xml, the application's). */
+export function errorPagesOf(base: CatalinaBase, plan: Pick<ContextPlan, 'host' | 'contextPath'>): MergedErrorPage[] {
+  const host = base.hosts.find((h) => h.name === plan.host);
+  const context = host?.contexts.find((c) => c.path === plan.contextPath);
+  if (!host || !context) return [];
+  return mergeErrorPages(base.globalWebXml, host.webXmlDefault, context.webXml, context.tomcatWebXml ?? null);
+}
+
+function runContext(plan: ContextPlan, limits: ConnectorLimits, errorPages: readonly MergedErrorPage[]): RunningContext {
   const select = createChainSelector(plan.table);
   const middleware = createContextRuntime({
     contextPath: plan.contextPath,
@@ -65,7 +74,9 @@ function runContext(plan: ContextPlan, limits: ConnectorLimits): RunningContext 
     maxParameterCount: limits.maxParameterCount,
     maxPostSize: limits.maxPostSize,
     filters: plan.filters.map((f) => ({ filterName: f.filterName, className: f.className, factory: FILTER_FACTORIES[f.specId]!, config: f.config })),
-    selectChain: (ex) => select(ex.request.pathWithinContext).chain,
+    selectChain: (ex) => select(ex.request.pathWithinContext, ex.request.dispatcherType).chain,
+    errorPages,
+    servletNameOf: (ex) => select(ex.request.pathWithinContext).servlet?.servletName ?? null,
   });
   const serve = createStaticHandler({ docBase: plan.docBase, welcomeFiles: plan.welcomeFiles, mimeTypes: plan.mimeMappings, contextPath: plan.contextPath });
   return { path: plan.contextPath, middleware, serve };
@@ -127,10 +138,10 @@ export async function startContainer(options: ContainerOptions): Promise<Contain
   const limits = connectorLimits(httpConnector(base.serverXml));
   const contexts = new Map<string, RunningContext[]>();
   const summary: string[] = [];
-  const deploy = (hostName: string, hostPlans: ContextPlan[], failed: { contextPath: string; reason: string }[]): void => {
+  const deploy = (hostName: string, hostPlans: ContextPlan[], failed: { contextPath: string; reason: string }[], from: CatalinaBase = base): void => {
     const list: RunningContext[] = [];
     for (const p of hostPlans) {
-      list.push(runContext(p, limits));
+      list.push(runContext(p, limits, errorPagesOf(from, p)));
       summary.push(`  http://${hostName}${p.contextPath || ''}/  (${p.filters.length} filter${p.filters.length === 1 ? '' : 's'})`);
     }
     for (const f of failed) {
@@ -153,8 +164,9 @@ export async function startContainer(options: ContainerOptions): Promise<Contain
     const name = event.host.name.toLowerCase();
     if (event.type === 'added') {
       const loaded = loadAddedHost(base, { name: event.host.name, aliases: event.host.aliases, appBase: event.host.appBasePath });
-      const r = planBase({ ...base, hosts: [loaded] }, { target });
-      deploy(event.host.name, r.plans, r.skipped);
+      const added = { ...base, hosts: [loaded] };
+      const r = planBase(added, { target });
+      deploy(event.host.name, r.plans, r.skipped, added);
     } else if (event.type === 'removed') {
       for (const c of contexts.get(name) ?? []) c.middleware?.destroy();
       contexts.delete(name);
@@ -202,16 +214,21 @@ export async function startContainer(options: ContainerOptions): Promise<Contain
       notFound(req, res);
       return;
     }
-    // Tomcat's StandardContextValve answers 404 for WEB-INF and META-INF before any filter runs.
+    const serve = ctx.serve;
+    const downstream = (): void => void serve(req, res);
+    // Tomcat's StandardContextValve answers 404 for WEB-INF and META-INF before any filter runs (the context's
+    // error pages apply: observed on 10.1.60).
     const inContext = path.slice(ctx.path.length).toUpperCase();
     if (/^\/(WEB-INF|META-INF)(\/|$)/.test(inContext)) {
-      notFound(req, res);
+      ctx.middleware.refuse(req, res, downstream, 404);
       return;
     }
-    const serve = ctx.serve;
-    ctx.middleware(req, res, () => {
-      void serve(req, res);
-    });
+    // The connector refuses TRACE (allowTrace=false) with sendError: no REQUEST filter runs, error pages apply.
+    if (req.method === 'TRACE') {
+      ctx.middleware.refuse(req, res, downstream, 405, 'TRACE method is not allowed', { Allow: 'HEAD, DELETE, POST, GET, OPTIONS, PUT' });
+      return;
+    }
+    ctx.middleware(req, res, downstream);
   });
   installConnectorHandlers(server, limits);
   const address = options.address ?? '127.0.0.1';

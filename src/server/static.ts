@@ -195,6 +195,7 @@ export function createStaticHandler(options: StaticOptions): StaticHandler {
     const target = ex !== undefined ? exchangeTarget(ex) : urlTarget(req.url ?? '/', contextPath);
     if (target === 'bad') return out.error(400, invalidUriMessage(req.url ?? '/') ?? undefined);
     if (target === null) return out.error(404, `The requested resource [${splitRequestTarget(req.url ?? '/').path}] is not available`);
+    if (ex !== undefined && ex.request.dispatcherType === 'ERROR') return serveErrorPage(out, target, ex.response.status, req.method === 'HEAD', res);
     const method = req.method ?? 'GET';
     if (method === 'OPTIONS') {
       out.header('Allow', ALLOW);
@@ -243,6 +244,47 @@ export function createStaticHandler(options: StaticOptions): StaticHandler {
       await serveFile(out, method, path, found, mime, res);
     } finally {
       await found.fh?.close().catch(() => undefined);
+    }
+  }
+
+  /**
+   * The page of a web.xml `<error-page>`, reached by an ERROR dispatch, as
+   * DefaultServlet serves it: whatever the method (service() calls doGet), with
+   * the error's status, the page's content type unless one is set, its length,
+   * and none of ETag, Last-Modified, Accept-Ranges, conditional requests or
+   * ranges. A missing page repeats the error's status (Tomcat then sends no
+   * body); a directory without a welcome file is a 404.
+   */
+  async function serveErrorPage(out: Out, page: Target, status: number, head: boolean, res: ServerResponse): Promise<void> {
+    const pagePath = page.path;
+    if (isJsp(pagePath)) return noJsp(out, pagePath, await locate(pagePath));
+    let path = pagePath;
+    let found = await locate(path);
+    if (found.kind === 'dir') {
+      if (!path.endsWith('/')) return out.redirect(directoryLocation(page));
+      let welcomed = false;
+      for (const welcome of welcomeFiles) {
+        const candidate = await locate(path + welcome);
+        if (candidate.kind !== 'file') continue;
+        if (isJsp(welcome)) return noJsp(out, path + welcome, candidate);
+        path += welcome;
+        found = candidate;
+        welcomed = true;
+        break;
+      }
+      if (!welcomed) return out.error(404);
+    }
+    if (found.kind !== 'file') return out.error(status);
+    const file = found;
+    try {
+      const type = mime(path.slice(path.lastIndexOf('/') + 1));
+      if (type !== null && out.getContentType() === null) out.setContentType(type);
+      out.header('Content-Length', String(file.size));
+      if (head || file.size === 0) return out.end(status);
+      out.status(status);
+      await pump(file, 0, file.size - 1, res, true);
+    } finally {
+      await file.fh?.close().catch(() => undefined);
     }
   }
 }
