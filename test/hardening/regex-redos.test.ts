@@ -10,7 +10,7 @@ import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { planBase } from '../../src/compile/index.js';
 import { lintBase } from '../../src/lint/engine.js';
-import { redosVerdict, repeatsUnbounded } from '../../src/lint/rules/regex-redos.js';
+import { recheckTimeout, redosVerdict, repeatsUnbounded } from '../../src/lint/rules/regex-redos.js';
 import { loadBase } from '../../src/parser/index.js';
 import { translateJavaRegex } from '../../src/filters/java-regex.js';
 
@@ -90,5 +90,16 @@ describe('regex-redos', () => {
       expect(repeatsUnbounded(source)).toBe(false);
       expect(checkSync(source, '').status).toBe('safe');
     }
+  });
+
+  it('gives recheck whole-number timeouts within the budget (a fractional one hangs its agent for good)', () => {
+    for (const spent of [0, 0.5, 123.456, 299.9, 300.01, 450.75, 579.99, 581]) {
+      const t = recheckTimeout(spent);
+      expect(t === null || Number.isInteger(t), String(spent)).toBe(true);
+      if (t !== null) expect(t).toBeGreaterThanOrEqual(20);
+    }
+    expect(recheckTimeout(0)).toBe(300);
+    expect(recheckTimeout(450.75)).toBe(149);
+    expect(recheckTimeout(590)).toBeNull();
   });
 });

@@ -59,6 +59,16 @@ let spentMs = 0;
 
 const UNDECIDED: Verdict = { status: 'unknown' };
 
+/**
+ * The timeout for the next pattern after `spent` ms, or null when the budget is
+ * gone. A whole number: recheck's agent never answers a fractional timeout (the
+ * process that asked then waits forever, as serve did under the conformance run).
+ */
+export function recheckTimeout(spent: number): number | null {
+  const left = Math.floor(Math.min(RECHECK_TIMEOUT_MS, RECHECK_BUDGET_MS - spent));
+  return left >= 20 ? left : null;
+}
+
 const BOUNDED: Verdict = { status: 'safe', complexity: { type: 'constant', summary: 'no unbounded repetition' } };
 
 /** recheck's own verdict on a translated pattern; `unknown` when it ran out of time (not reported). */
@@ -66,11 +76,12 @@ export function redosVerdict(re: CompiledRegex): Verdict {
   const key = `${re.flags}/${re.source}`;
   let v = verdicts.get(key);
   if (!v) {
+    const timeout = recheckTimeout(spentMs);
     if (!repeatsUnbounded(re.source)) v = BOUNDED;
-    else if (spentMs >= RECHECK_BUDGET_MS) v = UNDECIDED;
+    else if (timeout === null) v = UNDECIDED;
     else {
       const started = performance.now();
-      v = analyser()(re.source, re.flags, { timeout: Math.min(RECHECK_TIMEOUT_MS, RECHECK_BUDGET_MS - spentMs) });
+      v = analyser()(re.source, re.flags, { timeout });
       spentMs += performance.now() - started;
     }
     verdicts.set(key, v);
