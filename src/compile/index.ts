@@ -83,9 +83,15 @@ function within(inner: Span, outer: Span): boolean {
   return inner.file === outer.file && inner.offset >= outer.offset && inner.endOffset <= outer.endOffset;
 }
 
+/** A path segment that stays one segment: host names come from server.xml and JSON as written ("..", "a/../../b"). */
+function segment(name: string): string {
+  const safe = name.replace(/[%/\\\0]/g, (ch) => `%${ch.charCodeAt(0).toString(16).padStart(2, '0').toUpperCase()}`);
+  return safe === '' || safe === '.' || safe === '..' ? safe.replace(/\./g, '%2E') || '%00' : safe;
+}
+
 function moduleName(c: ResolvedContext): string {
   const name = c.context.path === '' ? 'ROOT' : c.context.path.slice(1).replace(/\//g, '#');
-  return `${c.host.name}/${name}.mjs`;
+  return `${segment(c.host.name)}/${segment(name)}.mjs`;
 }
 
 /**
@@ -148,14 +154,17 @@ export function planBase(base: CatalinaBase, opts: { target?: TomcatTarget } = {
 /** The ES module (and declarations) of one planned context. */
 export function emitModule(plan: ContextPlan): CompiledModule {
   const contextPath = plan.contextPath;
-  const label = `${plan.host}${contextPath || '/'}`;
+  // Host names, paths and file names go into comments: a line break would end a // comment and
+  // "*/" a block comment, leaving the rest as code (host "/*" made a module that did not parse; found by test/fuzz).
+  const comment = (t: string): string => t.replace(/[\r\n\u2028\u2029]/g, ' ').replace(/\*\//g, '*\\/');
+  const label = comment(`${plan.host}${contextPath || '/'}`);
   const declarations = plan.filters.map(
     (f) =>
       `  {\n    filterName: ${JSON.stringify(f.filterName)},\n    className: ${JSON.stringify(f.className)},\n    factory: FILTER_FACTORIES[${JSON.stringify(f.specId)}],\n    config: ${literal(f.config, '    ')},\n  },`,
   );
   const code = [
     HEADER,
-    `// ${label} from ${plan.sources.join(', ') || 'no descriptor'}`,
+    `// ${label} from ${comment(plan.sources.join(', ')) || 'no descriptor'}`,
     "import { createChainSelector, createContextRuntime, FILTER_FACTORIES } from 'tollgate/runtime';",
     '',
     '/** The filters of this context, with their validated configurations, in declaration order. */',

@@ -74,14 +74,16 @@ export function parseJavaInteger(text: string, bits: 32 | 64 = 32): number | nul
     i = 1;
   }
   if (i >= text.length) return null;
+  const [min, max] = LIMITS[bits];
   let value = 0n;
   for (; i < text.length; i++) {
     const d = digitValue(text.charCodeAt(i));
     if (d < 0) return null;
-    value = value * 10n + BigInt(d);
+    // Past the range the digits are only checked: growing a BigInt digit by digit made a
+    // 100,000-digit value take 0.4 s (found by test/fuzz).
+    if (value <= max + 1n) value = value * 10n + BigInt(d);
   }
   if (negative) value = -value;
-  const [min, max] = LIMITS[bits];
   return value < min || value > max ? null : Number(value);
 }
 

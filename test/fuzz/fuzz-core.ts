@@ -774,6 +774,11 @@ async function compileTarget(base: CatalinaBase, ws: Workspace, importModule: bo
     }
   }
   for (const m of r.modules) {
+    // compile --out writes join(out, fileName): two plain segments, nothing that climbs out.
+    const parts = m.fileName.split(/[\\/]/);
+    if (parts.length !== 2 || parts.some((p) => p === '' || p === '.' || p === '..' || p.includes('\0'))) {
+      throw new Error(`compiled module file name ${JSON.stringify(m.fileName)} would be written outside its host directory`);
+    }
     // The module's own code, run as the module would run, on the runtime it imports: a Function with the
     // import turned into a parameter (parsing it is the syntax check). Its sessions go to one shared store
     // (each store of its own would start a sweep timer).
