@@ -59,7 +59,13 @@ class PartTracker {
 /** Reads a file, or null when absent, unreadable or too large (then with a diagnostic); `likely` files are opened at once, others stat'ed first. */
 function readBytes(path: string, r: Reader, likely = false): Uint8Array | null {
   // Most optional descriptors are absent, and a stat that does not throw is much cheaper than a failed open.
-  if (!likely && !statSync(path, { throwIfNoEntry: false })) return null;
+  if (!likely) {
+    try {
+      if (!statSync(path, { throwIfNoEntry: false })) return null;
+    } catch {
+      // ENAMETOOLONG, ENOTDIR, EACCES...: the open below reports it as readConfigBytes does for every file.
+    }
+  }
   const result = readConfigBytes(path);
   if ('bytes' in result) return result.bytes;
   if ('diagnostic' in result) r.diagnostics.push(result.diagnostic);

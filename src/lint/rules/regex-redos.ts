@@ -19,6 +19,7 @@ function analyser(): CheckSync {
 
 /** Verdicts by translated source and flags, for the life of the process (the same pattern is usually repeated across webapps). */
 const verdicts = new Map<string, Verdict>();
+const MAX_VERDICTS = 1_000;
 
 /**
  * Whether a JavaScript pattern repeats anything without bound (*, + or {n,}
@@ -84,6 +85,8 @@ export function redosVerdict(re: CompiledRegex): Verdict {
       v = analyser()(re.source, re.flags, { timeout });
       spentMs += performance.now() - started;
     }
+    // Bounded: a long-lived process (serve, the fuzzer's 1,000,000 inputs) must not keep every pattern it has seen.
+    if (verdicts.size >= MAX_VERDICTS) verdicts.clear();
     verdicts.set(key, v);
   }
   return v;
