@@ -250,3 +250,20 @@ describe('the same config from web.xml strings and from JSON', () => {
     expect(fromJson).toEqual(fromXml);
   });
 });
+
+describe('many findings in one value', () => {
+  it('lists the first 50 of a rule in a parameter and counts the rest in one more, at the worst severity', () => {
+    const { diagnostics, config } = validate('CsrfPreventionFilter', { noNonceURLPatterns: Array.from({ length: 200 }, () => 'a').join(',') });
+    const invalid = diagnostics.filter((d) => d.ruleId === 'filter-param-invalid');
+    expect(invalid).toHaveLength(51);
+    expect(invalid.slice(0, 50).every((d) => d.message.includes('"a" is not a pattern'))).toBe(true);
+    expect(invalid[50]!.message).toMatch(/^noNonceURLPatterns: 150 more problems like the 50 above in this value/);
+    expect(invalid[50]!.severity).toBe('error');
+    expect(config).toBeNull();
+  });
+
+  it('lists every finding up to 50', () => {
+    const { diagnostics } = validate('CsrfPreventionFilter', { noNonceURLPatterns: Array.from({ length: 50 }, () => 'a').join(',') });
+    expect(diagnostics.filter((d) => d.ruleId === 'filter-param-invalid')).toHaveLength(50);
+  });
+});
