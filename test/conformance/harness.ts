@@ -39,7 +39,7 @@ export const CATALINA_HOME = process.env.CATALINA_HOME ?? '/usr/share/tomcat10';
 export const HOST_MANAGER_WEBAPP = '/usr/share/tomcat10-admin/host-manager';
 export const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const FIXTURES = join(REPO, 'test', 'conformance', 'fixtures');
-export const JAVA_SOURCES = join(REPO, 'test', 'conformance', 'java');
+export const JAVA_SOURCES = join(REPO, 'test', 'tomcat-observe');
 const PROBE_JSP = join(FIXTURES, 'shared', 'probe.jsp');
 /** Where global-setup.ts tells workers to append recorded steps. */
 export const STEPS_DIR_ENV = 'TOLLGATE_CONFORMANCE_DIR';
