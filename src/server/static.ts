@@ -111,6 +111,15 @@ export function createStaticHandler(options: StaticOptions): StaticHandler {
    * reused for `ttl` ms, so a changed file can be served as it was for that
    * long; a small file's bytes are read once and served from memory.
    */
+  /** The first of the context's welcome files that exists in directory `dir` (ending in /), as DefaultServlet picks it. */
+  async function firstWelcome(dir: string): Promise<{ path: string; file: Extract<Located, { kind: 'file' }> } | null> {
+    for (const welcome of welcomeFiles) {
+      const file = await locate(dir + welcome);
+      if (file.kind === 'file') return { path: dir + welcome, file };
+    }
+    return null;
+  }
+
   async function locate(path: string): Promise<Located> {
     if (ttl <= 0) return lookup(path);
     const now = Date.now();
@@ -224,15 +233,10 @@ export function createStaticHandler(options: StaticOptions): StaticHandler {
     let found = await locate(path);
     if (found.kind === 'dir') {
       if (!path.endsWith('/')) return out.redirect(directoryLocation(target));
-      found = { kind: 'missing' };
-      for (const welcome of welcomeFiles) {
-        const candidate = await locate(path + welcome);
-        if (candidate.kind !== 'file') continue;
-        if (isJsp(welcome)) return noJsp(out, path + welcome, candidate);
-        path += welcome;
-        found = candidate;
-        break;
-      }
+      const welcome = await firstWelcome(path);
+      if (welcome && isJsp(welcome.path)) return noJsp(out, welcome.path, welcome.file);
+      if (welcome) ({ path, file: found } = welcome);
+      else found = { kind: 'missing' };
     }
     if (found.kind !== 'file') {
       // Tomcat evaluates the If-* headers even for a missing resource (If-Match then fails).
@@ -262,17 +266,10 @@ export function createStaticHandler(options: StaticOptions): StaticHandler {
     let found = await locate(path);
     if (found.kind === 'dir') {
       if (!path.endsWith('/')) return out.redirect(directoryLocation(page));
-      let welcomed = false;
-      for (const welcome of welcomeFiles) {
-        const candidate = await locate(path + welcome);
-        if (candidate.kind !== 'file') continue;
-        if (isJsp(welcome)) return noJsp(out, path + welcome, candidate);
-        path += welcome;
-        found = candidate;
-        welcomed = true;
-        break;
-      }
-      if (!welcomed) return out.error(404);
+      const welcome = await firstWelcome(path);
+      if (!welcome) return out.error(404);
+      if (isJsp(welcome.path)) return noJsp(out, welcome.path, welcome.file);
+      ({ path, file: found } = welcome);
     }
     if (found.kind !== 'file') return out.error(status);
     const file = found;
