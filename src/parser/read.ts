@@ -35,13 +35,16 @@ export function readConfigBytes(path: string, limit = MAX_CONFIG_BYTES): ReadRes
     if (!stat.isFile()) return unreadable(path, 'it is not a regular file (a device, FIFO or socket)');
     if (stat.size > limit) return tooLarge(path, stat.size, limit);
     // One byte more than the size says, to see the end; a file that grew meanwhile gets a larger buffer.
+    // A read of a regular file that returns less than asked for has reached the end: no second read to see 0.
     let buf = Buffer.allocUnsafe(stat.size + 1);
     let length = 0;
     for (;;) {
-      const n = readSync(fd, buf, length, buf.length - length, null);
+      const want = buf.length - length;
+      const n = readSync(fd, buf, length, want, null);
       if (n === 0) break;
       length += n;
       if (length > limit) return tooLarge(path, length, limit);
+      if (n < want) break;
       if (length === buf.length) {
         const grown = Buffer.allocUnsafe(Math.min(buf.length * 2, limit + 1));
         buf.copy(grown, 0, 0, length);
