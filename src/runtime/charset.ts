@@ -65,14 +65,20 @@ const JAVA_ALIASES: Readonly<Record<string, string>> = {
 };
 
 const cache = new Map<string, ByteDecoder | null>();
+/** By the name exactly as asked for, so the per-request calls (one spelling, over and over) skip trimming and lower-casing. */
+const bySpelling = new Map<string, ByteDecoder | null>();
 
 /** The decoder for a charset name (case-insensitive, Java or WHATWG spelling), or null when it is not supported. */
 export function charsetDecoder(name: string): ByteDecoder | null {
+  const seen = bySpelling.get(name);
+  if (seen !== undefined) return seen;
   const key = name.trim().toLowerCase();
   let d = cache.get(key);
-  if (d !== undefined) return d;
-  d = BUILT_IN[key] ?? textDecoderFor(JAVA_ALIASES[key] ?? key);
-  if (cache.size < 256) cache.set(key, d);
+  if (d === undefined) {
+    d = BUILT_IN[key] ?? textDecoderFor(JAVA_ALIASES[key] ?? key);
+    if (cache.size < 256) cache.set(key, d);
+  }
+  if (bySpelling.size < 256) bySpelling.set(name, d);
   return d;
 }
 

@@ -8,15 +8,28 @@
 /** A content type split into the part without charset and the charset (unquoted), when it parses. */
 export interface ParsedContentType {
   /** `type/subtype;param=value` without the charset parameter, rebuilt without whitespace. */
-  withoutCharset: string;
-  charset: string | null;
+  readonly withoutCharset: string;
+  readonly charset: string | null;
 }
 
 // RFC 7230 tchar.
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
-/** Parses a content type; null when it is not `type/subtype` with well-formed parameters. */
+/** Results by input: a server sends a handful of content types, each parsed once (bounded, then started afresh). */
+const parsedCache = new Map<string, ParsedContentType | null>();
+const PARSED_CACHE_SIZE = 256;
+
+/** Parses a content type; null when it is not `type/subtype` with well-formed parameters. The result is shared: do not modify it. */
 export function parseContentType(value: string): ParsedContentType | null {
+  const known = parsedCache.get(value);
+  if (known !== undefined) return known;
+  const parsed = parse(value);
+  if (parsedCache.size >= PARSED_CACHE_SIZE) parsedCache.clear();
+  parsedCache.set(value, parsed);
+  return parsed;
+}
+
+function parse(value: string): ParsedContentType | null {
   const parts = splitParams(value);
   if (parts === null) return null;
   const head = parts[0]!.trim();
@@ -49,7 +62,7 @@ export function parseContentType(value: string): ParsedContentType | null {
     }
     out += `;${name}=${v}`;
   }
-  return { withoutCharset: out, charset };
+  return Object.freeze({ withoutCharset: out, charset });
 }
 
 /** Splits on `;` outside quoted strings; null when a quote is left open. */

@@ -117,7 +117,7 @@ export class ExchangeRequest {
       const o = this.overrides.get(key);
       if (o !== undefined) return o === null ? [] : [...o];
     }
-    return this.raw.headersDistinct[key] ?? [];
+    return linesOf(this.raw, key);
   }
 
   /** Header names, lower-cased. */
@@ -270,9 +270,10 @@ export class ExchangeRequest {
       // A port follows the last ':' that is not inside an IPv6 literal.
       const close = host.lastIndexOf(']');
       const colon = host.lastIndexOf(':');
-      if (colon > close && /^\d+$/.test(host.slice(colon + 1))) {
+      const digits = colon > close ? decimalAfter(host, colon + 1) : -1;
+      if (digits >= 0) {
         name = host.slice(0, colon);
-        port = Number(host.slice(colon + 1));
+        port = digits;
       } else {
         name = colon > close ? host.slice(0, colon) : host;
         port = -1;
@@ -497,4 +498,31 @@ export class ExchangeRequest {
       }
     }
   }
+}
+
+/**
+ * Every line of a header, in order, from the request as received (what
+ * `headersDistinct` holds, without building it for every header of the request).
+ */
+function linesOf(raw: IncomingMessage, key: string): string[] {
+  const out: string[] = [];
+  const list = raw.rawHeaders;
+  for (let i = 0; i + 1 < list.length; i += 2) {
+    const name = list[i]!;
+    if (name.length === key.length && (name === key || name.toLowerCase() === key)) out.push(list[i + 1]!);
+  }
+  return out;
+}
+
+/** The value of the decimal digits from `from` to the end, or -1 when there are none or anything else follows. */
+function decimalAfter(text: string, from: number): number {
+  if (from >= text.length) return -1;
+  let n = 0;
+  for (let i = from; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 48 || c > 57) return -1;
+    n = n * 10 + (c - 48);
+  }
+  // Past 15 digits the running sum can round differently from Number's parse of the text.
+  return text.length - from > 15 ? Number(text.slice(from)) : n;
 }

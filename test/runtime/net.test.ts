@@ -15,6 +15,25 @@ describe('IP addresses', () => {
   it('refuses what is not an address', () => {
     for (const bad of ['256.1.1.1', '1.2.3', '01.2.3.4x', 'localhost', '1::2::3', '12345::', ':::', '1.2.3.4.5', '']) expect(parseIp(bad), bad).toBeNull();
   });
+  it('reads dotted quads exactly as the strict grammar does (0-255, no leading zeros, four parts)', () => {
+    // The grammar as a regex: the oracle the hand-written per-request parser must agree with.
+    const quad = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)$/;
+    const oracle = (t: string): number[] | null => {
+      const m = quad.exec(t);
+      return m ? m.slice(1).map(Number) : null;
+    };
+    for (const t of ['0.0.0.0', '255.255.255.255', '1.2.3.04', '00.1.1.1', '1.2.3.256', '1..2.3', '.1.2.3', '1.2.3.4.', '1.2.3.4 ', ' 1.2.3.4', '1.2.3.-4', '1234.1.1.1', '999.1.1.1', '1.2.3.+4']) {
+      const got = parseIp(t);
+      expect(got === null || got.length === 4 ? (got === null ? null : [...got]) : 'v6', t).toEqual(oracle(t));
+    }
+    fc.assert(
+      fc.property(fc.stringMatching(/^[0-9.]{0,16}$/), (t) => {
+        const got = parseIp(t);
+        expect(got === null ? null : [...got]).toEqual(oracle(t));
+      }),
+      { numRuns: 20_000 },
+    );
+  });
   it('gives Node socket addresses the form Tomcat reports', () => {
     expect(toTomcatRemoteAddr('::1')).toBe('0:0:0:0:0:0:0:1');
     expect(toTomcatRemoteAddr('::ffff:127.0.0.1')).toBe('127.0.0.1');

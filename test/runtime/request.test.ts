@@ -94,6 +94,20 @@ describe('the request view over IPv4 loopback', () => {
     expect(JSON.parse((await request(s, '/app/', { headers: { host: '[::1]:9000' } })).body)).toMatchObject({ serverName: '[::1]', serverPort: 9000 });
   });
 
+  it('takes the Host port only when it is all digits after the last colon outside brackets', async () => {
+    const at = async (host: string) => JSON.parse((await request(s, '/app/', { headers: { host } })).body) as { serverName: string; serverPort: number };
+    expect(await at('example.test:')).toMatchObject({ serverName: 'example.test', serverPort: 80 });
+    expect(await at('example.test:80x')).toMatchObject({ serverName: 'example.test', serverPort: 80 });
+    expect(await at('example.test:08080')).toMatchObject({ serverName: 'example.test', serverPort: 8080 });
+    expect(await at('[::1]')).toMatchObject({ serverName: '[::1]', serverPort: 80 });
+  });
+
+  it('lists every line of a repeated header, whatever its case, in the order received', async () => {
+    const v = JSON.parse((await request(s, '/app/', { headers: { 'X-Forwarded-For': ['198.51.100.1', '198.51.100.2, 198.51.100.3'] } })).body);
+    expect(v.xffLines).toEqual(['198.51.100.1', '198.51.100.2, 198.51.100.3']);
+    expect(v.xff).toBe('198.51.100.1, 198.51.100.2, 198.51.100.3');
+  });
+
   it('has no query string when the target has no "?"', async () => {
     expect(JSON.parse((await request(s, '/app/x')).body).queryString).toBeNull();
     expect(JSON.parse((await request(s, '/app/x?')).body).queryString).toBe('');

@@ -151,6 +151,20 @@ function validAuthority(a: string): boolean {
  * file:// origins are valid, anything else must parse as a URI with a scheme.
  */
 export function isValidOrigin(origin: string): boolean {
+  // Browsers send a few origins over and over: each is parsed once (bounded, then started afresh).
+  const known = originVerdicts.get(origin);
+  if (known !== undefined) return known;
+  const valid = checkOrigin(origin);
+  if (originVerdicts.size >= ORIGIN_CACHE_SIZE) originVerdicts.clear();
+  // Long values (an attacker's) are not kept: the bound is on entries, not bytes.
+  if (origin.length <= 256) originVerdicts.set(origin, valid);
+  return valid;
+}
+
+const originVerdicts = new Map<string, boolean>();
+const ORIGIN_CACHE_SIZE = 1024;
+
+function checkOrigin(origin: string): boolean {
   if (origin.includes('%')) return false;
   if (origin === 'null' || origin.startsWith('file://')) return true;
   const uri = parseJavaUri(origin);

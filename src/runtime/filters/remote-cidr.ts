@@ -5,7 +5,6 @@
  * is refused (Tomcat would try DNS; tollgate does not resolve names).
  */
 import type { RemoteCidrConfig } from '../../filters/remote-cidr.js';
-import type { Logger } from '../logging.js';
 import { parseIp, type Cidr } from '../net.js';
 import type { RuntimeFilterFactory } from '../types.js';
 
@@ -20,26 +19,42 @@ export const create: RuntimeFilterFactory<RemoteCidrConfig> = (config, ctx) => {
   const deny = config.deny.map(toMask);
   const status = config.denyStatus;
   const logger = ctx.logger;
+  // The verdict depends on the address alone and clients come back, so it is remembered (bounded, then started afresh).
+  const verdicts = new Map<string, boolean>();
   return {
     name: 'RemoteCIDRFilter',
     doFilter(ex, next) {
-      if (isAllowed(ex.request.remoteAddr, allow, deny, logger)) return next();
+      const address = ex.request.remoteAddr;
+      let allowed = verdicts.get(address);
+      if (allowed === undefined) {
+        const verdict = verdictFor(address, allow, deny);
+        if (verdict === null) {
+          // Not an IP literal: refused and logged every time, never remembered.
+          logger.severe('Client does not have an IP address. Request denied.');
+          allowed = false;
+        } else {
+          if (verdicts.size >= VERDICT_CACHE_SIZE) verdicts.clear();
+          verdicts.set(address, (allowed = verdict));
+        }
+      }
+      if (allowed) return next();
       ex.response.sendError(status);
       return undefined;
     },
   };
 };
 
+/** How many client addresses each filter remembers the verdict for. */
+const VERDICT_CACHE_SIZE = 4096;
+
 function toMask(c: Cidr): Mask {
   return { bytes: Uint8Array.from(c.bytes), prefix: c.prefix, v4: c.family === 4 };
 }
 
-function isAllowed(address: string, allow: readonly Mask[], deny: readonly Mask[], logger: Logger): boolean {
+/** Deny wins, then allow, then "allowed only when deny is set and allow is empty"; null when the address is not an IP literal. */
+function verdictFor(address: string, allow: readonly Mask[], deny: readonly Mask[]): boolean | null {
   let ip = parseIp(address);
-  if (ip === null) {
-    logger.severe('Client does not have an IP address. Request denied.');
-    return false;
-  }
+  if (ip === null) return null;
   // Java's InetAddress turns an IPv4-mapped IPv6 address into the IPv4 address.
   if (ip.length === 16 && isV4Mapped(ip)) ip = ip.subarray(12);
   if (matchesAny(deny, ip)) return false;

@@ -69,6 +69,9 @@ describe('java.net.URI as CorsFilter and CsrfPreventionFilter use it', () => {
   it('agrees with RequestUtil.isValidOrigin on JDK 17 for every recorded origin', () => {
     const wrong = JAVA_17.filter(([origin, valid]) => isValidOrigin(origin) !== valid);
     expect(wrong).toEqual([]);
+    // Asked again (answers are remembered per origin), and interleaved: still the same answers.
+    const again = [...JAVA_17].reverse().filter(([origin, valid]) => isValidOrigin(origin) !== valid || isValidOrigin(`${origin}`) !== valid);
+    expect(again).toEqual([]);
   });
 
   it('resolves references as URI.resolve does: absolute paths kept as written, relative and empty ones merged and normalised', () => {

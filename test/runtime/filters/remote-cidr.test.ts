@@ -73,6 +73,21 @@ describe('RemoteCIDRFilter', () => {
     expect(logs.filter((l) => l.logger === 'org.apache.catalina.filters.RemoteCIDRFilter' && l.message.includes('does not have an IP address')).length).toBe(4);
   });
 
+  it('gives the same verdict to a client that comes back, and logs a non-IP address every time', async () => {
+    const logs: LogRecord[] = [];
+    setLogSink((r) => logs.push(r));
+    const s = await serve({ filters: [asIf, declare(spec, create, { allow: '10.0.0.0/8' })] });
+    try {
+      const seq = ['10.1.1.1', '11.1.1.1', '10.1.1.1', '11.1.1.1', 'unknown', 'unknown', '10.1.1.1'];
+      const got: number[] = [];
+      for (const a of seq) got.push((await request(s, '/x', { headers: { 'x-test-addr': a } })).status);
+      expect(got).toEqual([200, 403, 200, 403, 403, 403, 200]);
+      expect(logs.filter((l) => l.message.includes('does not have an IP address')).length).toBe(2);
+    } finally {
+      await s.close();
+    }
+  });
+
   it('lets the real loopback client through when allowed', async () => {
     const s = await serve({ filters: [declare(spec, create, { allow: '127.0.0.0/8' })] });
     try {
