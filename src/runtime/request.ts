@@ -50,7 +50,7 @@ export class ExchangeRequest {
 
   private readonly ex: Exchange;
   private overrides: Map<string, readonly string[] | null> | null = null;
-  private attributes: Map<string, unknown> | null = null;
+  private attributes: Attributes | null = null;
   private remoteAddrValue: string | undefined;
   private remoteHostValue: string | undefined;
   private remotePortValue: number | undefined;
@@ -307,7 +307,7 @@ export class ExchangeRequest {
       return;
     }
     if (value === undefined || value === null) this.attributes?.delete(name);
-    else (this.attributes ??= new Map()).set(name, value);
+    else (this.attributes ??= new Attributes()).set(name, value);
   }
 
   removeAttribute(name: string): void {
@@ -315,7 +315,7 @@ export class ExchangeRequest {
   }
 
   getAttributeNames(): string[] {
-    return this.attributes === null ? [] : [...this.attributes.keys()];
+    return this.attributes === null ? [] : this.attributes.names();
   }
 
   // ---- character encoding and parameters
@@ -526,3 +526,60 @@ function decimalAfter(text: string, from: number): number {
   // Past 15 digits the running sum can round differently from Number's parse of the text.
   return text.length - from > 15 ? Number(text.slice(from)) : n;
 }
+
+/**
+ * Request attributes in insertion order. A request carries a dozen or so
+ * (RemoteIpFilter and CorsFilter set ten on every request), where two small
+ * arrays searched by identity beat a Map that rehashes as it grows; past
+ * ATTRIBUTES_IN_ARRAYS names they move to a Map, so many attributes stay cheap too.
+ */
+class Attributes {
+  private keys: string[] = [];
+  private values: unknown[] = [];
+  private map: Map<string, unknown> | null = null;
+
+  get(name: string): unknown {
+    if (this.map !== null) return this.map.get(name);
+    const i = this.keys.indexOf(name);
+    return i < 0 ? undefined : this.values[i];
+  }
+
+  set(name: string, value: unknown): void {
+    if (this.map !== null) {
+      this.map.set(name, value);
+      return;
+    }
+    const i = this.keys.indexOf(name);
+    if (i >= 0) {
+      this.values[i] = value;
+      return;
+    }
+    if (this.keys.length === ATTRIBUTES_IN_ARRAYS) {
+      this.map = new Map();
+      for (let k = 0; k < this.keys.length; k++) this.map.set(this.keys[k]!, this.values[k]);
+      this.map.set(name, value);
+      this.keys = [];
+      this.values = [];
+      return;
+    }
+    this.keys.push(name);
+    this.values.push(value);
+  }
+
+  delete(name: string): void {
+    if (this.map !== null) {
+      this.map.delete(name);
+      return;
+    }
+    const i = this.keys.indexOf(name);
+    if (i < 0) return;
+    this.keys.splice(i, 1);
+    this.values.splice(i, 1);
+  }
+
+  names(): string[] {
+    return this.map !== null ? [...this.map.keys()] : this.keys.slice();
+  }
+}
+
+const ATTRIBUTES_IN_ARRAYS = 32;

@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exchangeOf, type RuntimeFilter } from '../../src/runtime/index.js';
 import { jsonHandler, request, serve, type Served } from './serve.js';
@@ -172,5 +173,55 @@ describe('remote host lookups', () => {
     } finally {
       await s.close();
     }
+  });
+});
+
+describe('request attributes', () => {
+  type Op = ['set', string, number | null] | ['remove', string];
+  let ops: Op[] = [];
+  let outcome: { names: string[]; values: unknown[]; want: string[]; wantValues: unknown[] } | null = null;
+  let s: Served;
+  beforeAll(async () => {
+    const recorder: RuntimeFilter = {
+      name: 'Attributes',
+      doFilter(ex, next) {
+        // The reference: a Map has exactly the servlet attribute semantics (insertion order; a replaced value keeps its place).
+        const want = new Map<string, unknown>();
+        const r = ex.request;
+        for (const op of ops) {
+          if (op[0] === 'remove') {
+            r.removeAttribute(op[1]);
+            want.delete(op[1]);
+          } else {
+            r.setAttribute(op[1], op[2]);
+            if (op[2] === null) want.delete(op[1]);
+            else want.set(op[1], op[2]);
+          }
+        }
+        const names = r.getAttributeNames();
+        outcome = { names, values: names.map((n) => r.getAttribute(n)), want: [...want.keys()], wantValues: [...want.values()] };
+        return next();
+      },
+    };
+    s = await serve({ contextPath: '/app', filters: [recorder] });
+  });
+  afterAll(() => s.close());
+
+  it('keeps insertion order through replacements, removals and growth past the small-store size', async () => {
+    const name = fc.oneof(fc.constantFrom('a', 'b', 'cors.request.origin', '1', '0'), fc.integer({ min: 0, max: 60 }).map((i) => `attr${i}`));
+    const op: fc.Arbitrary<Op> = fc.oneof(
+      fc.tuple(fc.constant('set' as const), name, fc.option(fc.integer(), { nil: null, freq: 6 })),
+      fc.tuple(fc.constant('remove' as const), name),
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.array(op, { maxLength: 120 }), async (seq) => {
+        ops = seq;
+        outcome = null;
+        expect((await request(s, '/app/x')).status).toBe(200);
+        expect(outcome!.names).toEqual(outcome!.want);
+        expect(outcome!.values).toEqual(outcome!.wantValues);
+      }),
+      { numRuns: 150 },
+    );
   });
 });

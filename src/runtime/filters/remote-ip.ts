@@ -146,10 +146,14 @@ function walkProxies(ip: RemoteIp, ex: Exchange, isInternal: boolean, saved: Sav
   }
   if (remoteIp === null) return null;
   req.remoteAddr = remoteIp;
-  saved.proxiesLines = req.getHeader(ip.proxiesHeader) === null ? [] : req.getHeaders(ip.proxiesHeader);
+  const hadProxies = req.getHeader(ip.proxiesHeader) !== null;
+  // An absent proxies header that stays absent is left alone (and so needs no restoring).
+  if (hadProxies || proxies.length > 0) {
+    saved.proxiesLines = hadProxies ? req.getHeaders(ip.proxiesHeader) : [];
+    // proxies holds the nearest first; the header lists them in request order.
+    req.setHeader(ip.proxiesHeader, proxies.length === 0 ? null : proxies.reverse().join(','));
+  }
   saved.remoteIpLines = req.getHeaders(ip.remoteIpHeader);
-  // proxies holds the nearest first; the header lists them in request order.
-  req.setHeader(ip.proxiesHeader, proxies.length === 0 ? null : proxies.reverse().join(','));
   req.setHeader(ip.remoteIpHeader, idx < 0 ? null : entries.slice(0, idx + 1).join(','));
   return remoteIp;
 }
