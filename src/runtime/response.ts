@@ -79,7 +79,9 @@ export class ExchangeResponse {
       this.setContentType(value);
       return;
     }
-    this.raw.appendHeader(name, value);
+    // Node's appendHeader validates the line and, for a header not yet set, hands it to setHeader to validate again.
+    if (this.raw.hasHeader(name)) this.raw.appendHeader(name, value);
+    else this.raw.setHeader(name, value);
   }
 
   /** The first value of a header, or null. */
