@@ -1,5 +1,6 @@
 import type { ChainEntry, ResolvedContext } from '../../chain/index.js';
 import { effectiveChain } from '../../chain/index.js';
+import { FILTER_SPECS } from '../../filters/index.js';
 import type { CheckedFilter, LintContext } from '../types.js';
 
 /** Sample request paths whose chains reveal ordering problems: each url-pattern of the context, made concrete. */
@@ -48,38 +49,93 @@ function chainsOf(ctx: LintContext, c: ResolvedContext): Entries[] {
  * visited once. `relevant` lets a rule skip contexts where it cannot find anything, so their
  * chains are never computed (most applications map nothing a chain rule looks for).
  */
-export function forEachChain(ctx: LintContext, visit: (c: ResolvedContext, entries: Entries) => void, relevant?: (c: ResolvedContext) => boolean): void {
-  for (const c of ctx.contexts) {
-    if (relevant && !relevant(c)) continue;
+export function forEachChain(ctx: LintContext, visit: (c: ResolvedContext, entries: Entries) => void, relevant?: (c: ResolvedContext, i: number) => boolean): void {
+  const contexts = ctx.contexts;
+  for (let i = 0; i < contexts.length; i++) {
+    const c = contexts[i]!;
+    if (relevant && !relevant(c, i)) continue;
     for (const entries of chainsOf(ctx, c)) visit(c, entries);
   }
 }
 
-/** How many of the context's filters have each spec id. */
-export function specCounts(ctx: LintContext, c: ResolvedContext): Map<string, number> {
-  const out = new Map<string, number>();
-  for (const f of c.merged.filters.values()) {
-    const id = ctx.checked(f)?.spec?.id;
-    if (id) out.set(id, (out.get(id) ?? 0) + 1);
+/** The bit of each spec id in the per-context masks below (31-bit integers; ids past that are counted by scanning). */
+const BIT = new Map(FILTER_SPECS.slice(0, 30).map((spec, i) => [spec.id, 1 << i]));
+
+/** What the chain rules ask of every context before computing its chains, by position in ctx.contexts. */
+interface Kinds {
+  /** The bits of the spec ids of the context's filters. */
+  present: number[];
+  /** The bits of the spec ids that two or more of its filters have. */
+  twice: number[];
+  /** The spec id of the filter that heads every REQUEST chain of the context, if one does (see firstId). */
+  first: (string | undefined)[];
+}
+
+// Three rules ask for every context: computed once per run (one contexts array per run) in plain arrays, not a map per context.
+const kindsCache = new WeakMap<ResolvedContext[], Kinds>();
+
+function kindsOf(ctx: LintContext): Kinds {
+  let kinds = kindsCache.get(ctx.contexts);
+  if (!kinds) {
+    kinds = { present: [], twice: [], first: [] };
+    for (const c of ctx.contexts) {
+      let present = 0;
+      let twice = 0;
+      for (const f of c.merged.filters.values()) {
+        const id = ctx.checked(f)?.spec?.id;
+        const bit = id ? (BIT.get(id) ?? 0) : 0;
+        twice |= present & bit;
+        present |= bit;
+      }
+      kinds.present.push(present);
+      kinds.twice.push(twice);
+      kinds.first.push(firstId(ctx, c));
+    }
+    kindsCache.set(ctx.contexts, kinds);
   }
-  return out;
+  return kinds;
+}
+
+/** How many of the filters of a context have spec `id`, counted one by one (for ids without a bit). */
+function countOf(ctx: LintContext, c: ResolvedContext, id: string): number {
+  let n = 0;
+  for (const f of c.merged.filters.values()) if (ctx.checked(f)?.spec?.id === id) n++;
+  return n;
+}
+
+/** Whether two or more of the filters of ctx.contexts[i] have spec `id`. */
+export function hasTwo(ctx: LintContext, i: number, id: string): boolean {
+  const bit = BIT.get(id);
+  return bit === undefined ? countOf(ctx, ctx.contexts[i]!, id) >= 2 : (kindsOf(ctx).twice[i]! & bit) !== 0;
 }
 
 /**
- * Whether a filter of spec `id` heads every REQUEST chain of the context: the first mapping is
- * such a filter's, for "/*" and REQUEST, so it comes first in any chain that has entries.
+ * The spec id of the filter of the context's first mapping when that mapping is for "/*" and
+ * REQUEST, so that the filter comes first in any REQUEST chain that has entries.
  */
-export function alwaysFirst(ctx: LintContext, c: ResolvedContext, id: string): boolean {
+function firstId(ctx: LintContext, c: ResolvedContext): string | undefined {
   const m = c.merged.filterMappings[0];
   // "/*" (a path pattern with an empty prefix) matches every sample path, as they all start with "/".
-  if (!m || (m.dispatcherMask & 1) === 0 || !m.urlPatterns.some((p) => p.kind === 'all' || (p.kind === 'path' && p.key === ''))) return false;
+  if (!m || (m.dispatcherMask & 1) === 0 || !m.urlPatterns.some((p) => p.kind === 'all' || (p.kind === 'path' && p.key === ''))) return undefined;
   const f = c.merged.filters.get(m.filterName);
-  return f !== undefined && ctx.checked(f)?.spec?.id === id;
+  return f === undefined ? undefined : ctx.checked(f)?.spec?.id;
 }
 
-/** For the "X runs after Y" rules: a context can break the order only with both kinds and X not always first. */
-export function mayRunAfter(ctx: LintContext, c: ResolvedContext, id: string, before: ReadonlySet<string>): boolean {
-  const counts = specCounts(ctx, c);
-  if (!counts.has(id) || ![...before].some((b) => counts.has(b))) return false;
-  return !alwaysFirst(ctx, c, id);
+/** For the "X runs after Y" rules: context i can break the order only with both kinds and X not always first. */
+export function mayRunAfter(ctx: LintContext, i: number, id: string, before: ReadonlySet<string>): boolean {
+  const kinds = kindsOf(ctx);
+  if (!hasKind(ctx, i, kinds, id)) return false;
+  let after = false;
+  for (const b of before) {
+    if (hasKind(ctx, i, kinds, b)) {
+      after = true;
+      break;
+    }
+  }
+  return after && kinds.first[i] !== id;
+}
+
+function hasKind(ctx: LintContext, i: number, kinds: Kinds, id: string): boolean {
+  const bit = BIT.get(id);
+  return bit === undefined ? countOf(ctx, ctx.contexts[i]!, id) > 0 : (kinds.present[i]! & bit) !== 0;
 }

@@ -1,11 +1,13 @@
 import type { Rule } from '../types.js';
 import { filtersOf, paramOf } from './util.js';
 
+const LISTS = ['cors.allowed.headers', 'cors.allowed.methods', 'cors.exposed.headers'];
+
 export const rule: Rule = {
   meta: { id: 'cors-allowed-headers-wildcard', description: '"*" in cors.allowed.headers is taken literally by Tomcat, not as a wildcard.', defaultSeverity: 'error', category: 'correctness' },
   check(ctx) {
     for (const f of filtersOf(ctx, 'cors')) {
-      for (const name of ['cors.allowed.headers', 'cors.allowed.methods', 'cors.exposed.headers']) {
+      for (const name of LISTS) {
         const p = paramOf(f.def, name);
         if (!p || !p.value.value.split(',').some((s) => s.trim() === '*')) continue;
         ctx.report({

@@ -1,5 +1,5 @@
 import type { Rule } from '../types.js';
-import { forEachChain, specCounts } from './chain-order.js';
+import { forEachChain, hasTwo } from './chain-order.js';
 
 export const rule: Rule = {
   meta: { id: 'header-filter-overridden', description: 'Two HttpHeaderSecurityFilters run for the same request: the later one overwrites the headers of the first.', defaultSeverity: 'warning', category: 'security', securitySeverity: 4.0 },
@@ -17,6 +17,6 @@ export const rule: Rule = {
         span: first!.entry.filter.def.name.span,
         related: later.map((e) => ({ message: `${e.entry.filter.name} overwrites them`, span: e.entry.filter.def.name.span })),
       });
-    }, (c) => (specCounts(ctx, c).get('http-header-security') ?? 0) >= 2);
+    }, (_c, i) => hasTwo(ctx, i, 'http-header-security'));
   },
 };

@@ -96,6 +96,17 @@ function isRegex(v: unknown): v is CompiledRegex {
   return typeof v === 'object' && v !== null && typeof (v as CompiledRegex).source === 'string' && typeof (v as CompiledRegex).java === 'string' && (v as CompiledRegex).source !== '';
 }
 
+/**
+ * Whether any property of a config holds a pattern: most filters have none, and looking each
+ * init-param name up in the config (a name that is no property must be hashed and searched
+ * for) was most of this rule's time. Only own properties can hold one: what a config inherits
+ * is Object.prototype's, never a pattern.
+ */
+function holdsRegex(config: object): boolean {
+  for (const k in config) if (isRegex((config as Record<string, unknown>)[k])) return true;
+  return false;
+}
+
 export const rule: Rule = {
   meta: {
     id: 'regex-redos',
@@ -107,7 +118,7 @@ export const rule: Rule = {
   check(ctx) {
     for (const f of ctx.filters) {
       const config = f.config as Record<string, unknown> | null;
-      if (!config || typeof config !== 'object') continue;
+      if (!config || typeof config !== 'object' || !holdsRegex(config)) continue;
       // Only patterns written in the configuration: Tomcat's defaults are linear.
       for (const p of f.def.initParams) {
         const name = p.name.value;

@@ -23,6 +23,6 @@ export const rule: Rule = {
           related: [{ message: `${before.entry.filter.name} is mapped here`, span: before.entry.mapping.mapping.span }],
         });
       }
-    }, (c) => mayRunAfter(ctx, c, 'remote-ip', READS_ADDRESS));
+    }, (_c, i) => mayRunAfter(ctx, i, 'remote-ip', READS_ADDRESS));
   },
 };

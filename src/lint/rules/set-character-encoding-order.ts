@@ -23,6 +23,6 @@ export const rule: Rule = {
           related: [{ message: `${before.entry.filter.name} is mapped here`, span: before.entry.mapping.mapping.span }],
         });
       }
-    }, (c) => mayRunAfter(ctx, c, 'set-character-encoding', READS_PARAMETERS));
+    }, (_c, i) => mayRunAfter(ctx, i, 'set-character-encoding', READS_PARAMETERS));
   },
 };

@@ -1,9 +1,18 @@
 import type { UserDef } from '../../model/index.js';
 import type { LintContext } from '../types.js';
 
+// Two rules ask: answered once per run (one contexts array per run) instead of testing every context twice.
+const deployed = new WeakMap<LintContext['contexts'], boolean>();
+
 /** Whether the base deploys the host manager (a context named host-manager, or whose docBase is one). */
 export function hostManagerDeployed(ctx: LintContext): boolean {
-  return ctx.base.hosts.some((h) => h.contexts.some((c) => c.path === '/host-manager' || /host-manager\/?$/.test(c.docBase)));
+  let answer = deployed.get(ctx.contexts);
+  if (answer === undefined) {
+    // endsWith, as /host-manager\/?$/ did: "$" without the m flag is the end of the text only.
+    answer = ctx.base.hosts.some((h) => h.contexts.some((c) => c.path === '/host-manager' || c.docBase.endsWith('host-manager') || c.docBase.endsWith('host-manager/')));
+    deployed.set(ctx.contexts, answer);
+  }
+  return answer;
 }
 
 export function hasRole(u: UserDef, role: string): boolean {

@@ -33,9 +33,25 @@ function paramSetsOf(contexts: LintContext['contexts']): Map<FilterDef, Param[][
   return index;
 }
 
-/** Validated filters of one kind (by spec id), across every descriptor. */
-export function filtersOf(ctx: LintContext, specId: string): CheckedFilter[] {
-  return ctx.filters.filter((f) => f.spec?.id === specId);
+// Grouped once per run (one filters array per run): twenty rules each scanned every filter of the base for their kind.
+const NONE: readonly CheckedFilter[] = [];
+const bySpec = new WeakMap<CheckedFilter[], Map<string, CheckedFilter[]>>();
+
+/** Validated filters of one kind (by spec id), across every descriptor, in the order of ctx.filters. */
+export function filtersOf(ctx: LintContext, specId: string): readonly CheckedFilter[] {
+  let index = bySpec.get(ctx.filters);
+  if (!index) {
+    index = new Map();
+    for (const f of ctx.filters) {
+      const id = f.spec?.id;
+      if (id === undefined) continue;
+      const list = index.get(id);
+      if (list) list.push(f);
+      else index.set(id, [f]);
+    }
+    bySpec.set(ctx.filters, index);
+  }
+  return index.get(specId) ?? NONE;
 }
 
 /** Where to point at a filter as a whole: its class name, else its <filter>. */
@@ -44,10 +60,22 @@ export function filterSpan(def: FilterDef): Span {
 }
 
 interface MappedNames {
+  /** The names mapped in each descriptor with more than SCAN_LIMIT mappings (smaller ones are scanned). */
   byDescriptor: Map<DescriptorRef, Set<string>>;
   /** Names mapped in conf/web.xml, and in any host's web.xml.default. */
   global: Set<string>;
   hostDefault: Set<string>;
+}
+
+/**
+ * Up to this many mappings a descriptor's own list is scanned for a name: an application has a handful, and
+ * a set of names per application cost more than the scans (1,000 sets per lint of 1,000 applications).
+ */
+const SCAN_LIMIT = 16;
+
+function mapsName(mappings: readonly { filterName: { value: string } }[], name: string): boolean {
+  for (const x of mappings) if (x.filterName.value === name) return true;
+  return false;
 }
 
 // Built once per run (one descriptors array per run): asking every descriptor for every filter was quadratic.
@@ -58,9 +86,10 @@ function mappedNamesOf(descriptors: DescriptorRef[]): MappedNames {
   if (m) return m;
   m = { byDescriptor: new Map(), global: new Set(), hostDefault: new Set() };
   for (const d of descriptors) {
+    const shared = d.role === 'global' ? m.global : d.role === 'host-default' ? m.hostDefault : null;
+    if (!shared && d.webXml.filterMappings.length <= SCAN_LIMIT) continue;
     const names = new Set(d.webXml.filterMappings.map((x) => x.filterName.value));
     m.byDescriptor.set(d, names);
-    const shared = d.role === 'global' ? m.global : d.role === 'host-default' ? m.hostDefault : null;
     if (shared) for (const n of names) shared.add(n);
   }
   mappedNames.set(descriptors, m);
@@ -72,7 +101,8 @@ export function isMapped(ctx: LintContext, f: CheckedFilter): boolean {
   const name = f.def.name.value;
   const own = f.descriptor;
   const m = mappedNamesOf(ctx.descriptors);
-  if (m.byDescriptor.get(own)?.has(name)) return true;
+  const names = m.byDescriptor.get(own);
+  if (names ? names.has(name) : mapsName(own.webXml.filterMappings, name)) return true;
   // Tomcat reads conf/web.xml and a host's web.xml.default as one descriptor: a mapping in either maps both.
   if (own.role === 'global' && (m.global.has(name) || m.hostDefault.has(name))) return true;
   if (own.role === 'host-default' && m.global.has(name)) return true;
