@@ -55,6 +55,9 @@ export type NameMatching = 'exact' | 'bean' | ((name: string) => string | null);
 
 const capitalize = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1);
 
+/** Values whose notes each parameter remembers. */
+const NOTE_CACHE_SIZE = 256;
+
 /**
  * Declares a filter from its parameters. The schema reads the init-params
  * object (unknown names pass through untouched: validateFilterDef reports
@@ -101,11 +104,28 @@ export function defineFilter<P extends Record<string, ParamDef>, C>(def: {
         ? (name: string) => byCapitalized.get(capitalize(name)) ?? null
         : (name: string) => (Object.hasOwn(def.params, name) ? name : null);
 
+  // A parameter's notes depend on its value alone, and applications repeat the same values: each
+  // parameter remembers the notes of the last values written as text (bounded, as hostile input is).
+  const noteCache = new Map<string, Map<string, Note[]>>();
+  const paramNotes = (name: string, p: ParamDef, value: unknown): Note[] => {
+    if (typeof value !== 'string') return p.notes!(value);
+    let byValue = noteCache.get(name);
+    if (!byValue) noteCache.set(name, (byValue = new Map()));
+    let found = byValue.get(value);
+    if (!found) {
+      if (byValue.size >= NOTE_CACHE_SIZE) byValue.clear();
+      found = p.notes!(value);
+      byValue.set(value, found);
+    }
+    return found;
+  };
+
   const notes = (raw: Readonly<Record<string, unknown>>, opts: { target: TomcatTarget }): ParamNote[] => {
     const out: ParamNote[] = [];
-    for (const [name, value] of Object.entries(raw)) {
+    for (const name of Object.keys(raw)) {
+      const value = raw[name];
       const p = Object.hasOwn(def.params, name) ? def.params[name] : undefined;
-      if (p?.notes && value !== undefined) for (const n of p.notes(value)) out.push({ param: name, ...n });
+      if (p?.notes && value !== undefined) for (const n of paramNotes(name, p, value)) out.push({ param: name, ...n });
     }
     if (def.notes) {
       out.push(...def.notes(raw, opts, () => {
