@@ -184,17 +184,34 @@ function readStartTag(text: string, lt: number, nEnd: number): RawAttribute[] | 
 }
 
 /**
- * The positioned tree of a document in the simple subset, or null to leave
- * the document to saxes. `text` is the decoded text (no BOM).
- */
-/**
  * How deep elements nest before the tree stops keeping them. No descriptor
  * schema nests more than eight levels; without a bound, 100,000 nested
  * elements (700 KB) took 185 MB, and an 8 MiB file of them would take gigabytes.
  */
 export const MAX_DEPTH = 256;
 
-export function parseSimpleTree(text: string, lines: LineIndex): { root: XmlElement; comments: Located<string>[] } | null {
+/** Attributes of an element that has none: shared, never modified (sinks copy what they keep). */
+const NO_XML_ATTRIBUTES: readonly XmlAttribute[] = Object.freeze([]);
+
+/**
+ * What scanSimple reports, in document order. `depth` is 0 for the root.
+ * When the scan gives up (returns null), what the sink built so far is to be dropped.
+ */
+export interface SimpleSink {
+  /** A start tag (`end` is after its `>`); false to give up on the document (the scan then returns null). */
+  open(depth: number, lt: number, end: number, qname: string, name: string, namespace: string, attributes: readonly XmlAttribute[], selfClosing: boolean): boolean;
+  /** The end tag `</...>` from `lt` to `end` of the element opened at `start`. */
+  close(depth: number, start: number, lt: number, end: number): void;
+  /** Character data [from, to) directly inside the open element at `depth` (no entity: the scan gives up on "&"). */
+  text(depth: number, from: number, to: number): void;
+}
+
+/**
+ * Reads a document in the simple subset and reports its elements and text to
+ * `sink`; returns its comments, or null to leave the document to saxes (then
+ * whatever the sink built is to be dropped). `text` is the decoded text (no BOM).
+ */
+export function scanSimple(text: string, lines: LineIndex, sink: SimpleSink): Located<string>[] | null {
   // "]]>" may not appear in char data; searched apart, as one pattern with both is slower.
   if (OUTSIDE_SUBSET.test(text) || text.includes(']]>')) return null;
   let i = 0;
@@ -204,20 +221,22 @@ export function parseSimpleTree(text: string, lines: LineIndex): { root: XmlElem
     i = XML_DECL.lastIndex;
   }
   const comments: Located<string>[] = [];
-  const stack: XmlElement[] = [];
+  const qnames: string[] = [];
   const starts: number[] = [];
   const scopes: Scope[] = [];
   let scope: Scope = NO_BINDINGS;
-  let root: XmlElement | null = null;
+  let sawRoot = false;
+  // The next "&" at or after i (-1: none left): found once rather than per text segment.
+  let amp = text.indexOf('&');
   for (;;) {
     const lt = text.indexOf('<', i);
     const segEnd = lt < 0 ? text.length : lt;
     if (segEnd > i) {
-      const top = stack[stack.length - 1];
-      if (top) {
-        const seg = text.slice(i, segEnd);
-        if (seg.includes('&')) return null;
-        top.text += seg;
+      const depth = qnames.length;
+      if (depth > 0) {
+        if (amp >= 0 && amp < i) amp = text.indexOf('&', i);
+        if (amp >= 0 && amp < segEnd) return null;
+        sink.text(depth - 1, i, segEnd);
       } else if (!allSpace(text, i, segEnd)) {
         return null; // text outside the root element
       }
@@ -237,23 +256,22 @@ export function parseSimpleTree(text: string, lines: LineIndex): { root: XmlElem
       continue;
     }
     if (c === 47 /* / */) {
-      const el = stack.pop();
-      if (!el) return null;
+      const qname = qnames.pop();
+      if (qname === undefined) return null;
       const nEnd = nameEnd(text, lt + 2);
-      if (nEnd < 0 || text.slice(lt + 2, nEnd) !== el.qname) return null;
+      if (nEnd < 0 || nEnd - (lt + 2) !== qname.length || !text.startsWith(qname, lt + 2)) return null;
       let j = nEnd;
       while (isSpace(text.charCodeAt(j))) j++;
       if (text.charCodeAt(j) !== 62) return null;
       scope = scopes.pop()!;
-      el.contentEnd = lt;
-      el.span = lines.span(starts.pop()!, j + 1);
+      sink.close(qnames.length, starts.pop()!, lt, j + 1);
       i = j + 1;
       continue;
     }
     // A second root element is an error saxes reports.
-    if (root && stack.length === 0) return null;
+    if (sawRoot && qnames.length === 0) return null;
     // Past MAX_DEPTH the saxes path drops elements and reports it.
-    if (stack.length >= MAX_DEPTH) return null;
+    if (qnames.length >= MAX_DEPTH) return null;
     const nEnd = nameEnd(text, lt + 1);
     if (nEnd < 0) return null;
     const attrs = readStartTag(text, lt, nEnd);
@@ -276,32 +294,66 @@ export function parseSimpleTree(text: string, lines: LineIndex): { root: XmlElem
       uri = resolve(own, prefix);
       if (uri === undefined || uri === '') return null;
     }
-    const attributes = attrs.length === 0 ? [] : resolveAttributes(own, attrs, lines);
+    const attributes = attrs.length === 0 ? NO_XML_ATTRIBUTES : resolveAttributes(own, attrs, lines);
     if (!attributes) return null;
-    const el: XmlElement = {
-      name,
-      qname,
-      namespace: uri,
-      attributes,
-      children: [],
-      text: '',
-      span: PENDING,
-      contentStart: end,
-      contentEnd: end,
-    };
-    const parent = stack[stack.length - 1];
-    if (parent) parent.children.push(el);
-    else root = el;
-    if (selfClosing) {
-      el.span = lines.span(lt, end);
-    } else {
-      stack.push(el);
+    sawRoot = true;
+    if (!sink.open(qnames.length, lt, end, qname, name, uri, attributes, selfClosing)) return null;
+    if (!selfClosing) {
+      qnames.push(qname);
       starts.push(lt);
       scopes.push(scope);
       scope = own;
     }
     i = end;
   }
-  if (!root || stack.length > 0) return null;
-  return { root, comments };
+  if (!sawRoot || qnames.length > 0) return null;
+  return comments;
+}
+
+/** Builds the XmlElement tree, exactly as the saxes path does. */
+class TreeSink implements SimpleSink {
+  root: XmlElement | null = null;
+  private readonly stack: XmlElement[] = [];
+
+  constructor(private readonly source: string, private readonly lines: LineIndex) {}
+
+  open(_depth: number, lt: number, end: number, qname: string, name: string, namespace: string, attributes: readonly XmlAttribute[], selfClosing: boolean): boolean {
+    const el: XmlElement = {
+      name,
+      qname,
+      namespace,
+      attributes: attributes.length === 0 ? [] : (attributes as XmlAttribute[]),
+      children: [],
+      text: '',
+      span: PENDING,
+      contentStart: end,
+      contentEnd: end,
+    };
+    const parent = this.stack[this.stack.length - 1];
+    if (parent) parent.children.push(el);
+    else this.root = el;
+    if (selfClosing) el.span = this.lines.span(lt, end);
+    else this.stack.push(el);
+    return true;
+  }
+
+  close(_depth: number, start: number, lt: number, end: number): void {
+    const el = this.stack.pop()!;
+    el.contentEnd = lt;
+    el.span = this.lines.span(start, end);
+  }
+
+  text(_depth: number, from: number, to: number): void {
+    this.stack[this.stack.length - 1]!.text += this.source.slice(from, to);
+  }
+}
+
+/**
+ * The positioned tree of a document in the simple subset, or null to leave
+ * the document to saxes. `text` is the decoded text (no BOM).
+ */
+export function parseSimpleTree(text: string, lines: LineIndex): { root: XmlElement; comments: Located<string>[] } | null {
+  const sink = new TreeSink(text, lines);
+  const comments = scanSimple(text, lines, sink);
+  return comments && sink.root ? { root: sink.root, comments } : null;
 }

@@ -1,7 +1,8 @@
-import type { Diagnostic, ErrorPage, FilterDef, FilterMapping, Located, MimeMapping, Param, ServletDef, ServletMapping, SourceFile, WebXml, WebXmlGeneration } from '../model/index.js';
-import type { LineIndex } from './lines.js';
+import type { Diagnostic, ErrorPage, FilterDef, FilterMapping, Located, MimeMapping, Param, ServletDef, ServletMapping, SourceFile, Span, WebXml, WebXmlGeneration } from '../model/index.js';
+import { scanSimple, type SimpleSink } from './fast-xml.js';
+import { LineIndex } from './lines.js';
 import { resolveProperties } from './properties.js';
-import { elementText, parseXmlTree, type XmlElement } from './xml.js';
+import { parseXmlTree, type XmlAttribute, type XmlElement } from './xml.js';
 import { toSource } from './source.js';
 
 const NAMESPACES: Record<string, WebXmlGeneration> = {
@@ -16,6 +17,29 @@ const VERSIONS = new Set(['2.2', '2.3', '2.4', '2.5', '3.0', '3.1', '4.0', '5.0'
 /** Elements that make up a descriptor snippet (several of them without a <web-app> around). */
 const SNIPPET_ELEMENTS = new Set(['filter', 'filter-mapping', 'servlet', 'servlet-mapping', 'context-param', 'mime-mapping', 'listener']);
 
+/**
+ * What the descriptor reader needs of an element: an XmlElement of the tree,
+ * or a Node of the direct path (parseDirect), which computes text and span on demand.
+ */
+interface Element {
+  readonly name: string;
+  readonly qname: string;
+  readonly children: readonly Element[];
+  readonly text: string;
+  readonly span: Span;
+  readonly contentStart: number;
+  readonly contentEnd: number;
+}
+
+function isSpace(c: number): boolean {
+  return c === 32 || c === 9 || c === 10 || c === 13;
+}
+
+/** How many of `el.children` are its children: all of an XmlElement's, the first childCount of a Node's (its array is reused). */
+function childCount(el: Element): number {
+  return el instanceof Node ? el.childCount : el.children.length;
+}
+
 /** Reads the children of an element that Tomcat's digester reads, with their text located. */
 class Reader {
   constructor(
@@ -26,24 +50,32 @@ class Reader {
   ) {}
 
   /** Tomcat's digester replaces `${name}` in every body text with a system property (unknown names stay as written). */
-  text(el: XmlElement): Located<string> {
-    const t = elementText(el, this.lines, this.raw);
-    if (this.properties && t.value.includes('${')) t.value = resolveProperties(t.value, this.properties).value;
-    return t;
+  text(el: Element): Located<string> {
+    // As elementText (xml.ts): the trimmed text, located at the trimmed characters of the content.
+    const raw = this.raw;
+    let s = el.contentStart;
+    let e = el.contentEnd;
+    while (s < e && isSpace(raw.charCodeAt(s))) s++;
+    while (e > s && isSpace(raw.charCodeAt(e - 1))) e--;
+    let value = el.text.trim();
+    if (this.properties && value.includes('${')) value = resolveProperties(value, this.properties).value;
+    return { value, span: this.lines.span(s, e) };
   }
 
-  child(el: XmlElement, name: string): Located<string> | null {
-    for (const c of el.children) if (c.name === name) return this.text(c);
+  child(el: Element, name: string): Located<string> | null {
+    const cs = el.children;
+    for (let i = 0, n = childCount(el); i < n; i++) if (cs[i]!.name === name) return this.text(cs[i]!);
     return null;
   }
 
-  all(el: XmlElement, name: string): Located<string>[] {
+  all(el: Element, name: string): Located<string>[] {
     const out: Located<string>[] = [];
-    for (const c of el.children) if (c.name === name) out.push(this.text(c));
+    const cs = el.children;
+    for (let i = 0, n = childCount(el); i < n; i++) if (cs[i]!.name === name) out.push(this.text(cs[i]!));
     return out;
   }
 
-  required(el: XmlElement, name: string): Located<string> | null {
+  required(el: Element, name: string): Located<string> | null {
     const v = this.child(el, name);
     if (!v) {
       this.diagnostics.push({
@@ -56,17 +88,18 @@ class Reader {
     return v;
   }
 
-  params(el: XmlElement, tag: string): Param[] {
+  params(el: Element, tag: string): Param[] {
     const out: Param[] = [];
-    for (const p of el.children) if (p.name === tag) out.push(...this.paramOf(p));
+    const cs = el.children;
+    for (let i = 0, n = childCount(el); i < n; i++) if (cs[i]!.name === tag) this.paramInto(cs[i]!, out);
     return out;
   }
 
-  /** One `<init-param>`/`<context-param>`; empty when it has no name. */
-  paramOf(p: XmlElement): Param[] {
+  /** One `<init-param>`/`<context-param>` added to `out`; nothing when it has no name. */
+  paramInto(p: Element, out: Param[]): void {
     const name = this.required(p, 'param-name');
     const value = this.child(p, 'param-value') ?? { value: '', span: this.lines.span(p.contentEnd, p.contentEnd) };
-    return name ? [{ name, value, span: p.span }] : [];
+    if (name) out.push({ name, value, span: p.span });
   }
 }
 
@@ -76,13 +109,13 @@ function matchQualifiedNames(el: XmlElement): void {
   for (const c of el.children) matchQualifiedNames(c);
 }
 
-function generationOf(root: XmlElement, doctype: string | null, version: string | null): WebXmlGeneration {
+function generationOf(namespace: string, doctype: string | null, version: string | null): WebXmlGeneration {
   if (version && VERSIONS.has(version)) return version as WebXmlGeneration;
   if (doctype) {
     if (doctype.includes('Web Application 2.2')) return '2.2';
     if (doctype.includes('Web Application 2.3')) return '2.3';
   }
-  return NAMESPACES[root.namespace] ?? 'unknown';
+  return NAMESPACES[namespace] ?? 'unknown';
 }
 
 /** How Tomcat's digester reads a descriptor (the Context's xmlNamespaceAware; false by default). */
@@ -92,6 +125,300 @@ export interface WebXmlOptions {
    * Without it (Tomcat's default) names are matched as written, so Tomcat ignores them.
    */
   namespaceAware?: boolean;
+  /** false: read through the XML tree even where the direct path could (tests compare both). */
+  direct?: boolean;
+}
+
+/** Reads one child of the root into the model, as Tomcat's digester rules for web.xml do. */
+function readElement(el: Element, r: Reader, webXml: WebXml): void {
+  switch (el.name) {
+    case 'filter': {
+      const name = r.required(el, 'filter-name');
+      if (!name) break;
+      const f: FilterDef = {
+        name,
+        // Optional here: a same-named filter of tomcat-web.xml or the global descriptors may give the class (merge decides).
+        className: r.child(el, 'filter-class'),
+        asyncSupported: r.child(el, 'async-supported'),
+        initParams: r.params(el, 'init-param'),
+        span: el.span,
+      };
+      webXml.filters.push(f);
+      break;
+    }
+    case 'filter-mapping': {
+      const filterName = r.required(el, 'filter-name');
+      if (!filterName) break;
+      const m: FilterMapping = {
+        filterName,
+        urlPatterns: r.all(el, 'url-pattern'),
+        servletNames: r.all(el, 'servlet-name'),
+        dispatchers: r.all(el, 'dispatcher'),
+        span: el.span,
+      };
+      webXml.filterMappings.push(m);
+      break;
+    }
+    case 'servlet': {
+      const name = r.required(el, 'servlet-name');
+      if (!name) break;
+      const s: ServletDef = {
+        name,
+        className: r.child(el, 'servlet-class'),
+        jspFile: r.child(el, 'jsp-file'),
+        initParams: r.params(el, 'init-param'),
+        span: el.span,
+      };
+      webXml.servlets.push(s);
+      break;
+    }
+    case 'servlet-mapping': {
+      const servletName = r.required(el, 'servlet-name');
+      if (!servletName) break;
+      const m: ServletMapping = { servletName, urlPatterns: r.all(el, 'url-pattern'), span: el.span };
+      webXml.servletMappings.push(m);
+      break;
+    }
+    case 'mime-mapping': {
+      const extension = r.required(el, 'extension');
+      const mimeType = r.required(el, 'mime-type');
+      if (extension && mimeType) webXml.mimeMappings.push({ extension, mimeType, span: el.span } satisfies MimeMapping);
+      break;
+    }
+    case 'welcome-file-list':
+      webXml.welcomeFiles.push(...r.all(el, 'welcome-file'));
+      break;
+    case 'session-config':
+      webXml.sessionTimeout = r.child(el, 'session-timeout') ?? webXml.sessionTimeout;
+      break;
+    case 'context-param':
+      r.paramInto(el, webXml.contextParams);
+      break;
+    case 'request-character-encoding':
+      webXml.requestCharacterEncoding = r.text(el);
+      break;
+    case 'error-page':
+      webXml.errorPages!.push({
+        errorCode: r.child(el, 'error-code'),
+        exceptionType: r.child(el, 'exception-type'),
+        location: r.child(el, 'location'),
+        span: el.span,
+      } satisfies ErrorPage);
+      break;
+    case 'login-config':
+      webXml.realmName = r.child(el, 'realm-name') ?? webXml.realmName;
+      break;
+    default:
+      break;
+  }
+}
+
+function unknownNamespace(namespace: string, qname: string, span: Span): Diagnostic {
+  return {
+    ruleId: 'xml-unknown-namespace',
+    severity: 'warning',
+    message: `Unknown namespace "${namespace}" on <${qname}>. Tomcat still reads the elements (it matches names, not namespaces: observed on Tomcat 10.1.60), but schema validation (xmlValidation="true") and XML editors reject the file. Use the j2ee, javaee, xmlns.jcp.org or jakarta.ee namespace of the descriptor's version.`,
+    span,
+  };
+}
+
+function prefixedElement(qname: string, span: Span): Diagnostic {
+  return {
+    ruleId: 'xml-unknown-namespace',
+    severity: 'error',
+    message: `Tomcat ignores <${qname}>: it reads descriptors without namespace processing (xmlNamespaceAware is false by default) and matches element names as written (observed on Tomcat 10.1.60). Drop the prefix, or set xmlNamespaceAware="true" on the <Context>.`,
+    span,
+  };
+}
+
+/** An unprefixed attribute of the root, `${...}` replaced. */
+function rootAttribute(attributes: readonly XmlAttribute[], name: string, properties: Record<string, string> | undefined): Located<string> | null {
+  const a = attributes.find((x) => x.name === name && x.qname === name);
+  if (!a) return null;
+  const value = properties && a.value.includes('${') ? resolveProperties(a.value, properties).value : a.value;
+  return { value, span: a.valueSpan };
+}
+
+/** Stands in for the root's span until its end tag is read. */
+const PENDING: Span = { file: '', line: 0, column: 0, endLine: 0, endColumn: 0, offset: 0, endOffset: 0 };
+
+/**
+ * An element of the direct path below the root (levels 1 to 3, all the
+ * digester rules look at). Nodes are reused from one child of the root to the
+ * next and from one file to the next (parsing never nests): the model keeps
+ * the strings and spans read from them, never a node.
+ */
+class Node implements Element {
+  name = '';
+  qname = '';
+  start = 0;
+  end = 0;
+  contentStart = 0;
+  contentEnd = 0;
+  /**
+   * The children are the first childCount entries, and the text segments the first segmentCount
+   * [from, to) offset pairs: the arrays are reused without shrinking (V8 drops the storage of an
+   * array whose length is set to 0, so clearing them cost an allocation per element).
+   */
+  readonly children: Node[] = [];
+  childCount = 0;
+  private readonly segments: number[] = [];
+  private segmentCount = 0;
+  private spanOf: Span | null = null;
+  private sink: DirectSink | null = null;
+
+  reset(sink: DirectSink, name: string, qname: string, start: number, end: number): void {
+    this.sink = sink;
+    this.name = name;
+    this.qname = qname;
+    this.start = start;
+    this.end = end;
+    this.contentStart = end;
+    this.contentEnd = end;
+    this.childCount = 0;
+    this.segmentCount = 0;
+    this.spanOf = null;
+  }
+
+  get span(): Span {
+    return (this.spanOf ??= this.sink!.lines.span(this.start, this.end));
+  }
+
+  /** The character data, as the tree concatenates it. */
+  get text(): string {
+    const seg = this.segments;
+    const n = this.segmentCount;
+    if (n === 0) return '';
+    const raw = this.sink!.raw;
+    let t = raw.slice(seg[0], seg[1]);
+    for (let k = 2; k < n; k += 2) t += raw.slice(seg[k], seg[k + 1]);
+    return t;
+  }
+
+  addChild(node: Node): void {
+    this.children[this.childCount++] = node;
+  }
+
+  addText(from: number, to: number): void {
+    this.segments[this.segmentCount++] = from;
+    this.segments[this.segmentCount++] = to;
+  }
+}
+
+/** Deepest level below the root whose elements the digester rules read (<web-app><filter><init-param><param-name>). */
+const NODE_DEPTH = 3;
+
+/** Nodes for the elements of one child of the root, shared by all files; the open node at each level 1..NODE_DEPTH. */
+const POOL: Node[] = [];
+const OPEN_NODES: Node[] = [];
+
+/**
+ * Builds the model while fast-xml.ts scans the document, without the tree:
+ * each child of the root is read (readElement) as soon as its end tag is seen.
+ */
+class DirectSink implements SimpleSink {
+  webXml: WebXml | null = null;
+  rootWarning: Diagnostic | null = null;
+  readonly prefixed: Diagnostic[] = [];
+  readonly modelDiagnostics: Diagnostic[] = [];
+  private readonly reader: Reader;
+  /** How many nodes of POOL the current child of the root uses. */
+  private used = 0;
+
+  constructor(
+    readonly lines: LineIndex,
+    readonly raw: string,
+    private readonly file: string,
+    private readonly properties: Record<string, string> | undefined,
+    /** Names are matched as written (prefix included): no namespace processing and a prefix declared. */
+    private readonly qualified: boolean,
+  ) {
+    this.reader = new Reader(lines, raw, this.modelDiagnostics, properties);
+  }
+
+  open(depth: number, lt: number, end: number, qname: string, local: string, namespace: string, attributes: readonly XmlAttribute[], selfClosing: boolean): boolean {
+    const name = this.qualified ? qname : local;
+    if (depth === 0) return this.openRoot(lt, end, name, qname, namespace, attributes, selfClosing);
+    if (depth > NODE_DEPTH) return true;
+    let node = POOL[this.used];
+    if (!node) POOL.push((node = new Node()));
+    this.used++;
+    node.reset(this, name, qname, lt, end);
+    if (depth > 1) OPEN_NODES[depth - 2]!.addChild(node);
+    if (!selfClosing) OPEN_NODES[depth - 1] = node;
+    else if (depth === 1) this.finish(node);
+    return true;
+  }
+
+  close(depth: number, start: number, lt: number, end: number): void {
+    if (depth === 0) {
+      this.webXml!.span = this.lines.span(start, end);
+      return;
+    }
+    if (depth > NODE_DEPTH) return;
+    const node = OPEN_NODES[depth - 1]!;
+    node.contentEnd = lt;
+    node.end = end;
+    if (depth === 1) this.finish(node);
+  }
+
+  text(depth: number, from: number, to: number): void {
+    if (depth >= 1 && depth <= NODE_DEPTH) OPEN_NODES[depth - 1]!.addText(from, to);
+  }
+
+  /** A child of the root is complete: read it, then reuse its nodes. */
+  private finish(node: Node): void {
+    if (node.name.includes(':')) this.prefixed.push(prefixedElement(node.qname, this.lines.span(node.start, node.contentStart)));
+    readElement(node, this.reader, this.webXml!);
+    this.used = 0;
+  }
+
+  private openRoot(lt: number, end: number, name: string, qname: string, namespace: string, attributes: readonly XmlAttribute[], selfClosing: boolean): boolean {
+    // Another root (a snippet, a prefixed descriptor...) takes the tree path, which reports it.
+    if (name !== 'web-app' && name !== 'web-fragment') return false;
+    if (namespace && !(namespace in NAMESPACES)) this.rootWarning = unknownNamespace(namespace, qname, this.lines.span(lt, end));
+    const version = rootAttribute(attributes, 'version', this.properties);
+    this.webXml = {
+      file: this.file,
+      root: name,
+      generation: generationOf(namespace, null, version?.value ?? null),
+      namespace: namespace || null,
+      version,
+      metadataComplete: rootAttribute(attributes, 'metadata-complete', this.properties),
+      span: selfClosing ? this.lines.span(lt, end) : PENDING,
+      filters: [],
+      filterMappings: [],
+      servlets: [],
+      servletMappings: [],
+      mimeMappings: [],
+      welcomeFiles: [],
+      sessionTimeout: null,
+      contextParams: [],
+      realmName: null,
+      requestCharacterEncoding: null,
+      errorPages: [],
+      doctype: null,
+    };
+    return true;
+  }
+}
+
+/**
+ * The model of a descriptor fast-xml.ts reads (no DOCTYPE, entity, CDATA...)
+ * whose root is <web-app> or <web-fragment>, built without the tree; null for
+ * every other document, which the tree path reads. The same model, diagnostics
+ * and comments as the tree path (test/parser/direct-webxml.test.ts compares them).
+ */
+function parseDirect(source: SourceFile, diagnostics: Diagnostic[], properties: Record<string, string> | undefined, options: WebXmlOptions): WebXml | null {
+  const text = source.text;
+  const lines = new LineIndex(source.path, text);
+  const sink = new DirectSink(lines, text, source.path, properties, !options.namespaceAware && text.includes('xmlns:'));
+  const comments = scanSimple(text, lines, sink);
+  if (!comments || !sink.webXml) return null;
+  source.comments = comments;
+  if (sink.rootWarning) diagnostics.push(sink.rootWarning);
+  diagnostics.push(...sink.prefixed, ...sink.modelDiagnostics);
+  return sink.webXml;
 }
 
 /**
@@ -106,6 +433,8 @@ export function parseWebXml(
   options: WebXmlOptions = {},
 ): { webXml: WebXml | null; source: SourceFile; diagnostics: Diagnostic[] } {
   const { source, diagnostics } = toSource(input, file);
+  const direct = options.direct === false ? null : parseDirect(source, diagnostics, properties, options);
+  if (direct) return { webXml: direct, source, diagnostics };
   const { doc, diagnostics: xmlDiags } = parseXmlTree(source);
   diagnostics.push(...xmlDiags);
   source.comments = doc.comments;
@@ -132,38 +461,19 @@ export function parseWebXml(
     if (prefixed || !top.every((e) => SNIPPET_ELEMENTS.has(e.name))) return { webXml: null, source, diagnostics };
     root = { ...root, name: 'web-app', qname: 'web-app', attributes: [], children: top, span: lines.span(0, source.text.length) };
   }
-  if (root.namespace && !(root.namespace in NAMESPACES)) {
-    diagnostics.push({
-      ruleId: 'xml-unknown-namespace',
-      severity: 'warning',
-      message: `Unknown namespace "${root.namespace}" on <${root.qname}>. Tomcat still reads the elements (it matches names, not namespaces: observed on Tomcat 10.1.60), but schema validation (xmlValidation="true") and XML editors reject the file. Use the j2ee, javaee, xmlns.jcp.org or jakarta.ee namespace of the descriptor's version.`,
-      span: lines.span(root.span.offset, root.contentStart),
-    });
-  }
+  if (root.namespace && !(root.namespace in NAMESPACES)) diagnostics.push(unknownNamespace(root.namespace, root.qname, lines.span(root.span.offset, root.contentStart)));
   for (const el of root.children) {
-    if (!el.name.includes(':')) continue;
-    diagnostics.push({
-      ruleId: 'xml-unknown-namespace',
-      severity: 'error',
-      message: `Tomcat ignores <${el.qname}>: it reads descriptors without namespace processing (xmlNamespaceAware is false by default) and matches element names as written (observed on Tomcat 10.1.60). Drop the prefix, or set xmlNamespaceAware="true" on the <Context>.`,
-      span: lines.span(el.span.offset, el.contentStart),
-    });
+    if (el.name.includes(':')) diagnostics.push(prefixedElement(el.qname, lines.span(el.span.offset, el.contentStart)));
   }
   const r = new Reader(lines, source.text, diagnostics, properties);
-  const attr = (name: string): Located<string> | null => {
-    const a = root.attributes.find((x) => x.name === name && x.qname === name);
-    if (!a) return null;
-    const value = properties && a.value.includes('${') ? resolveProperties(a.value, properties).value : a.value;
-    return { value, span: a.valueSpan };
-  };
-  const version = attr('version');
+  const version = rootAttribute(root.attributes, 'version', properties);
   const webXml: WebXml = {
     file,
     root: root.name as WebXml['root'],
-    generation: generationOf(root, doc.doctype?.value ?? null, version?.value ?? null),
+    generation: generationOf(root.namespace, doc.doctype?.value ?? null, version?.value ?? null),
     namespace: root.namespace || null,
     version,
-    metadataComplete: attr('metadata-complete'),
+    metadataComplete: rootAttribute(root.attributes, 'metadata-complete', properties),
     span: root.span,
     filters: [],
     filterMappings: [],
@@ -179,87 +489,6 @@ export function parseWebXml(
     doctype: doc.doctype,
     ...(malformed ? { malformed } : {}),
   };
-  for (const el of root.children) {
-    switch (el.name) {
-      case 'filter': {
-        const name = r.required(el, 'filter-name');
-        if (!name) break;
-        const f: FilterDef = {
-          name,
-          // Optional here: a same-named filter of tomcat-web.xml or the global descriptors may give the class (merge decides).
-          className: r.child(el, 'filter-class'),
-          asyncSupported: r.child(el, 'async-supported'),
-          initParams: r.params(el, 'init-param'),
-          span: el.span,
-        };
-        webXml.filters.push(f);
-        break;
-      }
-      case 'filter-mapping': {
-        const filterName = r.required(el, 'filter-name');
-        if (!filterName) break;
-        const m: FilterMapping = {
-          filterName,
-          urlPatterns: r.all(el, 'url-pattern'),
-          servletNames: r.all(el, 'servlet-name'),
-          dispatchers: r.all(el, 'dispatcher'),
-          span: el.span,
-        };
-        webXml.filterMappings.push(m);
-        break;
-      }
-      case 'servlet': {
-        const name = r.required(el, 'servlet-name');
-        if (!name) break;
-        const s: ServletDef = {
-          name,
-          className: r.child(el, 'servlet-class'),
-          jspFile: r.child(el, 'jsp-file'),
-          initParams: r.params(el, 'init-param'),
-          span: el.span,
-        };
-        webXml.servlets.push(s);
-        break;
-      }
-      case 'servlet-mapping': {
-        const servletName = r.required(el, 'servlet-name');
-        if (!servletName) break;
-        const m: ServletMapping = { servletName, urlPatterns: r.all(el, 'url-pattern'), span: el.span };
-        webXml.servletMappings.push(m);
-        break;
-      }
-      case 'mime-mapping': {
-        const extension = r.required(el, 'extension');
-        const mimeType = r.required(el, 'mime-type');
-        if (extension && mimeType) webXml.mimeMappings.push({ extension, mimeType, span: el.span } satisfies MimeMapping);
-        break;
-      }
-      case 'welcome-file-list':
-        webXml.welcomeFiles.push(...r.all(el, 'welcome-file'));
-        break;
-      case 'session-config':
-        webXml.sessionTimeout = r.child(el, 'session-timeout') ?? webXml.sessionTimeout;
-        break;
-      case 'context-param':
-        webXml.contextParams.push(...r.paramOf(el));
-        break;
-      case 'request-character-encoding':
-        webXml.requestCharacterEncoding = r.text(el);
-        break;
-      case 'error-page':
-        webXml.errorPages!.push({
-          errorCode: r.child(el, 'error-code'),
-          exceptionType: r.child(el, 'exception-type'),
-          location: r.child(el, 'location'),
-          span: el.span,
-        } satisfies ErrorPage);
-        break;
-      case 'login-config':
-        webXml.realmName = r.child(el, 'realm-name') ?? webXml.realmName;
-        break;
-      default:
-        break;
-    }
-  }
+  for (const el of root.children) readElement(el, r, webXml);
   return { webXml, source, diagnostics };
 }
