@@ -307,7 +307,8 @@ export function scanSimple(text: string, lines: LineIndex, sink: SimpleSink): Lo
     i = end;
   }
   if (!sawRoot || qnames.length > 0) return null;
-  return comments;
+  // Kept as long as the source: no spare room (a pushed array has room for 17).
+  return comments.length === 0 ? comments : comments.slice();
 }
 
 /** Builds the XmlElement tree, exactly as the saxes path does. */
