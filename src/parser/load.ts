@@ -140,6 +140,10 @@ function readContextFile(path: string, properties: Record<string, string>, r: Re
   return context;
 }
 
+/** Shared (parseWebXml only reads them). */
+const NAMESPACE_AWARE: WebXmlOptions = Object.freeze({ namespaceAware: true });
+const NOT_NAMESPACE_AWARE: WebXmlOptions = Object.freeze({ namespaceAware: false });
+
 function flag(def: HostDef | null, name: string, fallback: boolean): boolean {
   const v = def?.attributes[name]?.value;
   return v === undefined ? fallback : v.trim().toLowerCase() === 'true';
@@ -279,12 +283,14 @@ function loadHost(result: CatalinaBase, def: HostDef | null, properties: Record<
     return sortContexts(host);
   };
   // The Context's xmlNamespaceAware decides whether prefixed elements of its descriptors count.
-  const nsOf = (c: ContextDef | null): WebXmlOptions => ({ namespaceAware: c?.attributes['xmlNamespaceAware']?.value.trim().toLowerCase() === 'true' });
-  const appWebXml = (docBase: string, c: ContextDef | null): WebXml | null => readWebXml(join(docBase, 'WEB-INF', 'web.xml'), properties, r, nsOf(c));
-  // WEB-INF/tomcat-web.xml: Tomcat merges it between the application's web.xml and the defaults.
-  const tomcatWebXml = (docBase: string, c: ContextDef | null): { tomcatWebXml?: WebXml | null } => {
-    const t = readWebXml(join(docBase, 'WEB-INF', 'tomcat-web.xml'), properties, r, nsOf(c));
-    return t ? { tomcatWebXml: t } : {};
+  const nsOf = (c: ContextDef | null): WebXmlOptions => (c?.attributes['xmlNamespaceAware']?.value.trim().toLowerCase() === 'true' ? NAMESPACE_AWARE : NOT_NAMESPACE_AWARE);
+  // A context of `base` (path, version, name), its WEB-INF/web.xml and WEB-INF/tomcat-web.xml read in that order.
+  // `webInf` is the normalised docBase/WEB-INF (no trailing "/"). Tomcat merges tomcat-web.xml between web.xml and the defaults.
+  const context = (base: { path: string; version: string; name: string }, docBase: string, source: LoadedContext['source'], contextDef: ContextDef | null, webInf: string): LoadedContext => {
+    const ctx: LoadedContext = { path: base.path, version: base.version, name: base.name, docBase, source, contextDef, webXml: readWebXml(webInf + '/web.xml', properties, r, nsOf(contextDef)) };
+    const t = readWebXml(webInf + '/tomcat-web.xml', properties, r, nsOf(contextDef));
+    if (t) ctx.tomcatWebXml = t;
+    return ctx;
   };
   const packedWar = (war: string): void => {
     r.diagnostics.push({
@@ -304,7 +310,7 @@ function loadHost(result: CatalinaBase, def: HostDef | null, properties: Record<
       taken.add(contextBaseName(path, version));
       continue;
     }
-    add({ path, version, name: contextBaseName(path, version), docBase, source: 'server-xml', contextDef: c, webXml: appWebXml(docBase, c), ...tomcatWebXml(docBase, c) });
+    add(context({ path, version, name: contextBaseName(path, version) }, docBase, 'server-xml', c, join(docBase, 'WEB-INF')));
   }
   if (!deploys) return done();
   // Then HostConfig's order: context descriptors, WARs, directories. deployIgnore filters appBase only.
@@ -327,7 +333,7 @@ function loadHost(result: CatalinaBase, def: HostDef | null, properties: Record<
       add({ ...cn, docBase, source: 'context-file', contextDef: c, webXml: null });
       continue;
     }
-    add({ ...cn, docBase, source: 'context-file', contextDef: c, webXml: appWebXml(docBase, c), ...tomcatWebXml(docBase, c) });
+    add(context(cn, docBase, 'context-file', c, join(docBase, 'WEB-INF')));
   }
   const entries = listEntries(appBase).filter((e) => !/^(?:META-INF|WEB-INF)$/i.test(e.name) && !ignore?.test(e.name));
   // Tomcat follows symbolic links in appBase, so a link to a directory is an application too.
@@ -345,16 +351,18 @@ function loadHost(result: CatalinaBase, def: HostDef | null, properties: Record<
     packedWar(join(appBase, f));
     add({ ...cn, docBase: join(appBase, f), source: 'app-dir', contextDef: null, webXml: null });
   }
+  // appBase normalised once: a directory entry's name has no "/" and is never "." or "..", so appending it is what join does.
+  const appBaseDir = join(appBase, '.');
   for (const f of [...dirs].sort()) {
-    const dir = join(appBase, f);
+    const dir = appBaseDir === '/' ? `/${f}` : `${appBaseDir}/${f}`;
     const cn = parseContextName(f);
     if (taken.has(cn.name) || !isContextPathValid(cn.path)) continue;
     if (!part.claim(dir)) {
       taken.add(cn.name);
       continue;
     }
-    const contextDef = deployXML ? readContextFile(join(dir, 'META-INF', 'context.xml'), properties, r) : null;
-    add({ ...cn, docBase: dir, source: 'app-dir', contextDef, webXml: appWebXml(dir, contextDef), ...tomcatWebXml(dir, contextDef) });
+    const contextDef = deployXML ? readContextFile(`${dir}/META-INF/context.xml`, properties, r) : null;
+    add(context(cn, dir, 'app-dir', contextDef, `${dir}/WEB-INF`));
   }
   return done();
 }
