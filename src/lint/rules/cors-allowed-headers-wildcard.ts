@@ -9,7 +9,8 @@ export const rule: Rule = {
     for (const f of filtersOf(ctx, 'cors')) {
       for (const name of LISTS) {
         const p = paramOf(f.def, name);
-        if (!p || !p.value.value.split(',').some((s) => s.trim() === '*')) continue;
+        // An entry that trims to "*" needs a "*" in the value: most values have none and are not split.
+        if (!p || !p.value.value.includes('*') || !p.value.value.split(',').some((s) => s.trim() === '*')) continue;
         ctx.report({
           severity: name === 'cors.allowed.headers' ? 'error' : 'warning',
           message: `${name}="*" is not a wildcard for Tomcat's CorsFilter (it is Jetty's CrossOriginFilter syntax): the value is taken literally${name === 'cors.allowed.headers' ? ', so every pre-flight that announces a request header (e.g. Content-Type) is refused with 403' : ''}. List the names.`,

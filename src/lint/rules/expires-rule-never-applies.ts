@@ -1,6 +1,21 @@
 import type { Rule } from '../types.js';
 import { filtersOf } from './util.js';
 
+/** Why a rule of this ExpiresByType name can never apply, or null. */
+function whyNever(name: string): string | null {
+  const type = name.slice('ExpiresByType'.length).trim();
+  if (type === '') return 'it names no content type';
+  if (/;\s+/.test(type)) return `Tomcat keys it as "${type.toLowerCase()}" with the blank, but compares it with the response's "${type.replace(/;\s+/, ';').toLowerCase()}": write no blank after ";"`;
+  if (!/^[A-Za-z0-9!#$&^_.+-]+(\/[A-Za-z0-9!#$&^_.+*-]+)?(;.+)?$/.test(type)) return `"${type}" is not a content type`;
+  if (type.includes('*')) return '"*" is not a wildcard here: name the major type alone ("ExpiresByType image") to cover all its subtypes';
+  return null;
+}
+
+// The verdict depends on the name alone, and applications repeat the same names: remembered for the process (at most
+// 1,000 names of up to 256 characters, so that hostile input cannot make it hold much).
+const verdicts = new Map<string, string | null>();
+const MAX_VERDICTS = 1_000;
+
 export const rule: Rule = {
   meta: { id: 'expires-rule-never-applies', description: 'An ExpiresByType rule whose content type can never match a response.', defaultSeverity: 'warning', category: 'correctness' },
   check(ctx) {
@@ -8,12 +23,14 @@ export const rule: Rule = {
       for (const p of f.def.initParams) {
         const name = p.name.value;
         if (!name.startsWith('ExpiresByType')) continue;
-        const type = name.slice('ExpiresByType'.length).trim();
-        let why: string | null = null;
-        if (type === '') why = 'it names no content type';
-        else if (/;\s+/.test(type)) why = `Tomcat keys it as "${type.toLowerCase()}" with the blank, but compares it with the response's "${type.replace(/;\s+/, ';').toLowerCase()}": write no blank after ";"`;
-        else if (!/^[A-Za-z0-9!#$&^_.+-]+(\/[A-Za-z0-9!#$&^_.+*-]+)?(;.+)?$/.test(type)) why = `"${type}" is not a content type`;
-        else if (type.includes('*')) why = '"*" is not a wildcard here: name the major type alone ("ExpiresByType image") to cover all its subtypes';
+        let why = verdicts.get(name);
+        if (why === undefined) {
+          why = whyNever(name);
+          if (name.length <= 256) {
+            if (verdicts.size >= MAX_VERDICTS) verdicts.clear();
+            verdicts.set(name, why);
+          }
+        }
         if (why) ctx.report({ message: `${name} never applies: ${why}.`, span: p.name.span });
       }
     }
