@@ -1,7 +1,23 @@
 import { z } from 'zod';
 import { javaBoolean, commaList, javaInt, reader } from './values.js';
 import { defineFilter, param, refuse, type Note } from './define.js';
-import { splitCommaSeparated, type Piece } from './java-text.js';
+import { commaSeparatedTexts, splitCommaSeparated, type Piece } from './java-text.js';
+
+/**
+ * [...new Set(list)]: the first of each value, in order. Short lists (every real one) are compared
+ * pairwise, without the set: validation makes four of these per CorsFilter.
+ */
+function distinct(list: readonly string[]): string[] {
+  if (list.length > 16) return [...new Set(list)];
+  for (let i = 1; i < list.length; i++) {
+    if (list.lastIndexOf(list[i]!, i - 1) >= 0) {
+      const out: string[] = [];
+      for (const x of list) if (!out.includes(x)) out.push(x);
+      return out;
+    }
+  }
+  return list.slice();
+}
 
 const DEFAULT_HEADERS = ['Origin', 'Accept', 'X-Requested-With', 'Content-Type', 'Access-Control-Request-Method', 'Access-Control-Request-Headers'];
 
@@ -23,10 +39,25 @@ function originProblem(origin: string): string | null {
   return null;
 }
 
+// Applications share most origins (an admin site, a front end): each is judged once (bounded, short origins only).
+const originVerdicts = new Map<string, string | null>();
+
+function knownOriginProblem(origin: string): string | null {
+  let why = originVerdicts.get(origin);
+  if (why === undefined) {
+    why = originProblem(origin);
+    if (origin.length <= 256) {
+      if (originVerdicts.size >= 1_000) originVerdicts.clear();
+      originVerdicts.set(origin, why);
+    }
+  }
+  return why;
+}
+
 function originNotes(v: unknown): Note[] {
   if (typeof v !== 'string' || v.trim() === '*') return [];
   return splitCommaSeparated(v).flatMap((p: Piece) => {
-    const why = originProblem(p.text);
+    const why = knownOriginProblem(p.text);
     return why ? [{ ruleId: 'filter-param-no-effect', severity: 'warning' as const, message: `${why}, so this entry never matches`, offset: p.offset, length: Math.max(1, p.text.length) }] : [];
   });
 }
@@ -35,8 +66,8 @@ const origins = reader(
   z.union([z.array(z.string()).meta({ title: 'JSON list' }), z.string().meta({ title: 'web.xml text' })]),
   { description: 'Allowed origins: exactly "*" for any, or a comma-separated list of origins (scheme://host[:port]) compared exactly. Empty: no origin.', default: '', examples: ['https://app.example.com,https://admin.example.com', '*'] },
   (v) => {
-    const list = typeof v === 'string' ? (v.trim() === '*' ? ['*'] : splitCommaSeparated(v).map((p) => p.text)) : v.map((s) => s.trim());
-    return list.length === 1 && list[0] === '*' ? { any: true, list: [] as string[] } : { any: false, list: [...new Set(list)] };
+    const list = typeof v === 'string' ? (v.trim() === '*' ? ['*'] : commaSeparatedTexts(v)) : v.map((s) => s.trim());
+    return list.length === 1 && list[0] === '*' ? { any: true, list: [] as string[] } : { any: false, list: distinct(list) };
   },
   () => ({ any: false, list: [] as string[] }),
   originNotes,
@@ -76,9 +107,9 @@ export const spec = defineFilter({
     return {
       anyOrigin: origin.any,
       allowedOrigins: origin.list,
-      allowedMethods: [...new Set(v['cors.allowed.methods'])],
-      allowedHeaders: [...new Set(v['cors.allowed.headers'].map((h) => h.toLowerCase()))],
-      exposedHeaders: [...new Set(v['cors.exposed.headers'])],
+      allowedMethods: distinct(v['cors.allowed.methods']),
+      allowedHeaders: distinct(v['cors.allowed.headers'].map((h) => h.toLowerCase())),
+      exposedHeaders: distinct(v['cors.exposed.headers']),
       supportsCredentials: v['cors.support.credentials'],
       preflightMaxAge: v['cors.preflight.maxage'],
       decorateRequest: v['cors.request.decorate'],

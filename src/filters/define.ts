@@ -56,7 +56,7 @@ export type NameMatching = 'exact' | 'bean' | ((name: string) => string | null);
 const capitalize = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1);
 
 /** Values whose notes each parameter remembers. */
-const NOTE_CACHE_SIZE = 256;
+const RECENT_NOTES = 4;
 
 /**
  * Declares a filter from its parameters. The schema reads the init-params
@@ -105,18 +105,17 @@ export function defineFilter<P extends Record<string, ParamDef>, C>(def: {
         : (name: string) => (Object.hasOwn(def.params, name) ? name : null);
 
   // A parameter's notes depend on its value alone, and applications repeat the same values: each
-  // parameter remembers the notes of the last values written as text (bounded, as hostile input is).
-  const noteCache = new Map<string, Map<string, Note[]>>();
-  const paramNotes = (name: string, p: ParamDef, value: unknown): Note[] => {
+  // parameter remembers the notes of the last few values written as text. A short list compared
+  // string by string, not a map: the values seen once (an application's own origin) only pass through.
+  const recentNotes = new Map<ParamDef, { value: string; notes: Note[] }[]>();
+  const paramNotes = (p: ParamDef, value: unknown): Note[] => {
     if (typeof value !== 'string') return p.notes!(value);
-    let byValue = noteCache.get(name);
-    if (!byValue) noteCache.set(name, (byValue = new Map()));
-    let found = byValue.get(value);
-    if (!found) {
-      if (byValue.size >= NOTE_CACHE_SIZE) byValue.clear();
-      found = p.notes!(value);
-      byValue.set(value, found);
-    }
+    let recent = recentNotes.get(p);
+    if (!recent) recentNotes.set(p, (recent = []));
+    for (const r of recent) if (r.value === value) return r.notes;
+    const found = p.notes!(value);
+    if (recent.length === RECENT_NOTES) recent.pop();
+    recent.unshift({ value, notes: found });
     return found;
   };
 
@@ -125,7 +124,7 @@ export function defineFilter<P extends Record<string, ParamDef>, C>(def: {
     for (const name of Object.keys(raw)) {
       const value = raw[name];
       const p = Object.hasOwn(def.params, name) ? def.params[name] : undefined;
-      if (p?.notes && value !== undefined) for (const n of paramNotes(name, p, value)) out.push({ param: name, ...n });
+      if (p?.notes && value !== undefined) for (const n of paramNotes(p, value)) out.push({ param: name, ...n });
     }
     if (def.notes) {
       out.push(...def.notes(raw, opts, () => {

@@ -44,9 +44,42 @@ export function trimPieces(pieces: Piece[]): Piece[] {
   });
 }
 
-/** Tomcat's StringUtils.splitCommaSeparated: null or "" gives no entry; otherwise split(",") then trim each. */
+/**
+ * Tomcat's StringUtils.splitCommaSeparated: null or "" gives no entry; otherwise split(",") then trim each
+ * (trimPieces(javaSplit(s)) in one pass: every filter's lists are split, and the two passes allocated each piece twice).
+ */
 export function splitCommaSeparated(s: string): Piece[] {
-  return s === '' ? [] : trimPieces(javaSplit(s));
+  const out: Piece[] = [];
+  eachCommaSeparated(s, (text, offset) => out.push({ text, offset }));
+  return out;
+}
+
+/** The texts of splitCommaSeparated(s), without their offsets. */
+export function commaSeparatedTexts(s: string): string[] {
+  const out: string[] = [];
+  eachCommaSeparated(s, (text) => out.push(text));
+  return out;
+}
+
+/** Calls `emit` with the text and offset of each entry of splitCommaSeparated(s), in order. */
+function eachCommaSeparated(s: string, emit: (text: string, offset: number) => void): void {
+  if (s === '') return;
+  // String.split drops the empty strings at the end (before trimming: "a, " keeps its blank entry).
+  let end = s.length;
+  while (end > 0 && s.charCodeAt(end - 1) === 0x2c) end--;
+  if (end === 0) return;
+  let from = 0;
+  for (;;) {
+    const comma = s.indexOf(',', from);
+    const to = comma < 0 || comma >= end ? end : comma;
+    let a = from;
+    let b = to;
+    while (a < b && s.charCodeAt(a) <= 0x20) a++;
+    while (b > a && s.charCodeAt(b - 1) <= 0x20) b--;
+    emit(s.slice(a, b), a);
+    if (to >= end) return;
+    from = to + 1;
+  }
 }
 
 /** Character.digit(c, 10) for one UTF-16 unit: any Unicode decimal digit of the BMP counts. */

@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { javaCharset, isLegalCharsetName, suggestCharset } from './charsets.js';
 import { refuse, type Note, type ValueReader } from './define.js';
-import { JAVA_INT_MAX, JAVA_INT_MIN, javaSplit, parseJavaInteger, splitCommaSeparated, trimPieces, type Piece } from './java-text.js';
+import { commaSeparatedTexts, JAVA_INT_MAX, JAVA_INT_MIN, javaSplit, parseJavaInteger, splitCommaSeparated, trimPieces, type Piece } from './java-text.js';
 import { translateJavaRegex, type TranslatedRegex } from './java-regex.js';
 
 const translations = new Map<string, TranslatedRegex>();
@@ -143,7 +143,7 @@ export function commaList(defaultValue: string[], description: string, opts: { s
   return reader(
     z.union([z.array(z.string()).meta({ title: 'JSON list' }), TEXT]),
     { description, default: defaultValue, ...(opts.examples ? { examples: opts.examples } : {}) },
-    (v) => (typeof v === 'string' ? splitList(v, split).map((p) => p.text) : v.map((s) => s.trim())),
+    (v) => (typeof v === 'string' ? (split === 'tomcat' ? commaSeparatedTexts(v) : splitList(v, split).map((p) => p.text)) : v.map((s) => s.trim())),
     () => [...defaultValue],
   );
 }
