@@ -7,7 +7,7 @@
  * in both is a duplicate and why the host's servlets replace the global ones.
  */
 import type { Diagnostic, Dispatcher, FilterMapping, Located, Param, ServletMapping, Span, WebXml } from '../model/index.js';
-import { compilePattern, decodeUrlPattern } from './patterns.js';
+import { compilePattern, decodeUrlPattern, type CompiledPattern } from './patterns.js';
 import type { MappedPattern, MergedFilter, MergedFilterMapping, MergedServlet, MergedServletMapping, Origin } from './types.js';
 
 export interface MimeEntry {
@@ -33,7 +33,17 @@ export interface Descriptor {
   /** A parse error stopped the digester in one of the files read into this state. */
   failed: boolean;
   diagnostics: Diagnostic[];
+  /**
+   * Which of filters (BORROWED_FILTERS), servlets and servletMappings are a
+   * fragment's own collection, taken over by a merge instead of copied: those
+   * are changed through a copy, the others in place.
+   */
+  borrowed: number;
 }
+
+export const BORROWED_FILTERS = 1;
+export const BORROWED_SERVLETS = 2;
+export const BORROWED_SERVLET_MAPPINGS = 4;
 
 export function emptyDescriptor(): Descriptor {
   return {
@@ -49,6 +59,7 @@ export function emptyDescriptor(): Descriptor {
     sessionTimeout: null,
     failed: false,
     diagnostics: [],
+    borrowed: 0,
   };
 }
 
@@ -67,12 +78,31 @@ export function dispatcherBits(texts: readonly string[]): number {
   return bits === 0 ? DISPATCHER_BITS.REQUEST : bits;
 }
 
+/** Below this many entries, duplicates are looked for pairwise rather than with a Set or Map built per descriptor. */
+const SMALL = 16;
+
 /** The init-params a definition ends up with: for a repeated name, the last value wins (Tomcat keeps a map). */
 function effectiveParams(params: readonly Param[]): Param[] {
-  if (params.length < 2) return [...params];
+  if (params.length < 2) return params.slice();
+  if (params.length <= SMALL && !repeatsName(params)) return params.slice();
   const byName = new Map<string, Param>();
   for (const p of params) byName.set(p.name.value, p);
   return byName.size === params.length ? [...params] : [...byName.values()];
+}
+
+function repeatsName(params: readonly Param[]): boolean {
+  for (let i = 1; i < params.length; i++) {
+    const name = params[i]!.name.value;
+    for (let j = 0; j < i; j++) if (params[j]!.name.value === name) return true;
+  }
+  return false;
+}
+
+/** A url-pattern %-decoded; raw text without "%" is its own pattern (no result object for it). */
+function decodedPattern(raw: string): string | { error: string } {
+  if (!raw.includes('%')) return raw;
+  const d = decodeUrlPattern(raw);
+  return 'error' in d ? d : d.pattern;
 }
 
 /** Java's Integer.valueOf on trimmed text: an optional sign, ASCII digits, within 32 bits. */
@@ -82,10 +112,15 @@ function parseJavaInt(text: string): number | null {
   return n >= -2147483648 && n <= 2147483647 ? n : null;
 }
 
+/** Fails to compile when CompiledPattern gains a field mappedPatterns does not copy. */
+export const MAPPED_PATTERN_COPIES_EVERY_FIELD: Exclude<keyof CompiledPattern, 'pattern' | 'kind' | 'key'> extends never ? true : never = true;
+
 function mappedPatterns(urls: readonly Located<string>[]): MappedPattern[] {
   return urls.map((u) => {
-    const d = decodeUrlPattern(u.value);
-    return { ...compilePattern('pattern' in d ? d.pattern : u.value), source: u };
+    const d = decodedPattern(u.value);
+    const c = compilePattern(typeof d === 'string' ? d : u.value);
+    // Field by field: a spread ({...c, source}) built each pattern with its properties out of the object, 400 bytes each.
+    return { pattern: c.pattern, kind: c.kind, key: c.key, source: u };
   });
 }
 
@@ -93,15 +128,24 @@ function mappedPatterns(urls: readonly Located<string>[]): MappedPattern[] {
 const DISPATCHER_LISTS: Dispatcher[][] = Array.from({ length: 32 }, (_, mask) => DISPATCHER_ORDER.filter((d) => (mask & DISPATCHER_BITS[d]) !== 0));
 
 function filterMappingOf(m: FilterMapping, origin: Origin): MergedFilterMapping {
-  const names = m.servletNames.map((s) => s.value);
-  const mask = dispatcherBits(m.dispatchers.map((d) => d.value));
+  let bits = 0;
+  for (const d of m.dispatchers) bits |= DISPATCHER_BITS[d.value.toUpperCase() as Dispatcher] ?? 0;
+  // As dispatcherBits: none (or none valid) means REQUEST.
+  const mask = bits === 0 ? DISPATCHER_BITS.REQUEST : bits;
+  let servletNames: string[] = [];
+  let allServlets = false;
+  if (m.servletNames.length > 0) {
+    const names = m.servletNames.map((s) => s.value);
+    servletNames = names.filter((n) => n !== '*');
+    allServlets = names.includes('*');
+  }
   return {
     origin,
     mapping: m,
     filterName: m.filterName.value,
     urlPatterns: mappedPatterns(m.urlPatterns),
-    servletNames: names.filter((n) => n !== '*'),
-    allServlets: names.includes('*'),
+    servletNames,
+    allServlets,
     dispatchers: DISPATCHER_LISTS[mask]!,
     dispatcherMask: mask,
   };
@@ -162,42 +206,51 @@ function earlier(a: Stop | null, b: Stop): Stop {
 function findStop(state: Descriptor, xml: WebXml, origin: Origin): Stop | null {
   let stop: Stop | null = null;
   if (xml.filters.length > 1 || (xml.filters.length === 1 && state.filters.size > 0)) {
-    const names = new Set(state.filters.keys());
-    for (let i = 0; i < xml.filters.length; i++) {
-      const name = xml.filters[i]!.name.value;
-      if (names.has(name)) {
-        stop = duplicateFilter(state, xml, i, origin);
-        break;
-      }
-      names.add(name);
-    }
+    const i = firstDuplicateFilter(state, xml);
+    if (i >= 0) stop = duplicateFilter(state, xml, i, origin);
   }
   mappings: for (const m of xml.filterMappings) {
     for (const u of m.urlPatterns) {
       if (!u.value.includes('%')) continue;
-      const d = decodeUrlPattern(u.value);
-      if ('error' in d) {
+      const d = decodedPattern(u.value);
+      if (typeof d !== 'string') {
         stop = earlier(stop, { offset: m.span.offset, diagnostic: badEscape(u, d.error, origin) });
         break mappings;
       }
     }
   }
   if (xml.servletMappings.length > 0) {
-    const seen = new Map<string, MergedServletMapping>(state.servletMappings);
+    // Patterns this descriptor maps so far, with where: a Map only for a large descriptor.
+    let count = 0;
+    for (const m of xml.servletMappings) count += m.urlPatterns.length;
+    const seen = count > SMALL ? new Map<string, MergedServletMapping>() : null;
+    const patterns: string[] = [];
+    const where: [ServletMapping, Located<string>][] = [];
     outer: for (const m of xml.servletMappings) {
       for (let i = 0; i < m.urlPatterns.length; i++) {
         const u = m.urlPatterns[i]!;
-        const d = decodeUrlPattern(u.value);
-        if ('error' in d) {
+        const d = decodedPattern(u.value);
+        if (typeof d !== 'string') {
           stop = earlier(stop, { offset: m.span.offset, diagnostic: badEscape(u, d.error, origin), applied: i });
           break outer;
         }
-        const prior = seen.get(d.pattern);
+        let prior = state.servletMappings.get(d);
+        if (!prior) {
+          if (seen) prior = seen.get(d);
+          else {
+            const k = patterns.indexOf(d);
+            if (k >= 0) prior = { pattern: d, servletName: where[k]![0].servletName.value, origin, span: where[k]![1].span };
+          }
+        }
         if (prior) {
-          stop = earlier(stop, duplicateServletMapping(prior, m, u, d.pattern, i + 1, origin));
+          stop = earlier(stop, duplicateServletMapping(prior, m, u, d, i + 1, origin));
           break outer;
         }
-        seen.set(d.pattern, { pattern: d.pattern, servletName: m.servletName.value, origin, span: u.span });
+        if (seen) seen.set(d, { pattern: d, servletName: m.servletName.value, origin, span: u.span });
+        else {
+          patterns.push(d);
+          where.push([m, u]);
+        }
       }
     }
   }
@@ -216,6 +269,26 @@ function findStop(state: Descriptor, xml: WebXml, origin: Origin): Stop | null {
   return stop;
 }
 
+/** The index of the first filter whose name is already defined (in `state` or earlier in `xml`), or -1. */
+function firstDuplicateFilter(state: Descriptor, xml: WebXml): number {
+  const filters = xml.filters;
+  if (filters.length > SMALL) {
+    const names = new Set(state.filters.keys());
+    for (let i = 0; i < filters.length; i++) {
+      const name = filters[i]!.name.value;
+      if (names.has(name)) return i;
+      names.add(name);
+    }
+    return -1;
+  }
+  for (let i = 0; i < filters.length; i++) {
+    const name = filters[i]!.name.value;
+    if (state.filters.has(name)) return i;
+    for (let j = 0; j < i; j++) if (filters[j]!.name.value === name) return i;
+  }
+  return -1;
+}
+
 function badEscape(u: Located<string>, why: string, origin: Origin): Diagnostic {
   return {
     ruleId: 'invalid-url-pattern',
@@ -228,9 +301,9 @@ function badEscape(u: Located<string>, why: string, origin: Origin): Diagnostic 
 function addServletMapping(state: Descriptor, m: ServletMapping, origin: Origin, count: number): void {
   for (let i = 0; i < count; i++) {
     const u = m.urlPatterns[i]!;
-    const d = decodeUrlPattern(u.value);
-    if ('error' in d) return;
-    state.servletMappings.set(d.pattern, { pattern: d.pattern, servletName: m.servletName.value, origin, span: u.span });
+    const d = decodedPattern(u.value);
+    if (typeof d !== 'string') return;
+    state.servletMappings.set(d, { pattern: d, servletName: m.servletName.value, origin, span: u.span });
     state.servletMappingNames.add(m.servletName.value);
   }
 }

@@ -6,7 +6,7 @@
  * are merged into it as fragments; then the context checks what it got.
  */
 import type { Diagnostic, ErrorPage, Span, WebXml } from '../model/index.js';
-import { emptyDescriptor, readInto, type Descriptor, type MimeEntry } from './descriptor.js';
+import { BORROWED_FILTERS, BORROWED_SERVLET_MAPPINGS, BORROWED_SERVLETS, emptyDescriptor, readInto, type Descriptor, type MimeEntry } from './descriptor.js';
 import { contextMimeMap, LayeredMap } from './mime.js';
 import { validateUrlPattern } from './patterns.js';
 import { STOCK_WEB_XML } from './stock.js';
@@ -126,23 +126,32 @@ function inheritServlet(own: MergedServlet, from: MergedServlet): MergedServlet 
  * session timeout only where main has none.
  */
 function mergeFragment(main: Descriptor, fragment: Descriptor, last: boolean): void {
-  const addedMappings = main.filterMappings.length === 0 ? fragment.filterMappings : fragment.filterMappings.filter((m) => !main.filterMappingNames.has(m.filterName));
+  const addedMappings =
+    main.filterMappings.length === 0 || fragment.filterMappings.length === 0 ? fragment.filterMappings : fragment.filterMappings.filter((m) => !main.filterMappingNames.has(m.filterName));
   if (addedMappings.length) main.filterMappings = main.filterMappings.length === 0 ? addedMappings : [...main.filterMappings, ...addedMappings];
-  if (main.filters.size === 0) main.filters = fragment.filters;
-  else {
-    const filters = new Map(main.filters);
+  // A collection main took over from a fragment is copied before it changes; main's own is changed in place
+  // (same entries in the same order: a key already there keeps its place, new keys go last).
+  if (main.filters.size === 0) {
+    main.filters = fragment.filters;
+    main.borrowed |= BORROWED_FILTERS;
+  } else if (fragment.filters.size > 0) {
+    const filters = main.borrowed & BORROWED_FILTERS ? new Map(main.filters) : main.filters;
     for (const [name, f] of fragment.filters) {
       const own = filters.get(name);
       filters.set(name, own ? inheritFilter(own, f) : f);
     }
     main.filters = filters;
+    main.borrowed &= ~BORROWED_FILTERS;
   }
   const addedServletMappings: MergedServletMapping[] = [];
   if (main.servletMappings.size === 0) {
     main.servletMappings = fragment.servletMappings;
+    main.borrowed |= BORROWED_SERVLET_MAPPINGS;
     if (!last) addedServletMappings.push(...fragment.servletMappings.values());
-  } else {
-    const mappings = new Map(main.servletMappings);
+  } else if (fragment.servletMappings.size > 0) {
+    // Checked against main's mappings before this merge: the fragment's patterns are distinct keys, so
+    // adding them in place never changes the answer for a later one.
+    const mappings = main.borrowed & BORROWED_SERVLET_MAPPINGS ? new Map(main.servletMappings) : main.servletMappings;
     for (const [pattern, m] of fragment.servletMappings) {
       if (!main.servletMappingNames.has(m.servletName) && !main.servletMappings.has(pattern)) {
         mappings.set(pattern, m);
@@ -150,20 +159,24 @@ function mergeFragment(main: Descriptor, fragment: Descriptor, last: boolean): v
       }
     }
     main.servletMappings = mappings;
+    main.borrowed &= ~BORROWED_SERVLET_MAPPINGS;
   }
   // Added mappings count as main's for a later fragment (WebXml.addFilterMapping/addServletMapping record the names).
   if (!last) {
     for (const m of addedMappings) main.filterMappingNames.add(m.filterName);
     for (const m of addedServletMappings) main.servletMappingNames.add(m.servletName);
   }
-  if (main.servlets.size === 0) main.servlets = fragment.servlets;
-  else {
-    const servlets = new Map(main.servlets);
+  if (main.servlets.size === 0) {
+    main.servlets = fragment.servlets;
+    main.borrowed |= BORROWED_SERVLETS;
+  } else if (fragment.servlets.size > 0) {
+    const servlets = main.borrowed & BORROWED_SERVLETS ? new Map(main.servlets) : main.servlets;
     for (const [name, s] of fragment.servlets) {
       const own = servlets.get(name);
       servlets.set(name, own ? inheritServlet(own, s) : s);
     }
     main.servlets = servlets;
+    main.borrowed &= ~BORROWED_SERVLETS;
   }
   // The defaults' MIME types are layered by the caller rather than copied into every application.
   if (!last && fragment.mime.size > 0) {
