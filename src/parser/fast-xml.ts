@@ -65,6 +65,8 @@ interface RawAttribute {
 interface Scope {
   parent: Scope | null;
   bindings: Map<string, string> | null;
+  /** resolve(this, ''), computed once: the namespace of every unprefixed element in this scope. */
+  defaultNamespace: string | undefined;
 }
 
 function resolve(scope: Scope, prefix: string): string | undefined {
@@ -85,7 +87,7 @@ function splitName(qname: string): { prefix: string; local: string } | null {
 }
 
 /** The scope of elements outside any declaration. */
-const NO_BINDINGS: Scope = { parent: null, bindings: null };
+const NO_BINDINGS: Scope = { parent: null, bindings: null, defaultNamespace: undefined };
 
 /** The scope an element opens (its parent's when it declares nothing), or null where saxes would report a declaration. */
 function openScope(parent: Scope, attrs: RawAttribute[]): Scope | null {
@@ -101,7 +103,7 @@ function openScope(parent: Scope, attrs: RawAttribute[]): Scope | null {
     if (prefix !== '' && uri === '') return null;
     (bindings ??= new Map()).set(prefix, uri);
   }
-  return bindings ? { parent, bindings } : parent;
+  return bindings ? { parent, bindings, defaultNamespace: bindings.has('') ? bindings.get('') : parent.defaultNamespace } : parent;
 }
 
 /** Attributes with their names resolved, or null where saxes would report one (unbound prefix, duplicate). */
@@ -258,9 +260,11 @@ export function scanSimple(text: string, lines: LineIndex, sink: SimpleSink): Lo
     if (c === 47 /* / */) {
       const qname = qnames.pop();
       if (qname === undefined) return null;
-      const nEnd = nameEnd(text, lt + 2);
-      if (nEnd < 0 || nEnd - (lt + 2) !== qname.length || !text.startsWith(qname, lt + 2)) return null;
-      let j = nEnd;
+      // The open element's name, not followed by another name character (what nameEnd would read on).
+      if (!text.startsWith(qname, lt + 2)) return null;
+      let j = lt + 2 + qname.length;
+      const after = text.charCodeAt(j);
+      if (after >= 128 || NAME[after] !== 0) return null; // NaN (end of text) too: no ">" follows
       while (isSpace(text.charCodeAt(j))) j++;
       if (text.charCodeAt(j) !== 62) return null;
       scope = scopes.pop()!;
@@ -286,7 +290,7 @@ export function scanSimple(text: string, lines: LineIndex, sink: SimpleSink): Lo
     let name = qname;
     let uri: string | undefined;
     if (colon < 0) {
-      uri = resolve(own, '') ?? '';
+      uri = own.defaultNamespace ?? '';
     } else {
       const prefix = qname.slice(0, colon);
       name = qname.slice(colon + 1);
