@@ -14,6 +14,7 @@ import { writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { run as runCost, type ChainCost } from './chain-cost.js';
 import { run as runLint, type LintBench } from './lint.js';
 import { LOAD_TOOL } from './load.js';
 import { run as runParse, type ParseBench } from './parse.js';
@@ -38,12 +39,13 @@ interface Results {
   parse?: ParseBench;
   lint?: LintBench;
   runtime?: RuntimeResult;
+  cost?: ChainCost;
   sessions?: SessionResult;
   external: External[];
   seconds: Record<string, number>;
 }
 
-const SECTIONS = ['parse', 'lint', 'runtime', 'sessions', 'soak', 'connections', 'fuzz'] as const;
+const SECTIONS = ['parse', 'lint', 'runtime', 'cost', 'sessions', 'soak', 'connections', 'fuzz'] as const;
 
 /** Benchmarks that own their output format: run as commands, their report kept verbatim. */
 function externalCommands(quick: boolean): Record<string, { title: string; args: string[] }> {
@@ -154,6 +156,23 @@ function markdown(r: Results): string {
     }
   }
 
+  if (r.cost) {
+    const c = r.cost;
+    const floor = c.rows[0]!;
+    out.push(
+      '### CPU per request without the network',
+      '',
+      `Command: \`${c.command}\`. Real IncomingMessage and ServerResponse objects driven in a loop in one process, no socket: node:http's own`,
+      `header handling and serialisation are in, the kernel's share of a loopback request and the load generator are out. CPU time (user + system) per request,`,
+      `median of 5 samples of ${c.requestsPerSample.toLocaleString('en-US')} requests, each variant in its own process; log records are dropped, not written.`,
+      '',
+      '| | µs per request, median (min–max) | over the floor, µs |',
+      '|---|---|---|',
+      ...c.rows.map((row) => `| ${row.name} | ${row.us.median.toFixed(2)} (${row.us.min.toFixed(2)}–${row.us.max.toFixed(2)}) | ${row === floor ? '—' : row.overFloorUs.toFixed(2)} |`),
+      '',
+    );
+  }
+
   if (r.sessions) {
     const ss = r.sessions;
     out.push(
@@ -196,6 +215,7 @@ async function main(): Promise<void> {
   if (only.has('parse')) r.parse = await timed('parse', () => runParse(sizes));
   if (only.has('lint')) r.lint = await timed('lint', () => runLint(sizes));
   if (only.has('runtime')) r.runtime = await timed('runtime', () => runRuntime({ seconds: quick ? 3 : 5, runs: quick ? 2 : 3, connections: 50, sections: ['chain', 'filters', 'serve'], tomcat: true }));
+  if (only.has('cost')) r.cost = await timed('cost', () => runCost());
   if (only.has('sessions')) r.sessions = await timed('sessions', () => runSessions({ requests: quick ? 200_000 : 1_000_000, slices: 10 }));
   const ext = externalCommands(quick);
   for (const [name, e] of Object.entries(ext)) if (only.has(name as (typeof SECTIONS)[number])) r.external.push(await timed(name, () => runExternal(e.title, e.args)));

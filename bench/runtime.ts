@@ -63,7 +63,7 @@ interface Target {
 }
 
 /** The fixture webapp plus static files, and the compiled module of its context. */
-function prepare(): { base: string; module: string } {
+export function prepare(): { base: string; module: string } {
   rmSync(work, { recursive: true, force: true });
   const base = join(work, 'base');
   cpSync(join(repo, 'bench', 'fixtures', 'runtime', 'webapps'), join(base, 'webapps'), { recursive: true });

@@ -1,0 +1,146 @@
+/**
+ * What the chain costs in CPU, without the network: real IncomingMessage and
+ * ServerResponse objects (node:http's own header handling and serialisation
+ * included), driven in a loop in one process with no socket, so the kernel's
+ * share of a request (the larger part of it on loopback) and the load
+ * generator's noise are out of the figure. The figure is CPU time (user +
+ * system, GC threads included) per request. Log records are dropped, not written. Each variant runs in its own
+ * process (see measureInChild). The HTTP benchmark (bench/runtime.ts) says
+ * what a client sees; this one says which part of the server's work is
+ * tollgate's, filter by filter.
+ *
+ *   npm run build && npx tsx bench/chain-cost.ts [--json]
+ */
+import http from 'node:http';
+import { Socket } from 'node:net';
+import { pathToFileURL } from 'node:url';
+import { fromDist } from './dist.js';
+import { prepare, SINGLE_FILTERS } from './runtime.js';
+import { measureInChild, summarise, type Timing } from './stats.js';
+
+export interface CostRow {
+  name: string;
+  /** Microseconds per request. */
+  us: Timing;
+  /** Median µs over the floor's median µs. */
+  overFloorUs: number;
+}
+
+export interface ChainCost {
+  name: 'chain-cost';
+  command: string;
+  requestsPerSample: number;
+  rows: CostRow[];
+}
+
+type Mode = { kind: 'node' } | { kind: 'node-headers' } | { kind: 'filters'; ids: string[] } | { kind: 'compiled'; module: string };
+
+const REQUESTS = 100_000;
+const WARMUP = 30_000;
+const SAMPLES = 5;
+
+/** A socket that is never connected: the request reads its addresses, nothing is written to it. */
+function fakeSocket(): Socket {
+  const s = new Socket();
+  for (const [k, v] of Object.entries({ remoteAddress: '127.0.0.1', remotePort: 40000, localAddress: '127.0.0.1', localPort: 8080 })) Object.defineProperty(s, k, { value: v });
+  return s;
+}
+
+/** The same request the HTTP benchmark sends. */
+const RAW_HEADERS = ['Host', '127.0.0.1:8080', 'Origin', 'https://a.example', 'X-Forwarded-For', '203.0.113.5'];
+
+function hello(_req: http.IncomingMessage, res: http.ServerResponse): void {
+  res.setHeader('content-type', 'text/plain');
+  res.end('hello');
+}
+
+/** The chain's response written by hand (bench/server.ts bare-headers): node's share of sending those headers. */
+function helloWithChainHeaders(_req: http.IncomingMessage, res: http.ServerResponse): void {
+  res.setHeader('access-control-allow-origin', 'https://a.example');
+  res.setHeader('access-control-expose-headers', 'X-Request-Id');
+  res.setHeader('vary', 'Origin');
+  res.setHeader('x-frame-options', 'DENY');
+  res.setHeader('x-content-type-options', 'nosniff');
+  res.setHeader('cache-control', 'max-age=3600');
+  res.setHeader('expires', new Date(Date.now() + 3_600_000).toUTCString());
+  res.setHeader('content-type', 'text/plain;charset=UTF-8');
+  res.end('hello');
+}
+
+async function listenerFor(mode: Mode): Promise<http.RequestListener> {
+  if (mode.kind === 'node') return hello;
+  if (mode.kind === 'node-headers') return helloWithChainHeaders;
+  const runtime = await fromDist<typeof import('../src/runtime/index.js')>('runtime/index.js');
+  // Log records are built as usual and then dropped: RequestDumperFilter's cost here leaves out writing its lines.
+  runtime.setLogSink(() => {});
+  if (mode.kind === 'compiled') return runtime.toNodeListener((await import(pathToFileURL(mode.module).href)).default, hello);
+  const { filterSpecById } = await fromDist<typeof import('../src/filters/index.js')>('filters/index.js');
+  const filters = mode.ids.map((id) => {
+    const spec = filterSpecById(id)!;
+    const params = SINGLE_FILTERS.find((f) => f.id === id)!.params;
+    return { filterName: spec.simpleName, className: spec.classNames[0]!, factory: runtime.FILTER_FACTORIES[id]!, config: spec.schema.parse(params) };
+  });
+  return runtime.toNodeListener(runtime.createContextRuntime({ contextPath: '/app', filters }), hello);
+}
+
+async function measure(mode: Mode): Promise<Timing> {
+  const listener = await listenerFor(mode);
+  const socket = fakeSocket();
+  const one = (): number => {
+    const req = new http.IncomingMessage(socket);
+    req.method = 'GET';
+    req.url = '/app/hello';
+    req.httpVersion = '1.1';
+    // What node's parser does with the received header lines.
+    (req as unknown as { _addHeaderLines(h: string[], n: number): void })._addHeaderLines(RAW_HEADERS, RAW_HEADERS.length);
+    const res = new http.ServerResponse(req);
+    listener(req, res);
+    if (res.statusCode !== 200 || !res.writableEnded) throw new Error(`${JSON.stringify(mode).slice(0, 80)} answered ${res.statusCode} (ended: ${res.writableEnded})`);
+    return res.statusCode;
+  };
+  for (let i = 0; i < WARMUP; i++) one();
+  const samples: number[] = [];
+  for (let s = 0; s < SAMPLES; s++) {
+    // CPU time, not wall time: other work on the machine then changes the figure little.
+    const t = process.cpuUsage();
+    for (let i = 0; i < REQUESTS; i++) one();
+    const used = process.cpuUsage(t);
+    samples.push((used.user + used.system) / REQUESTS);
+  }
+  return summarise(samples);
+}
+
+export async function run(): Promise<ChainCost> {
+  const { module } = prepare();
+  const modes: [string, Mode][] = [
+    ['node:http alone (the floor)', { kind: 'node' }],
+    ["node:http writing the chain's response headers", { kind: 'node-headers' }],
+    ['tollgate runtime, no filter', { kind: 'filters', ids: [] }],
+    ...SINGLE_FILTERS.map((f): [string, Mode] => [f.id, { kind: 'filters', ids: [f.id] }]),
+    ['tollgate compiled chain (8 filters)', { kind: 'compiled', module }],
+  ];
+  const rows: CostRow[] = [];
+  let floor = NaN;
+  for (const [name, mode] of modes) {
+    const us = measureInChild(import.meta.filename, [JSON.stringify(mode)]);
+    if (Number.isNaN(floor)) floor = us.median;
+    rows.push({ name, us, overFloorUs: Math.round((us.median - floor) * 100) / 100 });
+  }
+  return { name: 'chain-cost', command: 'npx tsx bench/chain-cost.ts', requestsPerSample: REQUESTS, rows };
+}
+
+export function formatCost(r: ChainCost): string {
+  const lines = [`${''.padEnd(48)}${'µs/request, median (min-max)'.padEnd(32)}over the floor`];
+  for (const row of r.rows) lines.push(`${row.name.padEnd(48)}${`${row.us.median.toFixed(2)} (${row.us.min.toFixed(2)}-${row.us.max.toFixed(2)})`.padEnd(32)}${row.overFloorUs.toFixed(2)}`);
+  return lines.join('\n');
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const at = process.argv.indexOf('--measure');
+  if (at >= 0) {
+    console.log(JSON.stringify(await measure(JSON.parse(process.argv[at + 1]!) as Mode)));
+  } else {
+    const r = await run();
+    console.log(process.argv.includes('--json') ? JSON.stringify(r) : formatCost(r));
+  }
+}
