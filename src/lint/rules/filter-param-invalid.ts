@@ -1,8 +1,6 @@
-import { existsSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { isJavaClassName, PLATFORM } from '../../filters/class-name.js';
 import type { Rule } from '../types.js';
-import { filtersOf, paramOf } from './util.js';
+import { filtersOf, hasExtraJars, paramOf } from './util.js';
 
 /**
  * Reported where the problem is found (parser, merge or filter validation); this registers its id, level and docs.
@@ -15,13 +13,11 @@ import { filtersOf, paramOf } from './util.js';
 export const rule: Rule = {
   meta: { id: 'filter-param-invalid', description: 'An init-param value the filter cannot read.', defaultSeverity: 'error', category: 'correctness' },
   check(ctx) {
-    const libDirs = [join(ctx.base.base, 'lib'), join(ctx.base.home, 'lib')];
-    const extraJars = libDirs.some((d) => existsSync(d) && readdirSync(d).some((f) => f.endsWith('.jar')));
-    if (extraJars) return;
     for (const f of [...filtersOf(ctx, 'csrf-prevention'), ...filtersOf(ctx, 'rest-csrf-prevention')]) {
       const p = paramOf(f.def, 'randomClass');
       const cls = p?.value.value.trim();
       if (!p || !cls || !isJavaClassName(cls) || PLATFORM.test(cls)) continue;
+      if (hasExtraJars(ctx)) return;
       ctx.report({
         message: `randomClass: ${cls} is not on the stock Tomcat class path, and this base has no lib/*.jar: Tomcat loads it from its own lib directory (not WEB-INF/lib), fails with "Unable to create Random source" and does not start the application. Remove the parameter or add the library to lib/.`,
         span: p.value.span,

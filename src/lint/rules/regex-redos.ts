@@ -72,9 +72,16 @@ export function recheckTimeout(spent: number): number | null {
 
 const BOUNDED: Verdict = { status: 'safe', complexity: { type: 'constant', summary: 'no unbounded repetition' } };
 
+// The key of each pattern object: a shared config's pattern is asked about once per declaration, its key built once.
+const keys = new WeakMap<CompiledRegex, string>();
+
 /** recheck's own verdict on a translated pattern; `unknown` when it ran out of time (not reported). */
 export function redosVerdict(re: CompiledRegex): Verdict {
-  const key = `${re.flags}/${re.source}`;
+  let key = keys.get(re);
+  if (key === undefined) {
+    key = `${re.flags}/${re.source}`;
+    keys.set(re, key);
+  }
   let v = verdicts.get(key);
   if (!v) {
     const timeout = recheckTimeout(spentMs);
@@ -103,9 +110,18 @@ function isRegex(v: unknown): v is CompiledRegex {
  * is Object.prototype's, never a pattern.
  */
 function holdsRegex(config: object): boolean {
-  for (const k in config) if (isRegex((config as Record<string, unknown>)[k])) return true;
+  if (holding.has(config)) return true;
+  for (const k in config) {
+    if (isRegex((config as Record<string, unknown>)[k])) {
+      holding.add(config);
+      return true;
+    }
+  }
   return false;
 }
+
+// Identical declarations share one validated config (lintBase's validation cache): one with a pattern is searched once.
+const holding = new WeakSet<object>();
 
 export const rule: Rule = {
   meta: {

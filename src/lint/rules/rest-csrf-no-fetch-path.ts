@@ -6,12 +6,12 @@ export const rule: Rule = {
   check(ctx) {
     for (const f of filtersOf(ctx, 'rest-csrf-prevention')) {
       const name = f.def.name.value;
-      const mappings = ctx.usesOf(f).map((u) => u.mapping);
-      if (mappings.length === 0) continue; // filter-never-mapped says so
+      const uses = ctx.usesOf(f);
+      if (uses.length === 0) continue; // filter-never-mapped says so
       // A nonce is fetched with a non-modifying request ("X-CSRF-Token: Fetch") that the filter sees:
       // a mapping that applies to REQUEST dispatches of some URL. Only ERROR/FORWARD/INCLUDE mappings leave none.
       // dispatcherMask is dispatcherBits of the mapping's <dispatcher> texts, computed by the merge.
-      const fetchable = mappings.some((m) => (m.dispatcherMask & 1) !== 0 && (m.mapping.urlPatterns.length > 0 || m.mapping.servletNames.length > 0));
+      const fetchable = uses.some(({ mapping: m }) => (m.dispatcherMask & 1) !== 0 && (m.mapping.urlPatterns.length > 0 || m.mapping.servletNames.length > 0));
       if (!fetchable) {
         ctx.report({
           message: `RestCsrfPreventionFilter "${name}" never sees a plain request, so no client can fetch a nonce with "X-CSRF-Token: Fetch" and every modifying request is refused. Map it (with dispatcher REQUEST) to the protected API, including at least one GET URL.`,

@@ -1,7 +1,6 @@
-import { existsSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
 import type { ConfigElement } from '../../model/index.js';
 import type { Rule } from '../types.js';
+import { hasExtraJars } from './util.js';
 
 /** Classes older server.xml files name that no longer exist in Tomcat 10.1 (with the version that removed them). */
 const REMOVED: Record<string, string> = {
@@ -25,8 +24,6 @@ export const rule: Rule = {
   check(ctx) {
     const server = ctx.base.serverXml;
     if (!server) return;
-    const libDirs = [join(ctx.base.base, 'lib'), join(ctx.base.home, 'lib')];
-    const extraJars = libDirs.some((d) => existsSync(d) && readdirSync(d).some((f) => f.endsWith('.jar')));
     const all: ConfigElement[] = [...server.listeners, ...server.globalResources];
     for (const s of server.services) {
       if (!s.engine) continue;
@@ -39,7 +36,7 @@ export const rule: Rule = {
       const removed = REMOVED[cls];
       if (removed) {
         ctx.report({ message: `<${e.tag}> ${cls} no longer exists (removed in Tomcat ${removed}): Tomcat ${ctx.target} cannot load this server.xml ("Cannot start server. Server instance is not configured"). Remove the element.`, span: e.className!.span });
-      } else if (!/^(org\.apache\.(catalina|tomcat|coyote|naming|jasper)|org\.vendor\.container)\./.test(cls) && !extraJars) {
+      } else if (!/^(org\.apache\.(catalina|tomcat|coyote|naming|jasper)|org\.vendor\.container)\./.test(cls) && !hasExtraJars(ctx)) {
         ctx.report({ message: `<${e.tag}> ${cls} is not on the stock Tomcat class path, and this base has no lib/*.jar: without the library's jars Tomcat refuses the whole server.xml (ClassNotFoundException). Add the jars to lib/ or remove the element.`, span: e.className!.span });
       }
     }

@@ -1,3 +1,5 @@
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Param, FilterDef, Span } from '../../model/index.js';
 import type { CheckedFilter, DescriptorRef, LintContext } from '../types.js';
 
@@ -107,4 +109,18 @@ export function isMapped(ctx: LintContext, f: CheckedFilter): boolean {
   if (own.role === 'global' && (m.global.has(name) || m.hostDefault.has(name))) return true;
   if (own.role === 'host-default' && m.global.has(name)) return true;
   return ctx.usesOf(f).length > 0;
+}
+
+// Read once per run (one contexts array per run), and only by a rule that needs the answer.
+const extraJars = new WeakMap<LintContext['contexts'], boolean>();
+
+/** Whether the base or home has a lib/*.jar: classes beyond the JDK's and Tomcat's may then be on Tomcat's class path. */
+export function hasExtraJars(ctx: LintContext): boolean {
+  let answer = extraJars.get(ctx.contexts);
+  if (answer === undefined) {
+    const libDirs = [join(ctx.base.base, 'lib'), join(ctx.base.home, 'lib')];
+    answer = libDirs.some((d) => existsSync(d) && readdirSync(d).some((f) => f.endsWith('.jar')));
+    extraJars.set(ctx.contexts, answer);
+  }
+  return answer;
 }
