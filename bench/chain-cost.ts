@@ -15,6 +15,7 @@ import http from 'node:http';
 import { Socket } from 'node:net';
 import { pathToFileURL } from 'node:url';
 import { fromDist } from './dist.js';
+import { hello, helloWithChainHeaders } from './handlers.js';
 import { prepare, SINGLE_FILTERS } from './runtime.js';
 import { measureInChild, summarise, type Timing } from './stats.js';
 
@@ -48,24 +49,6 @@ function fakeSocket(): Socket {
 
 /** The same request the HTTP benchmark sends. */
 const RAW_HEADERS = ['Host', '127.0.0.1:8080', 'Origin', 'https://a.example', 'X-Forwarded-For', '203.0.113.5'];
-
-function hello(_req: http.IncomingMessage, res: http.ServerResponse): void {
-  res.setHeader('content-type', 'text/plain');
-  res.end('hello');
-}
-
-/** The chain's response written by hand (bench/server.ts bare-headers): node's share of sending those headers. */
-function helloWithChainHeaders(_req: http.IncomingMessage, res: http.ServerResponse): void {
-  res.setHeader('access-control-allow-origin', 'https://a.example');
-  res.setHeader('access-control-expose-headers', 'X-Request-Id');
-  res.setHeader('vary', 'Origin');
-  res.setHeader('x-frame-options', 'DENY');
-  res.setHeader('x-content-type-options', 'nosniff');
-  res.setHeader('cache-control', 'max-age=3600');
-  res.setHeader('expires', new Date(Date.now() + 3_600_000).toUTCString());
-  res.setHeader('content-type', 'text/plain;charset=UTF-8');
-  res.end('hello');
-}
 
 async function listenerFor(mode: Mode): Promise<http.RequestListener> {
   if (mode.kind === 'node') return hello;

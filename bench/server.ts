@@ -10,6 +10,7 @@
  */
 import http from 'node:http';
 import { pathToFileURL } from 'node:url';
+import { hello, helloWithChainHeaders } from './handlers.js';
 
 export type Variant =
   | { kind: 'bare' }
@@ -26,11 +27,6 @@ const ORIGINS = ['https://a.example', 'https://b.example'];
 /** The session store's size and evictions, for the session run. */
 let sessionStats: () => { sessions: number; evicted: number } = () => ({ sessions: 0, evicted: 0 });
 
-function hello(_req: http.IncomingMessage, res: http.ServerResponse): void {
-  res.setHeader('content-type', 'text/plain');
-  res.end('hello');
-}
-
 async function listener(v: Variant): Promise<http.RequestListener | 'fastify'> {
   const runtime = await import('../dist/runtime/index.js');
   switch (v.kind) {
@@ -41,17 +37,7 @@ async function listener(v: Variant): Promise<http.RequestListener | 'fastify'> {
       };
     case 'bare-headers':
       // The response the compiled chain sends, written by hand: what the headers alone cost.
-      return (req, res) => {
-        res.setHeader('access-control-allow-origin', 'https://a.example');
-        res.setHeader('access-control-expose-headers', 'X-Request-Id');
-        res.setHeader('vary', 'Origin');
-        res.setHeader('x-frame-options', 'DENY');
-        res.setHeader('x-content-type-options', 'nosniff');
-        res.setHeader('cache-control', 'max-age=3600');
-        res.setHeader('expires', new Date(Date.now() + 3_600_000).toUTCString());
-        res.setHeader('content-type', 'text/plain;charset=UTF-8');
-        res.end('hello');
-      };
+      return helloWithChainHeaders;
     case 'compiled': {
       const mw = (await import(pathToFileURL(v.module).href)).default;
       return runtime.toNodeListener(mw, v.session ? withSession(runtime) : hello);
