@@ -49,8 +49,21 @@ function byteTable(encoding: string): { chars: string; bytes: Map<number, number
   return t;
 }
 
+/** javaEncoding's answers for the names seen so far (a few: a bounded cache, since files may declare anything). */
+const knownEncodings = new Map<string, string | null>();
+
 /** The encoding a declared name stands for in Java, as a WHATWG-style label; null when unknown. */
 function javaEncoding(declared: string): string | null {
+  let label = knownEncodings.get(declared);
+  if (label === undefined) {
+    label = resolveJavaEncoding(declared);
+    if (knownEncodings.size >= 64) knownEncodings.clear();
+    knownEncodings.set(declared, label);
+  }
+  return label;
+}
+
+function resolveJavaEncoding(declared: string): string | null {
   const name = declared.toLowerCase();
   const label = JAVA_ALIASES[name] ?? name;
   let canonical: string;
@@ -100,13 +113,14 @@ export function decodeXml(bytes: Uint8Array, file: string): { source: SourceFile
   if (!bom && encoding === 'utf-8') {
     const head = latin1(body.subarray(0, 200));
     const declared = sniffDeclaredEncoding(head);
-    if (declared) {
+    const label = declared ? javaEncoding(declared) : null;
+    // The usual case (UTF-8 declared) needs no span: it is only worked out for a diagnostic.
+    if (declared && label !== 'utf-8') {
       const at = head.indexOf(declared, head.indexOf('encoding'));
       const lineStart = head.lastIndexOf('\n', at) + 1;
       const line = head.slice(0, at).split('\n').length;
       const column = at - lineStart + 1;
       const span = { file, line, column, endLine: line, endColumn: column + declared.length, offset: at, endOffset: at + declared.length };
-      const label = javaEncoding(declared);
       if (label === null) {
         diagnostics.push({
           ruleId: 'xml-encoding',
