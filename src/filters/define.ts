@@ -97,12 +97,15 @@ export function defineFilter<P extends Record<string, ParamDef>, C>(def: {
   const schema = inputSchema.transform((values, ctx) => def.toConfig(values as never, values, ctx));
 
   const byCapitalized = new Map(Object.keys(def.params).map((n) => [capitalize(n), n]));
+  // The declared name itself, not the text of the init-param: params objects then get their keys from the
+  // spec's own strings, which V8 need not look up in its string table for every filter validated.
+  const exactNames = new Map(Object.keys(def.params).map((n) => [n, n]));
   const resolveParam =
     typeof def.names === 'function'
       ? def.names
       : def.names === 'bean'
         ? (name: string) => byCapitalized.get(capitalize(name)) ?? null
-        : (name: string) => (Object.hasOwn(def.params, name) ? name : null);
+        : (name: string) => exactNames.get(name) ?? null;
 
   // A parameter's notes depend on its value alone, and applications repeat the same values: each
   // parameter remembers the notes of the last few values written as text. A short list compared

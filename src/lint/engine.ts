@@ -167,6 +167,15 @@ function cachedValidation(target: TomcatTarget): (def: FilterDef) => ValidatedFi
   };
 }
 
+const NO_PROBLEMS: Diagnostic[] = [];
+
+/** Whether every merged param is one of the definition's own (the merge keeps its objects). */
+function inheritsNothing(merged: readonly FilterDef['initParams'][number][], own: readonly FilterDef['initParams'][number][]): boolean {
+  // The merge copies the definition's list in order: compare in place first, search only on a mismatch.
+  for (let i = 0; i < merged.length; i++) if (merged[i] !== own[i] && !own.includes(merged[i]!)) return false;
+  return true;
+}
+
 /**
  * A definition that overrides a same-named filter of conf/web.xml or web.xml.default
  * runs with the class and init-params it inherits (Tomcat 10.1.60: an application
@@ -177,7 +186,7 @@ function cachedValidation(target: TomcatTarget): (def: FilterDef) => ValidatedFi
  */
 function inheritedProblems(m: MergedFilter, validate: (def: FilterDef) => ValidatedFilter, target: TomcatTarget): Diagnostic[] {
   const own = m.def;
-  if (m.className === own.className && m.initParams.every((p) => own.initParams.includes(p))) return [];
+  if (m.className === own.className && inheritsNothing(m.initParams, own.initParams)) return NO_PROBLEMS;
   if (validate(own).diagnostics.some((d) => d.severity === 'error')) return [];
   const merged = validateFilterDef({ ...own, className: m.className, initParams: m.initParams }, { target });
   const at = own.className?.span ?? own.name.span;
@@ -218,7 +227,12 @@ export function lintBase(base: CatalinaBase, opts: LintOptions = {}): LintResult
   }
   const contexts = [...contextsOf(base), ...defaultsOnly(base, opts.hostsWithContexts)];
   for (const c of contexts) raw.push(...c.merged.diagnostics);
-  for (const c of contexts) for (const m of c.merged.filters.values()) raw.push(...inheritedProblems(m, validate, target));
+  for (const c of contexts) {
+    for (const m of c.merged.filters.values()) {
+      const problems = inheritedProblems(m, validate, target);
+      if (problems.length) raw.push(...problems);
+    }
+  }
   const usesOf = usesIndex(described, contexts);
 
   for (const rule of RULES) {
