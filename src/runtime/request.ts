@@ -80,7 +80,8 @@ export class ExchangeRequest {
 
   /** `HTTP/1.1`. */
   get protocol(): string {
-    return `HTTP/${this.raw.httpVersion}`;
+    const v = this.raw.httpVersion;
+    return v === '1.1' ? 'HTTP/1.1' : `HTTP/${v}`;
   }
 
   /** scheme://serverName[:serverPort]requestURI, the port omitted when it is the scheme's default (getRequestURL). */
@@ -133,7 +134,13 @@ export class ExchangeRequest {
    */
   setHeader(name: string, value: string | readonly string[] | null): void {
     const key = name.toLowerCase();
-    const lines = value === null ? null : typeof value === 'string' ? [value] : [...value];
+    if (typeof value === 'string') {
+      // One line: no join needed for Node's view.
+      (this.overrides ??= new Map()).set(key, [value]);
+      this.raw.headers[key] = value;
+      return;
+    }
+    const lines = value === null ? null : [...value];
     (this.overrides ??= new Map()).set(key, lines);
     if (lines === null || lines.length === 0) delete this.raw.headers[key];
     else this.raw.headers[key] = lines.join(key === 'cookie' ? '; ' : ', ');
