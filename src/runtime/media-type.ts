@@ -15,7 +15,7 @@ export interface ParsedContentType {
 // RFC 7230 tchar.
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
-/** Results by input: a server sends a handful of content types, each parsed once (bounded, then started afresh). */
+/** Results by input: a server sends a handful of content types, each parsed once (at most 256 values of up to 128 characters, then started afresh). */
 const parsedCache = new Map<string, ParsedContentType | null>();
 const PARSED_CACHE_SIZE = 256;
 
@@ -24,6 +24,8 @@ export function parseContentType(value: string): ParsedContentType | null {
   const known = parsedCache.get(value);
   if (known !== undefined) return known;
   const parsed = parse(value);
+  // Request content types come from clients: long ones (a multipart boundary, an attack) are parsed, not kept.
+  if (value.length > 128) return parsed;
   if (parsedCache.size >= PARSED_CACHE_SIZE) parsedCache.clear();
   parsedCache.set(value, parsed);
   return parsed;
