@@ -76,9 +76,10 @@ export function charsetDecoder(name: string): ByteDecoder | null {
   let d = cache.get(key);
   if (d === undefined) {
     d = BUILT_IN[key] ?? textDecoderFor(JAVA_ALIASES[key] ?? key);
-    if (cache.size < 256) cache.set(key, d);
+    if (cache.size < 256 && key.length <= 64) cache.set(key, d);
   }
-  if (bySpelling.size < 256) bySpelling.set(name, d);
+  // Names can come from a client's Content-Type: long ones are not kept.
+  if (bySpelling.size < 256 && name.length <= 64) bySpelling.set(name, d);
   return d;
 }
 
