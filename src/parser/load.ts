@@ -1,5 +1,5 @@
 import { readdirSync, realpathSync, statSync, type Dirent } from 'node:fs';
-import { basename, isAbsolute, join, relative, resolve } from 'node:path';
+import { basename, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { CatalinaBase, ContextDef, Diagnostic, HostDef, LoadedContext, LoadedHost, SourceFile, WebXml } from '../model/index.js';
 import { fileStartSpan } from '../model/index.js';
 import { contextBaseName, isContextPathValid, parseContextName } from './context-name.js';
@@ -287,8 +287,8 @@ function loadHost(result: CatalinaBase, def: HostDef | null, properties: Record<
   // A context of `base` (path, version, name), its WEB-INF/web.xml and WEB-INF/tomcat-web.xml read in that order.
   // `webInf` is the normalised docBase/WEB-INF (no trailing "/"). Tomcat merges tomcat-web.xml between web.xml and the defaults.
   const context = (base: { path: string; version: string; name: string }, docBase: string, source: LoadedContext['source'], contextDef: ContextDef | null, webInf: string): LoadedContext => {
-    const ctx: LoadedContext = { path: base.path, version: base.version, name: base.name, docBase, source, contextDef, webXml: readWebXml(webInf + '/web.xml', properties, r, nsOf(contextDef)) };
-    const t = readWebXml(webInf + '/tomcat-web.xml', properties, r, nsOf(contextDef));
+    const ctx: LoadedContext = { path: base.path, version: base.version, name: base.name, docBase, source, contextDef, webXml: readWebXml(`${webInf}${sep}web.xml`, properties, r, nsOf(contextDef)) };
+    const t = readWebXml(`${webInf}${sep}tomcat-web.xml`, properties, r, nsOf(contextDef));
     if (t) ctx.tomcatWebXml = t;
     return ctx;
   };
@@ -354,15 +354,15 @@ function loadHost(result: CatalinaBase, def: HostDef | null, properties: Record<
   // appBase normalised once: a directory entry's name has no "/" and is never "." or "..", so appending it is what join does.
   const appBaseDir = join(appBase, '.');
   for (const f of [...dirs].sort()) {
-    const dir = appBaseDir === '/' ? `/${f}` : `${appBaseDir}/${f}`;
+    const dir = appBaseDir.endsWith(sep) ? appBaseDir + f : `${appBaseDir}${sep}${f}`;
     const cn = parseContextName(f);
     if (taken.has(cn.name) || !isContextPathValid(cn.path)) continue;
     if (!part.claim(dir)) {
       taken.add(cn.name);
       continue;
     }
-    const contextDef = deployXML ? readContextFile(`${dir}/META-INF/context.xml`, properties, r) : null;
-    add(context(cn, dir, 'app-dir', contextDef, `${dir}/WEB-INF`));
+    const contextDef = deployXML ? readContextFile(`${dir}${sep}META-INF${sep}context.xml`, properties, r) : null;
+    add(context(cn, dir, 'app-dir', contextDef, `${dir}${sep}WEB-INF`));
   }
   return done();
 }

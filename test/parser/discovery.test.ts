@@ -37,6 +37,25 @@ describe('context names (ContextName)', () => {
 });
 
 describe('HostConfig discovery rules', () => {
+  it('names an app directory and its descriptors as path.join does, whatever form the appBase is written in', () => {
+    // other/ exists so that other/../webapps also names webapps for the file system (an absolute appBase is not normalised first).
+    const files = { 'webapps/shop/WEB-INF/web.xml': app('shop'), 'webapps/shop/WEB-INF/tomcat-web.xml': app('tw'), 'webapps/shop/META-INF/context.xml': '<Context/>', 'other/.keep': '' };
+    for (const appBase of ['webapps', 'webapps/', './webapps//', 'other/../webapps']) {
+      const base = tree({ ...files, 'conf/server.xml': server(`appBase="${appBase}"`) });
+      for (const written of [appBase, `${base}/${appBase}`]) {
+        writeFileSync(join(base, 'conf', 'server.xml'), server(`appBase="${written}"`));
+        const b = loadBase({ base });
+        const shop = contexts(b)['/shop']!;
+        const dir = join(base, 'webapps', 'shop');
+        expect(shop.docBase, written).toBe(dir);
+        expect(shop.webXml?.file).toBe(join(dir, 'WEB-INF', 'web.xml'));
+        expect(shop.tomcatWebXml?.file).toBe(join(dir, 'WEB-INF', 'tomcat-web.xml'));
+        expect(shop.contextDef).not.toBeNull();
+        expect([...b.files.keys()]).toContain(join(dir, 'META-INF', 'context.xml'));
+      }
+    }
+  });
+
   it('ignores a context file docBase inside appBase and uses appBase/<name>, as Tomcat does ("will be ignored")', () => {
     const base = tree({
       'conf/server.xml': server('appBase="webapps"'),
