@@ -89,6 +89,11 @@ export interface FilterSpec<Config = unknown> {
    * (error unless said otherwise): every issue is a reason there is no config.
    */
   schema: z.ZodType<Config, Record<string, unknown>>;
+  /**
+   * schema.safeParse(params) when it succeeds on params that are all strings, computed without zod;
+   * null when the params are anything else or have a problem (then ask schema, which words the errors).
+   */
+  parseText?(params: Readonly<Record<string, unknown>>): { data: Config } | null;
   /** The init-params object alone (no cross-parameter rules): the source of the JSON Schema. */
   inputSchema: z.ZodType;
   /** How Tomcat reads each parameter (drives boolean-spelling and similar checks). */

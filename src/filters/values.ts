@@ -33,6 +33,22 @@ export function patternText(pattern: string, title = 'web.xml text'): z.ZodStrin
   return z.string().meta({ title, pattern });
 }
 
+/** Schema kinds that pass a string through unchanged when they accept it, and refuse it otherwise. */
+const PLAIN = new Set(['string', 'enum', 'array', 'number', 'boolean']);
+
+/**
+ * Whether a reader's input schema takes every string unchanged: a string schema without checks,
+ * or a union of plain kinds with one (the first option that accepts a string returns it as it is).
+ */
+function takesAnyString(schema: z.ZodType): boolean {
+  const def = schema._zod.def as { type: string; checks?: unknown[]; options?: z.ZodType[] };
+  const bareString = (d: typeof def): boolean => d.type === 'string' && !d.checks?.length;
+  if (bareString(def)) return true;
+  if (def.type !== 'union' || !def.options) return false;
+  const options = def.options.map((o) => o._zod.def as typeof def);
+  return options.every((o) => PLAIN.has(o.type)) && options.some(bareString);
+}
+
 /**
  * A reader from an input schema, its documentation (one text for the JSON
  * Schema and the ParamDoc), a read function that calls `refuse` for values
@@ -57,8 +73,10 @@ export function reader<I extends z.ZodType, T>(
     })
     .default(defaultOut as never) as unknown as z.ZodType<T, z.input<I> | undefined>;
   const shown = doc.default === undefined || doc.default === null ? undefined : Array.isArray(doc.default) ? doc.default.join(',') : String(doc.default);
+  const textRead = (v: string, ctx: z.RefinementCtx): unknown => read(v as z.output<I>, ctx);
   return {
     schema,
+    ...(takesAnyString(input) ? { text: { read: textRead, defaultOut } } : {}),
     doc: { description: doc.description, ...(shown !== undefined ? { default: shown } : {}), ...(doc.examples ? { examples: doc.examples } : {}) },
     ...(notes ? { notes } : {}),
   } satisfies ValueReader;
