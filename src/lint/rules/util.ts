@@ -5,7 +5,8 @@ import type { CheckedFilter, DescriptorRef, LintContext } from '../types.js';
 
 /** The first init-param of that name (the one Tomcat uses). */
 export function paramOf(def: FilterDef, name: string): Param | undefined {
-  return def.initParams.find((p) => p.name.value === name);
+  for (const p of def.initParams) if (p.name.value === name) return p;
+  return undefined;
 }
 
 /**
