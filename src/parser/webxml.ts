@@ -309,6 +309,12 @@ class Node implements Element {
     return (this.spanOf ??= this.sink!.lines.span(this.start, this.end));
   }
 
+  /** Lets go of the file once it is read (the pool outlives it). */
+  release(): void {
+    this.sink = null;
+    this.spanOf = null;
+  }
+
   /** The character data, as the tree concatenates it. */
   get text(): string {
     const seg = this.segments;
@@ -439,6 +445,7 @@ function parseDirect(source: SourceFile, diagnostics: Diagnostic[], properties: 
   const lines = new LineIndex(source.path, text);
   const sink = new DirectSink(lines, text, source.path, properties, !options.namespaceAware && text.includes('xmlns:'));
   const comments = scanSimple(text, lines, sink);
+  for (const node of POOL) node.release();
   if (!comments || !sink.webXml) return null;
   source.comments = comments;
   if (sink.rootWarning) diagnostics.push(sink.rootWarning);
