@@ -208,6 +208,11 @@ export interface SimpleSink {
   text(depth: number, from: number, to: number): void;
 }
 
+/** scanSimple's stacks, never shrunk (V8 drops an array's storage when its length is set to 0). */
+const OPEN_NAMES: string[] = [];
+const OPEN_STARTS: number[] = [];
+const OPEN_SCOPES: Scope[] = [];
+
 /**
  * Reads a document in the simple subset and reports its elements and text to
  * `sink`; returns its comments, or null to leave the document to saxes (then
@@ -223,9 +228,11 @@ export function scanSimple(text: string, lines: LineIndex, sink: SimpleSink): Lo
     i = XML_DECL.lastIndex;
   }
   const comments: Located<string>[] = [];
-  const qnames: string[] = [];
-  const starts: number[] = [];
-  const scopes: Scope[] = [];
+  // The open elements' names, start offsets and parents' scopes, in reused arrays (a scan never nests): the first `depth` entries.
+  const qnames = OPEN_NAMES;
+  const starts = OPEN_STARTS;
+  const scopes = OPEN_SCOPES;
+  let depth = 0;
   let scope: Scope = NO_BINDINGS;
   let sawRoot = false;
   // The next "&" at or after i (-1: none left): found once rather than per text segment.
@@ -234,7 +241,6 @@ export function scanSimple(text: string, lines: LineIndex, sink: SimpleSink): Lo
     const lt = text.indexOf('<', i);
     const segEnd = lt < 0 ? text.length : lt;
     if (segEnd > i) {
-      const depth = qnames.length;
       if (depth > 0) {
         if (amp >= 0 && amp < i) amp = text.indexOf('&', i);
         if (amp >= 0 && amp < segEnd) return null;
@@ -258,8 +264,8 @@ export function scanSimple(text: string, lines: LineIndex, sink: SimpleSink): Lo
       continue;
     }
     if (c === 47 /* / */) {
-      const qname = qnames.pop();
-      if (qname === undefined) return null;
+      if (depth === 0) return null;
+      const qname = qnames[--depth]!;
       // The open element's name, not followed by another name character (what nameEnd would read on).
       if (!text.startsWith(qname, lt + 2)) return null;
       let j = lt + 2 + qname.length;
@@ -267,15 +273,15 @@ export function scanSimple(text: string, lines: LineIndex, sink: SimpleSink): Lo
       if (after >= 128 || NAME[after] !== 0) return null; // NaN (end of text) too: no ">" follows
       while (isSpace(text.charCodeAt(j))) j++;
       if (text.charCodeAt(j) !== 62) return null;
-      scope = scopes.pop()!;
-      sink.close(qnames.length, starts.pop()!, lt, j + 1);
+      scope = scopes[depth]!;
+      sink.close(depth, starts[depth]!, lt, j + 1);
       i = j + 1;
       continue;
     }
     // A second root element is an error saxes reports.
-    if (sawRoot && qnames.length === 0) return null;
+    if (sawRoot && depth === 0) return null;
     // Past MAX_DEPTH the saxes path drops elements and reports it.
-    if (qnames.length >= MAX_DEPTH) return null;
+    if (depth >= MAX_DEPTH) return null;
     const nEnd = nameEnd(text, lt + 1);
     if (nEnd < 0) return null;
     const attrs = readStartTag(text, lt, nEnd);
@@ -301,16 +307,16 @@ export function scanSimple(text: string, lines: LineIndex, sink: SimpleSink): Lo
     const attributes = attrs.length === 0 ? NO_XML_ATTRIBUTES : resolveAttributes(own, attrs, lines);
     if (!attributes) return null;
     sawRoot = true;
-    if (!sink.open(qnames.length, lt, end, qname, name, uri, attributes, selfClosing)) return null;
+    if (!sink.open(depth, lt, end, qname, name, uri, attributes, selfClosing)) return null;
     if (!selfClosing) {
-      qnames.push(qname);
-      starts.push(lt);
-      scopes.push(scope);
+      qnames[depth] = qname;
+      starts[depth] = lt;
+      scopes[depth++] = scope;
       scope = own;
     }
     i = end;
   }
-  if (!sawRoot || qnames.length > 0) return null;
+  if (!sawRoot || depth > 0) return null;
   // Kept as long as the source: no spare room (a pushed array has room for 17).
   return comments.length === 0 ? comments : comments.slice();
 }
