@@ -18,9 +18,24 @@ interface Defaults {
   descriptor: Descriptor;
   /** The lower-cased MIME map of the defaults alone, shared by apps that add none. */
   mime: Map<string, string>;
-  /** Lower-cased extension to the one way the defaults spell it, or null when they spell it several ways. */
-  mimeSpelling: Map<string, string | null>;
+  /**
+   * Lower-cased extension to the one way the defaults spell it, or null when they spell it several ways;
+   * worked out the first time an app adds MIME types of its own (most add none).
+   */
+  mimeSpelling: Map<string, string | null> | null;
   mimeDiagnostics: Diagnostic[];
+}
+
+function mimeSpellingOf(defaults: Defaults): Map<string, string | null> {
+  if (!defaults.mimeSpelling) {
+    const spelling = new Map<string, string | null>();
+    for (const ext of defaults.descriptor.mime.keys()) {
+      const lower = ext.toLowerCase();
+      spelling.set(lower, spelling.has(lower) ? null : ext);
+    }
+    defaults.mimeSpelling = spelling;
+  }
+  return defaults.mimeSpelling;
 }
 
 const NONE = {};
@@ -43,18 +58,24 @@ function defaultsOf(global: WebXml | null, hostDefault: WebXml | null): Defaults
       descriptor.replaceWelcomeFiles = false;
     }
     const mime = mimeOf(descriptor.mime, 0);
-    const mimeSpelling = new Map<string, string | null>();
-    for (const ext of descriptor.mime.keys()) {
-      const lower = ext.toLowerCase();
-      mimeSpelling.set(lower, mimeSpelling.has(lower) ? null : ext);
-    }
-    d = { descriptor, mime: mime.map, mimeSpelling, mimeDiagnostics: mime.diagnostics };
+    d = { descriptor, mime: mime.map, mimeSpelling: null, mimeDiagnostics: mime.diagnostics };
     inner.set(hostDefault ?? NONE, d);
   }
   return d;
 }
 
 function mimeOf(entries: ReadonlyMap<string, MimeEntry>, directCount: number): { map: Map<string, string>; diagnostics: Diagnostic[] } {
+  // As contextMimeMap without a case conflict: the entries lower-cased in order (no extension-to-type copy first).
+  const direct = new Map<string, string>();
+  for (const [ext, e] of entries) {
+    const lower = ext.toLowerCase();
+    if (direct.has(lower)) return mimeWithConflicts(entries, directCount);
+    direct.set(lower, e.type);
+  }
+  return { map: direct, diagnostics: [] };
+}
+
+function mimeWithConflicts(entries: ReadonlyMap<string, MimeEntry>, directCount: number): { map: Map<string, string>; diagnostics: Diagnostic[] } {
   const types = new Map<string, string>();
   for (const [ext, e] of entries) types.set(ext, e.type);
   const { map, conflicts } = contextMimeMap(types, directCount);
@@ -82,7 +103,7 @@ function mimeMappingsOf(own: ReadonlyMap<string, MimeEntry>, directCount: number
   const layer = new Map<string, string>();
   for (const [ext, e] of own) {
     const lower = ext.toLowerCase();
-    const spelled = defaults.mimeSpelling.get(lower);
+    const spelled = mimeSpellingOf(defaults).get(lower);
     if (layer.has(lower) || (spelled !== undefined && spelled !== ext)) {
       const all = new Map(own);
       for (const [k, v] of defaults.descriptor.mime) if (!all.has(k)) all.set(k, v);
