@@ -2,6 +2,7 @@ import type { ChainEntry, ResolvedContext } from '../../chain/index.js';
 import { effectiveChain } from '../../chain/index.js';
 import { FILTER_SPECS } from '../../filters/index.js';
 import type { CheckedFilter, LintContext } from '../types.js';
+import { filtersOf } from './util.js';
 
 /** Sample request paths whose chains reveal ordering problems: each url-pattern of the context, made concrete. */
 export function samplePaths(c: ResolvedContext): string[] {
@@ -61,39 +62,50 @@ export function forEachChain(ctx: LintContext, visit: (c: ResolvedContext, entri
 /** The bit of each spec id in the per-context masks below (31-bit integers; ids past that are counted by scanning). */
 const BIT = new Map(FILTER_SPECS.slice(0, 30).map((spec, i) => [spec.id, 1 << i]));
 
-/** What the chain rules ask of every context before computing its chains, by position in ctx.contexts. */
+/** What the chain rules ask of every context before computing its chains, by position in ctx.contexts, each worked out on first use. */
 interface Kinds {
-  /** The bits of the spec ids of the context's filters. */
+  /** The bits of the spec ids of the context's filters; -1 until asked. */
   present: number[];
-  /** The bits of the spec ids that two or more of its filters have. */
+  /** The bits of the spec ids that two or more of its filters have (set with present). */
   twice: number[];
-  /** The spec id of the filter that heads every REQUEST chain of the context, if one does (see firstId). */
-  first: (string | undefined)[];
+  /** The spec id of the filter that heads every REQUEST chain of the context, if one does (see firstId); null until asked. */
+  first: (string | undefined | null)[];
 }
 
-// Three rules ask for every context: computed once per run (one contexts array per run) in plain arrays, not a map per context.
+// Three rules ask for every context: kept once per run (one contexts array per run) in plain arrays, not a map per context.
 const kindsCache = new WeakMap<ResolvedContext[], Kinds>();
 
 function kindsOf(ctx: LintContext): Kinds {
   let kinds = kindsCache.get(ctx.contexts);
   if (!kinds) {
-    kinds = { present: [], twice: [], first: [] };
-    for (const c of ctx.contexts) {
-      let present = 0;
-      let twice = 0;
-      for (const f of c.merged.filters.values()) {
-        const id = ctx.checked(f)?.spec?.id;
-        const bit = id ? (BIT.get(id) ?? 0) : 0;
-        twice |= present & bit;
-        present |= bit;
-      }
-      kinds.present.push(present);
-      kinds.twice.push(twice);
-      kinds.first.push(firstId(ctx, c));
-    }
+    const n = ctx.contexts.length;
+    kinds = { present: new Array<number>(n).fill(-1), twice: new Array<number>(n).fill(0), first: new Array<string | undefined | null>(n).fill(null) };
     kindsCache.set(ctx.contexts, kinds);
   }
   return kinds;
+}
+
+/** The bits of the spec ids of context i's filters. */
+function presentIn(ctx: LintContext, kinds: Kinds, i: number): number {
+  if (kinds.present[i]! < 0) {
+    let present = 0;
+    let twice = 0;
+    for (const f of ctx.contexts[i]!.merged.filters.values()) {
+      const id = ctx.checked(f)?.spec?.id;
+      const bit = id ? (BIT.get(id) ?? 0) : 0;
+      twice |= present & bit;
+      present |= bit;
+    }
+    kinds.present[i] = present;
+    kinds.twice[i] = twice;
+  }
+  return kinds.present[i]!;
+}
+
+function firstIn(ctx: LintContext, kinds: Kinds, i: number): string | undefined {
+  let first = kinds.first[i];
+  if (first === null) kinds.first[i] = first = firstId(ctx, ctx.contexts[i]!);
+  return first;
 }
 
 /** How many of the filters of a context have spec `id`, counted one by one (for ids without a bit). */
@@ -105,8 +117,13 @@ function countOf(ctx: LintContext, c: ResolvedContext, id: string): number {
 
 /** Whether two or more of the filters of ctx.contexts[i] have spec `id`. */
 export function hasTwo(ctx: LintContext, i: number, id: string): boolean {
+  // Every filter of a context is one of ctx.filters, each definition once: two of a kind need two in the base.
+  if (filtersOf(ctx, id).length < 2) return false;
   const bit = BIT.get(id);
-  return bit === undefined ? countOf(ctx, ctx.contexts[i]!, id) >= 2 : (kindsOf(ctx).twice[i]! & bit) !== 0;
+  if (bit === undefined) return countOf(ctx, ctx.contexts[i]!, id) >= 2;
+  const kinds = kindsOf(ctx);
+  presentIn(ctx, kinds, i);
+  return (kinds.twice[i]! & bit) !== 0;
 }
 
 /**
@@ -123,19 +140,15 @@ function firstId(ctx: LintContext, c: ResolvedContext): string | undefined {
 
 /** For the "X runs after Y" rules: context i can break the order only with both kinds and X not always first. */
 export function mayRunAfter(ctx: LintContext, i: number, id: string, before: ReadonlySet<string>): boolean {
+  // Cheapest first: a kind no filter of the base has, then the context's first filter (one lookup), then all its filters.
+  if (filtersOf(ctx, id).length === 0) return false;
   const kinds = kindsOf(ctx);
-  if (!hasKind(ctx, i, kinds, id)) return false;
-  let after = false;
-  for (const b of before) {
-    if (hasKind(ctx, i, kinds, b)) {
-      after = true;
-      break;
-    }
-  }
-  return after && kinds.first[i] !== id;
+  if (firstIn(ctx, kinds, i) === id || !hasKind(ctx, i, kinds, id)) return false;
+  for (const b of before) if (filtersOf(ctx, b).length > 0 && hasKind(ctx, i, kinds, b)) return true;
+  return false;
 }
 
 function hasKind(ctx: LintContext, i: number, kinds: Kinds, id: string): boolean {
   const bit = BIT.get(id);
-  return bit === undefined ? countOf(ctx, ctx.contexts[i]!, id) > 0 : (kinds.present[i]! & bit) !== 0;
+  return bit === undefined ? countOf(ctx, ctx.contexts[i]!, id) > 0 : (presentIn(ctx, kinds, i) & bit) !== 0;
 }
