@@ -53,7 +53,8 @@ function allSpace(text: string, from: number, to: number): boolean {
   return true;
 }
 
-interface RawAttribute {
+/** An attribute as written: its qualified name, normalised value and offsets. */
+export interface RawAttribute {
   qname: string;
   value: string;
   nameStart: number;
@@ -62,7 +63,7 @@ interface RawAttribute {
 }
 
 /** Namespace bindings of one open element, chained to its parent's. */
-interface Scope {
+export interface Scope {
   parent: Scope | null;
   bindings: Map<string, string> | null;
   /** resolve(this, ''), computed once: the namespace of every unprefixed element in this scope. */
@@ -106,25 +107,45 @@ function openScope(parent: Scope, attrs: RawAttribute[]): Scope | null {
   return bindings ? { parent, bindings, defaultNamespace: bindings.has('') ? bindings.get('') : parent.defaultNamespace } : parent;
 }
 
-/** Attributes with their names resolved, or null where saxes would report one (unbound prefix, duplicate). */
-function resolveAttributes(scope: Scope, attrs: RawAttribute[], lines: LineIndex): XmlAttribute[] | null {
-  const out: XmlAttribute[] = [];
-  const seen = attrs.length > 1 ? new Set<string>() : null;
-  for (const a of attrs) {
+/** Keys of the attributes being checked (reused: a check never nests). */
+const KEYS: string[] = [];
+
+/** Whether saxes reads these attributes without a finding: every prefix bound, no two with the same expanded name. */
+function attributesValid(scope: Scope, attrs: readonly RawAttribute[]): boolean {
+  const n = attrs.length;
+  const seen = n > 16 ? new Set<string>() : null;
+  for (let i = 0; i < n; i++) {
+    const a = attrs[i]!;
     const parts = splitName(a.qname);
-    if (!parts) return null;
+    if (!parts) return false;
     let key = a.qname;
     if (parts.prefix !== '') {
       const uri = resolve(scope, parts.prefix);
-      if (uri === undefined || uri === '') return null;
+      if (uri === undefined || uri === '') return false;
       key = `{${uri}}${parts.local}`;
     }
     if (seen) {
-      if (seen.has(key)) return null;
+      if (seen.has(key)) return false;
       seen.add(key);
+    } else {
+      // Few attributes: compared pairwise rather than through a Set per element.
+      for (let j = 0; j < i; j++) if (KEYS[j] === key) return false;
+      KEYS[i] = key;
     }
+  }
+  return true;
+}
+
+/**
+ * The attributes of an element with their names resolved and located, as the
+ * saxes path gives them (for attributes attributesValid accepted).
+ */
+export function xmlAttributes(attrs: readonly RawAttribute[], lines: LineIndex): XmlAttribute[] {
+  const out: XmlAttribute[] = [];
+  for (const a of attrs) {
+    const colon = a.qname.indexOf(':');
     out.push({
-      name: parts.local || a.qname,
+      name: colon < 0 ? a.qname : a.qname.slice(colon + 1),
       qname: a.qname,
       value: a.value,
       nameSpan: lines.span(a.nameStart, a.nameStart + a.qname.length),
@@ -192,16 +213,17 @@ function readStartTag(text: string, lt: number, nEnd: number): RawAttribute[] | 
  */
 export const MAX_DEPTH = 256;
 
-/** Attributes of an element that has none: shared, never modified (sinks copy what they keep). */
-const NO_XML_ATTRIBUTES: readonly XmlAttribute[] = Object.freeze([]);
 
 /**
  * What scanSimple reports, in document order. `depth` is 0 for the root.
  * When the scan gives up (returns null), what the sink built so far is to be dropped.
  */
 export interface SimpleSink {
-  /** A start tag (`end` is after its `>`); false to give up on the document (the scan then returns null). */
-  open(depth: number, lt: number, end: number, qname: string, name: string, namespace: string, attributes: readonly XmlAttribute[], selfClosing: boolean): boolean;
+  /**
+   * A start tag (`end` is after its `>`), with its attributes as written (checked: xmlAttributes
+   * resolves and locates them for a sink that keeps them); false to give up on the document.
+   */
+  open(depth: number, lt: number, end: number, qname: string, name: string, namespace: string, attributes: readonly RawAttribute[], selfClosing: boolean): boolean;
   /** The end tag `</...>` from `lt` to `end` of the element opened at `start`. */
   close(depth: number, start: number, lt: number, end: number): void;
   /** Character data [from, to) directly inside the open element at `depth` (no entity: the scan gives up on "&"). */
@@ -304,10 +326,9 @@ export function scanSimple(text: string, lines: LineIndex, sink: SimpleSink): Lo
       uri = resolve(own, prefix);
       if (uri === undefined || uri === '') return null;
     }
-    const attributes = attrs.length === 0 ? NO_XML_ATTRIBUTES : resolveAttributes(own, attrs, lines);
-    if (!attributes) return null;
+    if (attrs.length > 0 && !attributesValid(own, attrs)) return null;
     sawRoot = true;
-    if (!sink.open(depth, lt, end, qname, name, uri, attributes, selfClosing)) return null;
+    if (!sink.open(depth, lt, end, qname, name, uri, attrs, selfClosing)) return null;
     if (!selfClosing) {
       qnames[depth] = qname;
       starts[depth] = lt;
@@ -328,12 +349,12 @@ class TreeSink implements SimpleSink {
 
   constructor(private readonly source: string, private readonly lines: LineIndex) {}
 
-  open(_depth: number, lt: number, end: number, qname: string, name: string, namespace: string, attributes: readonly XmlAttribute[], selfClosing: boolean): boolean {
+  open(_depth: number, lt: number, end: number, qname: string, name: string, namespace: string, attributes: readonly RawAttribute[], selfClosing: boolean): boolean {
     const el: XmlElement = {
       name,
       qname,
       namespace,
-      attributes: attributes.length === 0 ? [] : (attributes as XmlAttribute[]),
+      attributes: attributes.length === 0 ? [] : xmlAttributes(attributes, this.lines),
       children: [],
       text: '',
       span: PENDING,

@@ -1,5 +1,5 @@
 import type { Diagnostic, ErrorPage, FilterDef, FilterMapping, Located, MimeMapping, Param, ServletDef, ServletMapping, SourceFile, Span, WebXml, WebXmlGeneration } from '../model/index.js';
-import { scanSimple, type SimpleSink } from './fast-xml.js';
+import { scanSimple, type RawAttribute, type SimpleSink } from './fast-xml.js';
 import { LineIndex } from './lines.js';
 import { resolveProperties } from './properties.js';
 import { parseXmlTree, type XmlAttribute, type XmlElement } from './xml.js';
@@ -367,7 +367,7 @@ class DirectSink implements SimpleSink {
     this.reader = new Reader(lines, raw, this.modelDiagnostics, properties);
   }
 
-  open(depth: number, lt: number, end: number, qname: string, local: string, namespace: string, attributes: readonly XmlAttribute[], selfClosing: boolean): boolean {
+  open(depth: number, lt: number, end: number, qname: string, local: string, namespace: string, attributes: readonly RawAttribute[], selfClosing: boolean): boolean {
     const name = this.qualified ? qname : local;
     if (depth === 0) return this.openRoot(lt, end, name, qname, namespace, attributes, selfClosing);
     if (depth > NODE_DEPTH) return true;
@@ -404,18 +404,27 @@ class DirectSink implements SimpleSink {
     this.used = 0;
   }
 
-  private openRoot(lt: number, end: number, name: string, qname: string, namespace: string, attributes: readonly XmlAttribute[], selfClosing: boolean): boolean {
+  /** As rootAttribute, from the attributes as written: only the ones read are located. */
+  private rootAttribute(attributes: readonly RawAttribute[], name: string): Located<string> | null {
+    // An unprefixed attribute's local name is its qualified name; a prefixed one's never is.
+    const a = attributes.find((x) => x.qname === name);
+    if (!a) return null;
+    const value = this.properties && a.value.includes('${') ? resolveProperties(a.value, this.properties).value : a.value;
+    return { value, span: this.lines.span(a.valueStart, a.valueEnd) };
+  }
+
+  private openRoot(lt: number, end: number, name: string, qname: string, namespace: string, attributes: readonly RawAttribute[], selfClosing: boolean): boolean {
     // Another root (a snippet, a prefixed descriptor...) takes the tree path, which reports it.
     if (name !== 'web-app' && name !== 'web-fragment') return false;
     if (namespace && !(namespace in NAMESPACES)) this.rootWarning = unknownNamespace(namespace, qname, this.lines.span(lt, end));
-    const version = rootAttribute(attributes, 'version', this.properties);
+    const version = this.rootAttribute(attributes, 'version');
     this.webXml = {
       file: this.file,
       root: name,
       generation: generationOf(namespace, null, version?.value ?? null),
       namespace: namespace || null,
       version,
-      metadataComplete: rootAttribute(attributes, 'metadata-complete', this.properties),
+      metadataComplete: this.rootAttribute(attributes, 'metadata-complete'),
       span: selfClosing ? this.lines.span(lt, end) : PENDING,
       filters: [],
       filterMappings: [],
