@@ -1,7 +1,7 @@
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { repoXmlFiles } from './xml-files.js';
 import { parseWebXml } from '../../src/parser/index.js';
 
 /**
@@ -25,16 +25,6 @@ function compare(input: string | Uint8Array, file: string): void {
   }
 }
 
-const repo = join(import.meta.dirname, '..', '..');
-function xmlFiles(dir: string, out: string[] = []): string[] {
-  if (!existsSync(dir)) return out;
-  for (const e of readdirSync(dir, { withFileTypes: true })) {
-    const p = join(dir, e.name);
-    if (e.isDirectory() && e.name !== 'node_modules' && !e.name.startsWith('.')) xmlFiles(p, out);
-    else if (e.isFile() && /\.xml(\.default)?$/.test(e.name) && statSync(p).size < 1 << 20) out.push(p);
-  }
-  return out;
-}
 
 const TYPICAL = `<?xml version="1.0" encoding="UTF-8"?>
 <!-- head -->
@@ -70,13 +60,7 @@ const TYPICAL = `<?xml version="1.0" encoding="UTF-8"?>
 
 describe('parseWebXml without the tree', () => {
   it('gives the tree path\'s model, diagnostics and comments for every XML file of the tests, examples and corpus', () => {
-    const files = [
-      ...xmlFiles(join(repo, 'test')),
-      ...xmlFiles(join(repo, 'examples')),
-      ...xmlFiles(join(repo, '..', 'shared', 'corpus')),
-      ...xmlFiles(join(repo, '..', 'shared', 'examples')),
-      ...['/etc/tomcat10/web.xml'].filter((f) => existsSync(f)),
-    ];
+    const files = [...repoXmlFiles(), ...['/etc/tomcat10/web.xml'].filter((f) => existsSync(f))];
     expect(files.length).toBeGreaterThan(100);
     for (const f of files) compare(readFileSync(f), f);
   });

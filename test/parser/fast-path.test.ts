@@ -1,7 +1,7 @@
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { repoXmlFiles } from './xml-files.js';
 import { parseSimpleTree } from '../../src/parser/fast-xml.js';
 import { decodeXml, LineIndex, parseXmlTree } from '../../src/parser/index.js';
 import type { SourceFile } from '../../src/model/index.js';
@@ -32,24 +32,9 @@ function expectSame(source: SourceFile): boolean {
   return true;
 }
 
-const repo = join(import.meta.dirname, '..', '..');
-function xmlFiles(dir: string, out: string[] = []): string[] {
-  if (!existsSync(dir)) return out;
-  for (const e of readdirSync(dir, { withFileTypes: true })) {
-    const p = join(dir, e.name);
-    if (e.isDirectory() && e.name !== 'node_modules' && !e.name.startsWith('.')) xmlFiles(p, out);
-    else if (e.isFile() && /\.xml(\.default)?$/.test(e.name) && statSync(p).size < 1 << 20) out.push(p);
-  }
-  return out;
-}
 
 describe('fast XML path', () => {
-  const files = [
-    ...xmlFiles(join(repo, 'test')),
-    ...xmlFiles(join(repo, 'examples')),
-    ...xmlFiles(join(repo, '..', 'shared', 'corpus')),
-    ...xmlFiles(join(repo, '..', 'shared', 'examples')),
-  ];
+  const files = repoXmlFiles();
 
   it('builds the same tree as saxes for every XML file of the tests, examples and corpus it accepts', () => {
     let accepted = 0;
