@@ -13,6 +13,7 @@ import { decodeRequestPath, splitRequestTarget } from '../runtime/request-path.j
 import type { HostFailure, HostRegistry, HostResult } from './hosts.js';
 import { forbiddenPage, unauthorizedPage } from './host-manager-pages.js';
 import type { Principal } from './realm.js';
+import { METHOD_NOT_IMPLEMENTED_STATUS, methodNotImplementedMessage } from './servlet-methods.js';
 
 /** What checks user names and passwords (UserRealm does). */
 export interface Authenticator {
@@ -117,7 +118,7 @@ export function createHostManagerHandler(options: HostManagerOptions): HostManag
       }
       // Tomcat closes the connection after a 501.
       res.setHeader('Connection', 'close');
-      return sendStatus(req, res, 501, `Method [${method}] is not implemented by this Servlet for this URI`);
+      return sendStatus(req, res, METHOD_NOT_IMPLEMENTED_STATUS, methodNotImplementedMessage(method));
     }
     const command = inContext === '/text' ? '/text' : inContext.slice('/text'.length);
     const params = parameters(query);

@@ -19,6 +19,7 @@ import { decodeRequestPath, splitRequestTarget } from '../runtime/request-path.j
 import { evaluateRange, formatHttpDate, matchEntityTags, parseHttpDate, weakETag, type ByteRange } from './http-conditions.js';
 import { createMimeLookup, type MimeLookup, type MimeMappings } from './mime.js';
 import { ExchangeOut, LAST_MODIFIED_ATTRIBUTE, PlainOut, type Out } from './static-out.js';
+import { METHOD_NOT_IMPLEMENTED_STATUS, methodNotImplementedMessage } from './servlet-methods.js';
 
 export { LAST_MODIFIED_ATTRIBUTE };
 
@@ -223,7 +224,7 @@ export function createStaticHandler(options: StaticOptions): StaticHandler {
     if (method !== 'GET' && method !== 'HEAD' && method !== 'POST') {
       // Tomcat closes the connection after a 501.
       out.header('Connection', 'close');
-      return out.error(501, `Method [${method}] is not implemented by this Servlet for this URI`);
+      return out.error(METHOD_NOT_IMPLEMENTED_STATUS, methodNotImplementedMessage(method));
     }
     if (target.path === '') return out.redirect(directoryLocation(target));
     if (isProtected(target.path)) return out.error(404);
