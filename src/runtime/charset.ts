@@ -5,6 +5,7 @@
  * TextDecoder (full ICU ships with Node).
  */
 import { TextDecoder } from 'node:util';
+import { boundedMemo } from './memo.js';
 
 /** Decodes bytes the way Java's `new String(bytes, charset)` does: malformed input becomes U+FFFD, never an error. */
 export type ByteDecoder = (bytes: Buffer) => string;
@@ -64,24 +65,15 @@ const JAVA_ALIASES: Readonly<Record<string, string>> = {
   utf16: 'utf-16be',
 };
 
-const cache = new Map<string, ByteDecoder | null>();
-/** By the name exactly as asked for, so the per-request calls (one spelling, over and over) skip trimming and lower-casing. */
-const bySpelling = new Map<string, ByteDecoder | null>();
-
 /** The decoder for a charset name (case-insensitive, Java or WHATWG spelling), or null when it is not supported. */
-export function charsetDecoder(name: string): ByteDecoder | null {
-  const seen = bySpelling.get(name);
-  if (seen !== undefined) return seen;
-  const key = name.trim().toLowerCase();
-  let d = cache.get(key);
-  if (d === undefined) {
-    d = BUILT_IN[key] ?? textDecoderFor(JAVA_ALIASES[key] ?? key);
-    if (cache.size < 256 && key.length <= 64) cache.set(key, d);
-  }
-  // Names can come from a client's Content-Type: long ones are not kept.
-  if (bySpelling.size < 256 && name.length <= 64) bySpelling.set(name, d);
-  return d;
-}
+export const charsetDecoder: (name: string) => ByteDecoder | null = boundedMemo(
+  (name) => {
+    const key = name.trim().toLowerCase();
+    return BUILT_IN[key] ?? textDecoderFor(JAVA_ALIASES[key] ?? key);
+  },
+  256,
+  64,
+);
 
 function textDecoderFor(label: string): ByteDecoder | null {
   if (label === '' || label === 'replacement') return null;

@@ -5,6 +5,8 @@
  * find the charset and media type of a request body.
  */
 
+import { boundedMemo } from './memo.js';
+
 /** A content type split into the part without charset and the charset (unquoted), when it parses. */
 export interface ParsedContentType {
   /** `type/subtype;param=value` without the charset parameter, rebuilt without whitespace. */
@@ -15,21 +17,11 @@ export interface ParsedContentType {
 // RFC 7230 tchar.
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
-/** Results by input: a server sends a handful of content types, each parsed once (at most 256 values of up to 128 characters, then started afresh). */
-const parsedCache = new Map<string, ParsedContentType | null>();
-const PARSED_CACHE_SIZE = 256;
-
-/** Parses a content type; null when it is not `type/subtype` with well-formed parameters. The result is shared: do not modify it. */
-export function parseContentType(value: string): ParsedContentType | null {
-  const known = parsedCache.get(value);
-  if (known !== undefined) return known;
-  const parsed = parse(value);
-  // Request content types come from clients: long ones (a multipart boundary, an attack) are parsed, not kept.
-  if (value.length > 128) return parsed;
-  if (parsedCache.size >= PARSED_CACHE_SIZE) parsedCache.clear();
-  parsedCache.set(value, parsed);
-  return parsed;
-}
+/**
+ * Parses a content type; null when it is not `type/subtype` with well-formed parameters. A server sends a
+ * handful of content types, so each is parsed once; the result is shared: do not modify it.
+ */
+export const parseContentType: (value: string) => ParsedContentType | null = boundedMemo(parse, 256, 128);
 
 function parse(value: string): ParsedContentType | null {
   const parts = splitParams(value);

@@ -5,6 +5,7 @@
  * CsrfPreventionFilter decides which URLs get a nonce.
  */
 import { parseIp } from '../net.js';
+import { boundedMemo } from '../memo.js';
 
 /** The raw components of a URI; null where the URI has none. */
 export interface JavaUri {
@@ -150,19 +151,8 @@ function validAuthority(a: string): boolean {
  * RequestUtil.isValidOrigin: no '%' at all (it hides CR/LF), "null" and
  * file:// origins are valid, anything else must parse as a URI with a scheme.
  */
-export function isValidOrigin(origin: string): boolean {
-  // Browsers send a few origins over and over: each is parsed once (bounded, then started afresh).
-  const known = originVerdicts.get(origin);
-  if (known !== undefined) return known;
-  const valid = checkOrigin(origin);
-  if (originVerdicts.size >= ORIGIN_CACHE_SIZE) originVerdicts.clear();
-  // Long values (an attacker's) are not kept: the bound is on entries, not bytes.
-  if (origin.length <= 256) originVerdicts.set(origin, valid);
-  return valid;
-}
-
-const originVerdicts = new Map<string, boolean>();
-const ORIGIN_CACHE_SIZE = 1024;
+/** Browsers send a few origins over and over: each is checked once. */
+export const isValidOrigin: (origin: string) => boolean = boundedMemo(checkOrigin, 1024, 256);
 
 function checkOrigin(origin: string): boolean {
   if (origin.includes('%')) return false;

@@ -5,6 +5,7 @@
  * is refused (Tomcat would try DNS; tollgate does not resolve names).
  */
 import type { RemoteCidrConfig } from '../../filters/remote-cidr.js';
+import { boundedMemo } from '../memo.js';
 import { parseIp, type Cidr } from '../net.js';
 import type { RuntimeFilterFactory } from '../types.js';
 
@@ -19,25 +20,15 @@ export const create: RuntimeFilterFactory<RemoteCidrConfig> = (config, ctx) => {
   const deny = config.deny.map(toMask);
   const status = config.denyStatus;
   const logger = ctx.logger;
-  // The verdict depends on the address alone and clients come back, so it is remembered (bounded, then started afresh).
-  const verdicts = new Map<string, boolean>();
+  // The verdict depends on the address alone and clients come back, so each address is judged once.
+  const verdict = boundedMemo((address) => verdictFor(address, allow, deny), VERDICT_CACHE_SIZE, 64);
   return {
     name: 'RemoteCIDRFilter',
     doFilter(ex, next) {
-      const address = ex.request.remoteAddr;
-      let allowed = verdicts.get(address);
-      if (allowed === undefined) {
-        const verdict = verdictFor(address, allow, deny);
-        if (verdict === null) {
-          // Not an IP literal: refused and logged every time, never remembered.
-          logger.severe('Client does not have an IP address. Request denied.');
-          allowed = false;
-        } else {
-          if (verdicts.size >= VERDICT_CACHE_SIZE) verdicts.clear();
-          verdicts.set(address, (allowed = verdict));
-        }
-      }
-      if (allowed) return next();
+      const allowed = verdict(ex.request.remoteAddr);
+      if (allowed === true) return next();
+      // Not an IP literal: refused and logged every time.
+      if (allowed === null) logger.severe('Client does not have an IP address. Request denied.');
       ex.response.sendError(status);
       return undefined;
     },
