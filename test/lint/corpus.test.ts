@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { lintBase } from '../../src/lint/engine.js';
 import { loadInput } from '../../src/lint/inputs.js';
+import { sharedPath } from '../shared-dir.js';
 
 /**
  * The real-world corpus (../shared/corpus/real-world): what real Tomcat 10.1
@@ -10,7 +11,7 @@ import { loadInput } from '../../src/lint/inputs.js';
  * starts cleanly must get no error unless a note names one; every note must
  * be reported near its line with at least its severity.
  */
-const root = join(import.meta.dirname, '..', '..', '..', 'shared', 'corpus', 'real-world');
+const root = sharedPath('corpus', 'real-world');
 const manifest = JSON.parse(readFileSync(join(root, 'manifest.json'), 'utf8')) as {
   files: { name: string; file: string; tomcat: string; notes: { severity: 'error' | 'warning'; line: number; what: string }[] }[];
 };

@@ -2,9 +2,10 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseServerXml, parseWebXml } from '../../src/parser/index.js';
+import { sharedPath } from '../shared-dir.js';
 
 /** Every file of the real-world corpus (../shared/corpus/real-world, read-only) through the parser. */
-const root = join(import.meta.dirname, '..', '..', '..', 'shared', 'corpus', 'real-world');
+const root = sharedPath('corpus', 'real-world');
 const files = readdirSync(root, { withFileTypes: true })
   .filter((d) => d.isDirectory())
   .flatMap((d) => readdirSync(join(root, d.name)).filter((f) => f.endsWith('.xml')).map((f) => join(d.name, f)));

@@ -1,6 +1,7 @@
 /** The XML files the parser tests compare paths on: every one of the tests, the examples and the shared corpus (under 1 MB). */
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { SHARED_DIR } from '../shared-dir.js';
 
 const repo = join(import.meta.dirname, '..', '..');
 
@@ -18,7 +19,7 @@ export function repoXmlFiles(): string[] {
   return [
     ...xmlFiles(join(repo, 'test')),
     ...xmlFiles(join(repo, 'examples')),
-    ...xmlFiles(join(repo, '..', 'shared', 'corpus')),
-    ...xmlFiles(join(repo, '..', 'shared', 'examples')),
+    ...xmlFiles(join(SHARED_DIR, 'corpus')),
+    ...xmlFiles(join(SHARED_DIR, 'examples')),
   ];
 }
