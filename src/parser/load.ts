@@ -1,4 +1,4 @@
-import { readdirSync, realpathSync, statSync, type Dirent } from 'node:fs';
+import { existsSync, readdirSync, realpathSync, statSync, type Dirent } from 'node:fs';
 import { basename, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { CatalinaBase, ContextDef, Diagnostic, HostDef, LoadedContext, LoadedHost, SourceFile, WebXml } from '../model/index.js';
 import { fileStartSpan } from '../model/index.js';
@@ -56,10 +56,24 @@ class PartTracker {
   }
 }
 
-/** Reads a file, or null when absent, unreadable or too large (then with a diagnostic); `likely` files are opened at once, others stat'ed first. */
-function readBytes(path: string, r: Reader, likely = false): Uint8Array | null {
-  // Most optional descriptors are absent, and a stat that does not throw is much cheaper than a failed open.
-  if (!likely) {
+/**
+ * How readBytes looks for a file before opening it. `likely`: opened at once (a
+ * failed open costs more than a stat, but these are nearly always there).
+ * `unknown`: stat'ed first, and a path that cannot be looked up (EACCES,
+ * ENAMETOOLONG...) is reported by the open. `optional`: an application's own
+ * optional descriptors (META-INF/context.xml, WEB-INF/tomcat-web.xml), two per
+ * application and nearly always absent: checked as Tomcat's File.exists() does,
+ * so a path that cannot be looked up is absent, as it is to Tomcat.
+ */
+type Presence = 'likely' | 'unknown' | 'optional';
+
+/** Reads a file, or null when absent, unreadable or too large (then with a diagnostic). */
+function readBytes(path: string, r: Reader, presence: Presence = 'unknown'): Uint8Array | null {
+  if (presence === 'optional') {
+    // access(F_OK) without an exception: about half the cost of a stat that finds nothing.
+    if (!existsSync(path)) return null;
+  } else if (presence === 'unknown') {
+    // Most optional descriptors are absent, and a stat that does not throw is much cheaper than a failed open.
     try {
       if (!statSync(path, { throwIfNoEntry: false })) return null;
     } catch {
@@ -109,9 +123,9 @@ function listEntries(path: string): Dirent[] {
  * WEB-INF/web.xml, WEB-INF/tomcat-web.xml). What Tomcat ignores there (another root element,
  * a prefixed root without namespace processing, a <web-fragment>) is reported and read as absent.
  */
-function readWebXml(path: string, properties: Record<string, string>, r: Reader, options: WebXmlOptions = {}): WebXml | null {
+function readWebXml(path: string, properties: Record<string, string>, r: Reader, options: WebXmlOptions = {}, presence?: Presence): WebXml | null {
   // WEB-INF/web.xml and conf/web.xml are nearly always there; the others seldom are.
-  const bytes = readBytes(path, r, basename(path) === 'web.xml');
+  const bytes = readBytes(path, r, presence ?? (basename(path) === 'web.xml' ? 'likely' : 'unknown'));
   if (!bytes) return null;
   const { webXml, source, diagnostics } = parseWebXml(bytes, path, properties, options);
   r.files.set(path, source);
@@ -131,8 +145,8 @@ function readWebXml(path: string, properties: Record<string, string>, r: Reader,
   return webXml;
 }
 
-function readContextFile(path: string, properties: Record<string, string>, r: Reader): ContextDef | null {
-  const bytes = readBytes(path, r);
+function readContextFile(path: string, properties: Record<string, string>, r: Reader, presence: Presence = 'unknown'): ContextDef | null {
+  const bytes = readBytes(path, r, presence);
   if (!bytes) return null;
   const { context, source, diagnostics } = parseContextXml(bytes, path, properties);
   r.files.set(path, source);
@@ -288,7 +302,7 @@ function loadHost(result: CatalinaBase, def: HostDef | null, properties: Record<
   // `webInf` is the normalised docBase/WEB-INF (no trailing "/"). Tomcat merges tomcat-web.xml between web.xml and the defaults.
   const context = (base: { path: string; version: string; name: string }, docBase: string, source: LoadedContext['source'], contextDef: ContextDef | null, webInf: string): LoadedContext => {
     const ctx: LoadedContext = { path: base.path, version: base.version, name: base.name, docBase, source, contextDef, webXml: readWebXml(`${webInf}${sep}web.xml`, properties, r, nsOf(contextDef)) };
-    const t = readWebXml(`${webInf}${sep}tomcat-web.xml`, properties, r, nsOf(contextDef));
+    const t = readWebXml(`${webInf}${sep}tomcat-web.xml`, properties, r, nsOf(contextDef), 'optional');
     if (t) ctx.tomcatWebXml = t;
     return ctx;
   };
@@ -361,7 +375,7 @@ function loadHost(result: CatalinaBase, def: HostDef | null, properties: Record<
       taken.add(cn.name);
       continue;
     }
-    const contextDef = deployXML ? readContextFile(`${dir}${sep}META-INF${sep}context.xml`, properties, r) : null;
+    const contextDef = deployXML ? readContextFile(`${dir}${sep}META-INF${sep}context.xml`, properties, r, 'optional') : null;
     add(context(cn, dir, 'app-dir', contextDef, `${dir}${sep}WEB-INF`));
   }
   return done();
