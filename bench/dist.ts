@@ -1,6 +1,6 @@
 /** Where the benchmarks load tollgate from: the built dist/, what users run (warns when src/ is newer). */
 import { readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 const repo = join(import.meta.dirname, '..');
@@ -14,16 +14,22 @@ function newest(dir: string): number {
   return t;
 }
 
-/** Imports dist/<rel> after checking the build exists and is not older than src/. */
+/**
+ * The build to measure: dist/, or the directory TOLLGATE_BENCH_DIST names (another build of the
+ * tree, e.g. `npx tsc -p tsconfig.build.json --outDir /tmp/before` at an older commit, to compare two builds on one machine).
+ */
+const distDir = process.env.TOLLGATE_BENCH_DIST ? resolve(process.env.TOLLGATE_BENCH_DIST) : join(repo, 'dist');
+
+/** Imports <build>/<rel> after checking the build exists and (for dist/) is not older than src/. */
 export async function fromDist<T>(rel: string): Promise<T> {
-  const file = join(repo, 'dist', rel);
+  const file = join(distDir, rel);
   let built: number;
   try {
     built = statSync(file).mtimeMs;
   } catch {
     throw new Error(`${file} is missing: run npm run build first`);
   }
-  if (newest(join(repo, 'src')) > built) process.stderr.write(`bench: src/ is newer than dist/${rel}; run npm run build for current numbers\n`);
+  if (!process.env.TOLLGATE_BENCH_DIST && newest(join(repo, 'src')) > built) process.stderr.write(`bench: src/ is newer than dist/${rel}; run npm run build for current numbers\n`);
   return (await import(pathToFileURL(file).href)) as T;
 }
 
