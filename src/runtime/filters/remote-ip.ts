@@ -12,6 +12,7 @@ import type { ServerResponse } from 'node:http';
 import type { RemoteIpConfig } from '../../filters/remote-ip.js';
 import { exchangeOf, type Exchange } from '../exchange.js';
 import type { Logger } from '../logging.js';
+import { boundedMemo } from '../memo.js';
 import { parseIp } from '../net.js';
 import type { FilterResult, NextFilter, RuntimeFilterFactory } from '../types.js';
 import { firstHeader, splitCommaSeparated, toRegExp } from './support.js';
@@ -32,8 +33,8 @@ export const REMOTE_IP_ATTRIBUTES = {
 } as const;
 
 interface RemoteIp {
-  readonly internal: RegExp | null;
-  readonly trusted: RegExp | null;
+  /** internalProxies first, then trustedProxies: the same address always gets the same answer, so it is remembered. */
+  readonly kindOf: (address: string) => ProxyKind;
   readonly remoteIpHeader: string;
   readonly proxiesHeader: string;
   readonly protocolHeader: string | null;
@@ -65,16 +66,29 @@ interface Saved {
   restored: boolean;
 }
 
+/** How many addresses (connecting peers and header entries) each filter remembers the proxy verdict for. */
+const KIND_CACHE_SIZE = 4096;
+
 const pending = new WeakMap<Exchange, Saved[]>();
 
 const JAVA_INT = /^[+-]?\d{1,10}$/;
+/** What String.prototype.trim removes (WhiteSpace and LineTerminator), as \s matches exactly those. */
+const WHITE_SPACE = /\s/;
+
+/** How an address is treated: a proxy to skip (internal), one to record (trusted), or the client. */
+const CLIENT = 0;
+const INTERNAL = 1;
+const TRUSTED = 2;
+type ProxyKind = typeof CLIENT | typeof INTERNAL | typeof TRUSTED;
 const IPV6_CHARS = /^[0-9A-Fa-f:.]+$/;
 const DIGITS = /^\d*$/;
 
 export const create: RuntimeFilterFactory<RemoteIpConfig> = (config, ctx) => {
+  const internal = toRegExp(config.internalProxies);
+  const trusted = toRegExp(config.trustedProxies);
+  const kindOf = boundedMemo((address): ProxyKind => (internal !== null && internal.test(address) ? INTERNAL : trusted !== null && trusted.test(address) ? TRUSTED : CLIENT), KIND_CACHE_SIZE, 64);
   const ip: RemoteIp = {
-    internal: toRegExp(config.internalProxies),
-    trusted: toRegExp(config.trustedProxies),
+    kindOf,
     remoteIpHeader: config.remoteIpHeader.toLowerCase(),
     proxiesHeader: config.proxiesHeader.toLowerCase(),
     protocolHeader: config.protocolHeader === null ? null : config.protocolHeader.toLowerCase(),
@@ -95,8 +109,9 @@ export const create: RuntimeFilterFactory<RemoteIpConfig> = (config, ctx) => {
 function filter(ip: RemoteIp, ex: Exchange, next: NextFilter): FilterResult {
   const req = ex.request;
   const addr = req.remoteAddr;
-  const isInternal = ip.internal !== null && ip.internal.test(addr);
-  if (!isInternal && (ip.trusted === null || !ip.trusted.test(addr))) {
+  const kind = ip.kindOf(addr);
+  const isInternal = kind === INTERNAL;
+  if (kind === CLIENT) {
     if (ip.logger.isLoggable('FINEST')) ip.logger.finest(`Skip RemoteIpFilter for request ${req.requestURI} with originalRemoteAddr '${addr}'`);
     return next();
   }
@@ -124,38 +139,56 @@ function filter(ip: RemoteIp, ex: Exchange, next: NextFilter): FilterResult {
  * trusted ones move to proxiesHeader, the first other entry is the client.
  * Sets remoteAddr and both headers; returns the client address, or null when
  * the header is absent (then nothing about the address changes).
+ *
+ * The entries are StringUtils.splitCommaSeparated's (split on ',', each
+ * trimmed, trailing empty pieces dropped), read from the end of the text
+ * without splitting it: the walk usually stops at the last entry or the one
+ * before it.
  */
 function walkProxies(ip: RemoteIp, ex: Exchange, isInternal: boolean, saved: Saved): string | null {
   const req = ex.request;
   const joined = mergedHeader(ex, ip.remoteIpHeader, ', ');
-  const entries = joined === null ? [] : splitCommaSeparated(joined);
-  const proxies: string[] = [];
-  if (!isInternal) proxies.push(saved.remoteAddr);
-  let remoteIp: string | null = null;
-  let idx = entries.length - 1;
-  for (; idx >= 0; idx--) {
-    const current = entries[idx]!;
-    remoteIp = current;
-    if (ip.internal !== null && ip.internal.test(current)) continue;
-    if (ip.trusted !== null && ip.trusted.test(current)) {
-      proxies.push(current);
-      continue;
+  if (joined === null) return null;
+  // Trailing empty pieces are dropped (an all-comma or empty header has no entries).
+  let pieceEnd = joined.length;
+  while (pieceEnd > 0 && joined.charCodeAt(pieceEnd - 1) === 44) pieceEnd--;
+  if (pieceEnd === 0) return null;
+  // Nearest first; the header lists them in request order.
+  let proxies: string[] | null = isInternal ? null : [saved.remoteAddr];
+  let remoteIp = '';
+  // Where the entries left for remoteIpHeader end in `joined`: -1 when none are left.
+  let restEnd = -1;
+  for (;;) {
+    const comma = pieceEnd === 0 ? -1 : joined.lastIndexOf(',', pieceEnd - 1);
+    remoteIp = joined.slice(comma + 1, pieceEnd).trim();
+    const kind = ip.kindOf(remoteIp);
+    if (kind === CLIENT) {
+      restEnd = comma;
+      break;
     }
-    idx--;
-    break;
+    if (kind === TRUSTED) (proxies ??= []).push(remoteIp);
+    if (comma < 0) break;
+    pieceEnd = comma;
   }
-  if (remoteIp === null) return null;
   req.remoteAddr = remoteIp;
   const hadProxies = req.getHeader(ip.proxiesHeader) !== null;
   // An absent proxies header that stays absent is left alone (and so needs no restoring).
-  if (hadProxies || proxies.length > 0) {
+  if (hadProxies || proxies !== null) {
     saved.proxiesLines = hadProxies ? req.getHeaders(ip.proxiesHeader) : [];
-    // proxies holds the nearest first; the header lists them in request order.
-    req.setHeader(ip.proxiesHeader, proxies.length === 0 ? null : proxies.reverse().join(','));
+    req.setHeader(ip.proxiesHeader, proxies === null ? null : proxies.reverse().join(','));
   }
   saved.remoteIpLines = req.getHeaders(ip.remoteIpHeader);
-  req.setHeader(ip.remoteIpHeader, idx < 0 ? null : entries.slice(0, idx + 1).join(','));
+  req.setHeader(ip.remoteIpHeader, restEnd < 0 ? null : remainingEntries(joined, restEnd));
   return remoteIp;
+}
+
+/** The entries before `end`, each trimmed, joined with ',' (text without white space is that already). */
+function remainingEntries(joined: string, end: number): string {
+  const rest = joined.slice(0, end);
+  if (!WHITE_SPACE.test(rest)) return rest;
+  const pieces = rest.split(',');
+  for (let i = 0; i < pieces.length; i++) pieces[i] = pieces[i]!.trim();
+  return pieces.join(',');
 }
 
 async function lookupThenContinue(ip: RemoteIp, ex: Exchange, next: NextFilter, saved: Saved, remoteIp: string): Promise<void> {
