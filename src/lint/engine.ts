@@ -4,7 +4,7 @@ import type { CatalinaBase, Diagnostic, FilterDef, LoadedContext, Severity, Sour
 import type { RuleLevel } from './config.js';
 import { RULES, ruleById } from './rules/index.js';
 import { applySuppressions, type SuppressedDiagnostic } from './suppressions.js';
-import type { CheckedFilter, DescriptorRef, FilterUse, LintContext } from './types.js';
+import type { CheckedFilter, DescriptorRef, FilterUse, LintContext, RuleVisitor } from './types.js';
 
 export interface LintOptions {
   target?: TomcatTarget;
@@ -216,49 +216,89 @@ export function lintBase(base: CatalinaBase, opts: LintOptions = {}): LintResult
   const filters: CheckedFilter[] = [];
   const byDef = new Map<FilterDef, CheckedFilter>();
   const validate = cachedValidation(target);
-  for (const descriptor of descriptors) {
-    for (const def of descriptor.webXml.filters) {
-      const v = validate(def);
-      const checked: CheckedFilter = { def, spec: v.spec, config: v.config, descriptor };
-      filters.push(checked);
-      byDef.set(def, checked);
-      raw.push(...v.diagnostics);
-    }
-  }
   const contexts = [...contextsOf(base), ...defaultsOnly(base, opts.hostsWithContexts)];
-  for (const c of contexts) raw.push(...c.merged.diagnostics);
-  for (const c of contexts) {
-    for (const m of c.merged.filters.values()) {
-      const problems = inheritedProblems(m, validate, target);
-      if (problems.length) raw.push(...problems);
-    }
-  }
   const usesOf = usesIndex(described, contexts);
+  const checked = (f: MergedFilter): CheckedFilter | undefined => byDef.get(f.def);
+  const source = (file: string): SourceFile | undefined => base.files.get(file);
 
+  // Each rule reports into a list of its own, read in RULES order after the stages' findings: the order
+  // the rules running one after another gave, whatever order the walk below shows them their items in.
+  const found: Diagnostic[][] = [];
+  const checks: (() => void)[] = [];
+  const everyFilter: RuleVisitor[] = [];
+  const byKind = new Map<string, RuleVisitor[]>();
+  const perDescriptor: RuleVisitor[] = [];
+  const perContext: RuleVisitor[] = [];
   for (const rule of RULES) {
-    if (!rule.check || opts.ruleLevels?.[rule.meta.id] === 'off') continue;
+    if ((!rule.check && !rule.visit) || opts.ruleLevels?.[rule.meta.id] === 'off') continue;
+    const out: Diagnostic[] = [];
+    found.push(out);
+    const { id, defaultSeverity } = rule.meta;
     const ctx: LintContext = {
       base,
       target,
       descriptors,
       contexts,
       filters,
-      checked: (f: MergedFilter) => byDef.get(f.def),
+      checked,
       usesOf,
-      source: (file) => base.files.get(file),
-      report: (d) => raw.push({ ruleId: rule.meta.id, severity: d.severity ?? rule.meta.defaultSeverity, message: d.message, span: d.span, ...(d.fix ? { fix: d.fix } : {}), ...(d.related ? { related: d.related } : {}) }),
+      source,
+      report: (d) => void out.push({ ruleId: id, severity: d.severity ?? defaultSeverity, message: d.message, span: d.span, ...(d.fix ? { fix: d.fix } : {}), ...(d.related ? { related: d.related } : {}) }),
     };
-    rule.check(ctx);
+    if (!rule.visit) {
+      const check = rule.check!;
+      checks.push(() => check(ctx));
+      continue;
+    }
+    const v = rule.visit(ctx);
+    if (v.filter && !v.kinds) everyFilter.push(v);
+    for (const kind of v.filter ? (v.kinds ?? []) : []) {
+      const list = byKind.get(kind);
+      if (list) list.push(v);
+      else byKind.set(kind, [v]);
+    }
+    if (v.descriptor) perDescriptor.push(v);
+    if (v.context) perContext.push(v);
   }
+
+  // One walk of the descriptors: each filter is validated and shown to the rules, then its descriptor.
+  for (const descriptor of descriptors) {
+    for (const def of descriptor.webXml.filters) {
+      const v = validate(def);
+      const f: CheckedFilter = { def, spec: v.spec, config: v.config, descriptor };
+      filters.push(f);
+      byDef.set(def, f);
+      for (const d of v.diagnostics) raw.push(d);
+      for (const r of everyFilter) r.filter!(f);
+      const kind = v.spec === null ? undefined : byKind.get(v.spec.id);
+      if (kind) for (const r of kind) r.filter!(f);
+    }
+    for (const r of perDescriptor) r.descriptor!(descriptor);
+  }
+  // One walk of the contexts: the merge's findings, what overriding definitions inherit, the context rules.
+  const inherited: Diagnostic[] = [];
+  for (let i = 0; i < contexts.length; i++) {
+    const c = contexts[i]!;
+    for (const d of c.merged.diagnostics) raw.push(d);
+    for (const m of c.merged.filters.values()) {
+      const problems = inheritedProblems(m, validate, target);
+      for (const d of problems) inherited.push(d);
+    }
+    for (const r of perContext) r.context!(c, i);
+  }
+  for (const d of inherited) raw.push(d);
+  for (const check of checks) check();
 
   // The same finding reaches us once per context that shares a descriptor, and a
   // rule may see what a stage already reported: one finding per rule and span,
   // the most severe (a rule that knows the base may confirm what a stage could only suspect).
   const unique = new Map<string, Diagnostic>();
-  for (const d of raw) {
-    const key = `${d.ruleId}\0${d.span.file}\0${d.span.offset}\0${d.span.endOffset}`;
-    const seen = unique.get(key);
-    if (!seen || SEVERITY_RANK[d.severity] > SEVERITY_RANK[seen.severity]) unique.set(key, d);
+  for (const list of [raw, ...found]) {
+    for (const d of list) {
+      const key = `${d.ruleId}\0${d.span.file}\0${d.span.offset}\0${d.span.endOffset}`;
+      const seen = unique.get(key);
+      if (!seen || SEVERITY_RANK[d.severity] > SEVERITY_RANK[seen.severity]) unique.set(key, d);
+    }
   }
   let diagnostics = [...unique.values()];
   let suppressed: SuppressedDiagnostic[] = [];

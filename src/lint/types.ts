@@ -52,8 +52,32 @@ export interface LintContext {
   report(d: { message: string; span: Span; severity?: Severity; fix?: TextEdit[]; related?: Diagnostic['related'] }): void;
 }
 
+/**
+ * What a rule checks while the engine walks the base once, application by application
+ * (lintBase): every rule that looks at filters, descriptors or contexts one at a time is
+ * shown each while its data is at hand, instead of walking the whole base itself (at
+ * 10,000 applications, each walk of the base cost as much again in memory access).
+ * Hooks see items in the order of ctx.filters, ctx.descriptors and ctx.contexts; a rule
+ * uses one kind of hook, so its findings come in the order its own walk gave them.
+ */
+export interface RuleVisitor {
+  /** The spec ids of the filters `filter` is shown; every filter when absent. */
+  kinds?: readonly string[];
+  /**
+   * Each validated filter, as it is validated: ctx.filters (and what is derived from it,
+   * such as filtersOf) is not complete yet. ctx.contexts, usesOf and isMapped are.
+   */
+  filter?(f: CheckedFilter): void;
+  /** Each descriptor, after its filters. */
+  descriptor?(d: DescriptorRef): void;
+  /** Each context with its position in ctx.contexts, once every filter is validated. */
+  context?(c: ResolvedContext, i: number): void;
+}
+
 export interface Rule {
   meta: RuleMeta;
-  /** Rules that only own diagnostics produced by the parser, merge or validation have no check. */
+  /** Rules that only own diagnostics produced by the parser, merge or validation have neither check nor visit. */
   check?: (ctx: LintContext) => void;
+  /** The per-item form of check (see RuleVisitor), started once per run. */
+  visit?: (ctx: LintContext) => RuleVisitor;
 }

@@ -18,7 +18,7 @@ export function samplePaths(c: ResolvedContext): string[] {
   return [...paths];
 }
 
-type Entries = { entry: ChainEntry; checked: CheckedFilter | undefined }[];
+export type Entries = { entry: ChainEntry; checked: CheckedFilter | undefined }[];
 
 // Three rules walk the same chains: each context's are computed once per lint run (one contexts array per run).
 const computed = new WeakMap<ResolvedContext[], Map<ResolvedContext, Entries[]>>();
@@ -46,17 +46,13 @@ function chainsOf(ctx: LintContext, c: ResolvedContext): Entries[] {
 }
 
 /**
- * Every (context, path) chain, with the validated filter of each entry; each distinct order is
- * visited once. `relevant` lets a rule skip contexts where it cannot find anything, so their
- * chains are never computed (most applications map nothing a chain rule looks for).
+ * Every path chain of a context, with the validated filter of each entry; each distinct order is
+ * visited once. A rule asks only for the contexts where it can find something (mayRunAfter,
+ * hasTwo), so the chains of the others are never computed (most applications map nothing a
+ * chain rule looks for).
  */
-export function forEachChain(ctx: LintContext, visit: (c: ResolvedContext, entries: Entries) => void, relevant?: (c: ResolvedContext, i: number) => boolean): void {
-  const contexts = ctx.contexts;
-  for (let i = 0; i < contexts.length; i++) {
-    const c = contexts[i]!;
-    if (relevant && !relevant(c, i)) continue;
-    for (const entries of chainsOf(ctx, c)) visit(c, entries);
-  }
+export function forEachChainOf(ctx: LintContext, c: ResolvedContext, visit: (entries: Entries) => void): void {
+  for (const entries of chainsOf(ctx, c)) visit(entries);
 }
 
 /** The bit of each spec id in the per-context masks below (31-bit integers; ids past that are counted by scanning). */

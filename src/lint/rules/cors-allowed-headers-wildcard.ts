@@ -1,12 +1,13 @@
 import type { Rule } from '../types.js';
-import { filtersOf, paramOf } from './util.js';
+import { paramOf } from './util.js';
 
 const LISTS = ['cors.allowed.headers', 'cors.allowed.methods', 'cors.exposed.headers'];
 
 export const rule: Rule = {
   meta: { id: 'cors-allowed-headers-wildcard', description: '"*" in cors.allowed.headers is taken literally by Tomcat, not as a wildcard.', defaultSeverity: 'error', category: 'correctness' },
-  check(ctx) {
-    for (const f of filtersOf(ctx, 'cors')) {
+  visit: (ctx) => ({
+    kinds: ['cors'],
+    filter(f) {
       for (const name of LISTS) {
         const p = paramOf(f.def, name);
         // An entry that trims to "*" needs a "*" in the value: most values have none and are not split.
@@ -17,6 +18,6 @@ export const rule: Rule = {
           span: p.value.span,
         });
       }
-    }
-  },
+    },
+  }),
 };

@@ -1,15 +1,16 @@
 import type { Rule } from '../types.js';
-import { filtersOf, paramOf } from './util.js';
+import { paramOf } from './util.js';
 
 export const rule: Rule = {
   meta: { id: 'cors-any-origin', description: 'cors.allowed.origins="*" lets any site read responses cross-origin.', defaultSeverity: 'warning', category: 'security', securitySeverity: 5.0 },
-  check(ctx) {
-    for (const f of filtersOf(ctx, 'cors')) {
+  visit: (ctx) => ({
+    kinds: ['cors'],
+    filter(f) {
       const p = paramOf(f.def, 'cors.allowed.origins');
-      if (!p || p.value.value.trim() !== '*') continue;
+      if (!p || p.value.value.trim() !== '*') return;
       const creds = paramOf(f.def, 'cors.support.credentials');
-      if (creds && creds.value.value.trim().toLowerCase() === 'true') continue; // cors-credentials-with-any-origin reports that (an error)
+      if (creds && creds.value.value.trim().toLowerCase() === 'true') return; // cors-credentials-with-any-origin reports that (an error)
       ctx.report({ message: 'cors.allowed.origins="*": any web site may read these responses cross-origin. Acceptable only for public, cookie-less data; otherwise list the trusted origins.', span: p.value.span });
-    }
-  },
+    },
+  }),
 };

@@ -1,14 +1,15 @@
 import type { Rule } from '../types.js';
-import { filtersOf, paramOf } from './util.js';
+import { paramOf } from './util.js';
 
 export const rule: Rule = {
   meta: { id: 'cors-exposes-cors-headers', description: 'cors.exposed.headers lists Access-Control-* response headers, which browsers never need exposed.', defaultSeverity: 'warning', category: 'hygiene' },
-  check(ctx) {
-    for (const f of filtersOf(ctx, 'cors')) {
+  visit: (ctx) => ({
+    kinds: ['cors'],
+    filter(f) {
       const p = paramOf(f.def, 'cors.exposed.headers');
-      if (!p) continue;
+      if (!p) return;
       const noise = p.value.value.split(',').map((s) => s.trim()).filter((s) => /^access-control-/i.test(s));
       if (noise.length) ctx.report({ message: `cors.exposed.headers lists ${noise.join(', ')}: CORS response headers are read by the browser itself and never need exposing. Remove them.`, span: p.value.span });
-    }
-  },
+    },
+  }),
 };

@@ -2,10 +2,10 @@ import type { Rule } from '../types.js';
 
 export const rule: Rule = {
   meta: { id: 'doctype-mixed-ids', description: 'A DOCTYPE whose public id and system id name different Servlet versions.', defaultSeverity: 'warning', category: 'compatibility' },
-  check(ctx) {
-    for (const { webXml } of ctx.descriptors) {
+  visit: (ctx) => ({
+    descriptor({ webXml }) {
       const dt = webXml.doctype;
-      if (!dt) continue;
+      if (!dt) return;
       const pub = /Web Application (\d\.\d)/.exec(dt.value)?.[1];
       const sys = /web-app_(\d)_(\d)\.dtd/.exec(dt.value);
       if (pub && sys && pub !== `${sys[1]}.${sys[2]}`) {
@@ -14,6 +14,6 @@ export const rule: Rule = {
           span: dt.span,
         });
       }
-    }
-  },
+    },
+  }),
 };

@@ -1,5 +1,4 @@
 import type { Rule } from '../types.js';
-import { filtersOf } from './util.js';
 
 /** Why a rule of this ExpiresByType name can never apply, or null. */
 function whyNever(name: string): string | null {
@@ -18,8 +17,9 @@ const MAX_VERDICTS = 1_000;
 
 export const rule: Rule = {
   meta: { id: 'expires-rule-never-applies', description: 'An ExpiresByType rule whose content type can never match a response.', defaultSeverity: 'warning', category: 'correctness' },
-  check(ctx) {
-    for (const f of filtersOf(ctx, 'expires')) {
+  visit: (ctx) => ({
+    kinds: ['expires'],
+    filter(f) {
       for (const p of f.def.initParams) {
         const name = p.name.value;
         if (!name.startsWith('ExpiresByType')) continue;
@@ -33,6 +33,6 @@ export const rule: Rule = {
         }
         if (why) ctx.report({ message: `${name} never applies: ${why}.`, span: p.name.span });
       }
-    }
-  },
+    },
+  }),
 };

@@ -6,9 +6,9 @@ const PROTECTIVE = new Set(['cors', 'csrf-prevention', 'rest-csrf-prevention', '
 
 export const rule: Rule = {
   meta: { id: 'filter-never-mapped', description: 'A filter is defined but no <filter-mapping> applies it.', defaultSeverity: 'warning', category: 'correctness' },
-  check(ctx) {
-    for (const f of ctx.filters) {
-      if (isMapped(ctx, f)) continue;
+  visit: (ctx) => ({
+    filter(f) {
+      if (isMapped(ctx, f)) return;
       const protective = f.spec !== null && PROTECTIVE.has(f.spec.id);
       ctx.report({
         severity: protective ? 'error' : 'warning',
@@ -17,6 +17,6 @@ export const rule: Rule = {
           : `Filter "${f.def.name.value}" is defined but never mapped: Tomcat initialises it and never runs it.`,
         span: f.def.name.span ?? filterSpan(f.def),
       });
-    }
-  },
+    },
+  }),
 };

@@ -1,6 +1,6 @@
 import { isJavaClassName, PLATFORM } from '../../filters/class-name.js';
 import type { Rule } from '../types.js';
-import { filtersOf, hasExtraJars, paramOf } from './util.js';
+import { hasExtraJars, paramOf } from './util.js';
 
 /**
  * Reported where the problem is found (parser, merge or filter validation); this registers its id, level and docs.
@@ -12,16 +12,16 @@ import { filtersOf, hasExtraJars, paramOf } from './util.js';
  */
 export const rule: Rule = {
   meta: { id: 'filter-param-invalid', description: 'An init-param value the filter cannot read.', defaultSeverity: 'error', category: 'correctness' },
-  check(ctx) {
-    for (const f of [...filtersOf(ctx, 'csrf-prevention'), ...filtersOf(ctx, 'rest-csrf-prevention')]) {
+  visit: (ctx) => ({
+    kinds: ['csrf-prevention', 'rest-csrf-prevention'],
+    filter(f) {
       const p = paramOf(f.def, 'randomClass');
       const cls = p?.value.value.trim();
-      if (!p || !cls || !isJavaClassName(cls) || PLATFORM.test(cls)) continue;
-      if (hasExtraJars(ctx)) return;
+      if (!p || !cls || !isJavaClassName(cls) || PLATFORM.test(cls) || hasExtraJars(ctx)) return;
       ctx.report({
         message: `randomClass: ${cls} is not on the stock Tomcat class path, and this base has no lib/*.jar: Tomcat loads it from its own lib directory (not WEB-INF/lib), fails with "Unable to create Random source" and does not start the application. Remove the parameter or add the library to lib/.`,
         span: p.value.span,
       });
-    }
-  },
+    },
+  }),
 };

@@ -1,11 +1,12 @@
 import type { Rule } from '../types.js';
-import { forEachChain, hasTwo } from './chain-order.js';
+import type { ResolvedContext } from '../../chain/index.js';
+import { forEachChainOf, hasTwo, type Entries } from './chain-order.js';
 
 export const rule: Rule = {
   meta: { id: 'header-filter-overridden', description: 'Two HttpHeaderSecurityFilters run for the same request: the later one overwrites the headers of the first.', defaultSeverity: 'warning', category: 'security', securitySeverity: 4.0 },
-  check(ctx) {
+  visit(ctx) {
     const reported = new Set<string>();
-    forEachChain(ctx, (c, entries) => {
+    const visit = (c: ResolvedContext, entries: Entries): void => {
       const headerFilters = entries.filter((e) => e.checked?.spec?.id === 'http-header-security');
       if (headerFilters.length < 2) return;
       const [first, ...later] = headerFilters;
@@ -17,6 +18,11 @@ export const rule: Rule = {
         span: first!.entry.filter.def.name.span,
         related: later.map((e) => ({ message: `${e.entry.filter.name} overwrites them`, span: e.entry.filter.def.name.span })),
       });
-    }, (_c, i) => hasTwo(ctx, i, 'http-header-security'));
+    };
+    return {
+      context(c, i) {
+        if (hasTwo(ctx, i, 'http-header-security')) forEachChainOf(ctx, c, (entries) => visit(c, entries));
+      },
+    };
   },
 };

@@ -5,8 +5,8 @@ const isDispatcher = (d: { value: string }): boolean => (DISPATCHERS as readonly
 
 export const rule: Rule = {
   meta: { id: 'invalid-dispatcher', description: 'A <dispatcher> value that is not REQUEST, FORWARD, INCLUDE, ERROR or ASYNC.', defaultSeverity: 'warning', category: 'correctness' },
-  check(ctx) {
-    for (const { webXml } of ctx.descriptors) {
+  visit: (ctx) => ({
+    descriptor({ webXml }) {
       for (const m of webXml.filterMappings) {
         if (m.dispatchers.every(isDispatcher)) continue;
         const valid = m.dispatchers.filter(isDispatcher);
@@ -18,6 +18,6 @@ export const rule: Rule = {
           });
         }
       }
-    }
-  },
+    },
+  }),
 };

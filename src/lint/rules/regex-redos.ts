@@ -131,10 +131,10 @@ export const rule: Rule = {
     category: 'security',
     securitySeverity: 7.5,
   },
-  check(ctx) {
-    for (const f of ctx.filters) {
+  visit: (ctx) => ({
+    filter(f) {
       const config = f.config as Record<string, unknown> | null;
-      if (!config || typeof config !== 'object' || !holdsRegex(config)) continue;
+      if (!config || typeof config !== 'object' || !holdsRegex(config)) return;
       // Only patterns written in the configuration: Tomcat's defaults are linear.
       for (const p of f.def.initParams) {
         const name = p.name.value;
@@ -157,6 +157,6 @@ export const rule: Rule = {
           span: p.value.span,
         });
       }
-    }
-  },
+    },
+  }),
 };

@@ -1,6 +1,6 @@
 import type { CompiledRegex } from '../../filters/index.js';
 import type { Rule } from '../types.js';
-import { filtersOf, paramOf } from './util.js';
+import { paramOf } from './util.js';
 
 /** Condensed IPv6 forms and the full form a socket address arrives in (what Tomcat's getRemoteAddr returns). */
 const SAMPLES: [string, string][] = [
@@ -11,10 +11,11 @@ const SAMPLES: [string, string][] = [
 
 export const rule: Rule = {
   meta: { id: 'remote-addr-ipv6-form', description: 'An address regex written for the condensed IPv6 form (::1), which a socket address never has.', defaultSeverity: 'error', category: 'security', securitySeverity: 6.0 },
-  check(ctx) {
-    for (const f of [...filtersOf(ctx, 'remote-addr'), ...filtersOf(ctx, 'remote-ip')]) {
+  visit: (ctx) => ({
+    kinds: ['remote-addr', 'remote-ip'],
+    filter(f) {
       const config = f.config as Record<string, CompiledRegex | null> | null;
-      if (!config) continue;
+      if (!config) return;
       for (const name of ['allow', 'deny', 'internalProxies', 'trustedProxies']) {
         const p = paramOf(f.def, name);
         const re = config[name];
@@ -31,6 +32,6 @@ export const rule: Rule = {
           }
         }
       }
-    }
-  },
+    },
+  }),
 };

@@ -1,13 +1,16 @@
 import type { Rule } from '../types.js';
-import { filtersOf, filterSpan } from './util.js';
+import { filterSpan } from './util.js';
 
 export const rule: Rule = {
   meta: { id: 'remote-host-without-lookups', description: 'RemoteHostFilter compares addresses, not names, unless the connector resolves host names.', defaultSeverity: 'info', category: 'correctness' },
-  check(ctx) {
+  visit(ctx) {
     const lookups = (ctx.base.serverXml?.services ?? []).some((s) => s.connectors.some((c) => c.attributes['enableLookups']?.value.trim().toLowerCase() === 'true'));
-    if (lookups) return;
-    for (const f of filtersOf(ctx, 'remote-host')) {
-      ctx.report({ message: 'No connector sets enableLookups="true", so the "host name" RemoteHostFilter sees is the IP address: its patterns must match addresses (or use RemoteAddrFilter / RemoteCIDRFilter, which say so).', span: filterSpan(f.def) });
-    }
+    if (lookups) return {};
+    return {
+      kinds: ['remote-host'],
+      filter(f) {
+        ctx.report({ message: 'No connector sets enableLookups="true", so the "host name" RemoteHostFilter sees is the IP address: its patterns must match addresses (or use RemoteAddrFilter / RemoteCIDRFilter, which say so).', span: filterSpan(f.def) });
+      },
+    };
   },
 };

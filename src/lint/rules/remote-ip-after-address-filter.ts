@@ -1,13 +1,13 @@
 import type { Rule } from '../types.js';
-import { forEachChain, mayRunAfter } from './chain-order.js';
+import { forEachChainOf, mayRunAfter, type Entries } from './chain-order.js';
 
 const READS_ADDRESS = new Set(['remote-addr', 'remote-host', 'remote-cidr', 'rate-limit', 'http-header-security', 'rest-csrf-prevention', 'csrf-prevention']);
 
 export const rule: Rule = {
   meta: { id: 'remote-ip-after-address-filter', description: 'RemoteIpFilter runs after a filter that reads the client address or the scheme.', defaultSeverity: 'error', category: 'security', securitySeverity: 7.0 },
-  check(ctx) {
+  visit(ctx) {
     const reported = new Set<string>();
-    forEachChain(ctx, (_c, entries) => {
+    const visit = (entries: Entries): void => {
       const ipAt = entries.findIndex((e) => e.checked?.spec?.id === 'remote-ip');
       if (ipAt <= 0) return;
       for (const before of entries.slice(0, ipAt)) {
@@ -23,6 +23,11 @@ export const rule: Rule = {
           related: [{ message: `${before.entry.filter.name} is mapped here`, span: before.entry.mapping.mapping.span }],
         });
       }
-    }, (_c, i) => mayRunAfter(ctx, i, 'remote-ip', READS_ADDRESS));
+    };
+    return {
+      context(c, i) {
+        if (mayRunAfter(ctx, i, 'remote-ip', READS_ADDRESS)) forEachChainOf(ctx, c, visit);
+      },
+    };
   },
 };

@@ -1,13 +1,14 @@
 import type { Rule } from '../types.js';
-import { filtersOf, filterSpan } from './util.js';
+import { filterSpan } from './util.js';
 
 export const rule: Rule = {
   meta: { id: 'rest-csrf-no-fetch-path', description: 'RestCsrfPreventionFilter is mapped only where clients cannot fetch a nonce.', defaultSeverity: 'warning', category: 'correctness' },
-  check(ctx) {
-    for (const f of filtersOf(ctx, 'rest-csrf-prevention')) {
+  visit: (ctx) => ({
+    kinds: ['rest-csrf-prevention'],
+    filter(f) {
       const name = f.def.name.value;
       const uses = ctx.usesOf(f);
-      if (uses.length === 0) continue; // filter-never-mapped says so
+      if (uses.length === 0) return; // filter-never-mapped says so
       // A nonce is fetched with a non-modifying request ("X-CSRF-Token: Fetch") that the filter sees:
       // a mapping that applies to REQUEST dispatches of some URL. Only ERROR/FORWARD/INCLUDE mappings leave none.
       // dispatcherMask is dispatcherBits of the mapping's <dispatcher> texts, computed by the merge.
@@ -18,6 +19,6 @@ export const rule: Rule = {
           span: filterSpan(f.def),
         });
       }
-    }
-  },
+    },
+  }),
 };

@@ -1,5 +1,5 @@
 import type { Rule } from '../types.js';
-import { filtersOf, paramOf } from './util.js';
+import { paramOf } from './util.js';
 
 const HEADERS: [string, string][] = [
   ['antiClickJackingEnabled', 'X-Frame-Options (click-jacking protection)'],
@@ -8,12 +8,13 @@ const HEADERS: [string, string][] = [
 
 export const rule: Rule = {
   meta: { id: 'security-header-disabled', description: 'HttpHeaderSecurityFilter with a protective header switched off.', defaultSeverity: 'warning', category: 'security', securitySeverity: 4.0 },
-  check(ctx) {
-    for (const f of filtersOf(ctx, 'http-header-security')) {
+  visit: (ctx) => ({
+    kinds: ['http-header-security'],
+    filter(f) {
       for (const [name, what] of HEADERS) {
         const p = paramOf(f.def, name);
         if (p && p.value.value.trim().toLowerCase() !== 'true') ctx.report({ message: `${name} is off, so ${what} is not sent. Turn it back on unless another layer sets the header.`, span: p.value.span });
       }
-    }
-  },
+    },
+  }),
 };

@@ -1,13 +1,13 @@
 import type { Rule } from '../types.js';
-import { forEachChain, mayRunAfter } from './chain-order.js';
+import { forEachChainOf, mayRunAfter, type Entries } from './chain-order.js';
 
 const READS_PARAMETERS = new Set(['failed-request', 'request-dumper', 'csrf-prevention']);
 
 export const rule: Rule = {
   meta: { id: 'set-character-encoding-order', description: 'SetCharacterEncodingFilter runs after a filter that already parsed the request parameters.', defaultSeverity: 'warning', category: 'correctness' },
-  check(ctx) {
+  visit(ctx) {
     const reported = new Set<string>();
-    forEachChain(ctx, (_c, entries) => {
+    const visit = (entries: Entries): void => {
       const encAt = entries.findIndex((e) => e.checked?.spec?.id === 'set-character-encoding');
       if (encAt <= 0) return;
       for (const before of entries.slice(0, encAt)) {
@@ -23,6 +23,11 @@ export const rule: Rule = {
           related: [{ message: `${before.entry.filter.name} is mapped here`, span: before.entry.mapping.mapping.span }],
         });
       }
-    }, (_c, i) => mayRunAfter(ctx, i, 'set-character-encoding', READS_PARAMETERS));
+    };
+    return {
+      context(c, i) {
+        if (mayRunAfter(ctx, i, 'set-character-encoding', READS_PARAMETERS)) forEachChainOf(ctx, c, visit);
+      },
+    };
   },
 };

@@ -50,10 +50,10 @@ export const rule: Rule = {
     category: 'correctness',
     fixable: true,
   },
-  check(ctx) {
-    for (const f of ctx.filters) {
+  visit: (ctx) => ({
+    filter(f) {
       const cls = f.def.className;
-      if (!cls || f.spec) continue;
+      if (!cls || f.spec) return;
       const name = cls.value.trim();
       const dot = name.lastIndexOf('.');
       const pkg = name.slice(0, Math.max(0, dot));
@@ -62,7 +62,7 @@ export const rule: Rule = {
         const what = NOT_FILTERS[simple];
         if (what) {
           ctx.report({ message: `${simple} is ${what}: Tomcat cannot instantiate it, so the filter and the application do not start.`, span: cls.span });
-          continue;
+          return;
         }
         const guess = suggestParam(simple, SIMPLE_NAMES);
         const fix = guess.length === 1 && surelyMeant(simple, guess[0]!) ? replace(cls, `${pkg}.${guess[0]}`) : undefined;
@@ -73,7 +73,7 @@ export const rule: Rule = {
         });
       } else if (nearTomcatPackage(pkg)) {
         const known = SIMPLE_NAMES.find((s) => s === simple);
-        if (!known) continue;
+        if (!known) return;
         const fix = replace(cls, `${PACKAGES[0]}.${known}`);
         ctx.report({
           message: `Tomcat's ${known} is org.apache.catalina.filters.${known}, not ${name}: this class does not exist, so the filter fails to load and the application does not start.`,
@@ -81,6 +81,6 @@ export const rule: Rule = {
           ...(fix ? { fix } : {}),
         });
       }
-    }
-  },
+    },
+  }),
 };

@@ -3,8 +3,8 @@ import type { Rule } from '../types.js';
 
 export const rule: Rule = {
   meta: { id: 'unusual-url-pattern', description: 'A url-pattern Tomcat accepts but that rarely means what it looks like, or that only Tomcat accepts.', defaultSeverity: 'warning', category: 'correctness' },
-  check(ctx) {
-    for (const { webXml } of ctx.descriptors) {
+  visit: (ctx) => ({
+    descriptor({ webXml }) {
       for (const m of webXml.filterMappings) {
         for (const u of m.urlPatterns) {
           if (u.value === '*') {
@@ -15,6 +15,6 @@ export const rule: Rule = {
           if (why) ctx.report({ message: why + '.', span: u.span });
         }
       }
-    }
-  },
+    },
+  }),
 };

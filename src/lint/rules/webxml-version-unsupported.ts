@@ -5,15 +5,17 @@ const MAX_VERSION: Record<string, number> = { '9.0': 4.0, '10.1': 6.0, '11.0': 6
 
 export const rule: Rule = {
   meta: { id: 'webxml-version-unsupported', description: 'A web-app version newer than the target Tomcat understands.', defaultSeverity: 'warning', category: 'compatibility' },
-  check(ctx) {
+  visit(ctx) {
     const max = MAX_VERSION[ctx.target]!;
-    for (const { webXml } of ctx.descriptors) {
-      const v = webXml.version;
-      if (!v || !/^\d+\.\d+$/.test(v.value.trim()) || Number(v.value) <= max) continue;
-      ctx.report({
-        message: `web-app version="${v.value}" is newer than Tomcat ${ctx.target} understands (up to ${max.toFixed(1)}): Tomcat logs "Unknown version string [${v.value}]. Default version will be used." Declare ${max.toFixed(1)}.`,
-        span: v.span,
-      });
-    }
+    return {
+      descriptor({ webXml }) {
+        const v = webXml.version;
+        if (!v || !/^\d+\.\d+$/.test(v.value.trim()) || Number(v.value) <= max) return;
+        ctx.report({
+          message: `web-app version="${v.value}" is newer than Tomcat ${ctx.target} understands (up to ${max.toFixed(1)}): Tomcat logs "Unknown version string [${v.value}]. Default version will be used." Declare ${max.toFixed(1)}.`,
+          span: v.span,
+        });
+      },
+    };
   },
 };
