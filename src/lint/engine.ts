@@ -25,42 +25,58 @@ export interface LintResult {
   suppressed: SuppressedDiagnostic[];
 }
 
-interface Descriptors {
-  list: DescriptorRef[];
+/** A descriptor as the engine walks it. */
+interface Walked extends DescriptorRef {
   /**
    * For the descriptor of one application alone (its web.xml or tomcat-web.xml): its position among the
    * contexts of every host, in host order (as contextsOf lists them); -1 for one that several contexts share.
    */
-  owner: Map<DescriptorRef['webXml'], number>;
+  owner: number;
+  /** Where its filters start in ctx.filters, once walked; -1 before. */
+  first: number;
+}
+
+interface Descriptors {
+  list: Walked[];
   /** The loaded context at each position. */
   loaded: LoadedContext[];
+  /** For the context at each position: how many descriptors of the list come up to its own (every one it sees). */
+  upTo: number[];
+  /** The descriptors the context at each position sees, besides conf/web.xml: its host's web.xml.default, its web.xml, its tomcat-web.xml. */
+  hostDefault: (Walked | undefined)[];
+  app: (Walked | undefined)[];
+  tomcatWeb: (Walked | undefined)[];
+  global: Walked | undefined;
 }
 
 function descriptorsOf(base: CatalinaBase): Descriptors {
   // By identity, not file: a JSON chain document holds the global part and every context in one file.
-  const owner = new Map<DescriptorRef['webXml'], number>();
-  const list: DescriptorRef[] = [];
-  const loaded: LoadedContext[] = [];
-  const add = (webXml: DescriptorRef['webXml'] | null, role: DescriptorRef['role'], at: number): void => {
-    if (!webXml) return;
-    const seen = owner.get(webXml);
-    if (seen !== undefined) {
-      if (seen !== at) owner.set(webXml, -1);
-      return;
+  const byWebXml = new Map<DescriptorRef['webXml'], Walked>();
+  const out: Descriptors = { list: [], loaded: [], upTo: [], hostDefault: [], app: [], tomcatWeb: [], global: undefined };
+  const add = (webXml: DescriptorRef['webXml'] | null | undefined, role: DescriptorRef['role'], at: number): Walked | undefined => {
+    if (!webXml) return undefined;
+    let d = byWebXml.get(webXml);
+    if (d) {
+      if (d.owner !== at) d.owner = -1;
+      return d;
     }
-    owner.set(webXml, at);
-    list.push({ webXml, role });
+    d = { webXml, role, owner: at, first: -1 };
+    byWebXml.set(webXml, d);
+    out.list.push(d);
+    return d;
   };
-  add(base.globalWebXml, 'global', -1);
+  out.global = add(base.globalWebXml, 'global', -1);
   for (const h of base.hosts) {
-    add(h.webXmlDefault, 'host-default', -1);
+    const hostDefault = add(h.webXmlDefault, 'host-default', -1);
     for (const c of h.contexts) {
-      const at = loaded.push(c) - 1;
-      add(c.webXml, 'app', at);
-      add(c.tomcatWebXml ?? null, 'tomcat-web', at);
+      const at = out.loaded.push(c) - 1;
+      out.hostDefault.push(hostDefault);
+      out.app.push(add(c.webXml, 'app', at));
+      out.tomcatWeb.push(add(c.tomcatWebXml, 'tomcat-web', at));
+      out.upTo.push(out.list.length);
     }
   }
-  return { list, owner, loaded };
+  return out;
 }
 
 /**
@@ -89,12 +105,12 @@ const SCAN_LIMIT = 16;
  * every context's mappings, built on the first such question (building it cost more than all the
  * scans in a lint of 1,000 applications, which asks for the uses of one filter in four).
  */
-function usesIndex(descriptors: Descriptors, contexts: ResolvedContext[]): (f: CheckedFilter) => FilterUse[] {
+function usesIndex(contexts: ResolvedContext[], loaded: LoadedContext[]): (f: CheckedFilter) => FilterUse[] {
   let index: Map<FilterDef, FilterUse[]> | null = null;
   return (f) => {
-    const at = descriptors.owner.get(f.descriptor.webXml) ?? -1;
+    const at = (f.descriptor as Partial<Walked>).owner ?? -1;
     const c = at >= 0 ? contexts[at] : undefined;
-    if (c && c.context === descriptors.loaded[at] && c.merged.filterMappings.length <= SCAN_LIMIT) {
+    if (c && c.context === loaded[at] && c.merged.filterMappings.length <= SCAN_LIMIT) {
       const out: FilterUse[] = [];
       for (const mapping of c.merged.filterMappings) {
         if (c.merged.filters.get(mapping.mapping.filterName.value)?.def === f.def) out.push({ context: c, mapping });
@@ -168,6 +184,13 @@ function cachedValidation(target: TomcatTarget): (def: FilterDef) => ValidatedFi
 }
 
 const NO_PROBLEMS: Diagnostic[] = [];
+const NO_FILTERS: readonly CheckedFilter[] = [];
+
+/** The validated filters of one kind (spec id), and the rules shown each. */
+interface Kind {
+  filters: CheckedFilter[];
+  visitors: RuleVisitor[];
+}
 
 /** Whether every merged param is one of the definition's own (the merge keeps its objects). */
 function inheritsNothing(merged: readonly FilterDef['initParams'][number][], own: readonly FilterDef['initParams'][number][]): boolean {
@@ -214,11 +237,34 @@ export function lintBase(base: CatalinaBase, opts: LintOptions = {}): LintResult
   const described = descriptorsOf(base);
   const descriptors = described.list;
   const filters: CheckedFilter[] = [];
-  const byDef = new Map<FilterDef, CheckedFilter>();
   const validate = cachedValidation(target);
   const contexts = [...contextsOf(base), ...defaultsOnly(base, opts.hostsWithContexts)];
-  const usesOf = usesIndex(described, contexts);
-  const checked = (f: MergedFilter): CheckedFilter | undefined => byDef.get(f.def);
+  const usesOf = usesIndex(contexts, described.loaded);
+  // By definition, for the questions a context cannot answer from its own descriptors (below); filled up to
+  // the filters walked so far when asked. An index of every filter cost more than the rest of the walk at
+  // 10,000 applications, and the chain rules ask only about the filters of the context at hand.
+  let byDef: Map<FilterDef, CheckedFilter> | null = null;
+  let indexed = 0;
+  const lookup = (def: FilterDef): CheckedFilter | undefined => {
+    byDef ??= new Map();
+    for (; indexed < filters.length; indexed++) byDef.set(filters[indexed]!.def, filters[indexed]!);
+    return byDef.get(def);
+  };
+  const checked = (m: MergedFilter, at?: number): CheckedFilter | undefined => {
+    if (at !== undefined && at < described.loaded.length && contexts[at]!.context === described.loaded[at]) {
+      const found = within(described.app[at], m.def) ?? within(described.tomcatWeb[at], m.def) ?? within(described.hostDefault[at], m.def) ?? within(described.global, m.def);
+      if (found) return found;
+    }
+    return lookup(m.def);
+  };
+  /** The filter of a walked descriptor with few filters (larger ones are looked up). */
+  const within = (d: Walked | undefined, def: FilterDef): CheckedFilter | undefined => {
+    if (d === undefined || d.first < 0) return undefined;
+    const defs = d.webXml.filters;
+    if (defs.length > SCAN_LIMIT) return undefined;
+    for (let j = 0; j < defs.length; j++) if (defs[j] === def) return filters[d.first + j];
+    return undefined;
+  };
   const source = (file: string): SourceFile | undefined => base.files.get(file);
 
   // Each rule reports into a list of its own, read in RULES order after the stages' findings: the order
@@ -226,7 +272,13 @@ export function lintBase(base: CatalinaBase, opts: LintOptions = {}): LintResult
   const found: Diagnostic[][] = [];
   const checks: (() => void)[] = [];
   const everyFilter: RuleVisitor[] = [];
-  const byKind = new Map<string, RuleVisitor[]>();
+  const kinds = new Map<string, Kind>();
+  const kindOf = (id: string): Kind => {
+    let k = kinds.get(id);
+    if (!k) kinds.set(id, (k = { filters: [], visitors: [] }));
+    return k;
+  };
+  const ofKind = (id: string): readonly CheckedFilter[] => kinds.get(id)?.filters ?? NO_FILTERS;
   const perDescriptor: RuleVisitor[] = [];
   const perContext: RuleVisitor[] = [];
   for (const rule of RULES) {
@@ -240,6 +292,7 @@ export function lintBase(base: CatalinaBase, opts: LintOptions = {}): LintResult
       descriptors,
       contexts,
       filters,
+      ofKind,
       checked,
       usesOf,
       source,
@@ -252,40 +305,48 @@ export function lintBase(base: CatalinaBase, opts: LintOptions = {}): LintResult
     }
     const v = rule.visit(ctx);
     if (v.filter && !v.kinds) everyFilter.push(v);
-    for (const kind of v.filter ? (v.kinds ?? []) : []) {
-      const list = byKind.get(kind);
-      if (list) list.push(v);
-      else byKind.set(kind, [v]);
-    }
+    if (v.filter) for (const kind of v.kinds ?? []) kindOf(kind).visitors.push(v);
     if (v.descriptor) perDescriptor.push(v);
     if (v.context) perContext.push(v);
   }
 
-  // One walk of the descriptors: each filter is validated and shown to the rules, then its descriptor.
-  for (const descriptor of descriptors) {
-    for (const def of descriptor.webXml.filters) {
-      const v = validate(def);
-      const f: CheckedFilter = { def, spec: v.spec, config: v.config, descriptor };
-      filters.push(f);
-      byDef.set(def, f);
-      for (const d of v.diagnostics) raw.push(d);
-      for (const r of everyFilter) r.filter!(f);
-      const kind = v.spec === null ? undefined : byKind.get(v.spec.id);
-      if (kind) for (const r of kind) r.filter!(f);
+  // One walk of the base, application by application: each descriptor's filters are validated and shown
+  // to the rules, then the descriptor; once every descriptor a context sees is done, the context.
+  let done = 0;
+  const walkDescriptors = (upTo: number): void => {
+    for (; done < upTo; done++) {
+      const descriptor = descriptors[done]!;
+      descriptor.first = filters.length;
+      for (const def of descriptor.webXml.filters) {
+        const v = validate(def);
+        const f: CheckedFilter = { def, spec: v.spec, config: v.config, descriptor };
+        filters.push(f);
+        for (const d of v.diagnostics) raw.push(d);
+        for (const r of everyFilter) r.filter!(f);
+        if (v.spec === null) continue;
+        const kind = kindOf(v.spec.id);
+        kind.filters.push(f);
+        for (const r of kind.visitors) r.filter!(f);
+      }
+      for (const r of perDescriptor) r.descriptor!(descriptor);
     }
-    for (const r of perDescriptor) r.descriptor!(descriptor);
-  }
-  // One walk of the contexts: the merge's findings, what overriding definitions inherit, the context rules.
+  };
+  // The stages' findings keep their order: every validation's, then every merge's, then what definitions inherit.
+  const merged: Diagnostic[] = [];
   const inherited: Diagnostic[] = [];
   for (let i = 0; i < contexts.length; i++) {
     const c = contexts[i]!;
-    for (const d of c.merged.diagnostics) raw.push(d);
+    // The merge's findings, what overriding definitions inherit, the context rules.
+    walkDescriptors(c.context === described.loaded[i] ? described.upTo[i]! : descriptors.length);
+    for (const d of c.merged.diagnostics) merged.push(d);
     for (const m of c.merged.filters.values()) {
       const problems = inheritedProblems(m, validate, target);
       for (const d of problems) inherited.push(d);
     }
     for (const r of perContext) r.context!(c, i);
   }
+  walkDescriptors(descriptors.length);
+  for (const d of merged) raw.push(d);
   for (const d of inherited) raw.push(d);
   for (const check of checks) check();
 

@@ -44,8 +44,17 @@ export interface LintContext {
   contexts: ResolvedContext[];
   /** Every <filter> of every descriptor, validated once. */
   filters: CheckedFilter[];
-  /** The validated filter behind a merged filter of a context. */
-  checked(filter: MergedFilter): CheckedFilter | undefined;
+  /**
+   * The validated filters of one kind (by spec id), in the order of ctx.filters. During the walk
+   * (RuleVisitor) these are the filters validated so far: for a context hook, that includes every
+   * filter its context sees, so a kind with no filter here is a kind the context does not have.
+   */
+  ofKind(specId: string): readonly CheckedFilter[];
+  /**
+   * The validated filter behind a merged filter of a context; `at`, the context's position in
+   * ctx.contexts, lets the answer come from that context's own descriptors.
+   */
+  checked(filter: MergedFilter, at?: number): CheckedFilter | undefined;
   /** Every mapping, in every context, that applies this definition (indexed once per run). */
   usesOf(filter: CheckedFilter): FilterUse[];
   source(file: string): SourceFile | undefined;
@@ -64,13 +73,16 @@ export interface RuleVisitor {
   /** The spec ids of the filters `filter` is shown; every filter when absent. */
   kinds?: readonly string[];
   /**
-   * Each validated filter, as it is validated: ctx.filters (and what is derived from it,
-   * such as filtersOf) is not complete yet. ctx.contexts, usesOf and isMapped are.
+   * Each validated filter, as it is validated: ctx.filters and ofKind are not complete yet.
+   * ctx.contexts, usesOf and isMapped are.
    */
   filter?(f: CheckedFilter): void;
   /** Each descriptor, after its filters. */
   descriptor?(d: DescriptorRef): void;
-  /** Each context with its position in ctx.contexts, once every filter is validated. */
+  /**
+   * Each context with its position in ctx.contexts, as soon as every descriptor it sees has
+   * been walked (so ctx.checked answers for each of its filters; ctx.filters is not complete).
+   */
   context?(c: ResolvedContext, i: number): void;
 }
 

@@ -2,7 +2,6 @@ import type { ChainEntry, ResolvedContext } from '../../chain/index.js';
 import { effectiveChain } from '../../chain/index.js';
 import { FILTER_SPECS } from '../../filters/index.js';
 import type { CheckedFilter, LintContext } from '../types.js';
-import { filtersOf } from './util.js';
 
 /** Sample request paths whose chains reveal ordering problems: each url-pattern of the context, made concrete. */
 export function samplePaths(c: ResolvedContext): string[] {
@@ -23,7 +22,7 @@ export type Entries = { entry: ChainEntry; checked: CheckedFilter | undefined }[
 // Three rules walk the same chains: each context's are computed once per lint run (one contexts array per run).
 const computed = new WeakMap<ResolvedContext[], Map<ResolvedContext, Entries[]>>();
 
-function chainsOf(ctx: LintContext, c: ResolvedContext): Entries[] {
+function chainsOf(ctx: LintContext, c: ResolvedContext, i: number): Entries[] {
   let perRun = computed.get(ctx.contexts);
   if (!perRun) {
     perRun = new Map();
@@ -38,7 +37,7 @@ function chainsOf(ctx: LintContext, c: ResolvedContext): Entries[] {
       const key = entries.map((e) => e.filter.name).join('\0');
       if (seen.has(key)) continue;
       seen.add(key);
-      chains.push(entries.map((entry) => ({ entry, checked: ctx.checked(entry.filter) })));
+      chains.push(entries.map((entry) => ({ entry, checked: ctx.checked(entry.filter, i) })));
     }
     perRun.set(c, chains);
   }
@@ -51,8 +50,8 @@ function chainsOf(ctx: LintContext, c: ResolvedContext): Entries[] {
  * hasTwo), so the chains of the others are never computed (most applications map nothing a
  * chain rule looks for).
  */
-export function forEachChainOf(ctx: LintContext, c: ResolvedContext, visit: (entries: Entries) => void): void {
-  for (const entries of chainsOf(ctx, c)) visit(entries);
+export function forEachChainOf(ctx: LintContext, i: number, visit: (entries: Entries) => void): void {
+  for (const entries of chainsOf(ctx, ctx.contexts[i]!, i)) visit(entries);
 }
 
 /** The bit of each spec id in the per-context masks below (31-bit integers; ids past that are counted by scanning). */
@@ -87,7 +86,7 @@ function presentIn(ctx: LintContext, kinds: Kinds, i: number): number {
     let present = 0;
     let twice = 0;
     for (const f of ctx.contexts[i]!.merged.filters.values()) {
-      const id = ctx.checked(f)?.spec?.id;
+      const id = ctx.checked(f, i)?.spec?.id;
       const bit = id ? (BIT.get(id) ?? 0) : 0;
       twice |= present & bit;
       present |= bit;
@@ -100,23 +99,23 @@ function presentIn(ctx: LintContext, kinds: Kinds, i: number): number {
 
 function firstIn(ctx: LintContext, kinds: Kinds, i: number): string | undefined {
   let first = kinds.first[i];
-  if (first === null) kinds.first[i] = first = firstId(ctx, ctx.contexts[i]!);
+  if (first === null) kinds.first[i] = first = firstId(ctx, i);
   return first;
 }
 
 /** How many of the filters of a context have spec `id`, counted one by one (for ids without a bit). */
-function countOf(ctx: LintContext, c: ResolvedContext, id: string): number {
+function countOf(ctx: LintContext, i: number, id: string): number {
   let n = 0;
-  for (const f of c.merged.filters.values()) if (ctx.checked(f)?.spec?.id === id) n++;
+  for (const f of ctx.contexts[i]!.merged.filters.values()) if (ctx.checked(f, i)?.spec?.id === id) n++;
   return n;
 }
 
 /** Whether two or more of the filters of ctx.contexts[i] have spec `id`. */
 export function hasTwo(ctx: LintContext, i: number, id: string): boolean {
-  // Every filter of a context is one of ctx.filters, each definition once: two of a kind need two in the base.
-  if (filtersOf(ctx, id).length < 2) return false;
+  // Every filter of a context is one of ctx.filters, each definition once: two of a kind need two validated.
+  if (ctx.ofKind(id).length < 2) return false;
   const bit = BIT.get(id);
-  if (bit === undefined) return countOf(ctx, ctx.contexts[i]!, id) >= 2;
+  if (bit === undefined) return countOf(ctx, i, id) >= 2;
   const kinds = kindsOf(ctx);
   presentIn(ctx, kinds, i);
   return (kinds.twice[i]! & bit) !== 0;
@@ -126,25 +125,26 @@ export function hasTwo(ctx: LintContext, i: number, id: string): boolean {
  * The spec id of the filter of the context's first mapping when that mapping is for "/*" and
  * REQUEST, so that the filter comes first in any REQUEST chain that has entries.
  */
-function firstId(ctx: LintContext, c: ResolvedContext): string | undefined {
+function firstId(ctx: LintContext, i: number): string | undefined {
+  const c = ctx.contexts[i]!;
   const m = c.merged.filterMappings[0];
   // "/*" (a path pattern with an empty prefix) matches every sample path, as they all start with "/".
   if (!m || (m.dispatcherMask & 1) === 0 || !m.urlPatterns.some((p) => p.kind === 'all' || (p.kind === 'path' && p.key === ''))) return undefined;
   const f = c.merged.filters.get(m.filterName);
-  return f === undefined ? undefined : ctx.checked(f)?.spec?.id;
+  return f === undefined ? undefined : ctx.checked(f, i)?.spec?.id;
 }
 
 /** For the "X runs after Y" rules: context i can break the order only with both kinds and X not always first. */
 export function mayRunAfter(ctx: LintContext, i: number, id: string, before: ReadonlySet<string>): boolean {
-  // Cheapest first: a kind no filter of the base has, then the context's first filter (one lookup), then all its filters.
-  if (filtersOf(ctx, id).length === 0) return false;
+  // Cheapest first: a kind no filter validated so far has, then the context's first filter (one lookup), then all its filters.
+  if (ctx.ofKind(id).length === 0) return false;
   const kinds = kindsOf(ctx);
   if (firstIn(ctx, kinds, i) === id || !hasKind(ctx, i, kinds, id)) return false;
-  for (const b of before) if (filtersOf(ctx, b).length > 0 && hasKind(ctx, i, kinds, b)) return true;
+  for (const b of before) if (ctx.ofKind(b).length > 0 && hasKind(ctx, i, kinds, b)) return true;
   return false;
 }
 
 function hasKind(ctx: LintContext, i: number, kinds: Kinds, id: string): boolean {
   const bit = BIT.get(id);
-  return bit === undefined ? countOf(ctx, ctx.contexts[i]!, id) > 0 : (presentIn(ctx, kinds, i) & bit) !== 0;
+  return bit === undefined ? countOf(ctx, i, id) > 0 : (presentIn(ctx, kinds, i) & bit) !== 0;
 }

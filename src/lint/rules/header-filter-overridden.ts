@@ -21,7 +21,7 @@ export const rule: Rule = {
     };
     return {
       context(c, i) {
-        if (hasTwo(ctx, i, 'http-header-security')) forEachChainOf(ctx, c, (entries) => visit(c, entries));
+        if (hasTwo(ctx, i, 'http-header-security')) forEachChainOf(ctx, i, (entries) => visit(c, entries));
       },
     };
   },

@@ -25,8 +25,8 @@ export const rule: Rule = {
       }
     };
     return {
-      context(c, i) {
-        if (mayRunAfter(ctx, i, 'remote-ip', READS_ADDRESS)) forEachChainOf(ctx, c, visit);
+      context(_c, i) {
+        if (mayRunAfter(ctx, i, 'remote-ip', READS_ADDRESS)) forEachChainOf(ctx, i, visit);
       },
     };
   },

@@ -25,8 +25,8 @@ export const rule: Rule = {
       }
     };
     return {
-      context(c, i) {
-        if (mayRunAfter(ctx, i, 'set-character-encoding', READS_PARAMETERS)) forEachChainOf(ctx, c, visit);
+      context(_c, i) {
+        if (mayRunAfter(ctx, i, 'set-character-encoding', READS_PARAMETERS)) forEachChainOf(ctx, i, visit);
       },
     };
   },

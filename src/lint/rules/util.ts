@@ -36,27 +36,6 @@ function paramSetsOf(contexts: LintContext['contexts']): Map<FilterDef, Param[][
   return index;
 }
 
-// Grouped once per run (one filters array per run): twenty rules each scanned every filter of the base for their kind.
-const NONE: readonly CheckedFilter[] = [];
-const bySpec = new WeakMap<CheckedFilter[], Map<string, CheckedFilter[]>>();
-
-/** Validated filters of one kind (by spec id), across every descriptor, in the order of ctx.filters. */
-export function filtersOf(ctx: LintContext, specId: string): readonly CheckedFilter[] {
-  let index = bySpec.get(ctx.filters);
-  if (!index) {
-    index = new Map();
-    for (const f of ctx.filters) {
-      const id = f.spec?.id;
-      if (id === undefined) continue;
-      const list = index.get(id);
-      if (list) list.push(f);
-      else index.set(id, [f]);
-    }
-    bySpec.set(ctx.filters, index);
-  }
-  return index.get(specId) ?? NONE;
-}
-
 /** Where to point at a filter as a whole: its class name, else its <filter>. */
 export function filterSpan(def: FilterDef): Span {
   return def.className?.span ?? def.name.span;
