@@ -6,15 +6,12 @@
  * web.xml.default are read into ONE such state, which is why a name defined
  * in both is a duplicate and why the host's servlets replace the global ones.
  */
-import type { Diagnostic, Dispatcher, FilterMapping, Located, Param, ServletMapping, Span, WebXml } from '../model/index.js';
+import type { Diagnostic, Dispatcher, FilterMapping, Located, MimeMapping, Param, ServletMapping, WebXml } from '../model/index.js';
 import { compilePattern, decodeUrlPattern, type CompiledPattern } from './patterns.js';
 import type { MappedPattern, MergedFilter, MergedFilterMapping, MergedServlet, MergedServletMapping, Origin } from './types.js';
 
-export interface MimeEntry {
-  type: string;
-  origin: Origin;
-  span: Span;
-}
+/** A MIME mapping as read: the model's own object (its type and where it was declared), not a copy per descriptor. */
+export type MimeEntry = MimeMapping;
 
 /** The digester's view of one descriptor (or of conf/web.xml plus web.xml.default). */
 export interface Descriptor {
@@ -83,8 +80,9 @@ const SMALL = 16;
 
 /** The init-params a definition ends up with: for a repeated name, the last value wins (Tomcat keeps a map). */
 function effectiveParams(params: readonly Param[]): Param[] {
-  if (params.length < 2) return params.slice();
-  if (params.length <= SMALL && !repeatsName(params)) return params.slice();
+  // Without a repeated name they are the model's own list, shared rather than copied: merged
+  // collections are read-only (mergeWebApp), and the model is not changed once read.
+  if (params.length < 2 || (params.length <= SMALL && !repeatsName(params))) return params as Param[];
   const byName = new Map<string, Param>();
   for (const p of params) byName.set(p.name.value, p);
   return byName.size === params.length ? [...params] : [...byName.values()];
@@ -127,12 +125,15 @@ function mappedPatterns(urls: readonly Located<string>[]): MappedPattern[] {
 /** The dispatcher list of each of the 32 masks, shared by every mapping. */
 const DISPATCHER_LISTS: Dispatcher[][] = Array.from({ length: 32 }, (_, mask) => DISPATCHER_ORDER.filter((d) => (mask & DISPATCHER_BITS[d]) !== 0));
 
+/** The servlet names of the (many) mappings that name none: shared, and frozen so a change would throw. */
+const NO_NAMES = Object.freeze([]) as unknown as string[];
+
 function filterMappingOf(m: FilterMapping, origin: Origin): MergedFilterMapping {
   let bits = 0;
   for (const d of m.dispatchers) bits |= DISPATCHER_BITS[d.value.toUpperCase() as Dispatcher] ?? 0;
   // As dispatcherBits: none (or none valid) means REQUEST.
   const mask = bits === 0 ? DISPATCHER_BITS.REQUEST : bits;
-  let servletNames: string[] = [];
+  let servletNames = NO_NAMES;
   let allServlets = false;
   if (m.servletNames.length > 0) {
     const names = m.servletNames.map((s) => s.value);
@@ -202,6 +203,23 @@ function earlier(a: Stop | null, b: Stop): Stop {
   return a && a.offset <= b.offset ? a : b;
 }
 
+/**
+ * The first url-pattern before pattern `i` of mapping `k` that decodes to `d`, as the mapping Tomcat
+ * recorded for it; for small descriptors, where looking again costs less than recording every pattern.
+ * Every earlier pattern decoded (the loop stops at the first that does not).
+ */
+function earlierPattern(mappings: readonly ServletMapping[], k: number, i: number, d: string, origin: Origin): MergedServletMapping | undefined {
+  for (let j = 0; j <= k; j++) {
+    const m = mappings[j]!;
+    const end = j === k ? i : m.urlPatterns.length;
+    for (let q = 0; q < end; q++) {
+      const u = m.urlPatterns[q]!;
+      if (decodedPattern(u.value) === d) return { pattern: d, servletName: m.servletName.value, origin, span: u.span };
+    }
+  }
+  return undefined;
+}
+
 /** Finds the first element at which Tomcat's digester would stop reading `xml` on top of `state`. */
 function findStop(state: Descriptor, xml: WebXml, origin: Origin): Stop | null {
   let stop: Stop | null = null;
@@ -220,13 +238,13 @@ function findStop(state: Descriptor, xml: WebXml, origin: Origin): Stop | null {
     }
   }
   if (xml.servletMappings.length > 0) {
-    // Patterns this descriptor maps so far, with where: a Map only for a large descriptor.
+    // Patterns this descriptor maps so far, with where: a Map for a large descriptor; a small one is searched again.
     let count = 0;
     for (const m of xml.servletMappings) count += m.urlPatterns.length;
     const seen = count > SMALL ? new Map<string, MergedServletMapping>() : null;
-    const patterns: string[] = [];
-    const where: [ServletMapping, Located<string>][] = [];
-    outer: for (const m of xml.servletMappings) {
+    const mappings = xml.servletMappings;
+    outer: for (let k = 0; k < mappings.length; k++) {
+      const m = mappings[k]!;
       for (let i = 0; i < m.urlPatterns.length; i++) {
         const u = m.urlPatterns[i]!;
         const d = decodedPattern(u.value);
@@ -234,23 +252,12 @@ function findStop(state: Descriptor, xml: WebXml, origin: Origin): Stop | null {
           stop = earlier(stop, { offset: m.span.offset, diagnostic: badEscape(u, d.error, origin), applied: i });
           break outer;
         }
-        let prior = state.servletMappings.get(d);
-        if (!prior) {
-          if (seen) prior = seen.get(d);
-          else {
-            const k = patterns.indexOf(d);
-            if (k >= 0) prior = { pattern: d, servletName: where[k]![0].servletName.value, origin, span: where[k]![1].span };
-          }
-        }
+        const prior = state.servletMappings.get(d) ?? (seen ? seen.get(d) : earlierPattern(mappings, k, i, d, origin));
         if (prior) {
           stop = earlier(stop, duplicateServletMapping(prior, m, u, d, i + 1, origin));
           break outer;
         }
         if (seen) seen.set(d, { pattern: d, servletName: m.servletName.value, origin, span: u.span });
-        else {
-          patterns.push(d);
-          where.push([m, u]);
-        }
       }
     }
   }
@@ -340,7 +347,7 @@ export function readInto(state: Descriptor, xml: WebXml, origin: Origin): void {
   }
   for (const m of xml.mimeMappings) {
     if (m.span.offset >= limit) break;
-    state.mime.set(m.extension.value, { type: m.mimeType.value, origin, span: m.span });
+    state.mime.set(m.extension.value, m);
   }
   for (const w of xml.welcomeFiles) {
     if (w.span.offset >= limit) break;

@@ -70,14 +70,14 @@ function mimeOf(entries: ReadonlyMap<string, MimeEntry>, directCount: number): {
   for (const [ext, e] of entries) {
     const lower = ext.toLowerCase();
     if (direct.has(lower)) return mimeWithConflicts(entries, directCount);
-    direct.set(lower, e.type);
+    direct.set(lower, e.mimeType.value);
   }
   return { map: direct, diagnostics: [] };
 }
 
 function mimeWithConflicts(entries: ReadonlyMap<string, MimeEntry>, directCount: number): { map: Map<string, string>; diagnostics: Diagnostic[] } {
   const types = new Map<string, string>();
-  for (const [ext, e] of entries) types.set(ext, e.type);
+  for (const [ext, e] of entries) types.set(ext, e.mimeType.value);
   const { map, conflicts } = contextMimeMap(types, directCount);
   const diagnostics: Diagnostic[] = conflicts.map((exts) => {
     const winner = map.get(exts[0]!.toLowerCase());
@@ -109,7 +109,7 @@ function mimeMappingsOf(own: ReadonlyMap<string, MimeEntry>, directCount: number
       for (const [k, v] of defaults.descriptor.mime) if (!all.has(k)) all.set(k, v);
       return mimeOf(all, directCount);
     }
-    layer.set(lower, e.type);
+    layer.set(lower, e.mimeType.value);
   }
   return { map: new LayeredMap(layer, defaults.mime), diagnostics: defaults.mimeDiagnostics };
 }
