@@ -62,7 +62,7 @@ export function commaSeparatedTexts(s: string): string[] {
 }
 
 /** Calls `emit` with the text and offset of each entry of splitCommaSeparated(s), in order. */
-function eachCommaSeparated(s: string, emit: (text: string, offset: number) => void): void {
+export function eachCommaSeparated(s: string, emit: (text: string, offset: number) => void): void {
   if (s === '') return;
   // String.split drops the empty strings at the end (before trimming: "a, " keeps its blank entry).
   let end = s.length;
