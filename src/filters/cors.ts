@@ -4,10 +4,12 @@ import { defineFilter, param, refuse, type Note } from './define.js';
 import { commaSeparatedTexts, eachCommaSeparated, splitCommaSeparated, type Piece } from './java-text.js';
 
 /**
- * [...new Set(list)]: the first of each value, in order. Short lists (every real one) are compared
- * pairwise, without the set: validation makes four of these per CorsFilter.
+ * [...new Set(list)]: the first of each value, in order, in a list of its own. Short lists (every real
+ * one) are compared pairwise, without the set: validation makes four of these per CorsFilter. `fresh`
+ * says the list is the caller's alone (just read from the value, nowhere else): without duplicates it
+ * is then the answer, not copied.
  */
-function distinct(list: readonly string[]): string[] {
+function distinct(list: string[], fresh = false): string[] {
   if (list.length > 16) return [...new Set(list)];
   for (let i = 1; i < list.length; i++) {
     if (list.lastIndexOf(list[i]!, i - 1) >= 0) {
@@ -16,7 +18,7 @@ function distinct(list: readonly string[]): string[] {
       return out;
     }
   }
-  return list.slice();
+  return fresh ? list : list.slice();
 }
 
 /** The last list lowerDistinct read, and its answer: applications repeat the same headers (most leave the default). */
@@ -26,7 +28,7 @@ let lastHeaders: { list: string[]; lower: string[] } | null = null;
 function lowerDistinct(list: readonly string[]): string[] {
   const last = lastHeaders;
   if (last && last.list.length === list.length && list.every((h, i) => h === last.list[i])) return last.lower.slice();
-  const lower = distinct(list.map((h) => h.toLowerCase()));
+  const lower = distinct(list.map((h) => h.toLowerCase()), true);
   if (list.length <= 16 && list.every((h) => h.length <= 256)) lastHeaders = { list: list.slice(), lower: lower.slice() };
   return lower;
 }
@@ -107,7 +109,7 @@ const origins = reader(
   { description: 'Allowed origins: exactly "*" for any, or a comma-separated list of origins (scheme://host[:port]) compared exactly. Empty: no origin.', default: '', examples: ['https://app.example.com,https://admin.example.com', '*'] },
   (v) => {
     const list = typeof v === 'string' ? (v.trim() === '*' ? ['*'] : commaSeparatedTexts(v)) : v.map((s) => s.trim());
-    return list.length === 1 && list[0] === '*' ? { any: true, list: [] as string[] } : { any: false, list: distinct(list) };
+    return list.length === 1 && list[0] === '*' ? { any: true, list: [] as string[] } : { any: false, list: distinct(list, true) };
   },
   () => ({ any: false, list: [] as string[] }),
   originNotes,
@@ -147,9 +149,9 @@ export const spec = defineFilter({
     return {
       anyOrigin: origin.any,
       allowedOrigins: origin.list,
-      allowedMethods: distinct(v['cors.allowed.methods']),
+      allowedMethods: distinct(v['cors.allowed.methods'], true),
       allowedHeaders: lowerDistinct(v['cors.allowed.headers']),
-      exposedHeaders: distinct(v['cors.exposed.headers']),
+      exposedHeaders: distinct(v['cors.exposed.headers'], true),
       supportsCredentials: v['cors.support.credentials'],
       preflightMaxAge: v['cors.preflight.maxage'],
       decorateRequest: v['cors.request.decorate'],

@@ -130,7 +130,9 @@ export function defineFilter<P extends Record<string, ParamDef>, C>(def: {
 
   const notes = (raw: Readonly<Record<string, unknown>>, opts: { target: TomcatTarget }): ParamNote[] => {
     const out: ParamNote[] = [];
-    for (const name of Object.keys(raw)) {
+    for (const name in raw) {
+      // for...in lists the own keys in Object.keys order (raw is a plain object), without a list of them.
+      if (!Object.hasOwn(raw, name)) continue;
       const value = raw[name];
       const p = Object.hasOwn(def.params, name) ? def.params[name] : undefined;
       if (p?.notes && value !== undefined) for (const n of paramNotes(p, value)) out.push({ param: name, ...n });
@@ -149,10 +151,14 @@ export function defineFilter<P extends Record<string, ParamDef>, C>(def: {
   // the undeclared ones as they are, then toConfig. Any issue, or anything but strings, and the caller asks zod,
   // which also words the errors.
   const readers = Object.entries(def.params).map(([name, p]) => [name, p.text] as const);
+  const issues: unknown[] = [];
+  const textCtx = { issues, addIssue: (issue: unknown) => void issues.push(issue), value: undefined as unknown };
   const parseText = readers.every(([name, t]) => t && name !== '__proto__')
     ? (raw: Readonly<Record<string, unknown>>): { data: C } | null => {
-        const issues: unknown[] = [];
-        const ctx = { issues, addIssue: (issue: unknown) => void issues.push(issue), value: raw } as unknown as z.RefinementCtx;
+        // One reading at a time (reads and toConfig report synchronously): the spec's context, emptied.
+        issues.length = 0;
+        textCtx.value = raw;
+        const ctx = textCtx as unknown as z.RefinementCtx;
         const values: Record<string, unknown> = {};
         for (const [name, t] of readers) {
           const v = raw[name];

@@ -53,6 +53,9 @@ export function suggestParam(name: string, known: readonly string[]): string[] {
  * is the file's text verbatim (no entity or CDATA, no line-end normalisation);
  * otherwise the whole value.
  */
+/** The options spec.notes is called with, one object per target rather than one per filter validated. */
+const NOTE_OPTS: Partial<Record<TomcatTarget, { readonly target: TomcatTarget }>> = Object.fromEntries(TOMCAT_TARGETS.map((target) => [target, Object.freeze({ target })]));
+
 /** Findings of one rule listed per parameter value; the rest are counted in one more. */
 const MAX_PER_PARAM = 50;
 
@@ -250,7 +253,7 @@ export function validateFilterDef(def: Pick<FilterDef, 'className' | 'initParams
       });
     }
   }
-  for (const n of spec.notes(raw, { target })) {
+  for (const n of spec.notes(raw, NOTE_OPTS[target] ?? { target })) {
     const p = byParam.get(n.param);
     if (p) diagnostics.push(noteDiagnostic(n, p, p.name.value));
     else diagnostics.push({ ruleId: n.ruleId, severity: n.severity, message: `${n.message}.`, span: def.className?.span ?? def.span });

@@ -82,6 +82,10 @@ function mappedNamesOf(descriptors: DescriptorRef[]): MappedNames {
 export function isMapped(ctx: LintContext, f: CheckedFilter): boolean {
   const name = f.def.name.value;
   const own = f.descriptor;
+  // An application's own descriptor with a handful of mappings (nearly every filter): scanned, no index asked.
+  if ((own.role === 'app' || own.role === 'tomcat-web') && own.webXml.filterMappings.length <= SCAN_LIMIT) {
+    return mapsName(own.webXml.filterMappings, name) || ctx.usesOf(f).length > 0;
+  }
   const m = mappedNamesOf(ctx.descriptors);
   const names = m.byDescriptor.get(own);
   if (names ? names.has(name) : mapsName(own.webXml.filterMappings, name)) return true;

@@ -7,10 +7,18 @@ export const rule: Rule = {
   meta: { id: 'webxml-version-unsupported', description: 'A web-app version newer than the target Tomcat understands.', defaultSeverity: 'warning', category: 'compatibility' },
   visit(ctx) {
     const max = MAX_VERSION[ctx.target]!;
+    // Applications declare the same few versions: the last one's verdict is kept.
+    let last: string | undefined;
+    let newer = false;
     return {
       descriptor({ webXml }) {
         const v = webXml.version;
-        if (!v || !/^\d+\.\d+$/.test(v.value.trim()) || Number(v.value) <= max) return;
+        if (!v) return;
+        if (v.value !== last) {
+          last = v.value;
+          newer = /^\d+\.\d+$/.test(v.value.trim()) && Number(v.value) > max;
+        }
+        if (!newer) return;
         ctx.report({
           message: `web-app version="${v.value}" is newer than Tomcat ${ctx.target} understands (up to ${max.toFixed(1)}): Tomcat logs "Unknown version string [${v.value}]. Default version will be used." Declare ${max.toFixed(1)}.`,
           span: v.span,
