@@ -65,6 +65,15 @@ describe('fast XML path', () => {
     expect(accepted).toBeGreaterThan(100);
   });
 
+  it('reads names that share a slot of the name cache (same length, ends and middle) as the names they are', () => {
+    // aXbYc / aZbWc and long-name-one-x / long-name-two-x have the same length, first, last and middle characters.
+    const text = `<root aXbYc="1" aZbWc="2"><aXbYc/><aZbWc>t</aZbWc><aXbYc>u</aXbYc><long-name-one-x a="b"/><long-name-two-x/><long-name-one-x/></root>`;
+    expect(expectSame({ path: 'n.xml', text, encoding: 'utf-8', bom: false })).toBe(true);
+    const fast = parseSimpleTree(text, new LineIndex('n.xml', text))!;
+    expect(fast.root.children.map((c) => c.name)).toEqual(['aXbYc', 'aZbWc', 'aXbYc', 'long-name-one-x', 'long-name-two-x', 'long-name-one-x']);
+    expect(fast.root.attributes.map((a) => a.name)).toEqual(['aXbYc', 'aZbWc']);
+  });
+
   it('takes a typical descriptor, with a declaration, namespaces, attributes and comments', () => {
     const text = `<?xml version="1.0" encoding="UTF-8"?>
 <!-- head -->
