@@ -83,6 +83,36 @@ function sniffDeclaredEncoding(head: string): string | null {
   return m ? m[2]! : null;
 }
 
+/** "encoding" in ASCII. */
+const ENCODING_BYTES = [0x65, 0x6e, 0x63, 0x6f, 0x64, 0x69, 0x6e, 0x67];
+
+/**
+ * Whether the XML declaration declares UTF-8 in the plain form nearly every file uses
+ * (`<?xml ... encoding="UTF-8"`, any case, either quote, no blanks around "="), read from
+ * the bytes: then sniffDeclaredEncoding would find UTF-8 too, and no head needs decoding.
+ * Anything less plain answers false and is left to sniffDeclaredEncoding.
+ */
+function declaresUtf8Plainly(b: Uint8Array): boolean {
+  if (b[0] !== 0x3c || b[1] !== 0x3f || b[2] !== 0x78 || b[3] !== 0x6d || b[4] !== 0x6c) return false;
+  // sniffDeclaredEncoding reads the first 200 bytes: the whole attribute must lie within them.
+  const end = Math.min(b.length, 200);
+  for (let i = 5; i + 16 <= end; i++) {
+    const c = b[i];
+    if (c === 0x3e) return false; // ">": the declaration ended without an encoding
+    if (c !== 0x65) continue;
+    let k = 1;
+    while (k < 8 && b[i + k] === ENCODING_BYTES[k]) k++;
+    if (k < 8) continue;
+    // The first "encoding": in the plain form, or left to the pattern.
+    const before = b[i - 1];
+    if (before !== 0x20 && before !== 0x09 && before !== 0x0a && before !== 0x0d) return false;
+    const q = b[i + 9];
+    if (b[i + 8] !== 0x3d || (q !== 0x22 && q !== 0x27)) return false;
+    return (b[i + 10]! | 0x20) === 0x75 && (b[i + 11]! | 0x20) === 0x74 && (b[i + 12]! | 0x20) === 0x66 && b[i + 13] === 0x2d && b[i + 14] === 0x38 && b[i + 15] === q;
+  }
+  return false;
+}
+
 /**
  * Decodes the bytes of an XML file as an XML processor would: a byte order
  * mark first, then the encoding of the XML declaration, else UTF-8.
@@ -110,7 +140,7 @@ export function decodeXml(bytes: Uint8Array, file: string): { source: SourceFile
     encoding = 'utf-16be';
   }
   const body = bytes.subarray(start);
-  if (!bom && encoding === 'utf-8') {
+  if (!bom && encoding === 'utf-8' && !declaresUtf8Plainly(body)) {
     const head = latin1(body.subarray(0, 200));
     const declared = sniffDeclaredEncoding(head);
     const label = declared ? javaEncoding(declared) : null;

@@ -451,7 +451,8 @@ class DirectSink implements SimpleSink {
  */
 function parseDirect(source: SourceFile, diagnostics: Diagnostic[], properties: Record<string, string> | undefined, options: WebXmlOptions): WebXml | null {
   const text = source.text;
-  const lines = new LineIndex(source.path, text);
+  // Every span is worked out before this returns (a Node's lazily, while its element is read; Node.release ends that).
+  const lines = LineIndex.transient(source.path, text);
   const sink = new DirectSink(lines, text, source.path, properties, !options.namespaceAware && text.includes('xmlns:'));
   const comments = scanSimple(text, lines, sink);
   for (const node of POOL) node.release();

@@ -23,6 +23,28 @@ describe('decoding the bytes of a descriptor as a Java XML parser does', () => {
     expect(decodeXml(declared('UTF8', '<a/>'), 'w').source.encoding).toBe('utf-8');
   });
 
+  it('reads every form of the declaration alike, the plain UTF-8 one read from the bytes included', () => {
+    // Latin-1 bytes E9: "é" where the file is read as Latin-1; U+FFFD and a diagnostic where it is read as UTF-8.
+    const cases: [string, string][] = [
+      ['<?xml version="1.0" encoding="UTF-8"?>', 'utf-8'],
+      ["<?xml version='1.0' encoding='utf-8'?>", 'utf-8'],
+      ['<?xml version="1.0"\n\tencoding="Utf-8" standalone="yes"?>', 'utf-8'],
+      ['<?xml version="1.0" encoding = "ISO-8859-1"?>', 'iso-8859-1'],
+      ['<?xml version="1.0" encoding="ISO-8859-1"?>', 'iso-8859-1'],
+      ['<?xml version="1.0" encoding="UTF-8x"?>', 'utf-8'],
+      ['<?xml version="1.0" encoding="UTF-8\'?>', 'utf-8'],
+      ['<?xml version="1.0"?><!-- encoding="ISO-8859-1" -->', 'utf-8'],
+      [`<?xml version="1.0"${' '.repeat(190)} encoding="ISO-8859-1"?>`, 'utf-8'],
+      ['<?xml version="1.0" xencoding="UTF-8" encoding="ISO-8859-1"?>', 'iso-8859-1'],
+      ['<?xml version="1.0" encoding="latin1"?>', 'iso-8859-1'],
+    ];
+    for (const [decl, encoding] of cases) {
+      const { source } = decodeXml(Buffer.concat([Buffer.from(decl, 'latin1'), Buffer.from('<a>'), Buffer.from([0xe9]), Buffer.from('</a>')]), 'd.xml');
+      expect(source.encoding, decl).toBe(encoding);
+      expect(source.text.endsWith(encoding === 'utf-8' ? '<a>\ufffd</a>' : '<a>\u00e9</a>'), decl).toBe(true);
+    }
+  });
+
   it('reads ISO-8859-15, whose 0xA4 is the euro sign', () => {
     const { source } = decodeXml(declared('ISO-8859-15', '<a>', [0xa4], '</a>'), 'w');
     expect(source.encoding).toBe('iso-8859-15');
