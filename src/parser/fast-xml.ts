@@ -98,15 +98,6 @@ function resolve(scope: Scope, prefix: string): string | undefined {
   return prefix === 'xml' ? XML_NAMESPACE : prefix === 'xmlns' ? XMLNS_NAMESPACE : undefined;
 }
 
-/** Splits a qualified name as saxes does; null where saxes reports a malformed name. */
-function splitName(qname: string): { prefix: string; local: string } | null {
-  const colon = qname.indexOf(':');
-  if (colon < 0) return { prefix: '', local: qname };
-  const prefix = qname.slice(0, colon);
-  const local = qname.slice(colon + 1);
-  return prefix === '' || local === '' || local.includes(':') ? null : { prefix, local };
-}
-
 /** The scope of elements outside any declaration. */
 const NO_BINDINGS: Scope = { parent: null, bindings: null, defaultNamespace: undefined };
 
@@ -127,30 +118,37 @@ function openScope(parent: Scope, attrs: RawAttribute[]): Scope | null {
   return bindings ? { parent, bindings, defaultNamespace: bindings.has('') ? bindings.get('') : parent.defaultNamespace } : parent;
 }
 
-/** Keys of the attributes being checked (reused: a check never nests). */
-const KEYS: string[] = [];
+/** The expanded names (namespace, local name) of the attributes being checked (reused: a check never nests). */
+const URIS: string[] = [];
+const LOCALS: string[] = [];
 
 /** Whether saxes reads these attributes without a finding: every prefix bound, no two with the same expanded name. */
 function attributesValid(scope: Scope, attrs: readonly RawAttribute[]): boolean {
   const n = attrs.length;
   const seen = n > 16 ? new Set<string>() : null;
   for (let i = 0; i < n; i++) {
-    const a = attrs[i]!;
-    const parts = splitName(a.qname);
-    if (!parts) return false;
-    let key = a.qname;
-    if (parts.prefix !== '') {
-      const uri = resolve(scope, parts.prefix);
-      if (uri === undefined || uri === '') return false;
-      key = `{${uri}}${parts.local}`;
+    const qname = attrs[i]!.qname;
+    const colon = qname.indexOf(':');
+    // An unprefixed attribute is in no namespace: its expanded name is its name ("" never resolves to a bound namespace).
+    let uri = '';
+    let local = qname;
+    if (colon >= 0) {
+      // Malformed as saxes reads it: an empty prefix or local name, or a second colon.
+      if (colon === 0 || colon === qname.length - 1 || qname.indexOf(':', colon + 1) >= 0) return false;
+      const found = resolve(scope, qname.slice(0, colon));
+      if (found === undefined || found === '') return false;
+      uri = found;
+      local = qname.slice(colon + 1);
     }
     if (seen) {
+      const key = colon < 0 ? qname : `{${uri}}${local}`;
       if (seen.has(key)) return false;
       seen.add(key);
     } else {
-      // Few attributes: compared pairwise rather than through a Set per element.
-      for (let j = 0; j < i; j++) if (KEYS[j] === key) return false;
-      KEYS[i] = key;
+      // Few attributes: compared pairwise rather than through a Set (or a key string) per element.
+      for (let j = 0; j < i; j++) if (LOCALS[j] === local && URIS[j] === uri) return false;
+      URIS[i] = uri;
+      LOCALS[i] = local;
     }
   }
   return true;

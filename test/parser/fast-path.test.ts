@@ -74,6 +74,16 @@ describe('fast XML path', () => {
     expect(fast.root.attributes.map((a) => a.name)).toEqual(['aXbYc', 'aZbWc']);
   });
 
+  it('leaves attributes with the same expanded name to saxes, and takes same local names in different namespaces', () => {
+    const doc = (attrs: string): SourceFile => ({ path: 'a.xml', text: `<root xmlns:p="urn:u" xmlns:q="urn:u" xmlns:r="urn:v" ${attrs}/>`, encoding: 'utf-8', bom: false });
+    expect(expectSame(doc('p:x="1" r:x="2" x="3"'))).toBe(true);
+    for (const same of ['p:x="1" q:x="2"', 'x="1" y="2" x="3"', 'a="1" b="2" c="3" d="4" e="5" f="6" g="7" h="8" i="9" j="10" k="11" l="12" m="13" n="14" o="15" p:x="16" q:x="17"']) {
+      expect(parseSimpleTree(doc(same).text, new LineIndex('a.xml', doc(same).text)), same).toBeNull();
+      expect(parseXmlTree(doc(same)).diagnostics.length, same).toBeGreaterThan(0);
+    }
+    expect(expectSame(doc('a="1" b="2" c="3" d="4" e="5" f="6" g="7" h="8" i="9" j="10" k="11" l="12" m="13" n="14" o="15" p:x="16" r:x="17"'))).toBe(true);
+  });
+
   it('takes a typical descriptor, with a declaration, namespaces, attributes and comments', () => {
     const text = `<?xml version="1.0" encoding="UTF-8"?>
 <!-- head -->
