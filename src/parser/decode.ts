@@ -113,6 +113,15 @@ function declaresUtf8Plainly(b: Uint8Array): boolean {
   return false;
 }
 
+/** One fatal decoder per Unicode encoding, reused: a decode that is not streamed starts afresh each time. */
+const strictDecoders = new Map<string, InstanceType<typeof TextDecoder>>();
+
+function strictDecoder(encoding: string): InstanceType<typeof TextDecoder> {
+  let d = strictDecoders.get(encoding);
+  if (!d) strictDecoders.set(encoding, (d = new TextDecoder(encoding, { fatal: true })));
+  return d;
+}
+
 /**
  * Decodes the bytes of an XML file as an XML processor would: a byte order
  * mark first, then the encoding of the XML declaration, else UTF-8.
@@ -185,10 +194,11 @@ export function decodeXml(bytes: Uint8Array, file: string): { source: SourceFile
       });
     }
   } else {
-    const decoder = new TextDecoder(encoding, { fatal: true });
     try {
-      text = decoder.decode(body);
+      text = strictDecoder(encoding).decode(body);
     } catch {
+      // A decoder that threw is not used again (whatever state it was left in).
+      strictDecoders.delete(encoding);
       text = new TextDecoder(encoding).decode(body);
       diagnostics.push({
         ruleId: 'xml-encoding',
