@@ -9,7 +9,7 @@ import type { Exchange } from '../exchange.js';
 import type { Logger } from '../logging.js';
 import type { FilterResult, NextFilter, RuntimeFilter, RuntimeFilterFactory } from '../types.js';
 import { isValidOrigin } from './java-uri.js';
-import { addVaryFieldName, firstHeader } from './support.js';
+import { addHeaderNamed, addVaryFieldName, firstHeader } from './support.js';
 
 /** The request types of CorsFilter.CORSRequestType; the request attribute holds them lower-cased. */
 export type CorsRequestType = 'SIMPLE' | 'ACTUAL' | 'PRE_FLIGHT' | 'NOT_CORS' | 'INVALID_CORS';
@@ -59,14 +59,16 @@ export const create: RuntimeFilterFactory<CorsConfig> = (config, ctx) => {
 };
 
 function filter(cors: Cors, ex: Exchange, next: NextFilter): FilterResult {
-  const type = classifyCorsRequest(ex);
-  if (cors.decorate) decorate(ex, type);
+  // The Origin header is read once: every step below asks for the same first line.
+  const origin = firstHeader(ex, 'origin');
+  const type = classify(ex, origin);
+  if (cors.decorate) decorate(ex, type, origin);
   switch (type) {
     case 'SIMPLE':
     case 'ACTUAL':
-      return handleActual(cors, ex, next);
+      return handleActual(cors, ex, next, origin!);
     case 'PRE_FLIGHT':
-      handlePreflight(cors, ex);
+      handlePreflight(cors, ex, origin!);
       return undefined;
     case 'NOT_CORS':
       // A response that depends on the origin list must not be cached for every origin.
@@ -80,7 +82,10 @@ function filter(cors: Cors, ex: Exchange, next: NextFilter): FilterResult {
 
 /** CorsFilter.checkRequestType: the same decisions in the same order. */
 export function classifyCorsRequest(ex: Exchange): CorsRequestType {
-  const origin = firstHeader(ex, 'origin');
+  return classify(ex, firstHeader(ex, 'origin'));
+}
+
+function classify(ex: Exchange, origin: string | null): CorsRequestType {
   if (origin === null) return 'NOT_CORS';
   if (origin === '' || !isValidOrigin(origin)) return 'INVALID_CORS';
   if (isSameOrigin(ex, origin)) return 'NOT_CORS';
@@ -109,24 +114,32 @@ export function classifyCorsRequest(ex: Exchange): CorsRequestType {
  */
 function isSameOrigin(ex: Exchange, origin: string): boolean {
   const scheme = ex.request.scheme.toLowerCase();
-  const target = `${scheme}://${ex.request.serverName}`;
+  const serverName = ex.request.serverName;
+  // origin is compared with scheme://serverName and then :port piece by piece, without building either string.
+  const hostEnd = scheme.length + 3 + serverName.length;
+  if (origin.length < hostEnd || !origin.startsWith(scheme) || !origin.startsWith('://', scheme.length) || !origin.startsWith(serverName, scheme.length + 3)) return false;
   const port = ex.request.serverPort;
-  if (target.length === origin.length) {
+  if (origin.length === hostEnd) {
     const nonDefault = ((scheme === 'http' || scheme === 'ws') && port !== 80) || ((scheme === 'https' || scheme === 'wss') && port !== 443);
-    return nonDefault ? false : origin === target;
+    return !nonDefault;
   }
-  return origin === `${target}:${port}`;
+  // V8 keeps the strings of recently printed numbers, so String(port) is rarely built anew.
+  const digits = String(port);
+  return origin.charCodeAt(hostEnd) === 58 && origin.length === hostEnd + 1 + digits.length && origin.endsWith(digits);
 }
 
-function decorate(ex: Exchange, type: CorsRequestType): void {
+/** The cors.request.type attribute: the type's name lower-cased. */
+const TYPE_ATTRIBUTE: Readonly<Record<CorsRequestType, string>> = { SIMPLE: 'simple', ACTUAL: 'actual', PRE_FLIGHT: 'pre_flight', NOT_CORS: 'not_cors', INVALID_CORS: 'invalid_cors' };
+
+function decorate(ex: Exchange, type: CorsRequestType, origin: string | null): void {
   const req = ex.request;
   switch (type) {
     case 'SIMPLE':
     case 'ACTUAL':
     case 'PRE_FLIGHT':
       req.setAttribute(ATTR_IS_CORS_REQUEST, true);
-      req.setAttribute(ATTR_ORIGIN, firstHeader(ex, 'origin'));
-      req.setAttribute(ATTR_REQUEST_TYPE, type.toLowerCase());
+      req.setAttribute(ATTR_ORIGIN, origin);
+      req.setAttribute(ATTR_REQUEST_TYPE, TYPE_ATTRIBUTE[type]);
       if (type === 'PRE_FLIGHT') req.setAttribute(ATTR_REQUEST_HEADERS, firstHeader(ex, 'access-control-request-headers') ?? '');
       return;
     case 'NOT_CORS':
@@ -137,8 +150,7 @@ function decorate(ex: Exchange, type: CorsRequestType): void {
   }
 }
 
-function handleActual(cors: Cors, ex: Exchange, next: NextFilter): FilterResult {
-  const origin = firstHeader(ex, 'origin')!;
+function handleActual(cors: Cors, ex: Exchange, next: NextFilter, origin: string): FilterResult {
   if (!originAllowed(cors, origin) || !cors.methods.has(ex.request.method)) {
     refuse(cors, ex);
     return undefined;
@@ -148,8 +160,7 @@ function handleActual(cors: Cors, ex: Exchange, next: NextFilter): FilterResult 
 }
 
 /** Answers a pre-flight without calling the rest of the chain. */
-function handlePreflight(cors: Cors, ex: Exchange): void {
-  const origin = firstHeader(ex, 'origin')!;
+function handlePreflight(cors: Cors, ex: Exchange, origin: string): void {
   if (!originAllowed(cors, origin)) return refuse(cors, ex);
   const method = firstHeader(ex, 'access-control-request-method');
   if (method === null || !cors.methods.has(method.trim())) return refuse(cors, ex);
@@ -174,15 +185,15 @@ function addStandardHeaders(cors: Cors, ex: Exchange, origin: string): void {
   const res = ex.response;
   if (!cors.anyOrigin) addVaryFieldName(res, 'Origin');
   // The echoed origin is one of the configured ones, so it cannot carry CR/LF.
-  res.addHeader('Access-Control-Allow-Origin', cors.anyOrigin ? '*' : origin);
-  if (cors.allowCredentials) res.addHeader('Access-Control-Allow-Credentials', 'true');
-  if (cors.exposeHeaders !== null) res.addHeader('Access-Control-Expose-Headers', cors.exposeHeaders);
+  addHeaderNamed(res, 'Access-Control-Allow-Origin', 'access-control-allow-origin', cors.anyOrigin ? '*' : origin);
+  if (cors.allowCredentials) addHeaderNamed(res, 'Access-Control-Allow-Credentials', 'access-control-allow-credentials', 'true');
+  if (cors.exposeHeaders !== null) addHeaderNamed(res, 'Access-Control-Expose-Headers', 'access-control-expose-headers', cors.exposeHeaders);
   if (ex.request.method === 'OPTIONS') {
     addVaryFieldName(res, 'Access-Control-Request-Method');
     addVaryFieldName(res, 'Access-Control-Request-Headers');
-    if (cors.maxAge !== null) res.addHeader('Access-Control-Max-Age', cors.maxAge);
-    if (cors.allowMethods !== null) res.addHeader('Access-Control-Allow-Methods', cors.allowMethods);
-    if (cors.allowHeaders !== null) res.addHeader('Access-Control-Allow-Headers', cors.allowHeaders);
+    if (cors.maxAge !== null) addHeaderNamed(res, 'Access-Control-Max-Age', 'access-control-max-age', cors.maxAge);
+    if (cors.allowMethods !== null) addHeaderNamed(res, 'Access-Control-Allow-Methods', 'access-control-allow-methods', cors.allowMethods);
+    if (cors.allowHeaders !== null) addHeaderNamed(res, 'Access-Control-Allow-Headers', 'access-control-allow-headers', cors.allowHeaders);
   }
 }
 

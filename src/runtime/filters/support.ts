@@ -55,6 +55,18 @@ export function splitCommaSeparated(text: string): string[] {
   return out;
 }
 
+/**
+ * ExchangeResponse.addHeader for a header other than Content-Type whose
+ * lower-cased name is a literal: Node finds an existing line by that name
+ * without lower-casing the mixed-case one and looking the copy up again.
+ */
+export function addHeaderNamed(res: ExchangeResponse, name: string, lowerCased: string, value: string): void {
+  const raw = res.raw;
+  if (raw.headersSent) return;
+  if (raw.hasHeader(lowerCased)) raw.appendHeader(name, value);
+  else raw.setHeader(name, value);
+}
+
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
 /**
@@ -63,6 +75,11 @@ const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
  * lower-cased tokens and the header is rewritten as one comma-joined line.
  */
 export function addVaryFieldName(res: ExchangeResponse, name: string): void {
+  // Most responses have no Vary yet: the name then goes in as given, with no list to read.
+  if (!res.containsHeader('vary')) {
+    res.setHeader('vary', name);
+    return;
+  }
   const existing = res.getHeaders('vary');
   if (existing.length === 1 && existing[0]!.trim() === '*') return;
   if (existing.length === 0) {
