@@ -17,6 +17,11 @@ import type { FilterInitContext, RuntimeFilter, RuntimeFilterFactory } from '../
 import { mimeLookupOf, type MimeLookup } from './support.js';
 
 interface Expires {
+  /**
+   * For rules counted from the access time in seconds, minutes and hours only, the elapsed time they add (ms):
+   * the max-age is then the same on every request, and its directive is built once.
+   */
+  readonly fixed: ReadonlyMap<ExpiresRule, { readonly ms: number; readonly maxAge: string }>;
   readonly excluded: ReadonlySet<number>;
   readonly byType: ReadonlyMap<string, ExpiresRule>;
   readonly defaultRule: ExpiresRule | null;
@@ -34,7 +39,13 @@ export function createExpires(config: ExpiresConfig, ctx: FilterInitContext, now
   const byType = new Map<string, ExpiresRule>();
   // The schema keys rules as Tomcat does (trimmed, lower-cased content type).
   for (const [type, rule] of Object.entries(config.byType)) byType.set(type, rule);
-  const state: Expires = { excluded: new Set(config.excludedStatusCodes), byType, defaultRule: config.defaultRule, logger, now, mimeType: mimeLookupOf(ctx) };
+  const fixed = new Map<ExpiresRule, { ms: number; maxAge: string }>();
+  for (const rule of [...byType.values(), config.defaultRule]) {
+    const ms = rule === null || rule.base !== 'access' ? null : elapsedMs(rule);
+    // expires - now is then exactly ms (whole milliseconds well inside 2^53), as expirationOf and beforeCommit compute it.
+    if (ms !== null) fixed.set(rule!, { ms, maxAge: `max-age=${Math.trunc(ms / 1000)}` });
+  }
+  const state: Expires = { fixed, excluded: new Set(config.excludedStatusCodes), byType, defaultRule: config.defaultRule, logger, now, mimeType: mimeLookupOf(ctx) };
   if (logger.isLoggable('FINE')) logger.fine(`Filter initialized with configuration [${describe(state)}]`);
   return {
     name: 'ExpiresFilter',
@@ -70,8 +81,9 @@ function beforeCommit(ex: Exchange, state: Expires): void {
     const path = ex.request.servletPath;
     contentType = state.mimeType(path.slice(path.lastIndexOf('/') + 1));
   }
-  const cacheControl = res.getHeaders('cache-control');
-  const cc = cacheControl.length === 0 ? null : cacheControl.join(',');
+  const cacheControl = res.raw.getHeader('cache-control');
+  // The lines joined with ',' (what getHeaders('cache-control').join(',') gives), null when there are none.
+  const cc = cacheControl === undefined ? null : Array.isArray(cacheControl) ? (cacheControl.length === 0 ? null : cacheControl.join(',')) : String(cacheControl);
   if (res.containsHeader('expires') || (cc !== null && cc.includes('max-age'))) {
     log?.fine(`Request [${uri}] with response status [${status}] content-type [${contentType}], Expires header already defined`);
     return;
@@ -90,6 +102,15 @@ function beforeCommit(ex: Exchange, state: Expires): void {
     return;
   }
   const now = state.now();
+  const fixed = state.fixed.get(rule);
+  // A whole-millisecond clock inside 2^52 keeps now + ms exact (an injected clock may return anything).
+  if (fixed !== undefined && Number.isInteger(now) && Math.abs(now) < 2 ** 52) {
+    const expires = now + fixed.ms;
+    log?.fine(`Request [${uri}] with response status [${status}] content-type [${contentType}], set expiration date [${new Date(expires).toUTCString()}]`);
+    res.setHeader('Cache-Control', cc === null ? fixed.maxAge : `${cc}, ${fixed.maxAge}`);
+    res.setHeader('Expires', httpDate(expires));
+    return;
+  }
   let base = now;
   if (rule.base === 'modification') {
     const lastModified = parseHttpDate(res.getHeader('last-modified'));
@@ -138,6 +159,19 @@ function ruleFor(state: Expires, contentType: string | null): ExpiresRule | null
     }
   }
   return state.defaultRule;
+}
+
+/** The elapsed time of a rule made of seconds, minutes and hours only (whole ms, safely below 2^53); null otherwise. */
+function elapsedMs(rule: Pick<ExpiresRule, 'durations'>): number | null {
+  let ms = 0;
+  for (const { amount, unit } of rule.durations) {
+    const step = unit === 'second' ? 1000 : unit === 'minute' ? 60_000 : unit === 'hour' ? 3_600_000 : null;
+    if (step === null) return null;
+    ms += amount * step;
+    // Summed apart from the clock, the total must stay exact, as the running sum of expirationOf does.
+    if (!Number.isSafeInteger(ms) || Math.abs(ms) > 2 ** 50) return null;
+  }
+  return ms;
 }
 
 /**

@@ -235,3 +235,18 @@ describe('ExpiresFilter: logging at FINE', () => {
     expect(logs.records.filter((r) => r.logger === 'org.apache.catalina.filters.ExpiresFilter')).toEqual([]);
   });
 });
+
+describe('ExpiresFilter: rules of seconds, minutes and hours counted from access', () => {
+  it('send what adding the durations to the clock gives, for whole, fractional and huge clock values', async () => {
+    const durations = [
+      { amount: 2, unit: 'hour' as const },
+      { amount: 3, unit: 'minute' as const },
+      { amount: 4, unit: 'second' as const },
+    ];
+    for (const now of [NOW, NOW + 0.5, NOW - 999, 2 ** 53 - 5_000, 0]) {
+      const expires = expirationOf({ durations }, now);
+      const r = await run(expiresAt({ 'ExpiresByType text/plain': 'access plus 2 hours 3 minutes 4 seconds' }, now), respond('text/plain'));
+      expect({ now, ...r }).toEqual({ now, status: 200, cacheControl: `max-age=${Math.trunc((expires - now) / 1000)}`, expires: new Date(expires).toUTCString() });
+    }
+  });
+});
