@@ -49,7 +49,11 @@ export class ExchangeRequest {
   dispatcherType: DispatcherType = 'REQUEST';
 
   private readonly ex: Exchange;
-  private overrides: Map<string, readonly string[] | null> | null = null;
+  /**
+   * Headers filters replaced: lower-cased name, then its lines (null when removed), pair after pair. A request
+   * carries one or two (RemoteIpFilter's), where a flat array searched in order beats building a Map.
+   */
+  private overrides: (string | readonly string[] | null)[] | null = null;
   private attributes: Attributes | null = null;
   private remoteAddrValue: string | undefined;
   private remoteHostValue: string | undefined;
@@ -102,9 +106,10 @@ export class ExchangeRequest {
   /** The header's value (repeated headers joined as Node joins them), or null. */
   getHeader(name: string): string | null {
     const key = name.toLowerCase();
-    if (this.overrides !== null) {
-      const o = this.overrides.get(key);
-      if (o !== undefined) return o === null || o.length === 0 ? null : o.join(key === 'cookie' ? '; ' : ', ');
+    const at = this.overrideAt(key);
+    if (at >= 0) {
+      const o = this.overrides![at] as readonly string[] | null;
+      return o === null || o.length === 0 ? null : o.length === 1 ? o[0]! : o.join(key === 'cookie' ? '; ' : ', ');
     }
     const v = this.raw.headers[key];
     if (v === undefined) return null;
@@ -114,17 +119,33 @@ export class ExchangeRequest {
   /** Every line of the header, in order (empty when absent). */
   getHeaders(name: string): string[] {
     const key = name.toLowerCase();
-    if (this.overrides !== null) {
-      const o = this.overrides.get(key);
-      if (o !== undefined) return o === null ? [] : [...o];
+    const at = this.overrideAt(key);
+    if (at >= 0) {
+      const o = this.overrides![at] as readonly string[] | null;
+      return o === null ? [] : [...o];
     }
     return linesOf(this.raw, key);
+  }
+
+  /** Index of the lines of an overridden header in `overrides`, or -1. */
+  private overrideAt(key: string): number {
+    const list = this.overrides;
+    if (list === null) return -1;
+    for (let i = 0; i < list.length; i += 2) if (list[i] === key) return i + 1;
+    return -1;
+  }
+
+  private override(key: string, lines: readonly string[] | null): void {
+    const at = this.overrideAt(key);
+    if (at >= 0) this.overrides![at] = lines;
+    else (this.overrides ??= []).push(key, lines);
   }
 
   /** Header names, lower-cased. */
   getHeaderNames(): string[] {
     const names = new Set(Object.keys(this.raw.headers));
-    if (this.overrides !== null) for (const [k, v] of this.overrides) v === null ? names.delete(k) : names.add(k);
+    const list = this.overrides;
+    if (list !== null) for (let i = 0; i < list.length; i += 2) list[i + 1] === null ? names.delete(list[i] as string) : names.add(list[i] as string);
     return [...names];
   }
 
@@ -136,12 +157,12 @@ export class ExchangeRequest {
     const key = name.toLowerCase();
     if (typeof value === 'string') {
       // One line: no join needed for Node's view.
-      (this.overrides ??= new Map()).set(key, [value]);
+      this.override(key, [value]);
       this.raw.headers[key] = value;
       return;
     }
     const lines = value === null ? null : [...value];
-    (this.overrides ??= new Map()).set(key, lines);
+    this.override(key, lines);
     if (lines === null || lines.length === 0) delete this.raw.headers[key];
     else this.raw.headers[key] = lines.join(key === 'cookie' ? '; ' : ', ');
   }
@@ -516,9 +537,20 @@ function linesOf(raw: IncomingMessage, key: string): string[] {
   const list = raw.rawHeaders;
   for (let i = 0; i + 1 < list.length; i += 2) {
     const name = list[i]!;
-    if (name.length === key.length && (name === key || name.toLowerCase() === key)) out.push(list[i + 1]!);
+    if (name.length === key.length && (name === key || sameLowerCased(name, key))) out.push(list[i + 1]!);
   }
   return out;
+}
+
+/** Whether `name.toLowerCase() === key` for a lower-cased key of the same length, without building the lower-cased copy. */
+function sameLowerCased(name: string, key: string): boolean {
+  for (let i = 0; i < name.length; i++) {
+    const c = name.charCodeAt(i);
+    // Beyond ASCII, lower-casing can change lengths and map onto ASCII (U+212A KELVIN SIGN is 'k'): ask toLowerCase.
+    if (c >= 128) return name.toLowerCase() === key;
+    if ((c >= 65 && c <= 90 ? c + 32 : c) !== key.charCodeAt(i)) return false;
+  }
+  return true;
 }
 
 /** The value of the decimal digits from `from` to the end, or -1 when there are none or anything else follows. */

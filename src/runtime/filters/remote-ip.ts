@@ -327,8 +327,13 @@ function restore(ex: Exchange, saved: Saved): void {
   req.serverPort = saved.serverPort;
   req.localPort = saved.localPort;
   req.localName = saved.localName;
-  if (saved.remoteIpLines !== null) req.setHeader(saved.ip.remoteIpHeader, saved.remoteIpLines.length === 0 ? null : saved.remoteIpLines);
-  if (saved.proxiesLines !== null) req.setHeader(saved.ip.proxiesHeader, saved.proxiesLines.length === 0 ? null : saved.proxiesLines);
+  if (saved.remoteIpLines !== null) req.setHeader(saved.ip.remoteIpHeader, asHeaderValue(saved.remoteIpLines));
+  if (saved.proxiesLines !== null) req.setHeader(saved.ip.proxiesHeader, asHeaderValue(saved.proxiesLines));
+}
+
+/** Saved lines as ExchangeRequest.setHeader takes them: null for none, the line itself for one (no copy to join). */
+function asHeaderValue(lines: string[]): string | string[] | null {
+  return lines.length === 0 ? null : lines.length === 1 ? lines[0]! : lines;
 }
 
 /**
