@@ -24,12 +24,34 @@ export function splitRequestTarget(target: string): { path: string; query: strin
   return { path, query };
 }
 
-const NEEDS_WORK = /[%;\\\0]|\/\/|\/\.(?:\/|\.?$|\.\/)|[^\x21-\x7e]/;
+/**
+ * Whether a path needs more than a look: it has '%', ';', '\\', a byte outside
+ * 0x21-0x7e (NUL included), '//', or a '.' or '..' segment ('/./', '/../', or one
+ * at the end). A character loop: most paths are plain, and a regular expression
+ * costs more to enter than this costs to run.
+ */
+export function pathNeedsWork(raw: string): boolean {
+  const n = raw.length;
+  for (let i = 0; i < n; i++) {
+    const c = raw.charCodeAt(i);
+    if (c < 0x21 || c > 0x7e || c === 37 || c === 59 || c === 92) return true;
+    if (c !== 47 || i + 1 === n) continue;
+    const next = raw.charCodeAt(i + 1);
+    if (next === 47) return true;
+    if (next !== 46) continue;
+    // "/." then "/", the end, "." at the end, or "./".
+    if (i + 2 === n) return true;
+    const after = raw.charCodeAt(i + 2);
+    if (after === 47) return true;
+    if (after === 46 && (i + 3 === n || raw.charCodeAt(i + 3) === 47)) return true;
+  }
+  return false;
+}
 
 /** Decodes and normalises a raw path; null when Tomcat would reject it with 400. */
 export function decodeRequestPath(raw: string, decode: ByteDecoder): string | null {
   if (raw.charCodeAt(0) !== 47) return null;
-  if (!NEEDS_WORK.test(raw)) return raw;
+  if (!pathNeedsWork(raw)) return raw;
   const bytes = percentDecode(stripPathParameters(raw));
   if (bytes === null) return null;
   const normal = normalize(bytes);
