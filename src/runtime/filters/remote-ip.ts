@@ -36,8 +36,11 @@ interface RemoteIp {
   /** internalProxies first, then trustedProxies: the same address always gets the same answer, so it is remembered. */
   readonly kindOf: (address: string) => ProxyKind;
   readonly remoteIpHeader: string;
+  /** Whether Node keeps remoteIpHeader (protocolHeader) other than as one ", "-joined value, so its lines are read instead. */
+  readonly remoteIpSpecial: boolean;
   readonly proxiesHeader: string;
   readonly protocolHeader: string | null;
+  readonly protocolSpecial: boolean;
   readonly httpsValue: string;
   readonly portHeader: string | null;
   readonly hostHeader: string | null;
@@ -90,8 +93,10 @@ export const create: RuntimeFilterFactory<RemoteIpConfig> = (config, ctx) => {
   const ip: RemoteIp = {
     kindOf,
     remoteIpHeader: config.remoteIpHeader.toLowerCase(),
+    remoteIpSpecial: NODE_SPECIAL.has(config.remoteIpHeader.toLowerCase()),
     proxiesHeader: config.proxiesHeader.toLowerCase(),
     protocolHeader: config.protocolHeader === null ? null : config.protocolHeader.toLowerCase(),
+    protocolSpecial: config.protocolHeader !== null && NODE_SPECIAL.has(config.protocolHeader.toLowerCase()),
     httpsValue: config.protocolHeaderHttpsValue.toLowerCase(),
     portHeader: config.portHeader === null ? null : config.portHeader.toLowerCase(),
     hostHeader: config.hostHeader === null ? null : config.hostHeader.toLowerCase(),
@@ -147,7 +152,7 @@ function filter(ip: RemoteIp, ex: Exchange, next: NextFilter): FilterResult {
  */
 function walkProxies(ip: RemoteIp, ex: Exchange, isInternal: boolean, saved: Saved): string | null {
   const req = ex.request;
-  const joined = mergedHeader(ex, ip.remoteIpHeader, ', ');
+  const joined = mergedHeader(ex, ip.remoteIpHeader, ip.remoteIpSpecial, ', ');
   if (joined === null) return null;
   // Trailing empty pieces are dropped (an all-comma or empty header has no entries).
   let pieceEnd = joined.length;
@@ -211,7 +216,7 @@ async function hostNameOf(address: string, logger: Logger): Promise<string> {
 function forward(ip: RemoteIp, ex: Exchange, next: NextFilter, saved: Saved): FilterResult {
   const req = ex.request;
   if (ip.protocolHeader !== null) {
-    const value = mergedHeader(ex, ip.protocolHeader, ',');
+    const value = mergedHeader(ex, ip.protocolHeader, ip.protocolSpecial, ',');
     if (value !== null) {
       const https = isHttps(ip, value);
       req.secure = https;
@@ -278,8 +283,8 @@ function setPorts(ip: RemoteIp, ex: Exchange, defaultPort: number): void {
 const NODE_SPECIAL = new Set(['age', 'authorization', 'content-length', 'content-type', 'etag', 'expires', 'from', 'host', 'if-modified-since', 'if-unmodified-since', 'last-modified', 'location', 'max-forwards', 'proxy-authorization', 'referer', 'retry-after', 'server', 'user-agent', 'set-cookie', 'cookie']);
 
 /** Every line of a header joined with `separator` (RequestUtil.getMergedHeaderValue), or null when absent. */
-function mergedHeader(ex: Exchange, name: string, separator: string): string | null {
-  if (!NODE_SPECIAL.has(name)) return ex.request.getHeader(name);
+function mergedHeader(ex: Exchange, name: string, special: boolean, separator: string): string | null {
+  if (!special) return ex.request.getHeader(name);
   const lines = ex.request.getHeaders(name);
   return lines.length === 0 ? null : lines.join(separator);
 }
