@@ -65,6 +65,34 @@ function compact(w: WebXml): WebXml {
 /** Where all() gathers values before copying them out exactly (reused: V8 drops an array's storage when its length is set to 0). */
 const SCRATCH: Located<string>[] = [];
 
+/**
+ * Elements whose text is a name the configuration repeats from file to file and compares
+ * all the time (merge keys its maps by them, lint matches them against parameter and class
+ * names): their values are interned.
+ */
+const NAME_ELEMENTS = new Set(['filter-name', 'filter-class', 'param-name', 'servlet-name', 'servlet-class', 'url-pattern', 'dispatcher', 'async-supported']);
+
+/** Canonical copies of name values, bounded: emptied when full (a base of unusual names just interns less). */
+const INTERNED = new Map<string, string>();
+const MAX_INTERNED = 4096;
+const MAX_INTERNED_LENGTH = 128;
+
+/**
+ * One flat copy per distinct name: equal names are then the same string, which V8 compares and
+ * hashes at once, where two slices of two files' text are compared character by character through
+ * its slow path. A copy (not the slice itself) so the table never keeps a file's text alive.
+ */
+function intern(value: string): string {
+  if (value.length > MAX_INTERNED_LENGTH) return value;
+  const known = INTERNED.get(value);
+  if (known !== undefined) return known;
+  if (INTERNED.size >= MAX_INTERNED) INTERNED.clear();
+  // A slice shorter than 13 characters is already a copy; JSON.parse makes a flat one of a longer slice.
+  const copy = value.length < 13 ? value : (JSON.parse(JSON.stringify(value)) as string);
+  INTERNED.set(copy, copy);
+  return copy;
+}
+
 /** Reads the children of an element that Tomcat's digester reads, with their text located. */
 class Reader {
   constructor(
@@ -84,6 +112,7 @@ class Reader {
     while (e > s && isSpace(raw.charCodeAt(e - 1))) e--;
     let value = el.text.trim();
     if (this.properties && value.includes('${')) value = resolveProperties(value, this.properties).value;
+    if (NAME_ELEMENTS.has(el.name)) value = intern(value);
     return { value, span: this.lines.span(s, e) };
   }
 
