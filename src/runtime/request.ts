@@ -138,7 +138,9 @@ export class ExchangeRequest {
   private override(key: string, lines: readonly string[] | null): void {
     const at = this.overrideAt(key);
     if (at >= 0) this.overrides![at] = lines;
-    else (this.overrides ??= []).push(key, lines);
+    // The first pair as a literal: an array grown from empty by push reserves room for 16.
+    else if (this.overrides === null) this.overrides = [key, lines];
+    else this.overrides.push(key, lines);
   }
 
   /** Header names, lower-cased. */
@@ -533,13 +535,18 @@ export class ExchangeRequest {
  * `headersDistinct` holds, without building it for every header of the request).
  */
 function linesOf(raw: IncomingMessage, key: string): string[] {
-  const out: string[] = [];
+  // Usually one line: it is returned in a one-element literal, not an array grown from empty by push (room for 16).
+  let first: string | undefined;
+  let more: string[] | null = null;
   const list = raw.rawHeaders;
   for (let i = 0; i + 1 < list.length; i += 2) {
     const name = list[i]!;
-    if (name.length === key.length && (name === key || sameLowerCased(name, key))) out.push(list[i + 1]!);
+    if (name.length !== key.length || (name !== key && !sameLowerCased(name, key))) continue;
+    if (first === undefined) first = list[i + 1]!;
+    else if (more === null) more = [first, list[i + 1]!];
+    else more.push(list[i + 1]!);
   }
-  return out;
+  return more ?? (first === undefined ? [] : [first]);
 }
 
 /** Whether `name.toLowerCase() === key` for a lower-cased key of the same length, without building the lower-cased copy. */
