@@ -36,15 +36,21 @@ function isSpace(c: number): boolean {
   return c === 32 || c === 9 || c === 10;
 }
 
-/** The end of the ASCII name starting at `i`, or -1 when none starts there (a non-ASCII name goes to saxes). */
+/** Where nameEnd saw the first ":" of the name it read, or -1 (a module field rather than a result object). */
+let nameColon = -1;
+
+/** The end of the ASCII name starting at `i`, or -1 when none starts there (a non-ASCII name goes to saxes); nameColon says where its first ":" is. */
 function nameEnd(text: string, i: number): number {
+  nameColon = -1;
   const first = text.charCodeAt(i);
   if (!(first < 128 && (NAME[first]! & 1) !== 0)) return -1;
   let j = i + 1;
   for (;;) {
     const c = text.charCodeAt(j);
-    if (c < 128 && NAME[c] !== 0) j++;
-    else return c >= 128 ? -1 : j;
+    if (c < 128 && NAME[c] !== 0) {
+      if (c === 58 && nameColon < 0) nameColon = j;
+      j++;
+    } else return c >= 128 ? -1 : j;
   }
 }
 
@@ -324,6 +330,8 @@ export function scanSimple(text: string, lines: LineIndex, sink: SimpleSink): Lo
     if (depth >= MAX_DEPTH) return null;
     const nEnd = nameEnd(text, lt + 1);
     if (nEnd < 0) return null;
+    // Read before readStartTag, whose attribute names move it.
+    const colon = nameColon < 0 ? -1 : nameColon - (lt + 1);
     const attrs = readStartTag(text, lt, nEnd);
     if (!attrs) return null;
     const end = tagEnd;
@@ -331,8 +339,7 @@ export function scanSimple(text: string, lines: LineIndex, sink: SimpleSink): Lo
     const own = attrs.length === 0 ? scope : openScope(scope, attrs);
     if (!own) return null;
     const qname = nameAt(text, lt + 1, nEnd);
-    // Saxes' qualified-name rules without a {prefix, local} object per element.
-    const colon = qname.indexOf(':');
+    // Saxes' qualified-name rules without a {prefix, local} object per element (colon: from nameEnd).
     let name = qname;
     let uri: string | undefined;
     if (colon < 0) {

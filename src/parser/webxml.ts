@@ -95,12 +95,20 @@ function intern(value: string): string {
 
 /** Reads the children of an element that Tomcat's digester reads, with their text located. */
 class Reader {
+  /**
+   * Properties to replace, when a value can hold `${` at all: the text has one, or a reference
+   * (`&#36;{`) may spell one. Otherwise values are not searched one by one.
+   */
+  private readonly replacing: Record<string, string> | undefined;
+
   constructor(
     private readonly lines: LineIndex,
     private readonly raw: string,
     private readonly diagnostics: Diagnostic[],
-    private readonly properties: Record<string, string> | undefined,
-  ) {}
+    properties: Record<string, string> | undefined,
+  ) {
+    this.replacing = properties && (raw.includes('${') || raw.includes('&')) ? properties : undefined;
+  }
 
   /** Tomcat's digester replaces `${name}` in every body text with a system property (unknown names stay as written). */
   text(el: Element): Located<string> {
@@ -110,8 +118,16 @@ class Reader {
     let e = el.contentEnd;
     while (s < e && isSpace(raw.charCodeAt(s))) s++;
     while (e > s && isSpace(raw.charCodeAt(e - 1))) e--;
-    let value = el.text.trim();
-    if (this.properties && value.includes('${')) value = resolveProperties(value, this.properties).value;
+    // The content as one piece of text (no child, comment or entity in it): sliced out trimmed as located,
+    // then trimmed as JavaScript trims, which only differs for other white space (U+00A0 and above) at an end.
+    let value: string;
+    if (el instanceof Node && el.isWholeContent()) {
+      value = raw.slice(s, e);
+      if (e > s && (raw.charCodeAt(s) > 127 || raw.charCodeAt(e - 1) > 127)) value = value.trim();
+    } else {
+      value = el.text.trim();
+    }
+    if (this.replacing && value.includes('${')) value = resolveProperties(value, this.replacing).value;
     if (NAME_ELEMENTS.has(el.name)) value = intern(value);
     return { value, span: this.lines.span(s, e) };
   }
@@ -344,6 +360,11 @@ class Node implements Element {
     this.spanOf = null;
   }
 
+  /** Whether the text is the whole content, in one piece: no child element, comment or entity inside. */
+  isWholeContent(): boolean {
+    return this.segmentCount === 2 && this.segments[0] === this.contentStart && this.segments[1] === this.contentEnd;
+  }
+
   /** The character data, as the tree concatenates it. */
   get text(): string {
     const seg = this.segments;
@@ -391,7 +412,7 @@ class DirectSink implements SimpleSink {
     private readonly file: string,
     private readonly properties: Record<string, string> | undefined,
     /** Names are matched as written (prefix included): no namespace processing and a prefix declared. */
-    private readonly qualified: boolean,
+    readonly qualified: boolean,
   ) {
     this.reader = new Reader(lines, raw, this.modelDiagnostics, properties);
   }
@@ -428,7 +449,8 @@ class DirectSink implements SimpleSink {
 
   /** A child of the root is complete: read it, then reuse its nodes. */
   private finish(node: Node): void {
-    if (node.name.includes(':')) this.prefixed.push(prefixedElement(node.qname, this.lines.span(node.start, node.contentStart)));
+    // Only a name matched as written can have a prefix (a local name never does).
+    if (this.qualified && node.qname.includes(':')) this.prefixed.push(prefixedElement(node.qname, this.lines.span(node.start, node.contentStart)));
     readElement(node, this.reader, this.webXml!);
     this.used = 0;
   }

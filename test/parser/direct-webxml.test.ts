@@ -85,8 +85,15 @@ describe('parseWebXml without the tree', () => {
       '<web-app><servlet-mapping><servlet-name>s</servlet-name><url-pattern>/a</url-pattern><url-pattern>/b</url-pattern></servlet-mapping></web-app>',
       ' \n ',
       '<web-app>&amp;</web-app>',
+      '<web-app><filter><filter-name>\u00a0a\u2003</filter-name><filter-class> \u00a0 </filter-class><async-supported>\u3000x y\u00a0 </async-supported></filter></web-app>',
+      '<web-app><context-param><param-name>p</param-name><param-value>&#36;{catalina.base}/$&#123;app.name}</param-value></context-param></web-app>',
     ];
     for (const text of cases) compare(text, 'case.xml');
+  });
+
+  it('replaces a ${name} that character references spell, as Tomcat does after parsing', () => {
+    const text = '<web-app><context-param><param-name>p</param-name><param-value>&#36;{catalina.base}/$&#123;app.name}</param-value></context-param></web-app>';
+    expect(parseWebXml(text, 'r.xml', PROPERTIES).webXml!.contextParams[0]!.value.value).toBe('/srv/base/shop');
   });
 
   it('agrees with the tree path on generated and mutated descriptors', () => {
@@ -95,7 +102,7 @@ describe('parseWebXml without the tree', () => {
     const { node } = fc.letrec<{ node: Node }>((tie) => ({
       node: fc.record({
         name: names,
-        children: fc.array(fc.oneof({ maxDepth: 4 }, fc.constantFrom('', ' a ', 'v', '\n  ', '${catalina.base}', '<!-- c -->'), tie('node')), { maxLength: 4 }),
+        children: fc.array(fc.oneof({ maxDepth: 4 }, fc.constantFrom('', ' a ', 'v', '\n  ', '${catalina.base}', '<!-- c -->', '\u00a0b\u2003', ' \u00a0 '), tie('node')), { maxLength: 4 }),
       }),
     }));
     const render = (n: Node | string): string => {
