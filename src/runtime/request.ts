@@ -105,7 +105,11 @@ export class ExchangeRequest {
 
   /** The header's value (repeated headers joined as Node joins them), or null. */
   getHeader(name: string): string | null {
-    const key = name.toLowerCase();
+    return this.headerLowerCased(name.toLowerCase());
+  }
+
+  /** @internal getHeader for a name already lower-cased (the runtime's own literals and configured names). */
+  headerLowerCased(key: string): string | null {
     const at = this.overrideAt(key);
     if (at >= 0) {
       const o = this.overrides![at] as readonly string[] | null;
@@ -187,12 +191,12 @@ export class ExchangeRequest {
 
   /** The raw Content-Type header, or null. */
   get contentType(): string | null {
-    return this.getHeader('content-type');
+    return this.headerLowerCased('content-type');
   }
 
   /** Content-Length, or -1 when not declared. */
   get contentLength(): number {
-    const v = this.getHeader('content-length');
+    const v = this.headerLowerCased('content-length');
     return v === null || !/^\d+$/.test(v) ? -1 : Number(v);
   }
 

@@ -176,7 +176,7 @@ function walkProxies(ip: RemoteIp, ex: Exchange, isInternal: boolean, saved: Sav
     pieceEnd = comma;
   }
   req.remoteAddr = remoteIp;
-  const hadProxies = req.getHeader(ip.proxiesHeader) !== null;
+  const hadProxies = req.headerLowerCased(ip.proxiesHeader) !== null;
   // An absent proxies header that stays absent is left alone (and so needs no restoring).
   if (hadProxies || proxies !== null) {
     saved.proxiesLines = hadProxies ? req.getHeaders(ip.proxiesHeader) : [];
@@ -284,7 +284,7 @@ const NODE_SPECIAL = new Set(['age', 'authorization', 'content-length', 'content
 
 /** Every line of a header joined with `separator` (RequestUtil.getMergedHeaderValue), or null when absent. */
 function mergedHeader(ex: Exchange, name: string, special: boolean, separator: string): string | null {
-  if (!special) return ex.request.getHeader(name);
+  if (!special) return ex.request.headerLowerCased(name);
   const lines = ex.request.getHeaders(name);
   return lines.length === 0 ? null : lines.join(separator);
 }

@@ -35,10 +35,10 @@ export function toRegExp(config: RegexConfig | null | undefined): RegExp | null 
 /**
  * The first line of a request header, as Tomcat's getHeader returns it
  * (Node joins repeated lines with ", ", so only a value with a comma needs
- * the per-line view).
+ * the per-line view). `name` must be lower-cased (the filters pass literals and names lower-cased at start-up).
  */
 export function firstHeader(ex: Exchange, name: string): string | null {
-  const v = ex.request.getHeader(name);
+  const v = ex.request.headerLowerCased(name);
   if (v === null || v.indexOf(',') < 0) return v;
   const lines = ex.request.getHeaders(name);
   return lines.length === 0 ? null : lines[0]!;

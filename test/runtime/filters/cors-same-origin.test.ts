@@ -27,6 +27,7 @@ function exchange(scheme: string, serverName: string, serverPort: number, origin
     method: 'GET',
     contentType: null,
     getHeader: (name: string) => (name.toLowerCase() === 'origin' ? origin : null),
+    headerLowerCased: (name: string) => (name === 'origin' ? origin : null),
     getHeaders: (name: string) => (name.toLowerCase() === 'origin' ? [origin] : []),
   };
   return { request } as unknown as Exchange;
