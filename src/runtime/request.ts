@@ -301,15 +301,22 @@ export class ExchangeRequest {
       name = this.localAddr;
       port = this.localPort;
     } else {
-      // A port follows the last ':' that is not inside an IPv6 literal.
-      const close = host.lastIndexOf(']');
-      const colon = host.lastIndexOf(':');
-      const digits = colon > close ? decimalAfter(host, colon + 1) : -1;
+      // A port follows the last ':' that is not inside an IPv6 literal (one after the last ']'): found scanning back.
+      let colon = -1;
+      for (let i = host.length - 1; i >= 0; i--) {
+        const c = host.charCodeAt(i);
+        if (c === 58) {
+          colon = i;
+          break;
+        }
+        if (c === 93) break;
+      }
+      const digits = colon >= 0 ? decimalAfter(host, colon + 1) : -1;
       if (digits >= 0) {
         name = host.slice(0, colon);
         port = digits;
       } else {
-        name = colon > close ? host.slice(0, colon) : host;
+        name = colon >= 0 ? host.slice(0, colon) : host;
         port = -1;
       }
       if (port < 0) port = this.scheme === 'https' ? 443 : 80;

@@ -164,7 +164,9 @@ function walkProxies(ip: RemoteIp, ex: Exchange, isInternal: boolean, saved: Sav
   // Where the entries left for remoteIpHeader end in `joined`: -1 when none are left.
   let restEnd = -1;
   for (;;) {
-    const comma = pieceEnd === 0 ? -1 : joined.lastIndexOf(',', pieceEnd - 1);
+    // The ',' before this entry (lastIndexOf, scanned here: the builtin is a call into the runtime).
+    let comma = pieceEnd - 1;
+    while (comma >= 0 && joined.charCodeAt(comma) !== 44) comma--;
     remoteIp = joined.slice(comma + 1, pieceEnd).trim();
     const kind = ip.kindOf(remoteIp);
     if (kind === CLIENT) {
