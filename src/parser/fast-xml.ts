@@ -54,26 +54,6 @@ function nameEnd(text: string, i: number): number {
   }
 }
 
-/**
- * Names read lately, by a hash of their length and end characters: a descriptor repeats a few
- * dozen element and attribute names, so a name is usually the one cached in its slot and is
- * not sliced out again. A collision just slices. The cached copies are flat strings of their
- * own, so the cache never keeps a document's text alive.
- */
-const NAMES: string[] = new Array<string>(128).fill('');
-
-/** text[start, end), an ASCII name (nameEnd checked it), from NAMES when it is there. */
-function nameAt(text: string, start: number, end: number): string {
-  const len = end - start;
-  const slot = (len * 31 + text.charCodeAt(start) * 7 + text.charCodeAt(end - 1) * 3 + text.charCodeAt(start + (len >> 1))) & 127;
-  const cached = NAMES[slot]!;
-  if (cached.length === len && text.startsWith(cached, start)) return cached;
-  // A slice of 13 characters or more would point into the whole text: the cache keeps a copy.
-  const name = len < 13 ? text.slice(start, end) : Buffer.from(text.slice(start, end), 'latin1').toString('latin1');
-  NAMES[slot] = name;
-  return name;
-}
-
 function allSpace(text: string, from: number, to: number): boolean {
   for (let i = from; i < to; i++) if (!isSpace(text.charCodeAt(i))) return false;
   return true;
@@ -225,7 +205,7 @@ function readStartTag(text: string, lt: number, nEnd: number): RawAttribute[] | 
     // Attribute-value normalisation: each tab and line end becomes a space (CR never gets here).
     if (value.includes('\n') || value.includes('\t')) value = value.replace(/[\t\n]/g, ' ');
     if (attrs === NO_ATTRIBUTES) attrs = [];
-    attrs.push({ qname: nameAt(text, nameStart, aEnd), value, nameStart, valueStart: j + 1, valueEnd: close });
+    attrs.push({ qname: text.slice(nameStart, aEnd), value, nameStart, valueStart: j + 1, valueEnd: close });
     j = close + 1;
   }
 }
@@ -338,7 +318,7 @@ export function scanSimple(text: string, lines: LineIndex, sink: SimpleSink): Lo
     const selfClosing = tagSelfClosing;
     const own = attrs.length === 0 ? scope : openScope(scope, attrs);
     if (!own) return null;
-    const qname = nameAt(text, lt + 1, nEnd);
+    const qname = text.slice(lt + 1, nEnd);
     // Saxes' qualified-name rules without a {prefix, local} object per element (colon: from nameEnd).
     let name = qname;
     let uri: string | undefined;
