@@ -10,8 +10,6 @@ import type { Diagnostic, Dispatcher, FilterMapping, Located, MimeMapping, Param
 import { compilePattern, decodeUrlPattern, type CompiledPattern } from './patterns.js';
 import type { MappedPattern, MergedFilter, MergedFilterMapping, MergedServlet, MergedServletMapping, Origin } from './types.js';
 
-/** A MIME mapping as read: the model's own object (its type and where it was declared), not a copy per descriptor. */
-export type MimeEntry = MimeMapping;
 
 /** The digester's view of one descriptor (or of conf/web.xml plus web.xml.default). */
 export interface Descriptor {
@@ -22,7 +20,7 @@ export interface Descriptor {
   servletMappings: Map<string, MergedServletMapping>;
   servletMappingNames: Set<string>;
   /** Case-sensitive, in insertion order (Tomcat lower-cases only when it configures the context). */
-  mime: Map<string, MimeEntry>;
+  mime: Map<string, MimeMapping>;
   welcomeFiles: string[];
   /** web.xml.default's first welcome file clears the global list (ContextConfig sets replaceWelcomeFiles). */
   replaceWelcomeFiles: boolean;

@@ -5,8 +5,8 @@
  * host defaults (conf/web.xml and web.xml.default, read as one descriptor)
  * are merged into it as fragments; then the context checks what it got.
  */
-import type { Diagnostic, ErrorPage, Span, WebXml } from '../model/index.js';
-import { BORROWED_FILTERS, BORROWED_SERVLET_MAPPINGS, BORROWED_SERVLETS, emptyDescriptor, readInto, type Descriptor, type MimeEntry } from './descriptor.js';
+import type { Diagnostic, ErrorPage, MimeMapping, Span, WebXml } from '../model/index.js';
+import { BORROWED_FILTERS, BORROWED_SERVLET_MAPPINGS, BORROWED_SERVLETS, emptyDescriptor, readInto, type Descriptor } from './descriptor.js';
 import { contextMimeMap, LayeredMap } from './mime.js';
 import { validateUrlPattern } from './patterns.js';
 import { STOCK_WEB_XML } from './stock.js';
@@ -64,7 +64,7 @@ function defaultsOf(global: WebXml | null, hostDefault: WebXml | null): Defaults
   return d;
 }
 
-function mimeOf(entries: ReadonlyMap<string, MimeEntry>, directCount: number): { map: Map<string, string>; diagnostics: Diagnostic[] } {
+function mimeOf(entries: ReadonlyMap<string, MimeMapping>, directCount: number): { map: Map<string, string>; diagnostics: Diagnostic[] } {
   // As contextMimeMap without a case conflict: the entries lower-cased in order (no extension-to-type copy first).
   const direct = new Map<string, string>();
   for (const [ext, e] of entries) {
@@ -75,7 +75,7 @@ function mimeOf(entries: ReadonlyMap<string, MimeEntry>, directCount: number): {
   return { map: direct, diagnostics: [] };
 }
 
-function mimeWithConflicts(entries: ReadonlyMap<string, MimeEntry>, directCount: number): { map: Map<string, string>; diagnostics: Diagnostic[] } {
+function mimeWithConflicts(entries: ReadonlyMap<string, MimeMapping>, directCount: number): { map: Map<string, string>; diagnostics: Diagnostic[] } {
   const types = new Map<string, string>();
   for (const [ext, e] of entries) types.set(ext, e.mimeType.value);
   const { map, conflicts } = contextMimeMap(types, directCount);
@@ -98,7 +98,7 @@ function mimeWithConflicts(entries: ReadonlyMap<string, MimeEntry>, directCount:
  * when an extension is spelled in different cases does Java's HashMap order
  * decide, and then the whole map is built the way Tomcat builds it.
  */
-function mimeMappingsOf(own: ReadonlyMap<string, MimeEntry>, directCount: number, defaults: Defaults): { map: ReadonlyMap<string, string>; diagnostics: Diagnostic[] } {
+function mimeMappingsOf(own: ReadonlyMap<string, MimeMapping>, directCount: number, defaults: Defaults): { map: ReadonlyMap<string, string>; diagnostics: Diagnostic[] } {
   if (own.size === 0) return { map: defaults.mime, diagnostics: defaults.mimeDiagnostics };
   const layer = new Map<string, string>();
   for (const [ext, e] of own) {
