@@ -19,3 +19,24 @@ export function helloWithChainHeaders(_req: IncomingMessage, res: ServerResponse
   res.setHeader('content-type', 'text/plain;charset=UTF-8');
   res.end('hello');
 }
+
+/**
+ * The same response in one `writeHead` call with a flat header list and no
+ * earlier setHeader: node:http's cheapest public path (no per-header store,
+ * the block is validated and built once). The ceiling for any middleware
+ * that must send these headers through node:http.
+ */
+export function helloWithChainHeadersInOneCall(_req: IncomingMessage, res: ServerResponse): void {
+  res.writeHead(200, [
+    'access-control-allow-origin', 'https://a.example',
+    'access-control-expose-headers', 'X-Request-Id',
+    'vary', 'Origin',
+    'x-frame-options', 'DENY',
+    'x-content-type-options', 'nosniff',
+    'cache-control', 'max-age=3600',
+    'expires', new Date(Date.now() + 3_600_000).toUTCString(),
+    'content-type', 'text/plain;charset=UTF-8',
+    'content-length', '5',
+  ]);
+  res.end('hello');
+}

@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { fromDist, repoRoot } from './dist.js';
 import { generateBase } from './generate.js';
 import { bareParse } from './parse.js';
-import { benchArgs, cell, measureInChild, ratio, runsFor, summarise, time, type SizeRow, type Timing } from './stats.js';
+import { benchArgs, cell, costCell, measureInChild, ratio, runsFor, splitCosts, summarise, timeWithCosts, type SizeRow, type Timing } from './stats.js';
 
 type Mode = 'bare' | 'lint';
 
@@ -39,10 +39,10 @@ export interface LintBench {
 }
 
 async function measure(mode: Mode, base: string, files: string[], runs: number, warmup: number): Promise<Timing> {
-  if (mode === 'bare') return time(() => bareParse(files), runs, warmup);
+  if (mode === 'bare') return timeWithCosts(() => bareParse(files), runs, warmup);
   const { loadInput } = await fromDist<typeof import('../src/lint/inputs.js')>('lint/inputs.js');
   const { lintBase } = await fromDist<typeof import('../src/lint/engine.js')>('lint/engine.js');
-  return time(() => lintBase(loadInput(base)).diagnostics.length, runs, warmup);
+  return timeWithCosts(() => lintBase(loadInput(base)).diagnostics.length, runs, warmup);
 }
 
 /** Wall time of whole processes, so the cold start includes module loading. */
@@ -72,14 +72,16 @@ export async function run(sizes = [10, 100, 1000, 10_000]): Promise<LintBench> {
       const { base, files } = generateBase(root, size);
       const { runs, warmup } = runsFor(size);
       const child = (mode: Mode): Timing => measureInChild(import.meta.filename, [mode, base, String(runs), String(warmup)], JSON.stringify(files));
-      const bareMs = child('bare');
-      const tollgateMs = child('lint');
+      const bare = splitCosts(child('bare'));
+      const tollgate = splitCosts(child('lint'));
+      const bareMs = bare.timing;
+      const tollgateMs = tollgate.timing;
       const cliRuns = size >= 10_000 ? 3 : 5;
       const cli = (workers: number): Timing => processTime([bin, 'lint', base, '--workers', String(workers)], cliRuns, 1);
       const oneThreadMs = cli(0);
       const twoThreadsMs = cli(2);
       rows.push({
-        size, tollgateMs, bareMs, ratio: ratio(tollgateMs, bareMs),
+        size, tollgateMs, bareMs, ratio: ratio(tollgateMs, bareMs), tollgateCosts: tollgate.costs, bareCosts: bare.costs,
         cli: { oneThreadMs, twoThreadsMs, speedup: ratio(oneThreadMs, twoThreadsMs) },
         autoUsesWorkers: size >= PARALLEL_THRESHOLD,
       });
@@ -101,11 +103,11 @@ export async function run(sizes = [10, 100, 1000, 10_000]): Promise<LintBench> {
 
 export function formatLint(r: LintBench): string {
   const lines = [
-    `${'webapps'.padStart(7)}  ${'bare saxes ms'.padEnd(26)}${'lint (warm, 1 thread) ms'.padEnd(27)}ratio   ${'CLI --workers 0 ms'.padEnd(27)}${'CLI --workers 2 ms'.padEnd(27)}speed-up  auto`,
+    `${'webapps'.padStart(7)}  ${'bare saxes ms'.padEnd(26)}${'lint (warm, 1 thread) ms'.padEnd(27)}ratio   ${'CLI --workers 0 ms'.padEnd(27)}${'CLI --workers 2 ms'.padEnd(27)}speed-up  auto      GC ms / page faults per run: tollgate, bare`,
   ];
   for (const s of r.sizes) {
     lines.push(
-      `${String(s.size).padStart(7)}  ${cell(s.bareMs).padEnd(26)}${cell(s.tollgateMs).padEnd(27)}${s.ratio.toFixed(2)}x   ${cell(s.cli.oneThreadMs).padEnd(27)}${cell(s.cli.twoThreadsMs).padEnd(27)}${s.cli.speedup.toFixed(2)}x     ${s.autoUsesWorkers ? 'threads' : '1 thread'}`,
+      `${String(s.size).padStart(7)}  ${cell(s.bareMs).padEnd(26)}${cell(s.tollgateMs).padEnd(27)}${s.ratio.toFixed(2)}x   ${cell(s.cli.oneThreadMs).padEnd(27)}${cell(s.cli.twoThreadsMs).padEnd(27)}${s.cli.speedup.toFixed(2)}x     ${(s.autoUsesWorkers ? 'threads' : '1 thread').padEnd(10)}${costCell(s.tollgateCosts)}, ${costCell(s.bareCosts)}`,
     );
   }
   const c = r.coldStart;

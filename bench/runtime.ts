@@ -224,6 +224,7 @@ export async function run(o: { seconds: number; runs: number; connections: numbe
       const targets: Target[] = [
         await nodeTarget('bare node:http', { kind: 'bare' }),
         await nodeTarget('bare node:http writing the chain\'s response headers', { kind: 'bare-headers' }),
+        await nodeTarget('the same headers in one writeHead call', { kind: 'bare-headers-one-call' }),
         await nodeTarget('tollgate compiled chain (8 filters)', { kind: 'compiled', module }),
         await nodeTarget('Express 5 (cors, helmet, proxy-addr, IP filter)', { kind: 'express' }),
         await nodeTarget('Fastify 5 (@fastify/cors, @fastify/helmet, trustProxy, IP hook)', { kind: 'fastify' }),

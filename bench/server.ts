@@ -10,11 +10,12 @@
  */
 import http from 'node:http';
 import { pathToFileURL } from 'node:url';
-import { hello, helloWithChainHeaders } from './handlers.js';
+import { hello, helloWithChainHeaders, helloWithChainHeadersInOneCall } from './handlers.js';
 
 export type Variant =
   | { kind: 'bare' }
   | { kind: 'bare-headers' }
+  | { kind: 'bare-headers-one-call' }
   | { kind: 'compiled'; module: string; session?: boolean }
   | { kind: 'filters'; filters: { id: string; params: Record<string, string> }[]; session?: boolean; sessionTimeoutMinutes?: number; maxSessions?: number }
   | { kind: 'express' }
@@ -38,6 +39,8 @@ async function listener(v: Variant): Promise<http.RequestListener | 'fastify'> {
     case 'bare-headers':
       // The response the compiled chain sends, written by hand: what the headers alone cost.
       return helloWithChainHeaders;
+    case 'bare-headers-one-call':
+      return helloWithChainHeadersInOneCall;
     case 'compiled': {
       const mw = (await import(pathToFileURL(v.module).href)).default;
       return runtime.toNodeListener(mw, v.session ? withSession(runtime) : hello);

@@ -1,5 +1,6 @@
 /** Small timing helpers shared by the benchmarks: warm up, then the median and spread of several runs. */
 import { execFileSync } from 'node:child_process';
+import { performance, PerformanceObserver } from 'node:perf_hooks';
 
 export interface Timing {
   median: number;
@@ -17,6 +18,43 @@ export function time(fn: () => unknown, runs = 7, warmup = 2): Timing {
     samples.push(Number(process.hrtime.bigint() - t) / 1e6);
   }
   return summarise(samples);
+}
+
+/**
+ * Where a run's time goes besides the work itself: the main thread's garbage
+ * collection pauses (PerformanceObserver 'gc' entries that start inside the
+ * run) and the minor page faults the process takes during it (fresh heap pages
+ * touched for the first time; each costs kernel time). Medians over the runs.
+ */
+export interface RunCosts {
+  gcMs: Timing;
+  pageFaults: Timing;
+}
+
+/** time(), plus the GC pauses and page faults of each timed run. */
+export async function timeWithCosts(fn: () => unknown, runs = 7, warmup = 2): Promise<Timing & RunCosts> {
+  const pauses: { start: number; duration: number }[] = [];
+  const observer = new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) pauses.push({ start: e.startTime, duration: e.duration });
+  });
+  observer.observe({ entryTypes: ['gc'] });
+  try {
+    for (let i = 0; i < warmup; i++) fn();
+    const windows: { start: number; end: number; faults: number }[] = [];
+    for (let i = 0; i < runs; i++) {
+      const faults = process.resourceUsage().minorPageFault;
+      const start = performance.now();
+      fn();
+      const end = performance.now();
+      windows.push({ start, end, faults: process.resourceUsage().minorPageFault - faults });
+    }
+    // GC entries reach the observer asynchronously.
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const gc = windows.map((w) => pauses.reduce((sum, p) => (p.start >= w.start && p.start < w.end ? sum + p.duration : sum), 0));
+    return { ...summarise(windows.map((w) => w.end - w.start)), gcMs: summarise(gc), pageFaults: summarise(windows.map((w) => w.faults)) };
+  } finally {
+    observer.disconnect();
+  }
 }
 
 /** The same for asynchronous work (worker threads). */
@@ -84,6 +122,20 @@ export interface SizeRow {
   tollgateMs: Timing;
   bareMs: Timing;
   ratio: number;
+  /** GC pauses and page faults inside the timed runs of each side (timeWithCosts). */
+  tollgateCosts?: RunCosts;
+  bareCosts?: RunCosts;
+}
+
+/** The RunCosts a child's timeWithCosts result carries, apart from its Timing. */
+export function splitCosts(t: Timing & Partial<RunCosts>): { timing: Timing; costs?: RunCosts } {
+  const { gcMs, pageFaults, ...timing } = t;
+  return gcMs && pageFaults ? { timing, costs: { gcMs, pageFaults } } : { timing };
+}
+
+/** `7.1 ms GC, 3,160 faults`: a side's costs per run, for tables. */
+export function costCell(c: RunCosts | undefined): string {
+  return c ? `${c.gcMs.median.toFixed(1)} / ${Math.round(c.pageFaults.median).toLocaleString('en-US')}` : '–';
 }
 
 export const ratio = (a: Timing, b: Timing): number => Math.round((a.median / b.median) * 100) / 100;
