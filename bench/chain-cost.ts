@@ -11,11 +11,10 @@
  *
  *   npm run build && npx tsx bench/chain-cost.ts [--json]
  */
-import http from 'node:http';
-import { Socket } from 'node:net';
+import type http from 'node:http';
 import { pathToFileURL } from 'node:url';
 import { fromDist } from './dist.js';
-import { hello, helloWithChainHeaders } from './handlers.js';
+import { hello, helloWithChainHeaders, inProcessRequester } from './handlers.js';
 import { measureInChild, summarise, type Timing } from './stats.js';
 
 export interface CostRow {
@@ -41,15 +40,6 @@ const SAMPLES = 5;
 const YIELD_EVERY = 100;
 
 /** A socket that is never connected: the request reads its addresses, nothing is written to it. */
-function fakeSocket(): Socket {
-  const s = new Socket();
-  for (const [k, v] of Object.entries({ remoteAddress: '127.0.0.1', remotePort: 40000, localAddress: '127.0.0.1', localPort: 8080 })) Object.defineProperty(s, k, { value: v });
-  return s;
-}
-
-/** The same request the HTTP benchmark sends. */
-const RAW_HEADERS = ['Host', '127.0.0.1:8080', 'Origin', 'https://a.example', 'X-Forwarded-For', '203.0.113.5'];
-
 async function listenerFor(mode: Mode): Promise<http.RequestListener> {
   if (mode.kind === 'node') return hello;
   if (mode.kind === 'node-headers') return helloWithChainHeaders;
@@ -67,18 +57,13 @@ async function listenerFor(mode: Mode): Promise<http.RequestListener> {
 
 async function measure(mode: Mode): Promise<Timing> {
   const listener = await listenerFor(mode);
-  const socket = fakeSocket();
-  const one = (): number => {
-    const req = new http.IncomingMessage(socket);
-    req.method = 'GET';
-    req.url = '/app/hello';
-    req.httpVersion = '1.1';
-    // What node's parser does with the received header lines.
-    (req as unknown as { _addHeaderLines(h: string[], n: number): void })._addHeaderLines(RAW_HEADERS, RAW_HEADERS.length);
-    const res = new http.ServerResponse(req);
-    listener(req, res);
-    if (res.statusCode !== 200 || !res.writableEnded) throw new Error(`${JSON.stringify(mode).slice(0, 80)} answered ${res.statusCode} (ended: ${res.writableEnded})`);
-    return res.statusCode;
+  const request = inProcessRequester(listener);
+  const one = (): void => {
+    try {
+      request();
+    } catch (err) {
+      throw new Error(`${JSON.stringify(mode).slice(0, 80)}: ${(err as Error).message}`);
+    }
   };
   // The event loop gets a turn every YIELD_EVERY requests, as a server's would: without it the callbacks node queues
   // for each finished response kept every request of a sample alive, V8 began allocating them in the old space

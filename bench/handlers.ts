@@ -1,5 +1,12 @@
 /** The downstream handlers every HTTP benchmark variant shares: GET /app/hello answers "hello" as text/plain. */
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { IncomingMessage, ServerResponse, type RequestListener } from 'node:http';
+import { Socket } from 'node:net';
+
+/** The yardstick: bare node:http with the body and content type every variant sends, and nothing else. */
+export function bareHello(_req: IncomingMessage, res: ServerResponse): void {
+  res.setHeader('content-type', 'text/plain; charset=UTF-8');
+  res.end('hello');
+}
 
 /** Behind a chain: the chain adds the charset (AddDefaultCharsetFilter) and the other headers. */
 export function hello(_req: IncomingMessage, res: ServerResponse): void {
@@ -40,3 +47,35 @@ export function helloWithChainHeadersInOneCall(_req: IncomingMessage, res: Serve
   ]);
   res.end('hello');
 }
+
+/** The request the HTTP benchmarks send, as the header lines node's parser hands over. */
+const RAW_HEADERS = ['Host', '127.0.0.1:8080', 'Origin', 'https://a.example', 'X-Forwarded-For', '203.0.113.5'];
+
+/**
+ * GET /app/hello through `listener` in-process: node:http's IncomingMessage and
+ * ServerResponse over a socket that only reports its addresses (nothing is
+ * written anywhere). For the benchmarks that count CPU or instructions per
+ * request without the kernel's share. Throws unless the answer is a finished 200.
+ */
+export function inProcessRequester(listener: RequestListener): () => void {
+  const socket = new Socket();
+  for (const [k, v] of Object.entries({ remoteAddress: '127.0.0.1', remotePort: 40000, localAddress: '127.0.0.1', localPort: 8080 })) Object.defineProperty(socket, k, { value: v });
+  return () => {
+    const req = new IncomingMessage(socket);
+    req.method = 'GET';
+    req.url = '/app/hello';
+    req.httpVersion = '1.1';
+    // What node's parser does with the received header lines; there is no public equivalent.
+    (req as unknown as { _addHeaderLines(h: string[], n: number): void })._addHeaderLines(RAW_HEADERS, RAW_HEADERS.length);
+    const res = new ServerResponse(req);
+    listener(req, res);
+    if (res.statusCode !== 200 || !res.writableEnded) throw new Error(`answered ${res.statusCode} (ended: ${res.writableEnded})`);
+  };
+}
+
+/** The handlers that run without tollgate, by the variant names bench/server.ts and bench/instructions.ts use. */
+export const BARE_HANDLERS = {
+  bare: bareHello,
+  'bare-headers': helloWithChainHeaders,
+  'bare-headers-one-call': helloWithChainHeadersInOneCall,
+} as const;

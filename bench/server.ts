@@ -10,7 +10,7 @@
  */
 import http from 'node:http';
 import { pathToFileURL } from 'node:url';
-import { hello, helloWithChainHeaders, helloWithChainHeadersInOneCall } from './handlers.js';
+import { BARE_HANDLERS, hello } from './handlers.js';
 
 export type Variant =
   | { kind: 'bare' }
@@ -32,15 +32,9 @@ async function listener(v: Variant): Promise<http.RequestListener | 'fastify'> {
   const runtime = await import('../dist/runtime/index.js');
   switch (v.kind) {
     case 'bare':
-      return (req, res) => {
-        res.setHeader('content-type', 'text/plain; charset=UTF-8');
-        res.end('hello');
-      };
-    case 'bare-headers':
-      // The response the compiled chain sends, written by hand: what the headers alone cost.
-      return helloWithChainHeaders;
+    case 'bare-headers': // the response the compiled chain sends, written by hand: what the headers alone cost
     case 'bare-headers-one-call':
-      return helloWithChainHeadersInOneCall;
+      return BARE_HANDLERS[v.kind];
     case 'compiled': {
       const mw = (await import(pathToFileURL(v.module).href)).default;
       return runtime.toNodeListener(mw, v.session ? withSession(runtime) : hello);
