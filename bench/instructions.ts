@@ -12,7 +12,7 @@
  *
  * Needs valgrind (apt-get install valgrind).
  */
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import type http from 'node:http';
 import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
@@ -64,6 +64,25 @@ export interface InstructionsRow {
   perRequest: number;
 }
 
+export interface InstructionsBench {
+  command: string;
+  /** Why nothing was counted (valgrind missing), or null. */
+  skipped: string | null;
+  rows: InstructionsRow[];
+}
+
+/** Whether valgrind can run here. */
+export function valgrindAvailable(): boolean {
+  return spawnSync('valgrind', ['--version'], { stdio: 'ignore' }).status === 0;
+}
+
+/** Every variant, for `npm run bench`; skipped (with the reason) where valgrind is not installed. */
+export async function runAll(): Promise<InstructionsBench> {
+  const command = 'npx tsx bench/instructions.ts';
+  if (!valgrindAvailable()) return { command, skipped: 'valgrind is not installed (apt-get install valgrind)', rows: [] };
+  return { command, skipped: null, rows: await run(Object.keys(VARIANTS) as Variant[]) };
+}
+
 export async function run(variants: Variant[]): Promise<InstructionsRow[]> {
   // Imported here, not in the measured child: it loads the compiler and parser from src/, whose modules
   // would share the child's heap with the requests being counted.
@@ -92,9 +111,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       console.error(`unknown variant ${unknown.join(', ')}; known: ${Object.keys(VARIANTS).join(', ')}`);
       process.exit(2);
     }
-    try {
-      execFileSync('valgrind', ['--version'], { stdio: 'ignore' });
-    } catch {
+    if (!valgrindAvailable()) {
       console.error('valgrind is not installed (apt-get install valgrind)');
       process.exit(2);
     }

@@ -15,6 +15,7 @@ import os from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { run as runCost, type ChainCost } from './chain-cost.js';
+import { runAll as runInstructions, type InstructionsBench } from './instructions.js';
 import { run as runLint, type LintBench } from './lint.js';
 import { LOAD_TOOL } from './load.js';
 import { run as runParse, type ParseBench } from './parse.js';
@@ -48,12 +49,13 @@ interface Results {
   lint?: LintBench;
   runtime?: RuntimeResult;
   cost?: ChainCost;
+  instructions?: InstructionsBench;
   sessions?: SessionResult;
   external: External[];
   seconds: Record<string, number>;
 }
 
-const SECTIONS = ['parse', 'lint', 'runtime', 'cost', 'sessions', 'soak', 'connections', 'fuzz'] as const;
+const SECTIONS = ['parse', 'lint', 'runtime', 'cost', 'instructions', 'sessions', 'soak', 'connections', 'fuzz'] as const;
 
 /** Benchmarks that own their output format: run as commands, their report kept verbatim. */
 function externalCommands(quick: boolean): Record<string, { title: string; args: string[] }> {
@@ -187,6 +189,24 @@ function markdown(r: Results): string {
     );
   }
 
+  if (r.instructions) {
+    const ins = r.instructions;
+    out.push('### Instructions per request', '');
+    if (ins.skipped !== null) out.push(`Command: \`${ins.command}\`: not measured (${ins.skipped}).`, '');
+    else {
+      const floor = ins.rows[0]!;
+      out.push(
+        `Command: \`${ins.command}\`. The same in-process requests, counted by valgrind's cachegrind under \`node --predictable\`: a figure the machine's load does not move.`,
+        'Each variant runs 10,000 and 40,000 requests after the same warm-up; the difference over 30,000 is one request.',
+        '',
+        '| | instructions per request | over the bare handler |',
+        '|---|---|---|',
+        ...ins.rows.map((row) => `| ${row.name} | ${row.perRequest.toLocaleString('en-US')} | ${row === floor ? '—' : `+${(row.perRequest - floor.perRequest).toLocaleString('en-US')}`} |`),
+        '',
+      );
+    }
+  }
+
   if (r.sessions) {
     const ss = r.sessions;
     out.push(
@@ -230,6 +250,7 @@ async function main(): Promise<void> {
   if (only.has('lint')) r.lint = await timed('lint', () => runLint(sizes));
   if (only.has('runtime')) r.runtime = await timed('runtime', () => runRuntime({ seconds: quick ? 3 : 5, runs: quick ? 2 : 3, connections: 50, sections: ['chain', 'filters', 'serve'], tomcat: true }));
   if (only.has('cost')) r.cost = await timed('cost', () => runCost());
+  if (only.has('instructions')) r.instructions = await timed('instructions', () => runInstructions());
   if (only.has('sessions')) r.sessions = await timed('sessions', () => runSessions({ requests: quick ? 200_000 : 1_000_000, slices: 10 }));
   const ext = externalCommands(quick);
   for (const [name, e] of Object.entries(ext)) if (only.has(name as (typeof SECTIONS)[number])) r.external.push(await timed(name, () => runExternal(e.title, e.args)));
