@@ -39,7 +39,6 @@ const WARMUP = 30_000;
 const SAMPLES = 5;
 const YIELD_EVERY = 100;
 
-/** A socket that is never connected: the request reads its addresses, nothing is written to it. */
 async function listenerFor(mode: Mode): Promise<http.RequestListener> {
   if (mode.kind === 'node') return hello;
   if (mode.kind === 'node-headers') return helloWithChainHeaders;
@@ -57,14 +56,7 @@ async function listenerFor(mode: Mode): Promise<http.RequestListener> {
 
 async function measure(mode: Mode): Promise<Timing> {
   const listener = await listenerFor(mode);
-  const request = inProcessRequester(listener);
-  const one = (): void => {
-    try {
-      request();
-    } catch (err) {
-      throw new Error(`${JSON.stringify(mode).slice(0, 80)}: ${(err as Error).message}`);
-    }
-  };
+  const one = inProcessRequester(listener, JSON.stringify(mode).slice(0, 80));
   // The event loop gets a turn every YIELD_EVERY requests, as a server's would: without it the callbacks node queues
   // for each finished response kept every request of a sample alive, V8 began allocating them in the old space
   // (allocation-site pretenuring), and runs measured 4 or 10 µs at random.

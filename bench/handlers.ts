@@ -55,9 +55,9 @@ const RAW_HEADERS = ['Host', '127.0.0.1:8080', 'Origin', 'https://a.example', 'X
  * GET /app/hello through `listener` in-process: node:http's IncomingMessage and
  * ServerResponse over a socket that only reports its addresses (nothing is
  * written anywhere). For the benchmarks that count CPU or instructions per
- * request without the kernel's share. Throws unless the answer is a finished 200.
+ * request without the kernel's share. Throws, naming `what`, unless the answer is a finished 200.
  */
-export function inProcessRequester(listener: RequestListener): () => void {
+export function inProcessRequester(listener: RequestListener, what = 'the listener'): () => void {
   const socket = new Socket();
   for (const [k, v] of Object.entries({ remoteAddress: '127.0.0.1', remotePort: 40000, localAddress: '127.0.0.1', localPort: 8080 })) Object.defineProperty(socket, k, { value: v });
   return () => {
@@ -69,7 +69,7 @@ export function inProcessRequester(listener: RequestListener): () => void {
     (req as unknown as { _addHeaderLines(h: string[], n: number): void })._addHeaderLines(RAW_HEADERS, RAW_HEADERS.length);
     const res = new ServerResponse(req);
     listener(req, res);
-    if (res.statusCode !== 200 || !res.writableEnded) throw new Error(`answered ${res.statusCode} (ended: ${res.writableEnded})`);
+    if (res.statusCode !== 200 || !res.writableEnded) throw new Error(`${what} answered ${res.statusCode} (ended: ${res.writableEnded})`);
   };
 }
 

@@ -39,7 +39,7 @@ async function listenerFor(variant: Variant, module: string): Promise<http.Reque
 }
 
 async function measure(variant: Variant, module: string, requests: number): Promise<void> {
-  const one = inProcessRequester(await listenerFor(variant, module));
+  const one = inProcessRequester(await listenerFor(variant, module), variant);
   for (let i = 0; i < WARM_UP + requests; i++) {
     one();
     // Let timers and finish callbacks run, as they would between requests on a server.

@@ -9,17 +9,6 @@ export interface Timing {
   runs: number;
 }
 
-export function time(fn: () => unknown, runs = 7, warmup = 2): Timing {
-  for (let i = 0; i < warmup; i++) fn();
-  const samples: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    const t = process.hrtime.bigint();
-    fn();
-    samples.push(Number(process.hrtime.bigint() - t) / 1e6);
-  }
-  return summarise(samples);
-}
-
 /**
  * Where a run's time goes besides the work itself: the main thread's garbage
  * collection pauses (PerformanceObserver 'gc' entries that start inside the
@@ -31,7 +20,7 @@ export interface RunCosts {
   pageFaults: Timing;
 }
 
-/** time(), plus the GC pauses and page faults of each timed run. */
+/** Warms up, then times `runs` runs of `fn` (median and spread), with the GC pauses and page faults of each. */
 export async function timeWithCosts(fn: () => unknown, runs = 7, warmup = 2): Promise<Timing & RunCosts> {
   const pauses: { start: number; duration: number }[] = [];
   const observer = new PerformanceObserver((list) => {
@@ -133,7 +122,7 @@ export function splitCosts(t: Timing & Partial<RunCosts>): { timing: Timing; cos
   return gcMs && pageFaults ? { timing, costs: { gcMs, pageFaults } } : { timing };
 }
 
-/** `7.1 ms GC, 3,160 faults`: a side's costs per run, for tables. */
+/** `7.1 / 3,160`: a side's median GC milliseconds and page faults per run, for tables. */
 export function costCell(c: RunCosts | undefined): string {
   return c ? `${c.gcMs.median.toFixed(1)} / ${Math.round(c.pageFaults.median).toLocaleString('en-US')}` : '–';
 }
