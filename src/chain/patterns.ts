@@ -5,9 +5,9 @@
  */
 
 // Classification and matching live in the runtime (compiled modules match on every request); one implementation.
-import { compilePattern, matchesFilterPattern, type CompiledPattern } from '../runtime/url-pattern.js';
+import { compilePattern, matchesFilterPattern, type CompiledPattern } from '../protocol/url-pattern.js';
 
-export { compilePattern, matchesFilterPattern, type CompiledPattern, type PatternKind } from '../runtime/url-pattern.js';
+export { compilePattern, matchesFilterPattern, type CompiledPattern, type PatternKind } from '../protocol/url-pattern.js';
 
 /** Where a pattern is used: Tomcat accepts `*` in a filter-mapping only. */
 export type PatternUse = 'filter-mapping' | 'servlet-mapping';

@@ -3,7 +3,7 @@
  * SelectorTable): filters by index, mappings in Tomcat's order with the
  * url-patterns as Tomcat uses them (decoded), servlet mappings, welcome files.
  */
-import type { SelectorTable } from '../runtime/chain-selector.js';
+import type { SelectorTable } from '../protocol/chain-selector.js';
 import type { MergedFilter, MergedWebApp } from './types.js';
 
 const tables = new WeakMap<MergedWebApp, { filters: MergedFilter[]; table: SelectorTable }>();

@@ -1,7 +1,7 @@
 import { relative } from 'node:path';
 import { contextsOf, selectorTableOf, type ResolvedContext } from '../chain/index.js';
-import type { SelectorTable } from '../runtime/chain-selector.js';
-import { isSupportedCharset } from '../runtime/charset.js';
+import type { SelectorTable } from '../protocol/chain-selector.js';
+import { isSupportedCharset } from '../protocol/charset.js';
 import { FILTER_FACTORIES } from '../runtime/filters/index.js';
 import { validateFilterDef, type TomcatTarget } from '../filters/index.js';
 import { lintBase } from '../lint/engine.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { parseCidr, type Cidr } from '../runtime/net.js';
+import { parseCidr, type Cidr } from '../protocol/net.js';
 import { defineFilter, param, refuse, type Note } from './define.js';
 import { reader } from './values.js';
 import { javaTrim, parseJavaInteger, splitCommaSeparated, type Piece } from './java-text.js';

@@ -1,6 +1,6 @@
 import type { Diagnostic, FilterDef, Located, Param, Severity, Span, TextEdit } from '../model/index.js';
 import type { IssueParams } from './define.js';
-import { findFilterSpec } from './index.js';
+import { findFilterSpec } from './registry.js';
 import { TOMCAT_TARGETS, type FilterSpec, type ParamNote, type TomcatTarget } from './spec.js';
 
 export interface ValidatedFilter {

@@ -4,7 +4,7 @@
  * JSON chain format, and yields the same typed output.
  */
 import { z } from 'zod';
-import { javaCharset, isLegalCharsetName, suggestCharset } from './charsets.js';
+import { javaCharset, isLegalCharsetName, suggestCharset } from '../protocol/charsets.js';
 import { refuse, type Note, type ValueReader } from './define.js';
 import { commaSeparatedTexts, JAVA_INT_MAX, JAVA_INT_MIN, javaSplit, parseJavaInteger, splitCommaSeparated, trimPieces, type Piece } from './java-text.js';
 import { translateJavaRegex, type TranslatedRegex } from './java-regex.js';

@@ -14,6 +14,12 @@ export interface RuleMeta {
   /** SARIF security-severity (0-10) for security rules. */
   securitySeverity?: number;
   fixable?: boolean;
+  /**
+   * The benchmark controls this rule decides, as `<benchmark>:<control>`: `cis-tomcat-10.1:2.5`
+   * (the CIS Apache Tomcat 10.1 Benchmark's recommendation number) or `stig-tomcat:V-222935`
+   * (the DISA STIG vulnerability id). A finding of the rule fails the control; no finding passes it.
+   */
+  benchmarks?: readonly string[];
 }
 
 /** One descriptor with its role in the base. */

@@ -4,7 +4,7 @@
  * (an onRequest hook on the raw request and response).
  */
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
-import { charsetDecoder } from './charset.js';
+import { charsetDecoder } from '../protocol/charset.js';
 import type { ContextMiddleware } from './context.js';
 import { exchangeOf } from './exchange.js';
 import { decodeRequestPath, splitRequestTarget } from './request-path.js';

@@ -4,7 +4,7 @@
  * `selectChain` picks, then hand over to the downstream handler.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { charsetDecoder } from './charset.js';
+import { charsetDecoder } from '../protocol/charset.js';
 import { defaultErrorPage, type ErrorRenderer } from './error-page.js';
 import { advance, Exchange, exchangeOf, failed, type ContextState } from './exchange.js';
 import { getLogger } from './logging.js';

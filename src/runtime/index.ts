@@ -3,7 +3,7 @@
  * Node built-ins only; nothing here may import zod, the XML parser, yargs or
  * the compiler (test/runtime/imports.test.ts checks it).
  */
-export { compilePattern, matchesFilterPattern, matchesFilterUrlPattern, type CompiledPattern, type PatternKind } from './url-pattern.js';
+export { compilePattern, matchesFilterPattern, matchesFilterUrlPattern, type CompiledPattern, type PatternKind } from '../protocol/url-pattern.js';
 
 export type { ContextSettings, DispatcherType, FilterDeclaration, FilterInitContext, FilterResult, NextFilter, RuntimeFilter, RuntimeFilterFactory, SessionCookieSettings } from './types.js';
 export { Exchange, exchangeOf, type ContextState } from './exchange.js';
@@ -16,8 +16,8 @@ export { HttpSession, MemorySessionStore, type MemorySessionStoreOptions, type S
 export { SessionManager, generateSessionId } from './session-manager.js';
 export { getLogger, setLogLevel, setLogSink, Logger, type LogLevel, type LogRecord, type LogSink } from './logging.js';
 export { defaultErrorPage, type ErrorRenderer } from './error-page.js';
-export { charsetDecoder, isSupportedCharset, type ByteDecoder } from './charset.js';
+export { charsetDecoder, isSupportedCharset, type ByteDecoder } from '../protocol/charset.js';
 export { parseContentType, type ParsedContentType } from './media-type.js';
-export { toTomcatRemoteAddr } from './net.js';
-export { createChainSelector, dispatcherBits, type ChainSelector, type SelectorTable, type Selection, type SelectedEntry, type ServletMatch } from './chain-selector.js';
+export { toTomcatRemoteAddr } from '../protocol/net.js';
+export { createChainSelector, dispatcherBits, type ChainSelector, type SelectorTable, type Selection, type SelectedEntry, type ServletMatch } from '../protocol/chain-selector.js';
 export { FILTER_FACTORIES } from './filters/index.js';

@@ -5,7 +5,7 @@
  * find the charset and media type of a request body.
  */
 
-import { boundedMemo } from './memo.js';
+import { boundedMemo } from '../protocol/memo.js';
 
 /** A content type split into the part without charset and the charset (unquoted), when it parses. */
 export interface ParsedContentType {

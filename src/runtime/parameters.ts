@@ -6,7 +6,7 @@
  * skip records the first failure reason, which FailedRequestFilter turns
  * into an error status.
  */
-import type { ByteDecoder } from './charset.js';
+import type { ByteDecoder } from '../protocol/charset.js';
 
 /** Tomcat's Parameters.FailReason values that tollgate can produce. */
 export type ParameterFailReason =

@@ -5,7 +5,7 @@
  * decoded with the connector's URI charset. Inputs Tomcat answers with 400
  * give null.
  */
-import type { ByteDecoder } from './charset.js';
+import type { ByteDecoder } from '../protocol/charset.js';
 
 /** Splits a request-target into raw path and query (null when there is no `?`). */
 export function splitRequestTarget(target: string): { path: string; query: string | null } {

@@ -6,7 +6,7 @@
  * changed it.
  */
 import type { OutgoingHttpHeader, OutgoingHttpHeaders, ServerResponse } from 'node:http';
-import { isSupportedCharset } from './charset.js';
+import { isSupportedCharset } from '../protocol/charset.js';
 import type { Exchange } from './exchange.js';
 import { parseContentType } from './media-type.js';
 

@@ -5,8 +5,9 @@
 import type { Exchange } from './exchange.js';
 import type { Logger } from './logging.js';
 
-/** Servlet dispatcher types; a request entering the chain from the network is REQUEST. */
-export type DispatcherType = 'REQUEST' | 'FORWARD' | 'INCLUDE' | 'ASYNC' | 'ERROR';
+import type { DispatcherType } from '../protocol/chain-selector.js';
+
+export type { DispatcherType };
 
 /** What `next` may return: nothing when the rest of the chain ran synchronously, a promise otherwise. */
 export type FilterResult = void | Promise<void>;

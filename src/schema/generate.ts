@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { FILTER_SPECS } from '../filters/index.js';
-import { configFileSchema } from '../lint/config.js';
+import { configFileSchema } from './config-document.js';
 import { chainDocumentSchema } from './chain-document.js';
 
 /** What JSON Schema cannot say about a filter, named so editors show that tollgate lint checks it. */

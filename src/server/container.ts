@@ -10,7 +10,7 @@ import { planBase, type ContextPlan } from '../compile/index.js';
 import type { TomcatTarget } from '../filters/index.js';
 import type { CatalinaBase, Diagnostic } from '../model/index.js';
 import { loadAddedHost, loadBase } from '../parser/index.js';
-import { createChainSelector } from '../runtime/chain-selector.js';
+import { createChainSelector } from '../protocol/chain-selector.js';
 import { createContextRuntime, type ContextMiddleware } from '../runtime/context.js';
 import { defaultErrorPage } from '../runtime/error-page.js';
 import { FILTER_FACTORIES } from '../runtime/filters/index.js';

@@ -7,7 +7,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { defaultErrorPage } from '../runtime/index.js';
-import { charsetDecoder } from '../runtime/charset.js';
+import { charsetDecoder } from '../protocol/charset.js';
 import { ParameterMap, parseUrlEncoded } from '../runtime/parameters.js';
 import { decodeRequestPath, splitRequestTarget } from '../runtime/request-path.js';
 import type { HostFailure, HostRegistry, HostResult } from './hosts.js';

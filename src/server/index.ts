@@ -5,7 +5,7 @@
  */
 export { createStaticHandler, DEFAULT_WELCOME_FILES, LAST_MODIFIED_ATTRIBUTE, type StaticHandler, type StaticOptions } from './static.js';
 export { createMimeLookup, type MimeLookup, type MimeMappings } from './mime.js';
-export { TOMCAT_MIME_TYPES } from './mime-table.js';
+export { TOMCAT_MIME_TYPES } from '../protocol/mime-table.js';
 export { evaluateRange, formatHttpDate, matchEntityTags, parseHttpDate, weakETag, type ByteRange, type RangeVerdict } from './http-conditions.js';
 export {
   constantTimeEquals, createCredentialHandler,

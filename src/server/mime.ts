@@ -4,7 +4,7 @@
  * in the context's mime-mappings (conf/web.xml's, then the application's).
  */
 import type { MimeMapping } from '../model/index.js';
-import { TOMCAT_MIME_TYPES } from './mime-table.js';
+import { TOMCAT_MIME_TYPES } from '../protocol/mime-table.js';
 
 /** The content type for a file name, or null when its extension is not mapped. */
 export type MimeLookup = (fileName: string) => string | null;

@@ -28,7 +28,7 @@ import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
 import { planBase, type ContextPlan } from '../../src/compile/index.js';
 import { loadBase } from '../../src/parser/index.js';
-import { createChainSelector } from '../../src/runtime/chain-selector.js';
+import { createChainSelector } from '../../src/protocol/chain-selector.js';
 import { createContextRuntime, type ContextMiddleware } from '../../src/runtime/context.js';
 import { exchangeOf, type Exchange } from '../../src/runtime/exchange.js';
 import { FILTER_FACTORIES } from '../../src/runtime/filters/index.js';

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { javaCharset } from '../../src/filters/index.js';
-import { isLegalCharsetName, suggestCharset } from '../../src/filters/charsets.js';
+import { isLegalCharsetName, suggestCharset } from '../../src/protocol/charsets.js';
 import { checkJavaUri, javaSplit, javaTrim, parseJavaInteger, splitCommaSeparated } from '../../src/filters/java-text.js';
-import { JAVA_CHARSETS } from '../../src/filters/java-charsets.js';
+import { JAVA_CHARSETS } from '../../src/protocol/java-charsets.js';
 
 describe('Integer.parseInt and Long.parseLong', () => {
   it('accept a sign, leading zeros and any script\'s decimal digits', () => {

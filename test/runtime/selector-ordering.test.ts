@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { findContext, mergedOf, selectorTableOf } from '../../src/chain/index.js';
 import type { Dispatcher } from '../../src/model/index.js';
 import { loadBase } from '../../src/parser/index.js';
-import { createChainSelector } from '../../src/runtime/chain-selector.js';
+import { createChainSelector } from '../../src/protocol/chain-selector.js';
 
 interface Observed {
   scenario: string;

@@ -7,7 +7,7 @@
  */
 import type { AddDefaultCharsetConfig } from '../../filters/add-default-charset.js';
 import type { Exchange } from '../exchange.js';
-import { boundedMemo } from '../memo.js';
+import { boundedMemo } from '../../protocol/memo.js';
 import type { RuntimeFilterFactory } from '../types.js';
 
 export const create: RuntimeFilterFactory<AddDefaultCharsetConfig> = (config) => {

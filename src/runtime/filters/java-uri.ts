@@ -4,8 +4,8 @@
  * components. CorsFilter validates Origin headers with it and
  * CsrfPreventionFilter decides which URLs get a nonce.
  */
-import { parseIp } from '../net.js';
-import { boundedMemo } from '../memo.js';
+import { parseIp } from '../../protocol/net.js';
+import { boundedMemo } from '../../protocol/memo.js';
 
 /** The raw components of a URI; null where the URI has none. */
 export interface JavaUri {

@@ -5,8 +5,8 @@
  * is refused (Tomcat would try DNS; tollgate does not resolve names).
  */
 import type { RemoteCidrConfig } from '../../filters/remote-cidr.js';
-import { boundedMemo } from '../memo.js';
-import { parseIp, type Cidr } from '../net.js';
+import { boundedMemo } from '../../protocol/memo.js';
+import { parseIp, type Cidr } from '../../protocol/net.js';
 import type { RuntimeFilterFactory } from '../types.js';
 
 interface Mask {

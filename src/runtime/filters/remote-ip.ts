@@ -12,8 +12,8 @@ import type { ServerResponse } from 'node:http';
 import type { RemoteIpConfig } from '../../filters/remote-ip.js';
 import { exchangeOf, type Exchange } from '../exchange.js';
 import type { Logger } from '../logging.js';
-import { boundedMemo } from '../memo.js';
-import { parseIp } from '../net.js';
+import { boundedMemo } from '../../protocol/memo.js';
+import { parseIp } from '../../protocol/net.js';
 import type { FilterResult, NextFilter, RuntimeFilterFactory } from '../types.js';
 import { firstHeader, splitCommaSeparated, toRegExp } from './support.js';
 

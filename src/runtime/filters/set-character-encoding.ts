@@ -4,7 +4,7 @@
  * anything reads parameters or the body.
  */
 import type { SetCharacterEncodingConfig } from '../../filters/set-character-encoding.js';
-import { charsetDecoder } from '../charset.js';
+import { charsetDecoder } from '../../protocol/charset.js';
 import type { RuntimeFilterFactory } from '../types.js';
 
 export const create: RuntimeFilterFactory<SetCharacterEncodingConfig> = (config, ctx) => {

@@ -1,5 +1,5 @@
 /**
- * Regenerates src/filters/java-charsets.ts from the JVM on this machine:
+ * Regenerates src/protocol/java-charsets.ts from the JVM on this machine:
  * `npx tsx test/filters/tomcat/generate-charsets.ts` (needs java on PATH).
  * Each Java charset gets the Node decoder that reads the same bytes the same
  * way: a Buffer encoding where one exists, else a WHATWG TextDecoder label.
@@ -58,5 +58,5 @@ export const JAVA_CHARSETS: readonly (readonly [string, string | null, ...string
 ${rows.join('\n')}
 ];
 `;
-writeFileSync(join(import.meta.dirname, '..', '..', '..', 'src', 'filters', 'java-charsets.ts'), out);
+writeFileSync(join(import.meta.dirname, '..', '..', '..', 'src', 'protocol', 'java-charsets.ts'), out);
 console.log(`${rows.length} charsets`);

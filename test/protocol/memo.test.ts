@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { boundedMemo } from '../../src/runtime/memo.js';
+import { boundedMemo } from '../../src/protocol/memo.js';
 
 describe('boundedMemo', () => {
   it('computes a value once, null and false included', () => {

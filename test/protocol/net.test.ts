@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { compileCidrMatcher, formatIpJava, parseCidr, parseCidrList, parseIp, toTomcatRemoteAddr } from '../../src/runtime/net.js';
+import { compileCidrMatcher, formatIpJava, parseCidr, parseCidrList, parseIp, toTomcatRemoteAddr } from '../../src/protocol/net.js';
 
 describe('IP addresses', () => {
   it('parses IPv4 and every IPv6 form', () => {

@@ -4,8 +4,11 @@
  * (src/chain) uses the same code on the merged descriptors, so what `tollgate
  * chain` prints and what a compiled module runs cannot drift.
  */
-import type { DispatcherType } from './types.js';
 import { compilePattern, matchesFilterPattern, type CompiledPattern, type PatternKind } from './url-pattern.js';
+
+/** Servlet dispatcher types; a request entering the chain from the network is REQUEST. */
+export type DispatcherType = 'REQUEST' | 'FORWARD' | 'INCLUDE' | 'ASYNC' | 'ERROR';
+
 
 export interface SelectorTable {
   /** In Tomcat's final mapping order. `filter` indexes the context's filters; -1 for an undefined filter (never runs). */
