@@ -1,14 +1,17 @@
 import { contextsOf, mergedOf, type MergedFilter, type ResolvedContext } from '../chain/index.js';
 import { validateFilterDef, type TomcatTarget, type ValidatedFilter } from '../filters/index.js';
 import type { CatalinaBase, Diagnostic, FilterDef, LoadedContext, Severity, SourceFile } from '../model/index.js';
-import type { RuleLevel } from './config.js';
+import type { Profile, RuleLevel } from './config.js';
+import { profileLevel } from './profiles.js';
 import { RULES, ruleById } from './rules/index.js';
 import { applySuppressions, type SuppressedDiagnostic } from './suppressions.js';
 import type { CheckedFilter, DescriptorRef, FilterUse, LintContext, RuleVisitor } from './types.js';
 
 export interface LintOptions {
   target?: TomcatTarget;
-  /** Per-rule levels from the config file and --rule (later wins). */
+  /** The rule set (default recommended): which rules run, at which levels, before ruleLevels. */
+  profile?: Profile;
+  /** Per-rule levels from the config file and --rule (later wins), over the profile's. */
   ruleLevels?: Record<string, RuleLevel>;
   /** false ignores suppression comments (--no-inline-config). */
   inlineConfig?: boolean;
@@ -238,9 +241,25 @@ function inheritedProblems(m: MergedFilter, validate: (def: FilterDef) => Valida
 const SEVERITY_RANK: Record<Severity, number> = { info: 0, warning: 1, error: 2 };
 const LEVEL_TO_SEVERITY: Record<Exclude<RuleLevel, 'off'>, Severity> = { info: 'info', warn: 'warning', error: 'error' };
 
+/**
+ * Each rule's level in this run: the profile's, under the config file's and --rule's. Only rules
+ * whose level is not 'reported' (keep each finding's severity) are listed.
+ */
+function levelsOf(profile: Profile, ruleLevels: Record<string, RuleLevel> | undefined): Map<string, Severity | 'off'> {
+  const out = new Map<string, Severity | 'off'>();
+  for (const rule of RULES) {
+    const level = profileLevel(rule.meta, profile);
+    if (level !== 'reported') out.set(rule.meta.id, level);
+  }
+  for (const [id, level] of Object.entries(ruleLevels ?? {})) out.set(id, level === 'off' ? 'off' : LEVEL_TO_SEVERITY[level]);
+  return out;
+}
+
 /** Lints a loaded CATALINA_BASE: the parser's, merge's and validation's findings plus every rule's. */
 export function lintBase(base: CatalinaBase, opts: LintOptions = {}): LintResult {
   const target = opts.target ?? '10.1';
+  const profile = opts.profile ?? 'recommended';
+  const levels = levelsOf(profile, opts.ruleLevels);
   const raw: Diagnostic[] = [...base.diagnostics];
   const described = descriptorsOf(base);
   const descriptors = described.list;
@@ -290,13 +309,14 @@ export function lintBase(base: CatalinaBase, opts: LintOptions = {}): LintResult
   const perDescriptor: RuleVisitor[] = [];
   const perContext: RuleVisitor[] = [];
   for (const rule of RULES) {
-    if ((!rule.check && !rule.visit) || opts.ruleLevels?.[rule.meta.id] === 'off') continue;
+    if ((!rule.check && !rule.visit) || levels.get(rule.meta.id) === 'off') continue;
     const out: Diagnostic[] = [];
     found.push(out);
     const { id, defaultSeverity } = rule.meta;
     const ctx: LintContext = {
       base,
       target,
+      profile,
       descriptors,
       contexts,
       filters,
@@ -372,16 +392,15 @@ export function lintBase(base: CatalinaBase, opts: LintOptions = {}): LintResult
   let diagnostics = [...unique.values()];
   let suppressed: SuppressedDiagnostic[] = [];
   if (opts.inlineConfig !== false) {
-    ({ kept: diagnostics, suppressed } = applySuppressions(diagnostics, base.files, { isRule: (id) => ruleById(id) !== undefined, isOff: (id) => opts.ruleLevels?.[id] === 'off' }));
+    ({ kept: diagnostics, suppressed } = applySuppressions(diagnostics, base.files, { isRule: (id) => ruleById(id) !== undefined, isOff: (id) => levels.get(id) === 'off' }));
   }
   // After suppressions, so that a suppression in an ignored file is not reported as unused either.
   const included = (d: Diagnostic): boolean => !opts.includeFile || opts.includeFile(d.span.file);
-  const levels = opts.ruleLevels ?? {};
   const leveled = (d: Diagnostic): Diagnostic[] => {
     if (!included(d)) return [];
-    const level = levels[d.ruleId];
+    const level = levels.get(d.ruleId);
     if (level === 'off') return [];
-    if (level) return [{ ...d, severity: LEVEL_TO_SEVERITY[level] }];
+    if (level && level !== d.severity) return [{ ...d, severity: level }];
     return [d];
   };
   diagnostics = diagnostics.flatMap(leveled).sort(byPosition);

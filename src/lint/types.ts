@@ -2,6 +2,9 @@ import type { ResolvedContext } from '../chain/index.js';
 import type { MergedFilter, MergedFilterMapping } from '../chain/index.js';
 import type { FilterSpec, TomcatTarget } from '../filters/index.js';
 import type { CatalinaBase, Diagnostic, FilterDef, Severity, SourceFile, Span, TextEdit, WebXml } from '../model/index.js';
+import type { Profile } from '../schema/config-document.js';
+
+export type { Profile };
 
 export type RuleCategory = 'correctness' | 'security' | 'compatibility' | 'hygiene';
 
@@ -20,6 +23,15 @@ export interface RuleMeta {
    * (the DISA STIG vulnerability id). A finding of the rule fails the control; no finding passes it.
    */
   benchmarks?: readonly string[];
+  /**
+   * The rule's level in each profile (`tollgate lint --profile`, see src/lint/profiles.ts) where it
+   * differs from the default. A level given here replaces the severity of every finding. Absent:
+   * `recommended` runs the rule at its reported severities; `cis` and `stig` run what `recommended`
+   * runs, plus (at defaultSeverity) the rules off in `recommended` whose `benchmarks` name a control
+   * of their benchmark. A hardening rule that only a benchmark asks for (Tomcat's own default is
+   * sensible) writes `profiles: { recommended: 'off' }`.
+   */
+  profiles?: Partial<Record<Profile, Severity | 'off'>>;
 }
 
 /** One descriptor with its role in the base. */
@@ -46,6 +58,8 @@ export interface FilterUse {
 export interface LintContext {
   base: CatalinaBase;
   target: TomcatTarget;
+  /** The profile being linted for: a rule whose limit differs between benchmarks (the STIG's 600 s lockout, CIS's 300 s) reads it. */
+  profile: Profile;
   descriptors: DescriptorRef[];
   contexts: ResolvedContext[];
   /** Every <filter> of every descriptor, validated once. */

@@ -3,6 +3,14 @@ import { z } from 'zod';
 export const RULE_LEVELS = ['off', 'info', 'warn', 'error'] as const;
 export type RuleLevel = (typeof RULE_LEVELS)[number];
 
+/**
+ * The rule sets of `tollgate lint --profile`: `recommended` (the default) reports what is wrong or
+ * unsafe in itself; `cis` and `stig` add the hardening rules of the CIS Apache Tomcat 10.1 Benchmark
+ * and of the DISA STIG for Apache Tomcat, at the levels those benchmarks ask.
+ */
+export const PROFILES = ['recommended', 'cis', 'stig'] as const;
+export type Profile = (typeof PROFILES)[number];
+
 /** The schema of tollgate.config.json (also the source of schemas/tollgate.config.schema.json). */
 export const configFileSchema = z
   .object({
@@ -10,6 +18,10 @@ export const configFileSchema = z
     rules: z.record(z.string(), z.enum(RULE_LEVELS)).optional().meta({ description: 'Rule id -> off | info | warn | error.' }),
     ignore: z.array(z.string()).optional().meta({ description: 'Globs (picomatch, relative to this file) of files not to lint.' }),
     target: z.enum(['9.0', '10.1', '11.0']).optional().meta({ description: 'Tomcat version the configuration runs on.' }),
+    profile: z
+      .enum(PROFILES)
+      .optional()
+      .meta({ description: 'Rule set: recommended (default), cis (adds the CIS Apache Tomcat 10.1 Benchmark rules) or stig (adds the DISA STIG rules). `rules` levels apply on top.' }),
   })
   .strict()
   .meta({ title: 'tollgate.config.json', description: 'Configuration of tollgate lint.' });

@@ -3,7 +3,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import picomatch from 'picomatch';
 import type { Argv } from 'yargs';
 import type { Diagnostic, SourceFile } from '../../model/index.js';
-import { ConfigError, loadConfig, type RuleLevel } from '../../lint/config.js';
+import { ConfigError, loadConfig, PROFILES, type Profile, type RuleLevel } from '../../lint/config.js';
 import { toolVersion } from '../../lint/docs.js';
 import { applyBaseline, BaselineError, writeBaseline } from '../../lint/baseline.js';
 import { lintBase } from '../../lint/engine.js';
@@ -62,6 +62,7 @@ async function run(argv: Record<string, unknown>, io: Io): Promise<number> {
   }
   const ruleLevels = { ...(config.config.rules ?? {}), ...parseRuleOptions(((argv['rule'] as string[] | undefined) ?? []).map(String)) };
   const target = (argv['target'] as TomcatTarget | undefined) ?? config.config.target ?? '10.1';
+  const profile = (argv['profile'] as Profile | undefined) ?? config.config.profile ?? 'recommended';
   const ignore = config.config.ignore?.length ? picomatch(config.config.ignore, { dot: true }) : null;
   const configDir = config.path ? dirname(config.path) : io.cwd;
   const includeFile = ignore ? (file: string) => !ignore(relative(configDir, file)) : undefined;
@@ -83,7 +84,7 @@ async function run(argv: Record<string, unknown>, io: Io): Promise<number> {
       seen.add(key);
       return true;
     };
-    const lintOptions = { target, ruleLevels, inlineConfig: argv['inlineConfig'] !== false, ...(includeFile ? { includeFile } : {}) };
+    const lintOptions = { target, profile, ruleLevels, inlineConfig: argv['inlineConfig'] !== false, ...(includeFile ? { includeFile } : {}) };
     for (const input of inputs) {
       const path = resolve(io.cwd, input);
       const threads = !mayUseWorkers || !isBaseInput(path) ? 1 : workers === 'auto' ? autoThreads(path) : workers;
@@ -175,6 +176,7 @@ export const lintCommand: Command = {
       .option('quiet', { type: 'boolean', default: false, describe: 'Report errors only' })
       .option('rule', { type: 'string', array: true, describe: 'Set a rule level: <id>:off|info|warn|error (repeatable)' })
       .option('target', { choices: ['9.0', '10.1', '11.0'], describe: 'Tomcat version the configuration runs on (default 10.1)' })
+      .option('profile', { choices: [...PROFILES], describe: 'Rule set: recommended (default), cis or stig (adds the benchmark\'s hardening rules)' })
       .option('inline-config', { type: 'boolean', default: true, describe: 'Honour tollgate-disable comments (--no-inline-config ignores them)' })
       .option('color', { type: 'boolean', describe: 'Force colours on or off' })
       .option('fix', { type: 'boolean', default: false, describe: 'Apply the safe fixes (rewrites only the bytes they cover)' })

@@ -1,0 +1,93 @@
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { main } from '../../src/cli/index.js';
+import { profileLevel } from '../../src/lint/profiles.js';
+import { ruleById } from '../../src/lint/rules/index.js';
+import type { RuleMeta } from '../../src/lint/types.js';
+import { cleanup, lintFiles, tree } from './helpers.js';
+
+afterAll(cleanup);
+
+const meta = (extra: Partial<RuleMeta>): RuleMeta => ({ id: 'x', description: 'x', defaultSeverity: 'warning', category: 'security', ...extra });
+
+describe('profileLevel', () => {
+  it('runs a rule without profile metadata at its reported severities in every profile', () => {
+    for (const p of ['recommended', 'cis', 'stig'] as const) expect(profileLevel(meta({}), p)).toBe('reported');
+  });
+
+  it('turns a rule off in recommended but on in the profile whose benchmark it names', () => {
+    const m = meta({ profiles: { recommended: 'off' }, benchmarks: ['cis-tomcat-10.1:3.1'] });
+    expect(profileLevel(m, 'recommended')).toBe('off');
+    expect(profileLevel(m, 'cis')).toBe('reported');
+    expect(profileLevel(m, 'stig')).toBe('off');
+  });
+
+  it('takes the level a profile names over everything else', () => {
+    const m = meta({ profiles: { recommended: 'off', stig: 'error' }, benchmarks: ['cis-tomcat-10.1:3.1'] });
+    expect(profileLevel(m, 'stig')).toBe('error');
+    expect(profileLevel(meta({ profiles: { cis: 'off' } }), 'cis')).toBe('off');
+    expect(profileLevel(meta({ profiles: { recommended: 'info' } }), 'stig')).toBe('info');
+  });
+});
+
+const SHUTDOWN = { 'conf/server.xml': '<Server port="8005" shutdown="SHUTDOWN"><Service name="C"><Engine name="C" defaultHost="localhost"><Host name="localhost" appBase="webapps"/></Engine></Service></Server>\n' };
+
+describe('the engine under a profile', () => {
+  const rule = ruleById('shutdown-port-default')!;
+  const saved = rule.meta.profiles;
+  afterEach(() => {
+    if (saved === undefined) delete rule.meta.profiles;
+    else rule.meta.profiles = saved;
+  });
+
+  it('leaves out in recommended a rule a profile turns off, and reports it in the benchmark profile at the level it names', () => {
+    rule.meta.profiles = { recommended: 'off', stig: 'error' };
+    const of = (profile?: 'recommended' | 'cis' | 'stig') => lintFiles(SHUTDOWN, profile ? { profile } : {}).filter((d) => d.ruleId === rule.meta.id);
+    expect(of()).toEqual([]);
+    expect(of('recommended')).toEqual([]);
+    expect(of('stig').map((d) => d.severity)).toEqual(['error']);
+    // Named no level for cis and no cis control: off there as in recommended.
+    expect(of('cis')).toEqual([]);
+  });
+
+  it('lets --rule levels win over the profile', () => {
+    rule.meta.profiles = { recommended: 'off' };
+    expect(lintFiles(SHUTDOWN, { ruleLevels: { 'shutdown-port-default': 'info' } }).filter((d) => d.ruleId === rule.meta.id).map((d) => d.severity)).toEqual(['info']);
+  });
+});
+
+async function run(args: string[], cwd: string): Promise<{ code: number; out: string; err: string }> {
+  let out = '';
+  let err = '';
+  const code = await main(args, { stdout: (t) => (out += t), stderr: (t) => (err += t), cwd });
+  return { code, out, err };
+}
+
+describe('tollgate lint --profile and the profile key', () => {
+  it('rejects a profile it does not know, on the command line and in the config file', async () => {
+    const dir = tree(SHUTDOWN);
+    const cli = await run(['lint', '.', '--profile', 'pci'], dir);
+    expect(cli.code).toBe(2);
+    expect(cli.err).toMatch(/profile/);
+    const cfg = await run(['lint', '.'], tree({ ...SHUTDOWN, 'tollgate.config.json': '{\n  "profile": "pci"\n}' }));
+    expect(cfg.code).toBe(2);
+    expect(cfg.err).toMatch(/tollgate\.config\.json:2:14: profile: /);
+  });
+
+  it('takes the profile from the config file, and --profile over it', async () => {
+    const rule = ruleById('shutdown-port-default')!;
+    const saved = rule.meta.profiles;
+    rule.meta.profiles = { recommended: 'off', stig: 'error' };
+    try {
+      const dir = tree({ ...SHUTDOWN, 'tollgate.config.json': '{ "profile": "stig" }' });
+      const fromConfig = await run(['lint', '.', '--format', 'json'], dir);
+      expect(fromConfig.code).toBe(1);
+      expect(fromConfig.out).toContain('shutdown-port-default');
+      const overridden = await run(['lint', '.', '--format', 'json', '--profile', 'recommended'], dir);
+      expect(overridden.code).toBe(0);
+      expect(overridden.out).not.toContain('shutdown-port-default');
+    } finally {
+      if (saved === undefined) delete rule.meta.profiles;
+      else rule.meta.profiles = saved;
+    }
+  });
+});
