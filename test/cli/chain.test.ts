@@ -121,7 +121,7 @@ describe('tollgate chain usage errors', () => {
     [['--base', join(repo, 'no-such-dir')], /--base .* is neither a directory/],
     [['--base', example, '--path', 'api/items'], /--path must start with "\/"/],
     [['--base', example, '--path', '/a%zz'], /not followed by two hexadecimal digits/],
-    [['--base', example, '--path', '/', '--dispatcher', 'NOPE'], /--dispatcher must be one of/],
+    [['--base', example, '--path', '/', '--dispatcher', 'NOPE'], /Argument: dispatcher, Given: "NOPE", Choices: "REQUEST", "FORWARD"/],
     [['--base', example, '--context', '/nope'], /no context "\/nope"/],
     [['--base', example, '--context', '/nope', '--path', '/x'], /no context "\/nope"/],
     [['--base', example, '--home', join(repo, 'no-such-home')], /--home .* does not exist/],

@@ -5,6 +5,7 @@ import { contextsOf, effectiveChain, findContext, findHost, type ChainEntry, typ
 import { DISPATCHERS, type CatalinaBase, type Dispatcher, type LoadedHost, type Span } from '../../model/index.js';
 import { loadBase, parseChainJson } from '../../parser/index.js';
 import { UsageError, type Command, type Io } from '../command.js';
+import { choiceOption, single, stringOption } from '../options.js';
 
 interface Options {
   base: string;
@@ -26,8 +27,7 @@ function contextLabel(c: ResolvedContext): string {
 }
 
 function optionsOf(argv: Record<string, unknown>): Options {
-  const dispatcher = String(argv['dispatcher'] ?? 'REQUEST').toUpperCase() as Dispatcher;
-  if (!DISPATCHERS.includes(dispatcher)) throw new UsageError(`--dispatcher must be one of ${DISPATCHERS.join(', ')}, not "${String(argv['dispatcher'])}"`);
+  const dispatcher = argv['dispatcher'] as Dispatcher;
   const str = (k: string): string | undefined => (argv[k] === undefined ? undefined : String(argv[k]));
   return { base: String(argv['base']), home: str('home'), host: str('host'), context: str('context'), path: str('path'), dispatcher, json: argv['format'] === 'json' };
 }
@@ -221,12 +221,13 @@ export const chainCommand: Command = {
   describe: "Show the filters that run for a request, in Tomcat's order",
   builder: (y: Argv) =>
     y
-      .option('base', { type: 'string', demandOption: true, describe: 'CATALINA_BASE directory (or a tollgate.chain.json)' })
-      .option('home', { type: 'string', describe: 'CATALINA_HOME (defaults to --base)' })
-      .option('host', { type: 'string', describe: "Host name or alias, as in a Host header (default: the Engine's defaultHost)" })
-      .option('context', { type: 'string', describe: 'Context path, e.g. /api or / (then --path is relative to it)' })
-      .option('path', { type: 'string', describe: 'Request path, with the context path unless --context is given' })
-      .option('dispatcher', { type: 'string', default: 'REQUEST', describe: DISPATCHERS.join('|') })
-      .option('format', { choices: ['text', 'json'] as const, default: 'text' }),
+      .option('base', stringOption('base', 'CATALINA_BASE directory (or a tollgate.chain.json)', { demandOption: true }))
+      .option('home', stringOption('home', 'CATALINA_HOME (defaults to --base)'))
+      .option('host', stringOption('host', "Host name or alias, as in a Host header (default: the Engine's defaultHost)"))
+      .option('context', stringOption('context', 'Context path, e.g. /api or / (then --path is relative to it)'))
+      .option('path', stringOption('path', 'Request path, with the context path unless --context is given'))
+      // Tomcat's DispatcherType names, in any case (yargs checks the choices after this coerce).
+      .option('dispatcher', choiceOption('dispatcher', DISPATCHERS, 'Dispatcher type of the request', { default: 'REQUEST', coerce: (v: unknown) => single('dispatcher', v).toUpperCase() }))
+      .option('format', choiceOption('format', ['text', 'json'], 'Output format', { default: 'text' })),
   run,
 };

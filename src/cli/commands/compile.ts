@@ -6,15 +6,16 @@ import type { TomcatTarget } from '../../filters/index.js';
 import { formatStylish } from '../../lint/formatters/stylish.js';
 import { loadBase, parseChainJson } from '../../parser/index.js';
 import { UsageError, type Command, type Io } from '../command.js';
+import { stringOption, targetOption } from '../options.js';
 
 export const compileCommand: Command = {
   name: 'compile',
   describe: 'Write one ES module (and .d.ts) per context: a Connect-style middleware running its chain on tollgate/runtime',
   builder: (y: Argv) =>
     y
-      .option('base', { type: 'string', demandOption: true, describe: 'CATALINA_BASE directory or tollgate.chain.json' })
-      .option('out', { type: 'string', demandOption: true, describe: 'Output directory' })
-      .option('target', { choices: ['9.0', '10.1', '11.0'], default: '10.1' }),
+      .option('base', stringOption('base', 'CATALINA_BASE directory or tollgate.chain.json', { demandOption: true }))
+      .option('out', stringOption('out', 'Output directory', { demandOption: true }))
+      .option('target', targetOption(true)),
   run: (argv: Record<string, unknown>, io: Io) => {
     const input = resolve(io.cwd, String(argv['base']));
     if (!existsSync(input)) throw new UsageError(`--base ${String(argv['base'])}: no such file or directory`);

@@ -4,6 +4,7 @@ import type { Argv } from 'yargs';
 import { parseWebXml } from '../../parser/index.js';
 import { webXmlToChainDocument } from '../../schema/convert.js';
 import { UsageError, type Command, type Io } from '../command.js';
+import { stringOption } from '../options.js';
 
 export const convertCommand: Command = {
   name: 'convert <webxml>',
@@ -11,8 +12,8 @@ export const convertCommand: Command = {
   builder: (y: Argv) =>
     y
       .positional('webxml', { type: 'string', describe: 'A WEB-INF/web.xml' })
-      .option('path', { type: 'string', describe: 'Context path of the application (default: from the directory name)' })
-      .option('out', { type: 'string', describe: 'Write here instead of standard output' }),
+      .option('path', stringOption('path', 'Context path of the application (default: from the directory name)'))
+      .option('out', stringOption('out', 'Write here instead of standard output')),
   run: (argv: Record<string, unknown>, io: Io) => {
     const file = resolve(io.cwd, String(argv['webxml']));
     if (!existsSync(file)) throw new UsageError(`${String(argv['webxml'])}: no such file`);

@@ -19,6 +19,7 @@ import { autoThreads, lintBaseInParallel } from '../../lint/parallel.js';
 import { ruleById } from '../../lint/rules/index.js';
 import type { TomcatTarget } from '../../filters/index.js';
 import { UsageError, type Command, type Io } from '../command.js';
+import { choiceOption, integerOption, single, stringOption, targetOption } from '../options.js';
 
 const FORMATTERS = { stylish: formatStylish, json: formatJson, sarif: formatSarif, github: formatGithub } as const;
 
@@ -33,19 +34,20 @@ function repoRootOf(cwd: string): string {
   }
 }
 
+// The two coerces below run while yargs parses, so a bad value stops lint before it reads a file.
 function parseWorkers(value: unknown): number | 'auto' {
-  const v = String(value ?? 'auto');
+  const v = single('workers', value);
   if (v === 'auto') return 'auto';
-  if (!/^\d+$/.test(v)) throw new UsageError(`--workers "${v}": write auto, 0 or a number of threads`);
+  if (!/^\d{1,6}$/.test(v)) throw new Error(`--workers "${v}": write auto, 0 or a number of threads`);
   return Math.max(1, Math.min(16, Number(v)));
 }
 
-function parseRuleOptions(values: string[]): Record<string, RuleLevel> {
+function parseRuleOptions(values: unknown): Record<string, RuleLevel> {
   const out: Record<string, RuleLevel> = {};
-  for (const v of values) {
+  for (const v of (Array.isArray(values) ? values : [values]).map(String)) {
     const m = /^([a-z0-9-]+):(off|info|warn|error)$/.exec(v.trim());
-    if (!m) throw new UsageError(`--rule "${v}": write <rule-id>:off|info|warn|error`);
-    if (!ruleById(m[1]!)) throw new UsageError(`--rule "${v}": there is no rule "${m[1]}"`);
+    if (!m) throw new Error(`--rule "${v}": write <rule-id>:off|info|warn|error`);
+    if (!ruleById(m[1]!)) throw new Error(`--rule "${v}": there is no rule "${m[1]}"`);
     out[m[1]!] = m[2] as RuleLevel;
   }
   return out;
@@ -60,7 +62,7 @@ async function run(argv: Record<string, unknown>, io: Io): Promise<number> {
     if (e instanceof ConfigError) throw new UsageError(e.message);
     throw e;
   }
-  const ruleLevels = { ...(config.config.rules ?? {}), ...parseRuleOptions(((argv['rule'] as string[] | undefined) ?? []).map(String)) };
+  const ruleLevels = { ...(config.config.rules ?? {}), ...(argv['rule'] as Record<string, RuleLevel> | undefined) };
   const target = (argv['target'] as TomcatTarget | undefined) ?? config.config.target ?? '10.1';
   const profile = (argv['profile'] as Profile | undefined) ?? config.config.profile ?? 'recommended';
   const ignore = config.config.ignore?.length ? picomatch(config.config.ignore, { dot: true }) : null;
@@ -69,7 +71,7 @@ async function run(argv: Record<string, unknown>, io: Io): Promise<number> {
 
   const paths = ((argv['paths'] as string[] | undefined) ?? []).map(String);
   const inputs = paths.length ? paths : ['.'];
-  const workers = parseWorkers(argv['workers']);
+  const workers = argv['workers'] as number | 'auto';
   // --fix and baselines need every file's source, which worker threads do not send back.
   const mayUseWorkers = !argv['fix'] && argv['baseline'] === undefined && argv['baselineWrite'] === undefined;
   const lintAll = async (): Promise<{ diagnostics: Diagnostic[]; files: Map<string, SourceFile>; suppressed: SuppressedDiagnostic[]; lintedFiles: string[] }> => {
@@ -171,17 +173,18 @@ export const lintCommand: Command = {
   builder: (y: Argv) =>
     y
       .positional('paths', { type: 'string', array: true, describe: 'CATALINA_BASE, webapp directory or files (default: .)' })
-      .option('format', { alias: 'f', choices: Object.keys(FORMATTERS), default: 'stylish' })
-      .option('max-warnings', { type: 'number', describe: 'Fail (exit 1) when there are more warnings than this' })
+      .option('format', choiceOption('format', Object.keys(FORMATTERS), 'Output format', { alias: 'f', default: 'stylish' }))
+      .option('max-warnings', integerOption('max-warnings', 0, 1_000_000_000, 'Fail (exit 1) when there are more warnings than this'))
       .option('quiet', { type: 'boolean', default: false, describe: 'Report errors only' })
-      .option('rule', { type: 'string', array: true, describe: 'Set a rule level: <id>:off|info|warn|error (repeatable)' })
-      .option('target', { choices: ['9.0', '10.1', '11.0'], describe: 'Tomcat version the configuration runs on (default 10.1)' })
-      .option('profile', { choices: [...PROFILES], describe: 'Rule set: recommended (default), cis or stig (adds the benchmark\'s hardening rules)' })
+      .option('rule', { type: 'string', array: true, requiresArg: true, coerce: parseRuleOptions, describe: 'Set a rule level: <id>:off|info|warn|error (repeatable)' })
+      .option('target', targetOption(false))
+      .option('profile', choiceOption('profile', PROFILES, 'Rule set: recommended (default), cis or stig (adds the benchmark\'s hardening rules)'))
       .option('inline-config', { type: 'boolean', default: true, describe: 'Honour tollgate-disable comments (--no-inline-config ignores them)' })
       .option('color', { type: 'boolean', describe: 'Force colours on or off' })
       .option('fix', { type: 'boolean', default: false, describe: 'Apply the safe fixes (rewrites only the bytes they cover)' })
-      .option('baseline', { type: 'string', describe: 'Ignore findings recorded in this baseline file' })
-      .option('baseline-write', { type: 'string', describe: 'Record the current findings in this file and exit 0' })
-      .option('workers', { type: 'string', default: 'auto', describe: 'Worker threads for a large base: auto, 0 (none) or a thread count; the output is the same' }),
+      .option('baseline', stringOption('baseline', 'Ignore findings recorded in this baseline file'))
+      .option('baseline-write', stringOption('baseline-write', 'Record the current findings in this file and exit 0'))
+      .conflicts('baseline', 'baseline-write')
+      .option('workers', { type: 'string', default: 'auto', requiresArg: true, coerce: parseWorkers, describe: 'Worker threads for a large base: auto, 0 (none) or a thread count; the output is the same' }),
   run,
 };

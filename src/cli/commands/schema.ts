@@ -3,11 +3,12 @@ import { dirname, join, resolve } from 'node:path';
 import type { Argv } from 'yargs';
 import { generateSchemas, schemaText } from '../../schema/generate.js';
 import type { Command, Io } from '../command.js';
+import { stringOption } from '../options.js';
 
 export const schemaCommand: Command = {
   name: 'schema',
   describe: 'Write the JSON Schemas (filters, tollgate.chain.json, tollgate.config.json) generated from the zod schemas',
-  builder: (y: Argv) => y.option('out', { type: 'string', default: 'schemas', describe: 'Directory to write into' }),
+  builder: (y: Argv) => y.option('out', stringOption('out', 'Directory to write into', { default: 'schemas' })),
   run: (argv: Record<string, unknown>, io: Io) => {
     const out = resolve(io.cwd, String(argv['out']));
     const schemas = generateSchemas();

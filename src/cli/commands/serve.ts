@@ -5,18 +5,19 @@ import type { TomcatTarget } from '../../filters/index.js';
 import { formatStylish } from '../../lint/formatters/stylish.js';
 import { startContainer, StrictModeError } from '../../server/container.js';
 import { UsageError, type Command, type Io } from '../command.js';
+import { integerOption, stringOption, targetOption } from '../options.js';
 
 export const serveCommand: Command = {
   name: 'serve',
   describe: 'Serve a CATALINA_BASE: virtual hosts, static webapps through their chains, and the host manager',
   builder: (y: Argv) =>
     y
-      .option('base', { type: 'string', demandOption: true, describe: 'CATALINA_BASE directory' })
-      .option('home', { type: 'string', describe: 'CATALINA_HOME (defaults to --base)' })
-      .option('port', { type: 'number', describe: 'Port (default: the HTTP connector of server.xml)' })
-      .option('address', { type: 'string', default: '127.0.0.1', describe: 'Address to bind' })
+      .option('base', stringOption('base', 'CATALINA_BASE directory', { demandOption: true }))
+      .option('home', stringOption('home', 'CATALINA_HOME (defaults to --base)'))
+      .option('port', integerOption('port', 0, 65535, 'Port (default: the HTTP connector of server.xml; 0 picks a free one)'))
+      .option('address', stringOption('address', 'Address to bind', { default: '127.0.0.1' }))
       .option('strict', { type: 'boolean', default: false, describe: 'Refuse to start when the configuration has any error' })
-      .option('target', { choices: ['9.0', '10.1', '11.0'], default: '10.1' })
+      .option('target', targetOption(true))
       .option('allow-app-base-outside-base', { type: 'boolean', default: false, describe: 'Let the host manager add hosts whose appBase is outside the base' }),
   run: async (argv: Record<string, unknown>, io: Io) => {
     const base = resolve(io.cwd, String(argv['base']));
