@@ -36,6 +36,7 @@ const bad: [string, string[], RegExp][] = [
   ['lint', ['--rule', 'no-such-rule:off'], /there is no rule "no-such-rule"/],
   ['lint', ['--rule', 'cors-any-origin:loud'], /write <rule-id>:off\|info\|warn\|error/],
   ['lint', ['--workers', 'many'], /--workers "many"/],
+  ['lint', ['--profile', 'nist'], /Argument: profile, Given: "nist"/],
   ['lint', ['--baseline', 'a.json', '--baseline-write', 'b.json'], /mutually exclusive/],
   ['chain', ['--dispatcher', 'NOPE'], /Argument: dispatcher, Given: "NOPE"/],
   ['chain', ['--format', 'xml'], /Argument: format, Given: "xml"/],
