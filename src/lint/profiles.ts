@@ -16,3 +16,12 @@ export function profileLevel(meta: RuleMeta, profile: Profile): Severity | 'off'
   const prefix = `${PROFILE_BENCHMARK[profile]}:`;
   return meta.benchmarks?.some((b) => b.startsWith(prefix)) ? 'reported' : 'off';
 }
+
+/** How a RuleMeta.benchmarks entry reads for people: `CIS 2.5`, `STIG V-222935`. */
+export function benchmarkLabel(ref: string): string {
+  const at = ref.indexOf(':');
+  const name = ref.slice(0, at);
+  if (name === PROFILE_BENCHMARK.cis) return `CIS ${ref.slice(at + 1)}`;
+  if (name === PROFILE_BENCHMARK.stig) return `STIG ${ref.slice(at + 1)}`;
+  return ref;
+}

@@ -2,6 +2,8 @@ import { relative } from 'node:path';
 import type { Diagnostic, SourceFile } from '../../model/index.js';
 import type { SuppressedDiagnostic } from '../suppressions.js';
 import { lineStarts as lineStartsOf } from '../../parser/lines.js';
+import { benchmarkLabel } from '../profiles.js';
+import { ruleById } from '../rules/index.js';
 
 export interface FormatInput {
   diagnostics: Diagnostic[];
@@ -68,4 +70,14 @@ export function lineText(source: SourceFile | undefined, line: number): string |
     if (text.charCodeAt(end) === 10 && end > starts[line - 1]! && text.charCodeAt(end - 1) === 13) end--;
   }
   return text.slice(starts[line - 1]!, end);
+}
+
+/** The benchmark controls a finding's rule decides (RuleMeta.benchmarks), e.g. `cis-tomcat-10.1:2.5`. */
+export function benchmarksOf(ruleId: string): readonly string[] {
+  return ruleById(ruleId)?.meta.benchmarks ?? [];
+}
+
+/** The same for people: `CIS 2.5, STIG V-222935`, or '' when the rule names none. */
+export function benchmarkLabels(ruleId: string): string {
+  return benchmarksOf(ruleId).map(benchmarkLabel).join(', ');
 }

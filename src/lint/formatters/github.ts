@@ -1,4 +1,4 @@
-import { rel, type FormatInput } from './common.js';
+import { benchmarkLabels, rel, type FormatInput } from './common.js';
 
 function escapeData(s: string): string {
   return s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
@@ -20,7 +20,7 @@ export function formatGithub(input: FormatInput): string {
         `col=${s.column}`,
         `endLine=${s.endLine}`,
         `endColumn=${s.endColumn}`,
-        `title=${escapeProperty(d.ruleId)}`,
+        `title=${escapeProperty(benchmarkLabels(d.ruleId) ? `${d.ruleId} (${benchmarkLabels(d.ruleId)})` : d.ruleId)}`,
       ].join(',');
       return `::${level} ${props}::${escapeData(d.message)}\n`;
     })

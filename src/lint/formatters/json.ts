@@ -1,5 +1,5 @@
 import type { Diagnostic, SourceFile } from '../../model/index.js';
-import { groupByFile, type FormatInput } from './common.js';
+import { benchmarksOf, groupByFile, type FormatInput } from './common.js';
 
 /** ESLint's message severities: 2 error, 1 warning; tollgate's infos are reported as 1 with "[info]" in front. */
 function eslintSeverity(d: Diagnostic): 1 | 2 {
@@ -15,6 +15,7 @@ function fixOf(d: Diagnostic, source: SourceFile | undefined): { range: [number,
 
 function messageOf(d: Diagnostic, source: SourceFile | undefined) {
   const fix = fixOf(d, source);
+  const benchmarks = benchmarksOf(d.ruleId);
   return {
     ruleId: d.ruleId,
     severity: eslintSeverity(d),
@@ -25,6 +26,8 @@ function messageOf(d: Diagnostic, source: SourceFile | undefined) {
     endLine: d.span.endLine,
     endColumn: d.span.endColumn,
     ...(fix ? { fix } : {}),
+    // Not ESLint's: the benchmark controls the rule decides (cis-tomcat-10.1:<n>, stig-tomcat:V-<id>), only when it names some.
+    ...(benchmarks.length ? { benchmarks } : {}),
   };
 }
 

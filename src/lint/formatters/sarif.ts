@@ -39,7 +39,8 @@ export function formatSarif(input: FormatInput): string {
     help: { text: `${r.meta.description} See ${docsUrl(r.meta.id)}`, markdown: `${r.meta.description}\n\n[Documentation](${docsUrl(r.meta.id)})` },
     defaultConfiguration: { level: LEVEL[r.meta.defaultSeverity] },
     properties: {
-      tags: [r.meta.category, ...(r.meta.category === 'security' ? ['security'] : [])].filter((t, i, a) => a.indexOf(t) === i),
+      // The benchmark controls as tags, so code scanning can filter alerts by CIS or STIG control.
+      tags: [r.meta.category, ...(r.meta.category === 'security' ? ['security'] : []), ...(r.meta.benchmarks ?? [])].filter((t, i, a) => a.indexOf(t) === i),
       ...(r.meta.securitySeverity !== undefined ? { 'security-severity': r.meta.securitySeverity.toFixed(1) } : {}),
       precision: 'high',
     },

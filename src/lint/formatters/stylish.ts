@@ -1,5 +1,5 @@
 import type { Diagnostic } from '../../model/index.js';
-import { counts, groupByFile, lineText, rel, type FormatInput } from './common.js';
+import { benchmarkLabels, counts, groupByFile, lineText, rel, type FormatInput } from './common.js';
 
 const SEVERITY_LABEL = { error: 'error', warning: 'warning', info: 'info' } as const;
 
@@ -32,7 +32,8 @@ export function formatStylish(input: FormatInput): string {
     const source = input.files.get(file);
     for (const d of list) {
       const s = d.span;
-      out.push(`  ${s.line}:${s.column}  ${c(colorOf(d), SEVERITY_LABEL[d.severity])}  ${d.message}  ${c(90, d.ruleId)}`);
+      const controls = benchmarkLabels(d.ruleId);
+      out.push(`  ${s.line}:${s.column}  ${c(colorOf(d), SEVERITY_LABEL[d.severity])}  ${d.message}  ${c(90, controls ? `${d.ruleId} (${controls})` : d.ruleId)}`);
       const text = lineText(source, s.line);
       if (text !== null) {
         const gutter = String(s.line).padStart(6);
