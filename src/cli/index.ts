@@ -9,13 +9,14 @@ import { schemaCommand } from './commands/schema.js';
 import { compileCommand } from './commands/compile.js';
 import { serveCommand } from './commands/serve.js';
 import { toolVersion } from '../lint/docs.js';
+import { auditCommand } from './commands/audit.js';
 
 // yargs 17 through require: its CommonJS build loads in a quarter of the time of the
 // ESM build of yargs 18, which is most of a lint run's cold start on one file.
 const yargs = createRequire(import.meta.url)('yargs/yargs') as (args: string[]) => Argv;
 
 /** Every command, in the order `--help` lists them. Each lives in ./commands/<name>.ts. */
-export const commands: Command[] = [lintCommand, chainCommand, compileCommand, serveCommand, schemaCommand, convertCommand];
+export const commands: Command[] = [lintCommand, auditCommand, chainCommand, compileCommand, serveCommand, schemaCommand, convertCommand];
 
 const defaultIo: Io = {
   stdout: (t) => process.stdout.write(t),

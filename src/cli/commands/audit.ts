@@ -1,0 +1,52 @@
+import { resolve } from 'node:path';
+import type { Argv } from 'yargs';
+import { BENCHMARKS, type BenchmarkId } from '../../audit/catalogue.js';
+import { formatAuditHtml, formatAuditJson, formatAuditText, type AuditFormatInput } from '../../audit/format.js';
+import { auditBase, unreadable } from '../../audit/report.js';
+import type { TomcatTarget } from '../../filters/index.js';
+import { toolVersion } from '../../lint/docs.js';
+import { InputError, loadInput } from '../../lint/inputs.js';
+import { UsageError, type Command, type Io } from '../command.js';
+
+const FORMATS = { text: formatAuditText, json: formatAuditJson, html: formatAuditHtml } as const;
+
+async function run(argv: Record<string, unknown>, io: Io): Promise<number> {
+  const benchmark = argv['benchmark'] as BenchmarkId | undefined;
+  if (!benchmark || !BENCHMARKS.includes(benchmark)) throw new UsageError(`name the benchmark: --benchmark ${BENCHMARKS.join('|')}`);
+  const target = String(argv['base'] ?? '.');
+  let base;
+  try {
+    base = loadInput(resolve(io.cwd, target));
+  } catch (e) {
+    if (e instanceof InputError) throw new UsageError(e.message);
+    throw e;
+  }
+  const missing = base.diagnostics.find((d) => d.ruleId === 'base-unreadable');
+  if (missing) throw new UsageError(missing.message);
+  const audit = auditBase(base, benchmark, {
+    ...(argv['target'] ? { target: argv['target'] as TomcatTarget } : {}),
+    inlineConfig: argv['inlineConfig'] !== false,
+  });
+  // A file Tomcat cannot read either would let every control about it pass unseen.
+  const fatal = unreadable(audit.lint);
+  if (fatal.length > 0) {
+    const where = fatal.map((d) => `${d.span.file}:${d.span.line}:${d.span.column}: ${d.message}`).join('\n  ');
+    throw new UsageError(`cannot audit a configuration Tomcat cannot read:\n  ${where}`);
+  }
+  const input: AuditFormatInput = { audit, cwd: io.cwd, target, version: toolVersion(), date: new Date() };
+  io.stdout(FORMATS[argv['format'] as keyof typeof FORMATS](input));
+  return audit.results.some((r) => r.status === 'fail') ? 1 : 0;
+}
+
+export const auditCommand: Command = {
+  name: 'audit [base]',
+  describe: 'Report a CATALINA_BASE against the CIS Tomcat 10.1 Benchmark or the DISA Tomcat STIG, control by control',
+  builder: (y: Argv) =>
+    y
+      .positional('base', { type: 'string', describe: 'CATALINA_BASE to audit (default: .)' })
+      .option('benchmark', { choices: [...BENCHMARKS], demandOption: true, describe: 'The benchmark to report against' })
+      .option('format', { alias: 'f', choices: Object.keys(FORMATS), default: 'text', describe: 'text (one line per control), json, or html (a page to keep)' })
+      .option('target', { choices: ['9.0', '10.1', '11.0'], describe: 'Tomcat version the configuration runs on (default 10.1)' })
+      .option('inline-config', { type: 'boolean', default: true, describe: 'Honour tollgate-disable comments as accepted deviations (--no-inline-config ignores them)' }),
+  run,
+};

@@ -1,0 +1,174 @@
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { main } from '../../src/cli/index.js';
+import { ruleById } from '../../src/lint/rules/index.js';
+import type { RuleMeta } from '../../src/lint/types.js';
+
+const root = join(import.meta.dirname, '..', '..');
+const fixtures = 'test/fixtures/audit';
+
+async function run(args: string[]): Promise<{ code: number; out: string; err: string }> {
+  let out = '';
+  let err = '';
+  const code = await main(args, { stdout: (t) => (out += t), stderr: (t) => (err += t), cwd: root });
+  return { code, out, err };
+}
+
+interface Entry {
+  benchmark: string;
+  control: string;
+  title: string;
+  status: string;
+  findings: { file: string; line: number; column: number; ruleId: string }[];
+}
+
+async function json(base: string, benchmark: string): Promise<{ code: number; entries: Entry[] }> {
+  const r = await run(['audit', base, '--benchmark', benchmark, '--format', 'json']);
+  expect(r.err).toBe('');
+  return { code: r.code, entries: JSON.parse(r.out) as Entry[] };
+}
+
+/**
+ * The audit joins controls to rules through RuleMeta.benchmarks. These tests give an existing rule
+ * the controls it decides (shutdown-port-default: the shutdown port open with the SHUTDOWN command,
+ * CIS 3.1 and STIG V-222951) and take them back after, so they hold whichever hardening rules main has.
+ */
+const rule = ruleById('shutdown-port-default')!;
+const saved: Pick<RuleMeta, 'benchmarks' | 'profiles'> = { benchmarks: rule.meta.benchmarks, profiles: rule.meta.profiles };
+function decides(benchmarks: string[], profiles?: RuleMeta['profiles']): void {
+  rule.meta.benchmarks = benchmarks;
+  if (profiles) rule.meta.profiles = profiles;
+}
+afterEach(() => {
+  rule.meta.benchmarks = saved.benchmarks;
+  rule.meta.profiles = saved.profiles;
+  if (saved.benchmarks === undefined) delete rule.meta.benchmarks;
+  if (saved.profiles === undefined) delete rule.meta.profiles;
+});
+
+describe('tollgate audit --format json', () => {
+  it('fails a control a rule finds, with where and which rule, and exits 1', async () => {
+    decides(['cis-tomcat-10.1:3.1']);
+    const { code, entries } = await json(`${fixtures}/stock`, 'cis-tomcat-10.1');
+    expect(code).toBe(1);
+    expect(entries.find((e) => e.control === '3.1')).toEqual({
+      benchmark: 'cis-tomcat-10.1',
+      control: '3.1',
+      title: 'Set a nondeterministic Shutdown command value',
+      status: 'fail',
+      findings: [{ file: `${fixtures}/stock/conf/server.xml`, line: 3, column: 15, ruleId: 'shutdown-port-default' }],
+    });
+  });
+
+  it('passes a control whose rules find nothing, and exits 0 when nothing fails', async () => {
+    decides(['cis-tomcat-10.1:3.1']);
+    const { code, entries } = await json(`${fixtures}/hardened`, 'cis-tomcat-10.1');
+    expect(entries.find((e) => e.control === '3.1')).toMatchObject({ status: 'pass', findings: [] });
+    expect(entries.filter((e) => e.status === 'fail')).toEqual([]);
+    expect(code).toBe(0);
+  });
+
+  it('leaves a control no rule decides to be checked by hand', async () => {
+    const { entries } = await json(`${fixtures}/hardened`, 'stig-tomcat');
+    // File permissions: never decidable from the files' contents.
+    expect(entries.find((e) => e.control === 'V-222943')).toEqual({
+      benchmark: 'stig-tomcat',
+      control: 'V-222943',
+      title: '$CATALINA_BASE/logs folder permissions must be set to 750.',
+      status: 'manual',
+      findings: [],
+    });
+  });
+
+  it('says a manager control does not apply to a base without the manager, and applies to one with it', async () => {
+    const without = await json(`${fixtures}/hardened`, 'stig-tomcat');
+    expect(without.entries.find((e) => e.control === 'V-222970')).toMatchObject({ status: 'not-applicable', findings: [] });
+    const withManager = await json(`${fixtures}/stock`, 'stig-tomcat');
+    expect(withManager.entries.find((e) => e.control === 'V-222970')!.status).not.toBe('not-applicable');
+  });
+
+  it('lists every control of the benchmark once, in the benchmark\'s order', async () => {
+    const { entries } = await json(`${fixtures}/hardened`, 'stig-tomcat');
+    expect(entries).toHaveLength(83);
+    expect(entries[0]!.control).toBe('V-222926');
+    expect(new Set(entries.map((e) => e.status))).toEqual(new Set(['manual', 'not-applicable']));
+    for (const e of entries) expect(Object.keys(e)).toEqual(['benchmark', 'control', 'title', 'status', 'findings']);
+  });
+
+  it('runs a rule the benchmark decides a control with even when its profile level is off', async () => {
+    decides(['stig-tomcat:V-222951'], { recommended: 'off' });
+    const { code, entries } = await json(`${fixtures}/stock`, 'stig-tomcat');
+    expect(code).toBe(1);
+    expect(entries.find((e) => e.control === 'V-222951')).toMatchObject({ status: 'fail', findings: [{ ruleId: 'shutdown-port-default', line: 3 }] });
+    // The other benchmark's audit does not count it.
+    const cis = await json(`${fixtures}/stock`, 'cis-tomcat-10.1');
+    expect(cis.entries.find((e) => e.control === '3.1')!.status).toBe('manual');
+  });
+});
+
+describe('tollgate audit, text and html', () => {
+  it('prints one line per control with the status, and file:line for a failure', async () => {
+    decides(['cis-tomcat-10.1:3.1']);
+    const r = await run(['audit', `${fixtures}/stock`, '--benchmark', 'cis-tomcat-10.1']);
+    expect(r.code).toBe(1);
+    const lines = r.out.split('\n');
+    const controls = lines.filter((l) => /^(pass|FAIL|manual|n\/a) /.test(l));
+    expect(controls).toHaveLength(61);
+    expect(lines.find((l) => /^FAIL\s+3\.1 /.test(l))).toContain(`${fixtures}/stock/conf/server.xml:3:15 shutdown-port-default`);
+    expect(lines.find((l) => /^manual\s+4\.1 /.test(l))).toContain('check by hand: ls -ld $CATALINA_HOME');
+    expect(r.out).toMatch(/61 controls: 0 pass, 1 fail, 60 manual, 0 not applicable/);
+  });
+
+  it('shows a finding a suppression comment accepted as a pass with its reason, and as a failure under --no-inline-config', async () => {
+    decides(['cis-tomcat-10.1:3.1']);
+    const { tree, cleanup } = await import('../lint/helpers.js');
+    try {
+      const dir = tree({
+        'conf/server.xml':
+          '<!-- tollgate-disable-next-line shutdown-port-default :: firewalled, risk accepted by the ISSM -->\n<Server port="8005" shutdown="SHUTDOWN"><Service name="C"><Engine name="C" defaultHost="localhost"><Host name="localhost" appBase="webapps"/></Engine></Service></Server>\n',
+      });
+      const accepted = await run(['audit', dir, '--benchmark', 'cis-tomcat-10.1']);
+      expect(accepted.code).toBe(0);
+      expect(accepted.out.split('\n').find((l) => /^pass\s+3\.1 /.test(l))).toContain('firewalled, risk accepted by the ISSM');
+      const strict = await run(['audit', dir, '--benchmark', 'cis-tomcat-10.1', '--no-inline-config']);
+      expect(strict.code).toBe(1);
+    } finally {
+      cleanup();
+    }
+  });
+
+  it('writes a page that loads nothing from elsewhere, with every control and the failing line', async () => {
+    decides(['cis-tomcat-10.1:3.1']);
+    const r = await run(['audit', `${fixtures}/stock`, '--benchmark', 'cis-tomcat-10.1', '--format', 'html']);
+    expect(r.code).toBe(1);
+    expect(r.out).toMatch(/^<!DOCTYPE html>/);
+    expect(r.out).toContain('<style>');
+    expect(r.out).not.toMatch(/<script|<link|<img|@import|url\(|\bsrc=/i);
+    expect(r.out.match(/<tr class="/g)).toHaveLength(61);
+    expect(r.out).toContain('&lt;Server port=&quot;8005&quot; shutdown=&quot;SHUTDOWN&quot;&gt;');
+  });
+});
+
+describe('tollgate audit usage', () => {
+  it('rejects unknown options, a missing or unknown benchmark, and a path that is not there', async () => {
+    expect((await run(['audit', `${fixtures}/stock`, '--benchmark', 'stig-tomcat', '--frobnicate'])).code).toBe(2);
+    expect((await run(['audit', `${fixtures}/stock`])).code).toBe(2);
+    expect((await run(['audit', `${fixtures}/stock`, '--benchmark', 'pci-dss'])).code).toBe(2);
+    const missing = await run(['audit', `${fixtures}/nothing-here`, '--benchmark', 'stig-tomcat']);
+    expect(missing.code).toBe(2);
+    expect(missing.err).toMatch(/^tollgate audit: /);
+  });
+
+  it('refuses to audit a file Tomcat cannot read, naming file:line:column, instead of passing its controls', async () => {
+    const { tree, cleanup } = await import('../lint/helpers.js');
+    try {
+      const dir = tree({ 'conf/server.xml': '<Server port="8005" shutdown="SHUTDOWN">\n  <Service name="C">\n</Server>\n' });
+      const r = await run(['audit', dir, '--benchmark', 'cis-tomcat-10.1']);
+      expect(r.code).toBe(2);
+      expect(r.err).toMatch(/server\.xml:\d+:\d+: /);
+      expect(r.out).toBe('');
+    } finally {
+      cleanup();
+    }
+  });
+});
