@@ -7,6 +7,7 @@ import type { TomcatTarget } from '../../filters/index.js';
 import { toolVersion } from '../../lint/docs.js';
 import { InputError, loadInput } from '../../lint/inputs.js';
 import { UsageError, type Command, type Io } from '../command.js';
+import { choiceOption, targetOption } from '../options.js';
 
 const FORMATS = { text: formatAuditText, json: formatAuditJson, html: formatAuditHtml } as const;
 
@@ -23,10 +24,7 @@ async function run(argv: Record<string, unknown>, io: Io): Promise<number> {
   }
   const missing = base.diagnostics.find((d) => d.ruleId === 'base-unreadable');
   if (missing) throw new UsageError(missing.message);
-  const audit = auditBase(base, benchmark, {
-    ...(argv['target'] ? { target: argv['target'] as TomcatTarget } : {}),
-    inlineConfig: argv['inlineConfig'] !== false,
-  });
+  const audit = auditBase(base, benchmark, { target: argv['target'] as TomcatTarget, inlineConfig: argv['inlineConfig'] !== false });
   // A file Tomcat cannot read either would let every control about it pass unseen.
   const fatal = unreadable(audit.lint);
   if (fatal.length > 0) {
@@ -44,9 +42,9 @@ export const auditCommand: Command = {
   builder: (y: Argv) =>
     y
       .positional('base', { type: 'string', describe: 'CATALINA_BASE to audit (default: .)' })
-      .option('benchmark', { choices: [...BENCHMARKS], demandOption: true, describe: 'The benchmark to report against' })
-      .option('format', { alias: 'f', choices: Object.keys(FORMATS), default: 'text', describe: 'text (one line per control), json, or html (a page to keep)' })
-      .option('target', { choices: ['9.0', '10.1', '11.0'], describe: 'Tomcat version the configuration runs on (default 10.1)' })
+      .option('benchmark', choiceOption('benchmark', BENCHMARKS, 'The benchmark to report against', { demandOption: true }))
+      .option('format', choiceOption('format', Object.keys(FORMATS), 'text (one line per control), json, or html (a page to keep)', { alias: 'f', default: 'text' }))
+      .option('target', targetOption(true))
       .option('inline-config', { type: 'boolean', default: true, describe: 'Honour tollgate-disable comments as accepted deviations (--no-inline-config ignores them)' }),
   run,
 };
