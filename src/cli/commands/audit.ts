@@ -5,8 +5,8 @@ import { formatAuditHtml, formatAuditJson, formatAuditText, type AuditFormatInpu
 import { auditBase, unreadable } from '../../audit/report.js';
 import type { TomcatTarget } from '../../filters/index.js';
 import { toolVersion } from '../../lint/docs.js';
-import { InputError, loadInput } from '../../lint/inputs.js';
 import { UsageError, type Command, type Io } from '../command.js';
+import { readInput } from '../input.js';
 import { choiceOption, targetOption } from '../options.js';
 
 const FORMATS = { text: formatAuditText, json: formatAuditJson, html: formatAuditHtml } as const;
@@ -15,15 +15,7 @@ async function run(argv: Record<string, unknown>, io: Io): Promise<number> {
   const benchmark = argv['benchmark'] as BenchmarkId | undefined;
   if (!benchmark || !BENCHMARKS.includes(benchmark)) throw new UsageError(`name the benchmark: --benchmark ${BENCHMARKS.join('|')}`);
   const target = String(argv['base'] ?? '.');
-  let base;
-  try {
-    base = loadInput(resolve(io.cwd, target));
-  } catch (e) {
-    if (e instanceof InputError) throw new UsageError(e.message);
-    throw e;
-  }
-  const missing = base.diagnostics.find((d) => d.ruleId === 'base-unreadable');
-  if (missing) throw new UsageError(missing.message);
+  const base = readInput(resolve(io.cwd, target));
   const audit = auditBase(base, benchmark, { target: argv['target'] as TomcatTarget, inlineConfig: argv['inlineConfig'] !== false });
   // A file Tomcat cannot read either would let every control about it pass unseen.
   const fatal = unreadable(audit.lint);

@@ -14,7 +14,8 @@ import { formatJson } from '../../lint/formatters/json.js';
 import { formatSarif } from '../../lint/formatters/sarif.js';
 import { formatStylish } from '../../lint/formatters/stylish.js';
 import type { FormatInput } from '../../lint/formatters/common.js';
-import { InputError, isBaseInput, loadInput } from '../../lint/inputs.js';
+import { isBaseInput } from '../../lint/inputs.js';
+import { readInput } from '../input.js';
 import { autoThreads, lintBaseInParallel } from '../../lint/parallel.js';
 import { ruleById } from '../../lint/rules/index.js';
 import type { TomcatTarget } from '../../filters/index.js';
@@ -98,16 +99,7 @@ async function run(argv: Record<string, unknown>, io: Io): Promise<number> {
         for (const f of parallel.lintedFiles) lintedFiles.add(f);
         continue;
       }
-      let base;
-      try {
-        base = loadInput(resolve(io.cwd, input));
-      } catch (e) {
-        if (e instanceof InputError) throw new UsageError(e.message);
-        throw e;
-      }
-      const unreadable = base.diagnostics.find((d) => d.ruleId === 'base-unreadable');
-      if (unreadable) throw new UsageError(unreadable.message);
-      const result = lintBase(base, lintOptions);
+      const result = lintBase(readInput(resolve(io.cwd, input)), lintOptions);
       // Inputs may overlap (a base and one of its apps): a finding at the same place is reported once.
       for (const d of result.diagnostics) if (first(d)) diagnostics.push(d);
       for (const x of result.suppressed) if (first(x.diagnostic)) suppressed.push(x);
