@@ -26,7 +26,7 @@ export interface LockoutSettings {
   failureCount?: number;
   /** Seconds a locked user stays locked after the last failure (default 300). */
   lockOutTime?: number;
-  /** Users whose failures are remembered, least recently used dropped first (default 1000). */
+  /** Users whose failures are remembered, least recently failed unlocked ones dropped first (default 1000); locked users stay until their lock expires. */
   cacheSize?: number;
   /** Compare user names for lockout case-sensitively (default false). */
   caseSensitive?: boolean;
@@ -58,6 +58,7 @@ export class UserRealm {
   /** Failed users in least-recently-used order (Map iteration order; touched entries are moved to the end). */
   private readonly failed = new Map<string, LockRecord>();
   private decoy: Promise<string> | null = null;
+  private readonly evictions = new EvictionLog();
 
   constructor(options: RealmOptions) {
     this.users = new Map();
@@ -73,17 +74,16 @@ export class UserRealm {
     if (username === null) return null;
     const user = this.users.get(username);
     let ok = false;
-    if (password !== null) {
-      if (user === undefined || user.password === null) {
-        // Do the same work as for a real user, so timing does not tell whether the user exists.
-        this.decoy ??= this.handler.mutate(`decoy-${Math.random()}`);
-        await this.handler.matches(password, await this.decoy);
-      } else {
-        ok = await this.handler.matches(password, user.password);
-      }
+    if (password === null || user === undefined || user.password === null) {
+      // The same work as for a real user, whatever is missing: timing does not tell whether the user
+      // exists, and a failure (a header without a password counts as one) never costs less than a real
+      // check, so failures cannot be sprayed cheaply to crowd records out of the lock-out table.
+      this.decoy ??= this.handler.mutate(`decoy-${Math.random()}`);
+      await this.handler.matches(password ?? '', await this.decoy);
+    } else {
+      ok = await this.handler.matches(password, user.password);
     }
     const principal = ok ? { name: user!.username, roles: new Set(user!.roles) } : null;
-    // A missing password is a failed attempt too, as for LockOutRealm.
     return this.lockout === null ? principal : this.filterLocked(username, principal);
   }
 
@@ -96,8 +96,12 @@ export class UserRealm {
   isLocked(username: string): boolean {
     if (this.lockout === null) return false;
     const rec = this.failed.get(this.key(username));
-    if (rec === undefined) return false;
-    return rec.failures >= this.lockout.failureCount && Math.floor((this.clock() - rec.lastFailure) / 1000) < this.lockout.lockOutTime;
+    return rec !== undefined && this.locks(rec, this.clock());
+  }
+
+  /** Whether a record holds a lock at `now` (Tomcat compares whole seconds since the last failure). */
+  private locks(rec: LockRecord, now: number): boolean {
+    return rec.failures >= this.lockout!.failureCount && Math.floor((now - rec.lastFailure) / 1000) < this.lockout!.lockOutTime;
   }
 
   /** Clears the failure record of a user (as a successful login does). */
@@ -131,14 +135,58 @@ export class UserRealm {
     rec.failures++;
     rec.lastFailure = now;
     this.failed.set(key, rec);
-    while (this.failed.size > lock.cacheSize) {
-      const eldest = this.failed.keys().next().value as string;
-      this.failed.delete(eldest);
+    if (this.failed.size > lock.cacheSize) this.shrink(now);
+  }
+
+  /**
+   * Brings the table back to cacheSize by dropping the least recently failed records that hold no
+   * lock. Tomcat's LockOutRealm drops the eldest record whatever it holds, so 1,000 failures under other
+   * names unlock a locked user; here a lock stays until it expires. Locked records can outgrow cacheSize
+   * only as fast as real password checks fail (authenticate never answers a failure cheaply) and each
+   * leaves lockOutTime seconds after its last failure, which bounds the table by the attack's own rate.
+   * An eviction of a record that failed within lockOutTime is logged, as Tomcat logs it, once per
+   * burst with the count rather than once per request.
+   */
+  private shrink(now: number): void {
+    const lock = this.lockout!;
+    let excess = this.failed.size - lock.cacheSize;
+    for (const [key, rec] of this.failed) {
+      if (excess <= 0) break;
+      if (this.locks(rec, now)) continue;
+      this.failed.delete(key);
+      excess--;
+      if (Math.floor((now - rec.lastFailure) / 1000) < lock.lockOutTime) this.evictions.record(key, Math.floor((now - rec.lastFailure) / 1000), now);
     }
   }
 
   private key(username: string): string {
     return this.lockout !== null && !this.lockout.caseSensitive ? username.toLowerCase() : username;
+  }
+}
+
+/**
+ * Tomcat logs `lockOutRealm.removeWarning` for every recent record it drops; under a flood that is a line
+ * per request. This logs the first eviction of a burst as Tomcat words it, and the rest of the burst as one
+ * line with the count when the next eviction comes a minute or more later (or at the minute's end).
+ */
+class EvictionLog {
+  private windowStart = -Infinity;
+  private suppressed = 0;
+
+  record(user: string, ageSeconds: number, now: number): void {
+    if (now - this.windowStart >= 60_000) {
+      this.flush();
+      this.windowStart = now;
+      logger.warning(`User [${user}] was removed from the failed users cache after [${ageSeconds}] seconds to keep the cache size within the limit set`);
+      return;
+    }
+    if (this.suppressed++ === 0) setTimeout(() => this.flush(), 60_000 - (now - this.windowStart)).unref();
+  }
+
+  private flush(): void {
+    if (this.suppressed === 0) return;
+    logger.warning(`[${this.suppressed}] more users were removed from the failed users cache within a minute to keep the cache size within the limit set (locked users are kept until their lock expires)`);
+    this.suppressed = 0;
   }
 }
 

@@ -7,7 +7,8 @@
  * side: after five failures the right password gets the same 401.
  * The expiry of a lock, which needs a clock, is tested in test/server.
  */
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startContainer, type Container } from '../../src/server/container.js';
 import { ask } from '../server/http.js';
@@ -82,5 +83,24 @@ describe('brute force against the host manager of the served example', () => {
       expect((await ask(c.port, '/host-manager/text/list', { headers: { authorization: h } })).status).toBe(401);
     }
     expect((await list(c, RIGHT)).status).toBe(200);
+  });
+
+  it('a flood of 1,001 other user names without passwords leaves a locked user locked (Tomcat 10.1 drops the oldest record and unlocks it)', async () => {
+    // Plain-text passwords make every check cheap, the case where a flood is cheapest to send.
+    await c.stop();
+    const users = join(base, 'conf', 'tomcat-users.xml');
+    writeFileSync(users, readFileSync(users, 'utf8').replace(/password="[^"]*"/, 'password="tollgate-demo"'));
+    const server = join(base, 'conf', 'server.xml');
+    writeFileSync(server, readFileSync(server, 'utf8').replace(/<CredentialHandler[^>]*\/>/, ''));
+    c = await startContainer({ base, port: 0 });
+    expect((await list(c, RIGHT)).status).toBe(200);
+    for (let i = 0; i < 5; i++) expect((await list(c, `deployer:guess-${i}`)).status).toBe(401);
+    const noColon = (name: string) => ({ authorization: 'Basic ' + Buffer.from(name).toString('base64') });
+    for (let batch = 0; batch < 1001; batch += 50) {
+      const names = Array.from({ length: Math.min(50, 1001 - batch) }, (_, i) => `flood-${batch + i}`);
+      const answers = await Promise.all(names.map((n) => ask(c.port, '/host-manager/text/list', { headers: noColon(n) })));
+      expect(answers.every((r) => r.status === 401)).toBe(true);
+    }
+    expect((await list(c, RIGHT)).status).toBe(401);
   });
 });

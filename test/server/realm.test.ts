@@ -3,6 +3,7 @@ import type { ConfigElement } from '../../src/model/index.js';
 import { parseServerXml, parseTomcatUsers } from '../../src/parser/index.js';
 import { constantTimeEquals, createCredentialHandler } from '../../src/server/credentials.js';
 import { realmFromConfig, UserRealm } from '../../src/server/realm.js';
+import { setLogSink } from '../../src/runtime/logging.js';
 
 /** Output of Tomcat 10.1's bin/digest.sh (recorded on the installed Debian tomcat10). */
 const DIGEST_SH = {
@@ -217,12 +218,57 @@ describe('LockOutRealm semantics', () => {
     expect(await realm.authenticate('plain', 's3cret')).toBeNull();
   });
 
-  it('remembers at most cacheSize users, dropping the least recently failed', async () => {
-    const realm = new UserRealm({ users: USERS, lockout: { cacheSize: 3, failureCount: 1 }, clock: () => 0 });
-    for (const u of ['a', 'b', 'c']) await realm.authenticate(u, 'x');
-    await realm.authenticate('a', 'x');
+  it('remembers at most cacheSize users, dropping the least recently failed that hold no lock', async () => {
+    const realm = new UserRealm({ users: USERS, lockout: { cacheSize: 3, failureCount: 2 }, clock: () => 0 });
+    for (const u of ['a', 'a', 'b', 'c']) await realm.authenticate(u, 'x');
+    await realm.authenticate('b', 'x');
     await realm.authenticate('d', 'x');
-    expect(['a', 'b', 'c', 'd'].map((u) => realm.isLocked(u))).toEqual([true, false, true, true]);
+    // b is locked now; c was the least recently failed record without a lock, so it went.
+    expect(['a', 'b', 'd'].map((u) => realm.isLocked(u))).toEqual([true, true, false]);
+    await realm.authenticate('c', 'x');
+    expect(realm.isLocked('c')).toBe(false);
+    // c's return pushed out d, the eldest record without a lock: d's first failure is forgotten.
+    await realm.authenticate('d', 'x');
+    expect(realm.isLocked('d')).toBe(false);
+    expect(['a', 'b'].map((u) => realm.isLocked(u))).toEqual([true, true]);
+  });
+
+  it('a locked user stays locked however many other names fail, until the lock expires (unlike Tomcat, whose cache drops it)', async () => {
+    let now = 0;
+    const realm = new UserRealm({ users: USERS, lockout: {}, clock: () => now });
+    for (let i = 0; i < 5; i++) await realm.authenticate('plain', `guess-${i}`);
+    for (let i = 0; i < 1001; i++) await realm.authenticate(`flood-${i}`, null);
+    expect(realm.isLocked('plain')).toBe(true);
+    expect(await realm.authenticate('plain', 's3cret')).toBeNull();
+    // Once the lock has expired, the record is an ordinary one that the flood may push out.
+    now = 301_000;
+    for (let i = 0; i < 1001; i++) await realm.authenticate(`flood2-${i}`, null);
+    expect(realm.isLocked('plain')).toBe(false);
+    expect(await realm.authenticate('plain', 's3cret')).not.toBeNull();
+  });
+
+  it('a failure without a password costs a real credential check, so failures cannot be sprayed cheaply', async () => {
+    const inner = createCredentialHandler({ kind: 'message-digest', algorithm: null });
+    let checks = 0;
+    const counting = { mutate: (p: string) => inner.mutate(p), matches: async (p: string, s: string) => (checks++, inner.matches(p, s)) };
+    const realm = new UserRealm({ users: USERS, lockout: {}, credentialHandler: counting });
+    await realm.authenticate('plain', null);
+    await realm.authenticate('nobody', null);
+    await realm.authenticate('nobody', 'x');
+    await realm.authenticate('plain', 'wrong');
+    expect(checks).toBe(4);
+  });
+
+  it('logs the eviction of a recent failure once, and the rest of a burst as one line with its count', async () => {
+    const lines: string[] = [];
+    setLogSink((r) => lines.push(r.message));
+    try {
+      const realm = new UserRealm({ users: USERS, lockout: { cacheSize: 2 }, clock: () => 0 });
+      for (let i = 0; i < 50; i++) await realm.authenticate(`name-${i}`, 'x');
+      expect(lines).toEqual(['User [name-0] was removed from the failed users cache after [0] seconds to keep the cache size within the limit set']);
+    } finally {
+      setLogSink(null);
+    }
   });
 
   it('a missing password never authenticates and counts as a failure, as in LockOutRealm', async () => {
