@@ -223,6 +223,28 @@ function latin1(bytes: Uint8Array): string {
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
 }
 
+/**
+ * `text` (XML markup or character data, never a comment or CDATA section) with every character the
+ * file's encoding cannot hold written as a character reference, so encodeSource writes no "?" in its
+ * place: `пример` in an ISO-8859-1 file becomes `&#1087;&#1088;...`, which reads back as written.
+ */
+export function referenceUnencodable(source: SourceFile, text: string): string {
+  if (source.encoding.startsWith('utf-')) return text;
+  const table = source.encoding === 'us-ascii' ? null : byteTable(source.encoding);
+  if (table === null && source.encoding !== 'us-ascii') return text;
+  let out = '';
+  let from = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x80 || (table !== null && table.bytes.has(c))) continue;
+    const cp = text.codePointAt(i)!;
+    out += `${text.slice(from, i)}&#${cp};`;
+    if (cp > 0xffff) i++;
+    from = i + 1;
+  }
+  return from === 0 ? text : out + text.slice(from);
+}
+
 /** Encodes decoded text back to bytes in the file's own encoding (used by --fix and persist). */
 export function encodeSource(source: SourceFile, text: string): Uint8Array {
   let body: Buffer;

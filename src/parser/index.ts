@@ -1,4 +1,4 @@
-export { decodeXml, encodeSource } from './decode.js';
+export { decodeXml, encodeSource, referenceUnencodable } from './decode.js';
 export { LineIndex } from './lines.js';
 export { parseXmlTree, elementText, type XmlAttribute, type XmlDocument, type XmlElement } from './xml.js';
 export { parseWebXml, type WebXmlOptions } from './webxml.js';
