@@ -535,7 +535,7 @@ export function parseWebXml(
   if (!root) return { webXml: null, source, diagnostics };
   const lines = doc.lines;
   // Where Java's parser would give up: a syntax error, or an entity it refuses (not a mere declaration).
-  const malformed = xmlDiags.find((d) => d.severity === 'error' && (d.ruleId === 'xml-malformed' || d.ruleId === 'xml-entity-expansion'))?.span;
+  const malformed = xmlDiags.find((d) => d.severity === 'error' && (d.ruleId === 'xml-malformed' || d.ruleId === 'xml-entity-expansion' || d.ruleId === 'xml-external-dtd'))?.span;
   // A prefix needs an xmlns: declaration, so files without one need no renaming.
   if (!options.namespaceAware && source.text.includes('xmlns:')) matchQualifiedNames(root);
   if (root.name !== 'web-app' && root.name !== 'web-fragment') {

@@ -478,7 +478,49 @@ function isSpace(c: number): boolean {
   return c === 32 || c === 9 || c === 10 || c === 13;
 }
 
+/**
+ * The DTDs Tomcat's LocalResolver (org.apache.tomcat.util.descriptor.LocalResolver) reads from its own
+ * jars, by public and by system id: the descriptors that predate XML Schema. Any other external DTD of a
+ * web-app, web-fragment or taglib document is refused (the Context's xmlBlockExternal, true by default):
+ * observed on Tomcat 10.1, `<!DOCTYPE web-app SYSTEM "file:///...">` fails the application with
+ * "Could not resolve XML resource ... to a known, local entity", while the 2.3 DTD by public id starts.
+ */
+const LOCAL_DTD_PUBLIC_IDS = new Set([
+  '-//Sun Microsystems, Inc.//DTD Web Application 2.2//EN',
+  '-//Sun Microsystems, Inc.//DTD Web Application 2.3//EN',
+  '-//Sun Microsystems, Inc.//DTD JSP Tag Library 1.1//EN',
+  '-//Sun Microsystems, Inc.//DTD JSP Tag Library 1.2//EN',
+]);
+const LOCAL_DTD_SYSTEM_IDS = new Set([
+  'http://java.sun.com/j2ee/dtds/web-app_2_2.dtd',
+  'http://java.sun.com/dtd/web-app_2_3.dtd',
+  'http://java.sun.com/j2ee/dtds/web-jsptaglibrary_1_1.dtd',
+  'http://java.sun.com/dtd/web-jsptaglibrary_1_2.dtd',
+]);
+const BLOCKING_ROOTS = new Set(['web-app', 'web-fragment', 'taglib']);
+
+/** The external DTD a DOCTYPE names that Tomcat would refuse to read, or null. */
+function blockedExternalDtd(dt: string): string | null {
+  const m = /^\s*(?:<!DOCTYPE\s+)?([^\s[>]+)\s+(?:SYSTEM\s+("[^"]*"|'[^']*')|PUBLIC\s+("[^"]*"|'[^']*')(?:\s+("[^"]*"|'[^']*'))?)/.exec(dt);
+  if (m === null || !BLOCKING_ROOTS.has(m[1]!)) return null;
+  const unquote = (s: string | undefined): string | null => (s === undefined ? null : s.slice(1, -1));
+  const publicId = unquote(m[3]);
+  const systemId = unquote(m[2] ?? m[4]);
+  if (publicId !== null && LOCAL_DTD_PUBLIC_IDS.has(publicId.trim())) return null;
+  if (systemId === null || LOCAL_DTD_SYSTEM_IDS.has(systemId)) return null;
+  return systemId;
+}
+
 function checkDoctype(dt: string, span: Span, lines: LineIndex, diagnostics: Diagnostic[]): void {
+  const blocked = blockedExternalDtd(dt);
+  if (blocked !== null) {
+    diagnostics.push({
+      ruleId: 'xml-external-dtd',
+      severity: 'error',
+      message: `The DOCTYPE names the external DTD "${blocked}", which is not one of the DTDs Tomcat keeps locally. Tomcat refuses to read it (xmlBlockExternal) and the application does not start; tollgate never opens it either. Remove the DOCTYPE (a Servlet 2.4+ descriptor needs none) or use the DTD's public id.`,
+      span,
+    });
+  }
   const subset = dt.indexOf('[');
   if (subset < 0) return;
   const internal = dt.slice(subset);

@@ -26,6 +26,10 @@ const cases: Record<string, { fail: Files; pass: Files }> = {
     fail: { 'webapps/app/WEB-INF/web.xml': '<?xml version="1.0"?><!DOCTYPE web-app [<!ENTITY x SYSTEM "file:///etc/passwd">]><web-app/>' },
     pass: app(''),
   },
+  'xml-external-dtd': {
+    fail: { 'webapps/app/WEB-INF/web.xml': '<?xml version="1.0"?><!DOCTYPE web-app SYSTEM "file:///etc/passwd"><web-app/>' },
+    pass: { 'webapps/app/WEB-INF/web.xml': '<?xml version="1.0"?><!DOCTYPE web-app PUBLIC "-//Sun Microsystems, Inc.//DTD Web Application 2.3//EN" "http://java.sun.com/dtd/web-app_2_3.dtd"><web-app/>' },
+  },
   'xml-entity-expansion': { fail: { 'webapps/app/WEB-INF/web.xml': '<?xml version="1.0"?><!DOCTYPE web-app [<!ENTITY x "y">]><web-app>&x;</web-app>' }, pass: app('') },
   'xml-encoding': { fail: { 'webapps/app/WEB-INF/web.xml': '<?xml version="1.0" encoding="nope"?><web-app/>' }, pass: app('') },
   'webxml-missing-element': { fail: app('<filter><filter-name>a</filter-name></filter>'), pass: app(filter('a', 'WebdavFixFilter')) },

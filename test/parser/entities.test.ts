@@ -66,6 +66,26 @@ describe('DOCTYPE entities', () => {
     expect(r.webXml!.malformed).toBeDefined();
   });
 
+  it('refuses an external DTD Tomcat does not keep locally (observed: "Could not resolve XML resource", context failed) and never opens it', () => {
+    const r = parseWebXml(`<?xml version="1.0"?>\n<!DOCTYPE web-app SYSTEM "file://${'/etc/hostname'}">\n<web-app xmlns="https://jakarta.ee/xml/ns/jakartaee" version="6.0"/>`, 'web.xml');
+    expect(errors(r)).toEqual(['xml-external-dtd']);
+    expect(r.diagnostics[0]!.span.line).toBe(2);
+    expect(r.webXml!.malformed).toBeDefined();
+    expect(JSON.stringify(r)).not.toContain(hostname());
+  });
+
+  it('reads a descriptor whose DOCTYPE names a DTD Tomcat keeps (observed: the 2.3 DTD by public id started)', () => {
+    for (const dt of [
+      '<!DOCTYPE web-app PUBLIC "-//Sun Microsystems, Inc.//DTD Web Application 2.3//EN" "http://java.sun.com/dtd/web-app_2_3.dtd">',
+      '<!DOCTYPE web-app PUBLIC "-//Sun Microsystems, Inc.//DTD Web Application 2.2//EN" "http://example.com/elsewhere.dtd">',
+      '<!DOCTYPE web-app SYSTEM "http://java.sun.com/dtd/web-app_2_3.dtd">',
+    ]) {
+      const r = parseWebXml(`<?xml version="1.0"?>\n${dt}\n<web-app/>`, 'web.xml');
+      expect(r.diagnostics.filter((d) => d.ruleId === 'xml-external-dtd')).toEqual([]);
+      expect(r.webXml!.malformed).toBeUndefined();
+    }
+  });
+
   it('reports an unused external entity but reads the file (observed: started)', () => {
     const r = parseWebXml(doc('<!ENTITY x SYSTEM "file:///etc/hostname">', ''), 'web.xml');
     expect(r.diagnostics.map((d) => d.ruleId)).toEqual(['xml-external-entity']);

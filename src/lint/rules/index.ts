@@ -68,6 +68,7 @@ import { rule as xmlEncoding } from './xml-encoding.js';
 import { rule as xmlDeepNesting } from './xml-deep-nesting.js';
 import { rule as xmlEntityExpansion } from './xml-entity-expansion.js';
 import { rule as xmlExternalEntity } from './xml-external-entity.js';
+import { rule as xmlExternalDtd } from './xml-external-dtd.js';
 import { rule as xmlMalformed } from './xml-malformed.js';
 import { rule as xmlUnknownNamespace } from './xml-unknown-namespace.js';
 import { rule as xmlWrongRoot } from './xml-wrong-root.js';
@@ -143,6 +144,7 @@ export const RULES: readonly Rule[] = [
   xmlDeepNesting,
   xmlEntityExpansion,
   xmlExternalEntity,
+  xmlExternalDtd,
   xmlMalformed,
   xmlUnknownNamespace,
   xmlWrongRoot,
