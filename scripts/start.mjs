@@ -7,7 +7,7 @@ import { cpSync, existsSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
 const root = join(import.meta.dirname, '..');
-const built = join(root, 'dist', 'cli.bundle.mjs');
+const built = join(root, 'dist', 'bundle', 'cli.js');
 
 /** The newest modification time under these paths (files and whole folders). */
 function newest(paths) {
@@ -21,7 +21,7 @@ function newest(paths) {
   return latest;
 }
 
-const sources = ['src', 'package.json', 'tsconfig.json', 'tsconfig.build.json', 'scripts/bundle-cli.mjs'].map((p) => join(root, p));
+const sources = ['src', 'package.json', 'tsconfig.json', 'tsconfig.build.json', 'scripts/bundle.mjs'].map((p) => join(root, p));
 if (!existsSync(built) || statSync(built).mtimeMs < newest(sources)) {
   process.stdout.write('npm start: dist is missing or older than src, building\n');
   const r = spawnSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit' });

@@ -1,4 +1,6 @@
 import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
@@ -20,4 +22,27 @@ describe('the built package', () => {
     const out = execFileSync(process.execPath, ['bin/tollgate.js', 'chain', '--base', 'examples/base', '--path', '/intranet/', '--format', 'json'], { cwd: repo, encoding: 'utf8' });
     expect((JSON.parse(out) as { filters: { name: string }[] }).filters.map((f) => f.name)).toEqual(['RemoteIpFilter', 'RemoteCIDRFilter', 'httpHeaderSecurity']);
   });
+
+  it('packs only what runs, and the tarball installed in an empty folder lints the example base', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tollgate-pack-'));
+    try {
+      // --ignore-scripts: prepack would rebuild; npm test has just built dist/.
+      const [packed] = JSON.parse(execFileSync('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', dir], { cwd: repo, encoding: 'utf8' })) as { filename: string; files: { path: string }[] }[];
+      const files = packed!.files.map((f) => f.path);
+      expect(files).toContain('dist/bundle/cli.js');
+      expect(files).toContain('dist/index.d.ts');
+      expect(files.filter((f) => f.endsWith('.map'))).toEqual([]);
+      // tsc's unbundled JavaScript stays home: the bundles are what bin/ and the exports load.
+      expect(files.filter((f) => f.endsWith('.js') && !f.startsWith('dist/bundle/') && f !== 'bin/tollgate.js')).toEqual([]);
+      const app = join(dir, 'app');
+      mkdirSync(app);
+      writeFileSync(join(app, 'package.json'), '{ "name": "tollgate-pack-test", "private": true }\n');
+      execFileSync('npm', ['install', join(dir, packed!.filename), '--prefer-offline', '--no-audit', '--no-fund'], { cwd: app, stdio: 'pipe' });
+      const out = execFileSync('npx', ['--no', '--', 'tollgate', 'lint', join(repo, 'examples', 'base'), '--format', 'json'], { cwd: app, encoding: 'utf8' });
+      expect((JSON.parse(out) as { filePath: string }[]).map((r) => r.filePath)).toContain(join(repo, 'examples', 'base', 'conf', 'server.xml'));
+      expect(execFileSync('npx', ['--no', '--', 'tollgate', '--version'], { cwd: app, encoding: 'utf8' }).trim()).toBe(JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')).version);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 180_000);
 });

@@ -1,12 +1,13 @@
 import { createHash } from 'node:crypto';
 import { isAbsolute, relative, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import type * as sarif from 'sarif';
 import type { Diagnostic } from '../../model/index.js';
 import { RULES } from '../rules/index.js';
 import { docsUrl } from '../docs.js';
 import { lineText, rel, type FormatInput } from './common.js';
 
-const LEVEL = { error: 'error', warning: 'warning', info: 'note' } as const;
+const LEVEL: Record<Diagnostic['severity'], sarif.ReportingConfiguration.level> = { error: 'error', warning: 'warning', info: 'note' };
 
 /**
  * A fingerprint that survives edits elsewhere in the file: rule, file, the
@@ -21,7 +22,7 @@ export function fingerprint(d: Diagnostic, relPath: string, lineContent: string,
  * percent-encoded, so spaces and "#" survive), or an absolute file URI for a
  * file outside the repository, which a relative "../" reference cannot name.
  */
-function artifactOf(repoRoot: string, file: string): { uri: string; uriBaseId?: string } {
+function artifactOf(repoRoot: string, file: string): sarif.ArtifactLocation {
   const path = relative(repoRoot, file).split(sep).join('/');
   if (path === '' || path.startsWith('../') || isAbsolute(path)) return { uri: pathToFileURL(file).href };
   return { uri: path.split('/').map(encodeURIComponent).join('/'), uriBaseId: '%SRCROOT%' };
@@ -30,7 +31,7 @@ function artifactOf(repoRoot: string, file: string): { uri: string; uriBaseId?: 
 /** SARIF 2.1.0 as GitHub code scanning accepts it. */
 export function formatSarif(input: FormatInput): string {
   // Every rule is listed, so code scanning knows their metadata even before they fire.
-  const rules = RULES.map((r) => ({
+  const rules = RULES.map((r): sarif.ReportingDescriptor => ({
     id: r.meta.id,
     name: r.meta.id.replace(/(^|-)([a-z])/g, (_m, _d, ch: string) => ch.toUpperCase()),
     shortDescription: { text: r.meta.description },
@@ -47,7 +48,7 @@ export function formatSarif(input: FormatInput): string {
   }));
   const index = new Map(rules.map((r, i) => [r.id, i]));
   const seen = new Map<string, number>();
-  const results = input.diagnostics.map((d) => {
+  const results = input.diagnostics.map((d): sarif.Result => {
     const path = rel(input.repoRoot, d.span.file).split('\\').join('/');
     const content = lineText(input.files.get(d.span.file), d.span.line) ?? '';
     const key = `${d.ruleId}\0${path}\0${content.trim()}`;
@@ -69,7 +70,7 @@ export function formatSarif(input: FormatInput): string {
       partialFingerprints: { primaryLocationLineHash: fingerprint(d, path, content, occurrence) },
       ...(d.related?.length
         ? {
-            relatedLocations: d.related.map((r, i) => ({
+            relatedLocations: d.related.map((r, i): sarif.Location => ({
               id: i,
               message: { text: r.message },
               physicalLocation: {
@@ -81,7 +82,7 @@ export function formatSarif(input: FormatInput): string {
         : {}),
     };
   });
-  const log = {
+  const log: sarif.Log = {
     $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
     version: '2.1.0',
     runs: [
