@@ -91,6 +91,14 @@ const cases: Record<string, { fail: Files; pass: Files }> = {
   },
   'set-character-encoding-no-effect': { fail: app('<request-character-encoding>UTF-8</request-character-encoding>\n' + filter('s', 'SetCharacterEncodingFilter', { encoding: 'UTF-8' })), pass: app('<request-character-encoding>UTF-8</request-character-encoding>\n' + filter('s', 'SetCharacterEncodingFilter', { encoding: 'UTF-8', ignore: 'true' })) },
   'remote-ip-after-address-filter': { fail: app(filter('a', 'RemoteAddrFilter', { allow: '10\\..*' }) + filter('ip', 'RemoteIpFilter')), pass: app(filter('ip', 'RemoteIpFilter') + filter('a', 'RemoteAddrFilter', { allow: '10\\..*' })) },
+  'remote-addr-deny-behind-proxy': {
+    fail: app(filter('ip', 'RemoteIpFilter') + filter('a', 'RemoteAddrFilter', { deny: '10\\.0\\.0\\.1' })),
+    pass: app(filter('ip', 'RemoteIpFilter') + filter('a', 'RemoteAddrFilter', { allow: '192\\.168\\.\\d+\\.\\d+', deny: '192\\.168\\.0\\.1' })),
+  },
+  'rate-limit-spoofable-client': {
+    fail: app(filter('ip', 'RemoteIpFilter', { internalProxies: '.*' }) + filter('r', 'RateLimitFilter')),
+    pass: app(filter('ip', 'RemoteIpFilter') + filter('r', 'RateLimitFilter')),
+  },
   'set-character-encoding-order': { fail: app(filter('f', 'FailedRequestFilter') + filter('s', 'SetCharacterEncodingFilter', { encoding: 'UTF-8' })), pass: app(filter('s', 'SetCharacterEncodingFilter', { encoding: 'UTF-8' }) + filter('f', 'FailedRequestFilter')) },
   'csrf-not-covering-all': {
     fail: app(filter('c', 'CsrfPreventionFilter', {}, false) + '<filter-mapping><filter-name>c</filter-name><url-pattern>/admin/*</url-pattern></filter-mapping>'),

@@ -69,6 +69,8 @@ import { rule as xmlDeepNesting } from './xml-deep-nesting.js';
 import { rule as xmlEntityExpansion } from './xml-entity-expansion.js';
 import { rule as xmlExternalEntity } from './xml-external-entity.js';
 import { rule as xmlExternalDtd } from './xml-external-dtd.js';
+import { rule as remoteAddrDenyBehindProxy } from './remote-addr-deny-behind-proxy.js';
+import { rule as rateLimitSpoofableClient } from './rate-limit-spoofable-client.js';
 import { rule as xmlMalformed } from './xml-malformed.js';
 import { rule as xmlUnknownNamespace } from './xml-unknown-namespace.js';
 import { rule as xmlWrongRoot } from './xml-wrong-root.js';
@@ -145,6 +147,8 @@ export const RULES: readonly Rule[] = [
   xmlEntityExpansion,
   xmlExternalEntity,
   xmlExternalDtd,
+  remoteAddrDenyBehindProxy,
+  rateLimitSpoofableClient,
   xmlMalformed,
   xmlUnknownNamespace,
   xmlWrongRoot,
