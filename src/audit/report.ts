@@ -65,9 +65,12 @@ const NOT_APPLICABLE: Record<Applicability, { applies: (base: CatalinaBase) => b
 
 const LEVEL_OF: Record<Severity, RuleLevel> = { error: 'error', warning: 'warn', info: 'info' };
 
+/** The findings of a file that could not be read into a model (other xml-* rules, such as xml-external-dtd, judge a file that was read). */
+const UNREAD = new Set(['file-unreadable', 'file-too-large', 'xml-malformed', 'xml-encoding', 'xml-wrong-root', 'xml-deep-nesting', 'xml-entity-expansion', 'xml-external-entity']);
+
 /** Fatal reading problems: a file the audit cannot judge would let its controls pass unseen. */
 export function unreadable(lint: LintResult): Diagnostic[] {
-  return lint.diagnostics.filter((d) => d.severity === 'error' && (d.ruleId.startsWith('xml-') || d.ruleId === 'file-unreadable' || d.ruleId === 'file-too-large'));
+  return lint.diagnostics.filter((d) => d.severity === 'error' && UNREAD.has(d.ruleId));
 }
 
 /**

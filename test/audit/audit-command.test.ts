@@ -172,3 +172,20 @@ describe('tollgate audit usage', () => {
     }
   });
 });
+
+describe('tollgate audit on a file it could read', () => {
+  it('judges a web.xml whose DOCTYPE names an external DTD instead of refusing it as unreadable', async () => {
+    const { tree, cleanup } = await import('../lint/helpers.js');
+    try {
+      const dir = tree({
+        'conf/server.xml': '<Server port="-1" shutdown="x"><Service name="C"><Engine name="C" defaultHost="localhost"><Host name="localhost" appBase="webapps"/></Engine></Service></Server>\n',
+        'webapps/app/WEB-INF/web.xml': '<?xml version="1.0"?>\n<!DOCTYPE web-app PUBLIC "-//Example//DTD Web//EN" "http://example.com/web-app.dtd">\n<web-app/>\n',
+      });
+      const r = await run(['audit', dir, '--benchmark', 'stig-tomcat', '--format', 'json']);
+      expect(r.err).toBe('');
+      expect((JSON.parse(r.out) as Entry[]).length).toBe(83);
+    } finally {
+      cleanup();
+    }
+  });
+});
