@@ -78,7 +78,7 @@ export function prepare(): { base: string; module: string } {
   );
   const compiled = compileBase(loadBase({ base }));
   const mod = compiled.modules.find((m) => m.contextPath === '/app');
-  if (!mod) throw new Error(`the fixture context did not compile: ${compiled.diagnostics.map((d) => d.message).join('; ')}`);
+  if (!mod) throw new Error(`the fixture context did not compile: ${compiled.skipped.map((s) => s.reason).join('; ')}`);
   // Inside the package, so the module's `import 'tollgate/runtime'` resolves to this package's dist/.
   const module = join(work, 'compiled', mod.fileName);
   mkdirSync(join(module, '..'), { recursive: true });

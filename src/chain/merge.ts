@@ -287,11 +287,13 @@ export function mergeWebApp(global: WebXml | null, hostDefault: WebXml | null, a
   const ownMime = main.mime.size;
   let appFailed = main.failed;
   const diagnostics: Diagnostic[] = [...main.diagnostics];
+  const stops: Diagnostic[] = [...main.diagnostics];
   if (tomcatWebXml) {
     const fragment = emptyDescriptor();
     readInto(fragment, tomcatWebXml, 'tomcat-web');
     appFailed ||= fragment.failed;
     diagnostics.push(...fragment.diagnostics);
+    stops.push(...fragment.diagnostics);
     mergeFragment(main, fragment, false);
   }
   mergeFragment(main, defaults.descriptor, true);
@@ -303,6 +305,7 @@ export function mergeWebApp(global: WebXml | null, hostDefault: WebXml | null, a
   const mime = mimeMappingsOf(main.mime, ownMime, defaults);
   diagnostics.push(...mime.diagnostics);
   const startup: Startup = appFailed || refused.length > 0 ? 'fails' : defaults.descriptor.failed ? 'first-on-host-fails' : 'starts';
+  const refusals = startup === 'fails' ? [...stops, ...refused] : startup === 'first-on-host-fails' ? defaults.descriptor.diagnostics : [];
   return {
     filters: main.filters,
     filterMappings: main.filterMappings,
@@ -313,6 +316,7 @@ export function mergeWebApp(global: WebXml | null, hostDefault: WebXml | null, a
     welcomeFiles: main.welcomeFiles.includes('') ? main.welcomeFiles.filter((w) => w !== '') : main.welcomeFiles,
     sessionTimeoutMinutes: main.sessionTimeout ?? DEFAULT_SESSION_TIMEOUT,
     startup,
+    refusals,
     diagnostics,
   };
 }

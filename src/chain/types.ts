@@ -84,5 +84,7 @@ export interface MergedWebApp {
   /** Minutes; 30 (Tomcat's default) when no descriptor sets it. */
   sessionTimeoutMinutes: number;
   startup: Startup;
+  /** Why startup is not 'starts': where Tomcat's digester stopped, or what StandardContext refused (a subset of diagnostics). */
+  refusals: Diagnostic[];
   diagnostics: Diagnostic[];
 }

@@ -12,6 +12,13 @@ export interface ValidatedFilter {
    */
   config: unknown | null;
   diagnostics: Diagnostic[];
+  /**
+   * The diagnostics that stop Tomcat from starting the filter, and so the context (a class the target
+   * lacks, an unknown parameter where isConfigProblemFatal, a value its init refuses). Decided by what
+   * Tomcat does, not by severity: notes (what the schema cannot fail on) never refuse, whatever
+   * severity the lint policy gives them, and a value Tomcat accepts but tollgate cannot run is not one.
+   */
+  refusals: Diagnostic[];
 }
 
 const atLeast = (target: TomcatTarget, version: TomcatTarget) => TOMCAT_TARGETS.indexOf(target) >= TOMCAT_TARGETS.indexOf(version);
@@ -146,15 +153,19 @@ function noteDiagnostic(n: ParamNote, p: Param, name: string): Diagnostic {
  */
 export function validateFilterDef(def: Pick<FilterDef, 'className' | 'initParams' | 'span' | 'name'>, opts: { target?: TomcatTarget } = {}): ValidatedFilter {
   const spec = findFilterSpec(def.className?.value ?? '') ?? null;
-  if (!spec) return { spec: null, config: null, diagnostics: [] };
+  if (!spec) return { spec: null, config: null, diagnostics: [], refusals: [] };
   const target = opts.target ?? '10.1';
   const diagnostics: Diagnostic[] = [];
+  const refusals: Diagnostic[] = [];
+  const fatal = spec.unknownParams === 'fatal';
   const classSpan = def.className?.span ?? def.span;
   if (spec.removedIn && atLeast(target, spec.removedIn)) {
     diagnostics.push({ ruleId: 'filter-not-in-target', severity: 'error', message: `${spec.simpleName} was removed in Tomcat ${spec.removedIn}: on ${target} the class does not exist and the application does not start.`, span: classSpan });
+    refusals.push(diagnostics[diagnostics.length - 1]!);
   }
   if (spec.addedIn && !atLeast(target, spec.addedIn)) {
     diagnostics.push({ ruleId: 'filter-not-in-target', severity: 'error', message: `${spec.simpleName} was added in Tomcat ${spec.addedIn}: on ${target} the class does not exist and the application does not start.`, span: classSpan });
+    refusals.push(diagnostics[diagnostics.length - 1]!);
   }
 
   const raw: Record<string, string> = {};
@@ -184,14 +195,17 @@ export function validateFilterDef(def: Pick<FilterDef, 'className' | 'initParams
         message: `${spec.simpleName} has no parameter "${name}" from Tomcat ${doc.removedIn} on: ${consequence(spec)}. Remove it.`,
         span: p.name.span,
       });
+      if (fatal) refusals.push(diagnostics[diagnostics.length - 1]!);
       continue;
     }
     if (canonical === null) {
       diagnostics.push(unknownParam(spec, p, target));
+      if (fatal) refusals.push(diagnostics[diagnostics.length - 1]!);
       continue;
     }
     if (doc?.ignoredByTomcat) {
       diagnostics.push({ ruleId: 'filter-param-unknown', severity: spec.unknownParams === 'fatal' ? 'error' : 'warning', message: `${doc.ignoredByTomcat}. Remove it.`, span: p.name.span });
+      if (fatal) refusals.push(diagnostics[diagnostics.length - 1]!);
       continue;
     }
     const other = byParam.get(canonical);
@@ -236,12 +250,14 @@ export function validateFilterDef(def: Pick<FilterDef, 'className' | 'initParams
         continue;
       }
       const message = issue.message.replace(/[.]$/, '');
+      const issued = diagnostics.length;
       diagnostics.push({
         ruleId: params.ruleId ?? 'filter-param-invalid',
         severity,
         message: `${p ? `${p.name.value}: ` : name ? `${name}: ` : ''}${message}${severity === 'error' ? '; Tomcat does not start the application' : ''}.`,
         span: p ? subSpan(p.value, params.offset, params.length) : (def.className?.span ?? def.span),
       });
+      if (severity === 'error') refusals.push(diagnostics[issued]!);
     }
     for (const seen of perParam.values()) {
       if (seen.more === 0) continue;
@@ -251,6 +267,7 @@ export function validateFilterDef(def: Pick<FilterDef, 'className' | 'initParams
         message: `${seen.label ? `${seen.label}: ` : ''}${seen.more} more problem${seen.more === 1 ? '' : 's'} like the ${MAX_PER_PARAM} above in this value, not listed one by one${seen.worst === 'error' ? '; Tomcat does not start the application' : ''}.`,
         span: seen.span,
       });
+      if (seen.worst === 'error') refusals.push(diagnostics[diagnostics.length - 1]!);
     }
   }
   for (const n of spec.notes(raw, NOTE_OPTS[target] ?? { target })) {
@@ -258,6 +275,6 @@ export function validateFilterDef(def: Pick<FilterDef, 'className' | 'initParams
     if (p) diagnostics.push(noteDiagnostic(n, p, p.name.value));
     else diagnostics.push({ ruleId: n.ruleId, severity: n.severity, message: `${n.message}.`, span: def.className?.span ?? def.span });
   }
-  const starts = result.success && !diagnostics.some((d) => d.severity === 'error');
-  return { spec, config: starts ? result.data : null, diagnostics };
+  const starts = result.success && refusals.length === 0;
+  return { spec, config: starts ? result.data : null, diagnostics, refusals };
 }

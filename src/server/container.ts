@@ -5,11 +5,11 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { join } from 'node:path';
-import { mergeErrorPages, type MergedErrorPage } from '../chain/merge.js';
-import { planBase, type ContextPlan } from '../compile/index.js';
+import type { MergedErrorPage } from '../chain/merge.js';
 import type { TomcatTarget } from '../filters/index.js';
 import type { CatalinaBase, Diagnostic } from '../model/index.js';
 import { loadAddedHost, loadBase } from '../parser/index.js';
+import { planBase, type ContextPlan, type Plan, type PlannedContext } from '../plan/index.js';
 import { createChainSelector } from '../protocol/chain-selector.js';
 import { createContextRuntime, type ContextMiddleware } from '../runtime/context.js';
 import { defaultErrorPage } from '../runtime/error-page.js';
@@ -31,15 +31,15 @@ export interface ContainerOptions {
   /** Default 127.0.0.1. */
   address?: string;
   target?: TomcatTarget;
-  /** Refuse to start when the configuration has any error. */
-  strict?: boolean;
   /** Let the host manager create hosts whose appBase lies outside the base. */
   allowAppBaseOutsideBase?: boolean;
+  /** The base already loaded from `base` (the CLI lints it first), so it is not read twice. */
+  loaded?: CatalinaBase;
 }
 
 interface RunningContext {
   path: string;
-  /** null: the context failed to start; its requests get 404, as in Tomcat. */
+  /** null: Tomcat starts the context but tollgate cannot run it; its requests get 404. */
   middleware: ContextMiddleware | null;
   serve: StaticHandler | null;
 }
@@ -49,20 +49,20 @@ export interface Container {
   address: string;
   port: number;
   base: CatalinaBase;
+  /** What Tomcat would start, and why not the rest. */
+  plan: Plan;
+  /** Why contexts were refused, and the realm's findings (lint's are the caller's to add). */
   diagnostics: Diagnostic[];
   /** What started and what did not, for the start-up message. */
   summary: string[];
   stop(): Promise<void>;
 }
 
-export class StrictModeError extends Error {}
-
-/** The merged web.xml error pages of a planned context (conf/web.xml, web.xml.default, tomcat-web.xml, the application's). */
-export function errorPagesOf(base: CatalinaBase, plan: Pick<ContextPlan, 'host' | 'contextPath'>): MergedErrorPage[] {
-  const host = base.hosts.find((h) => h.name === plan.host);
-  const context = host?.contexts.find((c) => c.path === plan.contextPath);
-  if (!host || !context) return [];
-  return mergeErrorPages(base.globalWebXml, host.webXmlDefault, context.webXml, context.tomcatWebXml ?? null);
+/** Tomcat does not start at all (a server.xml it cannot parse): nothing listens. */
+export class ServerRefusedError extends Error {
+  constructor(readonly diagnostics: Diagnostic[]) {
+    super('Tomcat would not start with this conf/server.xml, so tollgate serve does not either');
+  }
 }
 
 function runContext(plan: ContextPlan, limits: ConnectorLimits, errorPages: readonly MergedErrorPage[]): RunningContext {
@@ -108,11 +108,10 @@ function badRequest(req: IncomingMessage, res: ServerResponse, message: string |
 
 /** Loads the base, starts every context that can start, and listens. */
 export async function startContainer(options: ContainerOptions): Promise<Container> {
-  const base = loadBase({ base: options.base, ...(options.home ? { home: options.home } : {}) });
+  const base = options.loaded ?? loadBase({ base: options.base, ...(options.home ? { home: options.home } : {}) });
   const target = options.target ?? '10.1';
-  const { plans, diagnostics, skipped } = planBase(base, { target });
-  const errors = diagnostics.filter((d) => d.severity === 'error');
-  if (options.strict && errors.length > 0) throw new StrictModeError(`${errors.length} error(s) in the configuration; --strict refuses to start`);
+  const plan = planBase(base, { target });
+  if (plan.server.state === 'refused') throw new ServerRefusedError(plan.server.reasons);
 
   const registry = new HostRegistry({
     base: base.base,
@@ -138,35 +137,35 @@ export async function startContainer(options: ContainerOptions): Promise<Contain
   const limits = connectorLimits(httpConnector(base.serverXml));
   const contexts = new Map<string, RunningContext[]>();
   const summary: string[] = [];
-  const deploy = (hostName: string, hostPlans: ContextPlan[], failed: { contextPath: string; reason: string }[], from: CatalinaBase = base): void => {
+  // Tomcat's Mapper never maps a context that failed to start: its requests go to the next longest
+  // context path (often ROOT). One Tomcat starts but Node cannot run answers 404 where Tomcat would answer.
+  const deploy = (hostName: string, planned: readonly PlannedContext[]): void => {
     const list: RunningContext[] = [];
-    for (const p of hostPlans) {
-      list.push(runContext(p, limits, errorPagesOf(from, p)));
-      summary.push(`  http://${hostName}${p.contextPath || ''}/  (${p.filters.length} filter${p.filters.length === 1 ? '' : 's'})`);
-    }
-    for (const f of failed) {
-      list.push({ path: f.contextPath, middleware: null, serve: null });
-      summary.push(`  http://${hostName}${f.contextPath || ''}/  NOT STARTED: ${f.reason}`);
+    for (const c of planned) {
+      const at = `  http://${hostName}${c.contextPath || ''}/`;
+      if (c.run) {
+        list.push(runContext(c.run, limits, c.run.errorPages));
+        summary.push(`${at}  (${c.run.filters.length} filter${c.run.filters.length === 1 ? '' : 's'})`);
+      } else if (c.state === 'refused') {
+        const d = c.reasons[0]!;
+        summary.push(`${at}  NOT STARTED (Tomcat refuses it): ${d.span.file}:${d.span.line}:${d.span.column}: ${d.message}`);
+      } else {
+        list.push({ path: c.contextPath, middleware: null, serve: null });
+        summary.push(`${at}  NOT STARTED (Tomcat starts it; tollgate cannot run it): ${c.unrunnable}`);
+      }
     }
     list.sort((a, b) => b.path.length - a.path.length);
     contexts.set(hostName.toLowerCase(), list);
   };
-  for (const h of base.hosts) {
-    deploy(
-      h.name,
-      plans.filter((p) => p.host === h.name),
-      skipped.filter((s) => s.host === h.name),
-    );
-  }
+  for (const h of plan.hosts) deploy(h.name, h.contexts);
 
   // Hosts the host manager adds serve their webapps at once; stopped or removed ones leave routing.
   registry.subscribe((event) => {
     const name = event.host.name.toLowerCase();
     if (event.type === 'added') {
       const loaded = loadAddedHost(base, { name: event.host.name, aliases: event.host.aliases, appBase: event.host.appBasePath });
-      const added = { ...base, hosts: [loaded] };
-      const r = planBase(added, { target });
-      deploy(event.host.name, r.plans, r.skipped, added);
+      const added = planBase({ ...base, hosts: [loaded] }, { target });
+      deploy(event.host.name, added.hosts[0]?.contexts ?? []);
     } else if (event.type === 'removed') {
       for (const c of contexts.get(name) ?? []) c.middleware?.destroy();
       contexts.delete(name);
@@ -246,7 +245,8 @@ export async function startContainer(options: ContainerOptions): Promise<Contain
     address,
     port: actual,
     base,
-    diagnostics: [...diagnostics, ...realm.diagnostics],
+    plan,
+    diagnostics: [...plan.diagnostics, ...realm.diagnostics],
     summary,
     stop: () =>
       new Promise<void>((resolve) => {

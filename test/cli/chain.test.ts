@@ -78,7 +78,7 @@ describe('tollgate chain --path', () => {
   it('warns when Tomcat would not start the context, and answers with the context that gets its requests', async () => {
     const alone = await run(['chain', '--base', fixture('duplicate-filter-name'), '--path', '/dup/index.html']);
     expect(alone.code).toBe(0);
-    expect(alone.out).toMatch(/! localhost\/dup: Tomcat does not start this context: Filter "X" is already defined.*; its requests go to no context \(404\)/);
+    expect(alone.out).toMatch(/! localhost\/dup: Tomcat does not start this context: \S*webapps\/dup\/WEB-INF\/web\.xml:8:18: Filter "X" is already defined.*; its requests go to no context \(404\)/);
     const withRoot = await run(['chain', '--base', fixture('failed-context-falls-to-root'), '--path', '/dup/index.html']);
     expect(withRoot.out).toMatch(/its requests go to localhost\/$/m);
     expect(filterNames(withRoot.out)).toEqual(['R', 'G1', 'G2']);
@@ -86,7 +86,7 @@ describe('tollgate chain --path', () => {
 
   it('warns in the list of contexts, too', async () => {
     const r = await run(['chain', '--base', fixture('duplicate-filter-name'), '--context', '/dup']);
-    expect(r.out).toMatch(/^ {2}! Tomcat does not start this context: Filter "X"/m);
+    expect(r.out).toMatch(/^ {2}! Tomcat does not start this context: \S*web\.xml:8:18: Filter "X"/m);
   });
 });
 

@@ -39,11 +39,11 @@ describe('tollgate compile', () => {
     expect(api.code).toContain('"supportsCredentials": true');
   });
 
-  it('gives a context with lint errors no module, and still writes the others', () => {
+  it('gives a context Tomcat refuses no module, says where with file:line:column, and still writes the others', () => {
     const dir = tree({ ...app(filter('c', 'CorsFilter', { 'cors.allowed.origins': '*', 'cors.support.credentials': 'true' })), 'webapps/ok/WEB-INF/web.xml': '<web-app/>' });
     const r = compileBase(loadBase({ base: dir }));
     expect(r.modules.map((m) => m.fileName)).toEqual(['localhost/ok.mjs']);
-    expect(r.skipped).toEqual([{ host: 'localhost', contextPath: '/app', reason: expect.stringContaining('lint errors') }]);
+    expect(r.skipped).toEqual([{ host: 'localhost', contextPath: '/app', state: 'refused', reason: expect.stringMatching(/^Tomcat does not start it: webapps\/app\/WEB-INF\/web\.xml:7:79: cors\.support\.credentials/), diagnostics: [expect.objectContaining({ ruleId: 'cors-credentials-with-any-origin' })] }]);
   });
 
   it('refuses a filter class it cannot run on Node', () => {

@@ -26,7 +26,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
-import { planBase, type ContextPlan } from '../../src/compile/index.js';
+import { planBase, type ContextPlan } from '../../src/plan/index.js';
 import { loadBase } from '../../src/parser/index.js';
 import { createChainSelector } from '../../src/protocol/chain-selector.js';
 import { createContextRuntime, type ContextMiddleware } from '../../src/runtime/context.js';

@@ -769,8 +769,8 @@ async function compileTarget(base: CatalinaBase, ws: Workspace, importModule: bo
   }
   for (const s of r.skipped) {
     if (!s.reason) throw new Error(`compile refused ${s.host}${s.contextPath} without a reason`);
-    if (s.reason.startsWith('lint errors') && !r.diagnostics.some((d) => d.severity === 'error')) {
-      throw new Error(`compile refused ${s.host}${s.contextPath} for lint errors, but reported none`);
+    if (s.state === 'refused' && s.diagnostics.length === 0) {
+      throw new Error(`compile says Tomcat refuses ${s.host}${s.contextPath}, but gives no file:line:column for it`);
     }
   }
   for (const m of r.modules) {

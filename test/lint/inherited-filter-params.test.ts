@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { planBase } from '../../src/compile/index.js';
+import { planBase } from '../../src/plan/index.js';
 import { loadInput } from '../../src/lint/inputs.js';
 import { cleanup, lintFiles, tree } from './helpers.js';
 
@@ -52,6 +52,7 @@ describe('filters that inherit init-params from a same-named filter of conf/web.
     const dir = tree(base(filter('headers', 'HttpHeaderSecurityFilter', { hstsMaxAgeSeconds: 'one year' }, true), filter('headers', null, { hstsMaxAgeSeconds: '60' })));
     const r = planBase(loadInput(dir));
     expect(r.plans.map((p) => p.contextPath)).toEqual(['/app']);
-    expect(r.skipped.map((s) => [s.contextPath, s.reason])).toEqual([['/other', `lint errors in ${join('conf', 'web.xml')}`]]);
+    expect(r.skipped.map((s) => [s.contextPath, s.state])).toEqual([['/other', 'refused']]);
+    expect(r.skipped[0]!.reason).toMatch(new RegExp(`^Tomcat does not start it: ${join('conf', 'web.xml')}:\\d+:\\d+: hstsMaxAgeSeconds`));
   });
 });

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { effectiveChain, mergedOf } from '../../src/chain/index.js';
 import { main } from '../../src/cli/index.js';
-import { planBase } from '../../src/compile/index.js';
+import { planBase } from '../../src/plan/index.js';
 import { validateFilterDef } from '../../src/filters/index.js';
 import { lintBase } from '../../src/lint/engine.js';
 import { loadInput } from '../../src/lint/inputs.js';

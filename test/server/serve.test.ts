@@ -1,9 +1,10 @@
-import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startContainer, StrictModeError, type Container } from '../../src/server/container.js';
+import { main } from '../../src/cli/index.js';
+import { ServerRefusedError, startContainer, type Container } from '../../src/server/container.js';
 
 const example = join(import.meta.dirname, '..', '..', 'examples', 'base');
 const auth = 'Basic ' + Buffer.from('deployer:tollgate-demo').toString('base64');
@@ -93,24 +94,78 @@ describe('tollgate serve on the example base', () => {
   });
 });
 
-describe('tollgate serve --strict', () => {
-  it('refuses to start when the configuration has an error', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'tollgate-strict-'));
+describe('tollgate serve runs what Tomcat runs', () => {
+  function baseWith(files: Record<string, string>): string {
+    const dir = mkdtempSync(join(tmpdir(), 'tollgate-serve-plan-'));
+    cpSync(join(example, 'conf'), join(dir, 'conf'), { recursive: true });
+    cpSync(join(example, 'webapps', 'ROOT'), join(dir, 'webapps', 'ROOT'), { recursive: true });
+    for (const [f, text] of Object.entries(files)) {
+      mkdirSync(dirname(join(dir, f)), { recursive: true });
+      writeFileSync(join(dir, f), text);
+    }
+    return dir;
+  }
+  const undefinedFilter = '<web-app><filter-mapping><filter-name>nope</filter-name><url-pattern>/*</url-pattern></filter-mapping></web-app>';
+
+  it('a context Tomcat refuses is not mapped: its requests fall through to ROOT', async () => {
+    const dir = baseWith({ 'webapps/bad/WEB-INF/web.xml': undefinedFilter, 'webapps/bad/index.html': 'bad', 'webapps/ROOT/bad/page.html': 'root' });
+    const c = await startContainer({ base: dir, port: 0 });
     try {
-      cpSync(join(example, 'conf'), join(dir, 'conf'), { recursive: true });
-      cpSync(join(import.meta.dirname, '..', '..', 'examples', 'base', 'webapps', 'ROOT'), join(dir, 'webapps', 'ROOT'), { recursive: true });
-      const { writeFileSync, mkdirSync } = await import('node:fs');
-      mkdirSync(join(dir, 'webapps', 'bad', 'WEB-INF'), { recursive: true });
-      writeFileSync(join(dir, 'webapps', 'bad', 'WEB-INF', 'web.xml'), '<web-app><filter-mapping><filter-name>nope</filter-name><url-pattern>/*</url-pattern></filter-mapping></web-app>');
-      await expect(startContainer({ base: dir, port: 0, strict: true })).rejects.toBeInstanceOf(StrictModeError);
-      const c = await startContainer({ base: dir, port: 0 });
-      try {
-        expect((await get(c.port, 'localhost', '/bad/')).status).toBe(404);
-        expect((await get(c.port, 'localhost', '/')).status).toBe(200);
-      } finally {
-        await c.stop();
-      }
+      expect(c.plan.contexts.find((x) => x.contextPath === '/bad')!.state).toBe('refused');
+      expect((await get(c.port, 'localhost', '/bad/index.html')).status).toBe(404);
+      const fallen = await get(c.port, 'localhost', '/bad/page.html');
+      expect([fallen.status, fallen.body]).toEqual([200, 'root']);
     } finally {
+      await c.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('a lint error that Tomcat starts with does not stop the context; --strict refuses to start', async () => {
+    // HttpHeaderSecurityFilter before RemoteIpFilter: a lint error, but Tomcat starts the application.
+    const ordered =
+      '<web-app><filter><filter-name>h</filter-name><filter-class>org.apache.catalina.filters.HttpHeaderSecurityFilter</filter-class></filter>' +
+      '<filter><filter-name>ip</filter-name><filter-class>org.apache.catalina.filters.RemoteIpFilter</filter-class></filter>' +
+      '<filter-mapping><filter-name>h</filter-name><url-pattern>/*</url-pattern></filter-mapping><filter-mapping><filter-name>ip</filter-name><url-pattern>/*</url-pattern></filter-mapping></web-app>';
+    const dir = baseWith({ 'webapps/lintonly/WEB-INF/web.xml': ordered, 'webapps/lintonly/index.html': 'ok' });
+    const c = await startContainer({ base: dir, port: 0 });
+    try {
+      expect((await get(c.port, 'localhost', '/lintonly/index.html')).status).toBe(200);
+    } finally {
+      await c.stop();
+    }
+    let err = '';
+    const code = await main(['serve', '--base', dir, '--port', '0', '--strict'], { stdout: () => undefined, stderr: (t) => (err += t), cwd: dir });
+    expect(code).toBe(1);
+    expect(err).toMatch(/--strict: \d+ lint error\(s\), not starting/);
+    expect(err).toContain('remote-ip-after-address-filter');
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('a malformed server.xml stops everything, as Tomcat does not start, with file:line:column', async () => {
+    const dir = baseWith({ 'conf/server.xml': '<Server port="-1"><Service name="Catalina">\n  <Engine name="Catalina" defaultHost="localhost">\n    <Host name="localhost" appBase="webapps"></Hots>\n</Engine></Service></Server>\n' });
+    try {
+      await expect(startContainer({ base: dir, port: 0 })).rejects.toBeInstanceOf(ServerRefusedError);
+      let err = '';
+      const code = await main(['serve', '--base', dir, '--port', '0'], { stdout: () => undefined, stderr: (t) => (err += t), cwd: dir });
+      expect(code).toBe(1);
+      expect(err).toMatch(/Tomcat does not start with this configuration, so neither does serve: conf\/server\.xml:3:\d+: /);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('a malformed META-INF/context.xml refuses that context only', async () => {
+    const dir = baseWith({ 'webapps/ctx/META-INF/context.xml': '<Context><Valve</Context>', 'webapps/ctx/index.html': 'ctx', 'webapps/ok/index.html': 'ok' });
+    const c = await startContainer({ base: dir, port: 0 });
+    try {
+      const refused = c.plan.contexts.find((x) => x.contextPath === '/ctx')!;
+      expect(refused.state).toBe('refused');
+      expect(refused.reasons[0]!.span.file).toBe(join(dir, 'webapps', 'ctx', 'META-INF', 'context.xml'));
+      expect((await get(c.port, 'localhost', '/ctx/index.html')).status).toBe(404);
+      expect((await get(c.port, 'localhost', '/ok/index.html')).status).toBe(200);
+    } finally {
+      await c.stop();
       rmSync(dir, { recursive: true, force: true });
     }
   });

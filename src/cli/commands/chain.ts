@@ -1,9 +1,10 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import type { Argv } from 'yargs';
-import { contextsOf, effectiveChain, findContext, findHost, type ChainEntry, type MergedFilterMapping, type MergedWebApp, type ResolvedContext, type ServletMatch } from '../../chain/index.js';
+import { effectiveChain, findContext, findHost, type ChainEntry, type MergedFilterMapping, type ServletMatch } from '../../chain/index.js';
 import { DISPATCHERS, type CatalinaBase, type Dispatcher, type LoadedHost, type Span } from '../../model/index.js';
 import { loadBase, parseChainJson } from '../../parser/index.js';
+import { planBase, routeOf, type Plan, type PlannedContext } from '../../plan/index.js';
 import { UsageError, type Command, type Io } from '../command.js';
 import { choiceOption, single, stringOption } from '../options.js';
 
@@ -22,8 +23,8 @@ function where(span: Span, cwd: string): string {
   return `${file}:${span.line}:${span.column}`;
 }
 
-function contextLabel(c: ResolvedContext): string {
-  return `${c.host.name}${c.context.path || '/'}`;
+function contextLabel(c: PlannedContext): string {
+  return `${c.host}${c.contextPath || '/'}`;
 }
 
 function optionsOf(argv: Record<string, unknown>): Options {
@@ -61,23 +62,25 @@ function requestPathOf(text: string): string {
   }
 }
 
-function startupNote(merged: MergedWebApp): string | null {
-  if (merged.startup === 'starts') return null;
-  const cause = merged.diagnostics.find((d) => d.severity === 'error');
-  const what = merged.startup === 'fails' ? 'Tomcat does not start this context' : 'Tomcat does not start the first context this host deploys';
-  return `${what}${cause ? `: ${cause.message}` : ''}`;
+/** Why Tomcat does not start a context (from the plan, as compile and serve decide it), or null when it does. */
+function startupNote(c: PlannedContext, cwd: string): string | null {
+  if (c.state === 'starts') return null;
+  const cause = c.reasons[0]!;
+  return `Tomcat does not start this context: ${where(cause.span, cwd)}: ${cause.message}`;
 }
 
 function mappingTargets(m: MergedFilterMapping): string {
   return [...m.urlPatterns.map((u) => `"${u.source.value}"`), ...m.mapping.servletNames.map((s) => `servlet ${s.value}`)].join(', ') || '(nothing)';
 }
 
-function describeContext(c: ResolvedContext, cwd: string): object {
+function describeContext(p: PlannedContext, cwd: string): object {
+  const c = p.resolved;
   return {
     host: c.host.name,
     context: c.context.path || '/',
     docBase: c.context.docBase,
-    startup: c.merged.startup,
+    startup: p.state,
+    ...(p.state === 'refused' ? { refused: p.reasons.map((d) => ({ at: where(d.span, cwd), ruleId: d.ruleId, message: d.message })) } : {}),
     filters: [...c.merged.filters.values()].map((f) => ({
       name: f.name,
       class: f.className?.value ?? null,
@@ -98,9 +101,10 @@ function describeContext(c: ResolvedContext, cwd: string): object {
   };
 }
 
-function formatContext(c: ResolvedContext, cwd: string): string {
-  const lines = [`${contextLabel(c)}  (${relative(cwd, c.context.docBase) || '.'})`];
-  const note = startupNote(c.merged);
+function formatContext(p: PlannedContext, cwd: string): string {
+  const c = p.resolved;
+  const lines = [`${contextLabel(p)}  (${relative(cwd, c.context.docBase) || '.'})`];
+  const note = startupNote(p, cwd);
   if (note) lines.push(`  ! ${note}`);
   if (c.merged.filterMappings.length === 0) lines.push('  no filter mappings');
   c.merged.filterMappings.forEach((m, i) => {
@@ -129,24 +133,27 @@ function entryJson(e: ChainEntry, cwd: string): object {
 }
 
 interface Target {
-  target: ResolvedContext | null;
+  target: PlannedContext | null;
   path: string;
   /** Contexts the URI names that Tomcat does not start (their requests go to the next match). */
-  passedOver: ResolvedContext[];
+  passedOver: PlannedContext[];
 }
 
-function pickTarget(base: CatalinaBase, o: Options, host: LoadedHost | null, requestPath: string): Target {
+function pickTarget(plan: Plan, o: Options, host: LoadedHost | null, requestPath: string): Target {
+  const planned = plan.contexts.filter((c) => c.resolved.host === host);
   if (o.context !== undefined) {
     const wanted = contextPathOf(o.context);
-    const target = contextsOf(base).find((c) => c.host === host && c.context.path === wanted);
-    if (!target) throw new UsageError(`no context "${o.context}" on host ${host?.name ?? base.defaultHost}`);
+    const target = planned.find((c) => c.contextPath === wanted);
+    if (!target) throw new UsageError(`no context "${o.context}" on host ${host?.name ?? plan.defaultHost}`);
     return { target, path: requestPath, passedOver: [] };
   }
   const named = host ? findContext(host, requestPath) : null;
-  if (!named) throw new UsageError(`no context of host ${host?.name ?? base.defaultHost} serves ${requestPath}`);
-  const match = findContext(base, host?.name, requestPath);
-  const passedOver = match ? match.notStarted : contextsOf(base).filter((c) => c.host === host && c.merged.startup === 'fails' && (c.context.path === '' || requestPath === c.context.path || requestPath.startsWith(c.context.path + '/')));
-  return { target: match, path: match ? match.path : requestPath, passedOver };
+  if (!named) throw new UsageError(`no context of host ${host?.name ?? plan.defaultHost} serves ${requestPath}`);
+  const plannedHost = plan.hosts.find((h) => h.name === host?.name) ?? null;
+  const match = plannedHost ? routeOf(plannedHost, requestPath) : null;
+  const covers = (c: PlannedContext): boolean => c.contextPath === '' || requestPath === c.contextPath || requestPath.startsWith(c.contextPath + '/');
+  const passedOver = planned.filter((c) => c.state === 'refused' && covers(c) && (!match || c.contextPath.length > match.contextPath.length));
+  return { target: match, path: match ? requestPath.slice(match.contextPath.length) : requestPath, passedOver };
 }
 
 function run(argv: Record<string, unknown>, io: Io): Promise<number> {
@@ -158,12 +165,13 @@ function run(argv: Record<string, unknown>, io: Io): Promise<number> {
   // Tomcat sends an unknown Host to the default host; say so rather than answer silently for another host.
   const fellBack = o.host !== undefined && findHost({ ...base, defaultHost: '' }, o.host) === null;
 
+  const plan = planBase(base);
   if (o.path === undefined) {
-    let contexts = contextsOf(base);
-    if (o.host !== undefined) contexts = contexts.filter((c) => c.host === host);
+    let contexts = plan.contexts;
+    if (o.host !== undefined) contexts = contexts.filter((c) => c.resolved.host === host);
     if (o.context !== undefined) {
       const wanted = contextPathOf(o.context);
-      contexts = contexts.filter((c) => c.context.path === wanted);
+      contexts = contexts.filter((c) => c.contextPath === wanted);
       if (contexts.length === 0) throw new UsageError(`no context "${o.context}" in ${o.base}`);
     }
     if (o.json) io.stdout(JSON.stringify(contexts.map((c) => describeContext(c, cwd)), null, 2) + '\n');
@@ -172,23 +180,23 @@ function run(argv: Record<string, unknown>, io: Io): Promise<number> {
   }
 
   const requestPath = requestPathOf(o.path);
-  const { target, path, passedOver } = pickTarget(base, o, host, requestPath);
+  const { target, path, passedOver } = pickTarget(plan, o, host, requestPath);
   const exists = (p: string): boolean => {
     try {
-      return target !== null && statSync(join(target.context.docBase, p)).isFile();
+      return target !== null && statSync(join(target.docBase, p)).isFile();
     } catch {
       return false;
     }
   };
-  const { servlet, entries } = target ? effectiveChain(target.merged, path, o.dispatcher, exists) : { servlet: null, entries: [] };
+  const { servlet, entries } = target ? effectiveChain(target.resolved.merged, path, o.dispatcher, exists) : { servlet: null, entries: [] };
   if (o.json) {
     const doc = {
-      host: target?.host.name ?? host?.name ?? null,
-      context: target ? target.context.path || '/' : null,
+      host: target?.host ?? host?.name ?? null,
+      context: target ? target.contextPath || '/' : null,
       path,
       dispatcher: o.dispatcher,
-      startup: target?.merged.startup ?? null,
-      notStarted: passedOver.map((c) => ({ context: c.context.path || '/', reason: startupNote(c.merged) })),
+      startup: target?.state ?? null,
+      notStarted: passedOver.map((c) => ({ context: c.contextPath || '/', reason: startupNote(c, cwd) })),
       servlet,
       filters: entries.map((e) => entryJson(e, cwd)),
     };
@@ -196,15 +204,15 @@ function run(argv: Record<string, unknown>, io: Io): Promise<number> {
     return Promise.resolve(0);
   }
   const out: string[] = [];
-  if (fellBack) out.push(`(no host "${o.host}": the default host ${(target?.host ?? host)!.name} answers)`);
-  for (const c of passedOver) out.push(`! ${contextLabel(c)}: ${startupNote(c.merged)?.replace(/\.$/, '')}; its requests go to ${target ? contextLabel(target) : 'no context (404)'}`);
+  if (fellBack) out.push(`(no host "${o.host}": the default host ${target?.host ?? host!.name} answers)`);
+  for (const c of passedOver) out.push(`! ${contextLabel(c)}: ${startupNote(c, cwd)?.replace(/\.$/, '')}; its requests go to ${target ? contextLabel(target) : 'no context (404)'}`);
   if (!target) {
     out.push(`no context serves ${requestPath}: Tomcat answers 404 and runs no filter`);
     io.stdout(out.join('\n') + '\n');
     return Promise.resolve(0);
   }
   out.push(`${contextLabel(target)}  ${path || '""'}  (${o.dispatcher})`);
-  const note = startupNote(target.merged);
+  const note = startupNote(target, cwd);
   if (note) out.push(`  ! ${note}`);
   out.push(`  ${servletLine(servlet)}`);
   if (entries.length === 0) out.push('  no filter runs');
