@@ -110,8 +110,11 @@ export interface PlanOptions {
   target?: TomcatTarget;
 }
 
-/** XML findings after which Tomcat's parser gives up on the file. */
-const UNPARSEABLE = new Set(['xml-malformed', 'xml-entity-expansion']);
+/**
+ * Findings after which Tomcat's parser gives up on the file; for a tollgate.chain.json (which holds
+ * every context) one that breaks the document or its schema, as no context in it can be read with certainty.
+ */
+const UNPARSEABLE = new Set(['xml-malformed', 'xml-entity-expansion', 'json-malformed', 'json-chain-invalid']);
 
 /** The first error that stops Tomcat parsing each file, by absolute path. */
 function unparseableFiles(base: CatalinaBase): Map<string, Diagnostic> {

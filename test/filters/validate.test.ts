@@ -14,9 +14,9 @@ describe('validateFilterDef: what it returns', () => {
 
   it('has nothing to say about classes that are not container filters', () => {
     const def = parseWebXml('<web-app><filter><filter-name>x</filter-name><filter-class>com.example.Mine</filter-class><init-param><param-name>a</param-name><param-value>b</param-value></init-param></filter></web-app>', 'w').webXml!.filters[0]!;
-    expect(validateFilterDef(def)).toEqual({ spec: null, config: null, diagnostics: [] });
+    expect(validateFilterDef(def)).toEqual({ spec: null, config: null, diagnostics: [], refusals: [] });
     const noClass = parseWebXml('<web-app><filter><filter-name>x</filter-name></filter></web-app>', 'w').webXml!.filters[0]!;
-    expect(validateFilterDef(noClass)).toEqual({ spec: null, config: null, diagnostics: [] });
+    expect(validateFilterDef(noClass)).toEqual({ spec: null, config: null, diagnostics: [], refusals: [] });
   });
 
   it('has no config when any problem stops Tomcat, even an unknown parameter', () => {
