@@ -1,4 +1,4 @@
-import { isAbsolute, relative } from 'node:path';
+import { isAbsolute, relative, sep } from 'node:path';
 import type { Diagnostic, SourceFile } from '../model/index.js';
 import { byPosition } from '../lint/engine.js';
 import { lineText } from '../lint/formatters/common.js';
@@ -16,8 +16,11 @@ export interface AuditFormatInput {
   date: Date;
 }
 
+/** A file as the report names it: relative to the working directory when inside it, else absolute (an auditor reads ../../../etc/tomcat10 worse than /etc/tomcat10). */
 function rel(cwd: string, file: string): string {
-  return isAbsolute(file) ? relative(cwd, file).split('\\').join('/') || file : file;
+  if (!isAbsolute(file)) return file;
+  const r = relative(cwd, file);
+  return r === '' || r.startsWith('..') || isAbsolute(r) ? file : r.split(sep).join('/');
 }
 
 const at = (cwd: string, d: Diagnostic): string => `${rel(cwd, d.span.file)}:${d.span.line}:${d.span.column}`;

@@ -100,8 +100,11 @@ export function auditBase(base: CatalinaBase, benchmark: BenchmarkId, opts: { ta
     const condition = control.appliesWhen ? NOT_APPLICABLE[control.appliesWhen] : undefined;
     if (condition && !condition.applies(base)) return { ...base_, status: 'not-applicable', reason: condition.reason };
     if (rules.length === 0) return { ...base_, status: 'manual' };
-    const findings = rules.flatMap((r) => byRule.get(r) ?? []);
-    const suppressed = lint.suppressed.filter((s) => rules.includes(s.diagnostic.ruleId));
+    const ref = `${benchmark}:${control.id}`;
+    // A finding that names the controls it fails counts for those only (Diagnostic.benchmarks).
+    const fails = (d: Diagnostic): boolean => d.benchmarks === undefined || d.benchmarks.includes(ref);
+    const findings = rules.flatMap((r) => byRule.get(r) ?? []).filter(fails);
+    const suppressed = lint.suppressed.filter((s) => rules.includes(s.diagnostic.ruleId) && fails(s.diagnostic));
     return { ...base_, findings, suppressed, status: findings.length > 0 ? 'fail' : 'pass' };
   });
   return { benchmark, results, lint };

@@ -324,7 +324,7 @@ export function lintBase(base: CatalinaBase, opts: LintOptions = {}): LintResult
       checked,
       usesOf,
       source,
-      report: (d) => void out.push({ ruleId: id, severity: d.severity ?? defaultSeverity, message: d.message, span: d.span, ...(d.fix ? { fix: d.fix } : {}), ...(d.related ? { related: d.related } : {}) }),
+      report: (d) => void out.push({ ruleId: id, severity: d.severity ?? defaultSeverity, message: d.message, span: d.span, ...(d.fix ? { fix: d.fix } : {}), ...(d.related ? { related: d.related } : {}), ...(d.benchmarks ? { benchmarks: d.benchmarks } : {}) }),
     };
     if (!rule.visit) {
       const check = rule.check!;

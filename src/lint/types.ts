@@ -78,7 +78,8 @@ export interface LintContext {
   /** Every mapping, in every context, that applies this definition (indexed once per run). */
   usesOf(filter: CheckedFilter): FilterUse[];
   source(file: string): SourceFile | undefined;
-  report(d: { message: string; span: Span; severity?: Severity; fix?: TextEdit[]; related?: Diagnostic['related'] }): void;
+  /** `benchmarks`: the controls of the rule's RuleMeta.benchmarks this finding fails, when not all of them (see Diagnostic). */
+  report(d: { message: string; span: Span; severity?: Severity; fix?: TextEdit[]; related?: Diagnostic['related']; benchmarks?: readonly string[] }): void;
 }
 
 /**

@@ -24,4 +24,10 @@ export interface Diagnostic {
   fix?: TextEdit[];
   /** Related places (e.g. the other duplicate), shown as notes. */
   related?: { message: string; span: Span }[];
+  /**
+   * The benchmark controls this finding fails (`cis-tomcat-10.1:7.3`), when the rule decides several and
+   * the finding is about only some of them (a context without an access log fails the per-context
+   * control, not the engine's). Absent: every control of the rule's RuleMeta.benchmarks.
+   */
+  benchmarks?: readonly string[];
 }

@@ -189,3 +189,31 @@ describe('tollgate audit on a file it could read', () => {
     }
   });
 });
+
+describe('a finding that names the controls it fails', () => {
+  it('fails only those of its rule\'s controls, and every format shows them', async () => {
+    decides(['cis-tomcat-10.1:3.1', 'cis-tomcat-10.1:3.2']);
+    const check = rule.check!;
+    rule.check = (ctx) => check({ ...ctx, report: (d) => ctx.report({ ...d, benchmarks: ['cis-tomcat-10.1:3.2'] }) });
+    try {
+      const { entries } = await json(`${fixtures}/stock`, 'cis-tomcat-10.1');
+      expect(entries.find((e) => e.control === '3.2')).toMatchObject({ status: 'fail', findings: [{ ruleId: 'shutdown-port-default' }] });
+      expect(entries.find((e) => e.control === '3.1')).toMatchObject({ status: 'pass', findings: [] });
+      const lint = await run(['lint', `${fixtures}/stock`, '--format', 'json']);
+      const messages = (JSON.parse(lint.out) as { messages: { ruleId: string; benchmarks?: string[] }[] }[]).flatMap((f) => f.messages);
+      expect(messages.find((m) => m.ruleId === 'shutdown-port-default')!.benchmarks).toEqual(['cis-tomcat-10.1:3.2']);
+      const stylish = await run(['lint', `${fixtures}/stock`]);
+      expect(stylish.out).toContain('shutdown-port-default (CIS 3.2)');
+    } finally {
+      rule.check = check;
+    }
+  });
+
+  it('names a file outside the working directory by its absolute path', async () => {
+    decides(['cis-tomcat-10.1:3.1']);
+    let out = '';
+    await main(['audit', join(root, fixtures, 'stock'), '--benchmark', 'cis-tomcat-10.1', '--format', 'json'], { stdout: (t) => (out += t), stderr: () => {}, cwd: join(root, 'docs') });
+    const entry = (JSON.parse(out) as Entry[]).find((e) => e.control === '3.1')!;
+    expect(entry.findings[0]!.file).toBe(join(root, fixtures, 'stock', 'conf', 'server.xml'));
+  });
+});

@@ -72,12 +72,12 @@ export function lineText(source: SourceFile | undefined, line: number): string |
   return text.slice(starts[line - 1]!, end);
 }
 
-/** The benchmark controls a finding's rule decides (RuleMeta.benchmarks), e.g. `cis-tomcat-10.1:2.5`. */
-export function benchmarksOf(ruleId: string): readonly string[] {
-  return ruleById(ruleId)?.meta.benchmarks ?? [];
+/** The benchmark controls a finding fails (its own, else its rule's RuleMeta.benchmarks), e.g. `cis-tomcat-10.1:2.5`. */
+export function benchmarksOf(d: Diagnostic): readonly string[] {
+  return d.benchmarks ?? ruleById(d.ruleId)?.meta.benchmarks ?? [];
 }
 
-/** The same for people: `CIS 2.5, STIG V-222935`, or '' when the rule names none. */
-export function benchmarkLabels(ruleId: string): string {
-  return benchmarksOf(ruleId).map(benchmarkLabel).join(', ');
+/** The same for people: `CIS 2.5, STIG V-222935`, or '' when there are none. */
+export function benchmarkLabels(d: Diagnostic): string {
+  return benchmarksOf(d).map(benchmarkLabel).join(', ');
 }

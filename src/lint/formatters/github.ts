@@ -20,7 +20,7 @@ export function formatGithub(input: FormatInput): string {
         `col=${s.column}`,
         `endLine=${s.endLine}`,
         `endColumn=${s.endColumn}`,
-        `title=${escapeProperty(benchmarkLabels(d.ruleId) ? `${d.ruleId} (${benchmarkLabels(d.ruleId)})` : d.ruleId)}`,
+        `title=${escapeProperty(benchmarkLabels(d) ? `${d.ruleId} (${benchmarkLabels(d)})` : d.ruleId)}`,
       ].join(',');
       return `::${level} ${props}::${escapeData(d.message)}\n`;
     })

@@ -15,7 +15,7 @@ function fixOf(d: Diagnostic, source: SourceFile | undefined): { range: [number,
 
 function messageOf(d: Diagnostic, source: SourceFile | undefined) {
   const fix = fixOf(d, source);
-  const benchmarks = benchmarksOf(d.ruleId);
+  const benchmarks = benchmarksOf(d);
   return {
     ruleId: d.ruleId,
     severity: eslintSeverity(d),
@@ -26,7 +26,7 @@ function messageOf(d: Diagnostic, source: SourceFile | undefined) {
     endLine: d.span.endLine,
     endColumn: d.span.endColumn,
     ...(fix ? { fix } : {}),
-    // Not ESLint's: the benchmark controls the rule decides (cis-tomcat-10.1:<n>, stig-tomcat:V-<id>), only when it names some.
+    // Not ESLint's: the benchmark controls the finding fails (cis-tomcat-10.1:<n>, stig-tomcat:V-<id>), only when there are some.
     ...(benchmarks.length ? { benchmarks } : {}),
   };
 }

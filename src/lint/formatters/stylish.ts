@@ -32,7 +32,7 @@ export function formatStylish(input: FormatInput): string {
     const source = input.files.get(file);
     for (const d of list) {
       const s = d.span;
-      const controls = benchmarkLabels(d.ruleId);
+      const controls = benchmarkLabels(d);
       out.push(`  ${s.line}:${s.column}  ${c(colorOf(d), SEVERITY_LABEL[d.severity])}  ${d.message}  ${c(90, controls ? `${d.ruleId} (${controls})` : d.ruleId)}`);
       const text = lineText(source, s.line);
       if (text !== null) {
