@@ -12,6 +12,9 @@ export const ENTRY_POINTS = {
   cli: 'src/cli/index.ts',
   index: 'src/index.ts',
   runtime: 'src/runtime/index.ts',
+  lint: 'src/api/lint.ts',
+  compile: 'src/api/compile.ts',
+  schema: 'src/api/schema.ts',
 };
 
 rmSync('dist/bundle', { recursive: true, force: true });

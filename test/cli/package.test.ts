@@ -7,15 +7,19 @@ import { describe, expect, it } from 'vitest';
 const repo = join(import.meta.dirname, '..', '..');
 
 describe('the built package', () => {
-  it('exports "tollgate" and "tollgate/runtime" to ESM consumers', () => {
+  it('exports "tollgate", "tollgate/runtime", "tollgate/lint", "tollgate/compile" and "tollgate/schema" to ESM consumers', () => {
     // A separate Node process resolves the package by its own name, exactly as a user's code would.
     const out = execFileSync(process.execPath, [
       '--input-type=module',
       '-e',
       `const lib = await import('tollgate'); const rt = await import('tollgate/runtime');
-       console.log(typeof lib.loadBase, typeof lib.effectiveChain, typeof rt.matchesFilterUrlPattern);`,
+       const l = await import('tollgate/lint'); const c = await import('tollgate/compile'); const s = await import('tollgate/schema');
+       const report = await l.lint('examples/base');
+       console.log(typeof lib.loadBase, typeof lib.effectiveChain, typeof rt.matchesFilterUrlPattern, report.errorCount,
+         c.compile('examples/base').modules.length > 0, s.jsonSchemas().has('tollgate.chain.schema.json'),
+         l.TollgateInputError === c.TollgateInputError && c.TollgateInputError === s.TollgateInputError);`,
     ], { cwd: repo, encoding: 'utf8' });
-    expect(out.trim()).toBe('function function function');
+    expect(out.trim()).toBe('function function function 0 true true true');
   });
 
   it('runs as a CLI through bin/tollgate.js', () => {

@@ -1,10 +1,7 @@
-import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { relative, resolve } from 'node:path';
 import type { Argv } from 'yargs';
-import { compileBase } from '../../compile/index.js';
+import { compile, TollgateInputError, writeModules } from '../../api/compile.js';
 import type { TomcatTarget } from '../../filters/index.js';
-import { lintBase } from '../../lint/engine.js';
-import { loadBase, parseChainJson } from '../../parser/index.js';
 import { UsageError, type Command, type Io } from '../command.js';
 import { stringOption, targetOption } from '../options.js';
 import { skippedLine, stylish } from '../plan-output.js';
@@ -19,28 +16,20 @@ export const compileCommand: Command = {
       .option('strict', { type: 'boolean', default: false, describe: 'Write nothing when lint finds any error' })
       .option('target', targetOption(true)),
   run: (argv: Record<string, unknown>, io: Io) => {
-    const input = resolve(io.cwd, String(argv['base']));
-    if (!existsSync(input)) throw new UsageError(`--base ${String(argv['base'])}: no such file or directory`);
-    const base = statSync(input).isFile() ? parseChainJson(readFileSync(input, 'utf8'), input).base : loadBase({ base: input });
-    const unreadable = base.diagnostics.find((d) => d.ruleId === 'base-unreadable');
-    if (unreadable) throw new UsageError(unreadable.message);
-    const out = resolve(io.cwd, String(argv['out']));
-    const target = argv['target'] as TomcatTarget;
+    let result;
+    try {
+      result = compile(String(argv['base']), { cwd: io.cwd, target: argv['target'] as TomcatTarget });
+    } catch (e) {
+      if (e instanceof TollgateInputError) throw new UsageError(e.message);
+      throw e;
+    }
     // Lint errors are shown, and stop the build only under --strict: whether a context gets a module is the plan's to say.
-    const errors = lintBase(base, { target }).diagnostics.filter((d) => d.severity === 'error');
-    if (errors.length) io.stderr(stylish(errors, base, io));
-    if (argv['strict'] === true && errors.length > 0) {
-      io.stderr(`tollgate compile: --strict: ${errors.length} lint error(s), no module written\n`);
+    if (result.lintErrors.length) io.stderr(stylish(result.lintErrors, result.base, io));
+    if (argv['strict'] === true && result.lintErrors.length > 0) {
+      io.stderr(`tollgate compile: --strict: ${result.lintErrors.length} lint error(s), no module written\n`);
       return Promise.resolve(1);
     }
-    const result = compileBase(base, { target });
-    for (const m of result.modules) {
-      const file = join(out, m.fileName);
-      mkdirSync(dirname(file), { recursive: true });
-      writeFileSync(file, m.code);
-      writeFileSync(file.replace(/\.mjs$/, '.d.mts'), m.dts);
-      io.stdout(`wrote ${relative(io.cwd, file)}\n`);
-    }
+    for (const file of writeModules(result.modules, resolve(io.cwd, String(argv['out'])))) io.stdout(`wrote ${relative(io.cwd, file)}\n`);
     for (const s of result.skipped) io.stderr(skippedLine('compile', s, io));
     io.stdout(`tollgate compile: ${result.modules.length} module(s) written, ${result.skipped.length} context(s) skipped\n`);
     return Promise.resolve(result.skipped.length > 0 ? 1 : 0);
