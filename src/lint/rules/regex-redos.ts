@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import { RegExpParser, type AST } from '@eslint-community/regexpp';
 import type { CompiledRegex } from '../../filters/index.js';
 import type { Rule } from '../types.js';
 
@@ -7,8 +8,10 @@ interface Verdict {
   status: 'safe' | 'vulnerable' | 'unknown';
   complexity?: { type: string; degree?: number; summary?: string };
   attack?: { pattern: string; string: string };
+  /** Set when tollgate did not ask recheck: the pattern is over the size it analyses. */
+  tooLarge?: boolean;
 }
-type CheckSync = (source: string, flags: string, params?: { timeout?: number }) => Verdict;
+type CheckSync = (source: string, flags: string, params?: Record<string, unknown>) => Verdict;
 
 // recheck is 2.9 MB of JavaScript: loaded on the first regex parameter only, so a lint of a base without one starts as fast as before.
 let checkSync: CheckSync | null = null;
@@ -17,10 +20,27 @@ function analyser(): CheckSync {
   return checkSync;
 }
 
-/** Verdicts by translated source and flags, for the life of the process (the same pattern is usually repeated across webapps). */
+/**
+ * recheck with every clock switched off: its search is then bounded by its work limits only
+ * (NFA and pattern size choose the automaton or the fuzzer; the fuzzer counts the characters its
+ * VM reads, with a fixed seed), so a pattern gets the same verdict on a loaded 2-core runner as on
+ * a fast laptop, and whether the native binary or the JavaScript build of the same analyser runs.
+ * A timeout (300 ms per pattern, 600 ms per process before) made verdicts, warning counts and the
+ * exit code under --max-warnings depend on CPU speed and on the order of the webapps.
+ */
+const DETERMINISTIC = { timeout: null, attackTimeout: null, incubationTimeout: null, seedingTimeout: null, recallTimeout: -1, randomSeed: 0 };
+
+/**
+ * The largest alternative (in characters of translated JavaScript) recheck is asked about. Its
+ * work grows faster than the pattern: a 60-way alternation of host names (2,000 characters) took
+ * 8 s in the JavaScript build, while every alternative of an address or host list seen so far is
+ * under 100. Above this the verdict is `unknown` by size, the same on every machine.
+ */
+export const MAX_ANALYSED_LENGTH = 400;
+
+/** Verdicts by alternative and flags, for the life of the process (the same pattern is usually repeated across webapps). */
 const verdicts = new Map<string, Verdict>();
 const MAX_VERDICTS = 1_000;
-
 /**
  * Whether a JavaScript pattern repeats anything without bound (*, + or {n,}
  * outside a character class). Without that it only matches inputs of bounded
@@ -48,54 +68,67 @@ export function repeatsUnbounded(source: string): boolean {
   return false;
 }
 
-/**
- * recheck's time per pattern, and in all for one process. Ordinary patterns take
- * 2-160 ms; a fuzzed 100 KB descriptor held patterns that took 1.4 s together,
- * over the second a lint of any input may take. Past either bound the verdict
- * is `unknown`: reported as a warning, so a pattern cannot hide behind slow ones.
- */
-const RECHECK_TIMEOUT_MS = 300;
-const RECHECK_BUDGET_MS = 600;
-let spentMs = 0;
-
-const UNDECIDED: Verdict = { status: 'unknown' };
+const BOUNDED: Verdict = { status: 'safe', complexity: { type: 'constant', summary: 'no unbounded repetition' } };
+const TOO_LARGE: Verdict = { status: 'unknown', tooLarge: true };
 
 /**
- * The timeout for the next pattern after `spent` ms, or null when the budget is
- * gone. A whole number: recheck's agent never answers a fractional timeout (the
- * process that asked then waits forever, as serve did under the conformance run).
+ * The alternatives of a whole-string pattern (^(?:A|B|...)$, as translateJavaRegex writes it), each
+ * as a whole-string pattern of its own, or the pattern itself when it has one alternative or a
+ * backreference (which may name a group of another alternative). Tomcat matches with matches():
+ * the engine tries A to the end, backtracking inside it, then B, so the time of the whole is the
+ * sum of the times of ^(?:A)$ and ^(?:B)$ and the pattern is vulnerable exactly when one of them
+ * is. Asked one by one, a long list of address alternatives stays within what recheck analyses.
  */
-export function recheckTimeout(spent: number): number | null {
-  const left = Math.floor(Math.min(RECHECK_TIMEOUT_MS, RECHECK_BUDGET_MS - spent));
-  return left >= 20 ? left : null;
+export function alternativesOf(source: string, flags: string): string[] {
+  let ast: AST.RegExpLiteral;
+  try {
+    ast = new RegExpParser({ ecmaVersion: 2024 }).parseLiteral(`/${source}/${flags}`);
+  } catch {
+    return [source];
+  }
+  const top = ast.pattern.alternatives;
+  const group = top.length === 1 && top[0]!.elements.length === 3 ? top[0]!.elements[1] : undefined;
+  if (!group || group.type !== 'Group' || group.alternatives.length < 2 || /\\(?:[1-9]|k<)/.test(source)) return [source];
+  return group.alternatives.map((a) => `^(?:${a.raw})$`);
 }
 
-const BOUNDED: Verdict = { status: 'safe', complexity: { type: 'constant', summary: 'no unbounded repetition' } };
+const RANK = (v: Verdict): number => (v.complexity?.type === 'exponential' ? 1_000 : v.complexity?.degree ?? 2);
 
-// The key of each pattern object: a shared config's pattern is asked about once per declaration, its key built once.
-const keys = new WeakMap<CompiledRegex, string>();
-
-/** recheck's own verdict on a translated pattern; `unknown` when it ran out of time (not reported). */
-export function redosVerdict(re: CompiledRegex): Verdict {
-  let key = keys.get(re);
-  if (key === undefined) {
-    key = `${re.flags}/${re.source}`;
-    keys.set(re, key);
-  }
+/** One alternative's verdict, remembered. */
+function verdictOf(source: string, flags: string): Verdict {
+  const key = `${flags}/${source}`;
   let v = verdicts.get(key);
   if (!v) {
-    const timeout = recheckTimeout(spentMs);
-    if (!repeatsUnbounded(re.source)) v = BOUNDED;
-    else if (timeout === null) v = UNDECIDED;
-    else {
-      const started = performance.now();
-      v = analyser()(re.source, re.flags, { timeout });
-      spentMs += performance.now() - started;
-    }
+    if (!repeatsUnbounded(source)) v = BOUNDED;
+    else if (source.length > MAX_ANALYSED_LENGTH) v = TOO_LARGE;
+    else v = analyser()(source, flags, DETERMINISTIC);
     // Bounded: a long-lived process (serve, the fuzzer's 1,000,000 inputs) must not keep every pattern it has seen.
     if (verdicts.size >= MAX_VERDICTS) verdicts.clear();
     verdicts.set(key, v);
   }
+  return v;
+}
+
+// The verdict of each pattern object: a shared config's pattern is asked about once per declaration.
+const whole = new WeakMap<CompiledRegex, Verdict>();
+
+/**
+ * recheck's verdict on a translated pattern, alternative by alternative: vulnerable when one
+ * alternative is (the worst one is named), else `unknown` when one could not be analysed, else safe.
+ * A function of the pattern alone: no clock, no budget shared with other patterns.
+ */
+export function redosVerdict(re: CompiledRegex): Verdict {
+  let v = whole.get(re);
+  if (v) return v;
+  let unknown: Verdict | undefined;
+  for (const alt of alternativesOf(re.source, re.flags)) {
+    const a = verdictOf(alt, re.flags);
+    if (a.status === 'vulnerable') {
+      if (!v || RANK(a) > RANK(v)) v = a;
+    } else if (a.status === 'unknown') unknown ??= a;
+  }
+  v ??= unknown ?? BOUNDED;
+  whole.set(re, v);
   return v;
 }
 
@@ -144,7 +177,9 @@ export const rule: Rule = {
         if (v.status === 'unknown') {
           ctx.report({
             severity: 'warning',
-            message: `${name}: the ReDoS analyser could not decide in time whether this pattern can backtrack catastrophically (a pattern this hard to analyse is hard to review too). Simplify it, or check it by hand: compile and serve will run it.`,
+            message: v.tooLarge
+              ? `${name}: an alternative of this pattern is over ${MAX_ANALYSED_LENGTH} characters, more than the ReDoS analysis takes on, so whether it can backtrack catastrophically is not known (a pattern this long is hard to review too). Split it into shorter alternatives (a|b|c), or check it by hand: compile and serve will run it.`
+              : `${name}: the ReDoS analyser could not model this pattern, so whether it can backtrack catastrophically is not known. Simplify it, or check it by hand: compile and serve will run it.`,
             span: p.value.span,
           });
           continue;
