@@ -79,6 +79,15 @@ const cases: Record<string, { fail: Files; pass: Files }> = {
     fail: { 'webapps/app/WEB-INF/web.xml': '<?xml version="1.0"?>\n<!DOCTYPE web-app PUBLIC "-//Sun Microsystems, Inc.//DTD Web Application 2.2//EN" "http://java.sun.com/dtd/web-app_2_3.dtd">\n<web-app/>' },
     pass: { 'webapps/app/WEB-INF/web.xml': '<?xml version="1.0"?>\n<!DOCTYPE web-app PUBLIC "-//Sun Microsystems, Inc.//DTD Web Application 2.3//EN" "http://java.sun.com/dtd/web-app_2_3.dtd">\n<web-app/>' },
   },
+  'address-regex-matches-nothing': { fail: app(filter('r', 'RemoteAddrFilter', { allow: '127.0.01' })), pass: app(filter('r', 'RemoteAddrFilter', { allow: '127\\.0\\.0\\.1' })) },
+  'address-regex-bare-dot': { fail: app(filter('r', 'RemoteHostFilter', { allow: '.*.example.com' })), pass: app(filter('r', 'RemoteHostFilter', { allow: '.*\\.example\\.com' })) },
+  'cidr-host-bits': { fail: app(filter('c', 'RemoteCIDRFilter', { allow: '10.1.2.3/24' })), pass: app(filter('c', 'RemoteCIDRFilter', { allow: '10.1.2.0/24, 10.1.2.3/32' })) },
+  'cors-preflight-maxage-negative': { fail: app(filter('c', 'CorsFilter', { 'cors.allowed.origins': 'https://a.example', 'cors.preflight.maxage': '-5' })), pass: app(filter('c', 'CorsFilter', { 'cors.allowed.origins': 'https://a.example', 'cors.preflight.maxage': '60' })) },
+  'expires-negative-duration': { fail: app(filter('e', 'ExpiresFilter', { 'ExpiresByType text/html': 'access plus -1 hours' })), pass: app(filter('e', 'ExpiresFilter', { 'ExpiresByType text/html': 'access plus 1 hours' })) },
+  'global-filter-redefined': {
+    fail: { 'conf/web.xml': '<web-app xmlns="https://jakarta.ee/xml/ns/jakartaee" version="6.0">' + filter('g', 'ExpiresFilter', { 'ExpiresByType text/html': 'access plus 2 hours' }) + '</web-app>', ...app(filter('g', 'AddDefaultCharsetFilter', {}, false)) },
+    pass: { 'conf/web.xml': '<web-app xmlns="https://jakarta.ee/xml/ns/jakartaee" version="6.0">' + filter('g', 'ExpiresFilter', { 'ExpiresByType text/html': 'access plus 2 hours' }) + '</web-app>', ...app(filter('mine', 'AddDefaultCharsetFilter')) },
+  },
   'server-class-not-found': { fail: { 'conf/server.xml': server('<Listener className="org.apache.catalina.core.JasperListener"/>') }, pass: { 'conf/server.xml': server('<Listener className="org.apache.catalina.startup.VersionLoggerListener"/>') } },
   'shutdown-port-default': { fail: { 'conf/server.xml': server('', 'port="8005" shutdown="SHUTDOWN"') }, pass: { 'conf/server.xml': server('', 'port="-1" shutdown="SHUTDOWN"') } },
   'connector-legacy-tls': {

@@ -1,5 +1,8 @@
 import type { Rule } from '../types.js';
+import { rule as addressRegexBareDot } from './address-regex-bare-dot.js';
+import { rule as addressRegexMatchesNothing } from './address-regex-matches-nothing.js';
 import { rule as baseUnreadable } from './base-unreadable.js';
+import { rule as cidrHostBits } from './cidr-host-bits.js';
 import { rule as cleartextKeystorePassword } from './cleartext-keystore-password.js';
 import { rule as connectorLegacyTls } from './connector-legacy-tls.js';
 import { rule as corsAllowedHeadersWildcard } from './cors-allowed-headers-wildcard.js';
@@ -8,11 +11,13 @@ import { rule as corsCredentialsWithAnyOrigin } from './cors-credentials-with-an
 import { rule as corsExposesCorsHeaders } from './cors-exposes-cors-headers.js';
 import { rule as corsHttpOrigin } from './cors-http-origin.js';
 import { rule as corsNoAllowedOrigins } from './cors-no-allowed-origins.js';
+import { rule as corsPreflightMaxageNegative } from './cors-preflight-maxage-negative.js';
 import { rule as csrfInsecureRandom } from './csrf-insecure-random.js';
 import { rule as csrfNotCoveringAll } from './csrf-not-covering-all.js';
 import { rule as doctypeMixedIds } from './doctype-mixed-ids.js';
 import { rule as duplicateFilterName } from './duplicate-filter-name.js';
 import { rule as duplicateServletMapping } from './duplicate-servlet-mapping.js';
+import { rule as expiresNegativeDuration } from './expires-negative-duration.js';
 import { rule as expiresRuleNeverApplies } from './expires-rule-never-applies.js';
 import { rule as fileTooLarge } from './file-too-large.js';
 import { rule as fileUnreadable } from './file-unreadable.js';
@@ -29,6 +34,7 @@ import { rule as filterParamNotInTarget } from './filter-param-not-in-target.js'
 import { rule as filterParamRegex } from './filter-param-regex.js';
 import { rule as filterParamUnknown } from './filter-param-unknown.js';
 import { rule as frameOptionsAllowFrom } from './frame-options-allow-from.js';
+import { rule as globalFilterRedefined } from './global-filter-redefined.js';
 import { rule as headerFilterOverridden } from './header-filter-overridden.js';
 import { rule as hostManagerNoScriptUser } from './host-manager-no-script-user.js';
 import { rule as hstsDisabled } from './hsts-disabled.js';
@@ -77,7 +83,10 @@ import { rule as xmlWrongRoot } from './xml-wrong-root.js';
 
 /** Every rule, by id. A diagnostic id that reaches users must be registered here (a test checks it). */
 export const RULES: readonly Rule[] = [
+  addressRegexBareDot,
+  addressRegexMatchesNothing,
   baseUnreadable,
+  cidrHostBits,
   cleartextKeystorePassword,
   connectorLegacyTls,
   corsAllowedHeadersWildcard,
@@ -86,11 +95,13 @@ export const RULES: readonly Rule[] = [
   corsExposesCorsHeaders,
   corsHttpOrigin,
   corsNoAllowedOrigins,
+  corsPreflightMaxageNegative,
   csrfInsecureRandom,
   csrfNotCoveringAll,
   doctypeMixedIds,
   duplicateFilterName,
   duplicateServletMapping,
+  expiresNegativeDuration,
   expiresRuleNeverApplies,
   fileTooLarge,
   fileUnreadable,
@@ -107,6 +118,7 @@ export const RULES: readonly Rule[] = [
   filterParamRegex,
   filterParamUnknown,
   frameOptionsAllowFrom,
+  globalFilterRedefined,
   headerFilterOverridden,
   hostManagerNoScriptUser,
   hstsDisabled,

@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import { RegExpParser, type AST } from '@eslint-community/regexpp';
+import type { AST, RegExpParser } from '@eslint-community/regexpp';
 import type { CompiledRegex } from '../../filters/index.js';
 import type { Rule } from '../types.js';
 
@@ -79,10 +79,14 @@ const TOO_LARGE: Verdict = { status: 'unknown', tooLarge: true };
  * sum of the times of ^(?:A)$ and ^(?:B)$ and the pattern is vulnerable exactly when one of them
  * is. Asked one by one, a long list of address alternatives stays within what recheck analyses.
  */
+// Loaded with the first pattern that has alternatives to split, like recheck.
+let parser: RegExpParser | null = null;
+
 export function alternativesOf(source: string, flags: string): string[] {
   let ast: AST.RegExpLiteral;
   try {
-    ast = new RegExpParser({ ecmaVersion: 2024 }).parseLiteral(`/${source}/${flags}`);
+    parser ??= new (createRequire(import.meta.url)('@eslint-community/regexpp') as typeof import('@eslint-community/regexpp')).RegExpParser({ ecmaVersion: 2024 });
+    ast = parser.parseLiteral(`/${source}/${flags}`);
   } catch {
     return [source];
   }

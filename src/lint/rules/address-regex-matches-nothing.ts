@@ -1,0 +1,46 @@
+import type { CompiledRegex } from '../../filters/index.js';
+import { matchesAny, type AddressKind } from '../address-language.js';
+import type { Rule } from '../types.js';
+import { paramOf } from './util.js';
+
+/** The regex parameters compared with a client's address or host name, and what each is compared with. */
+export const ADDRESS_PATTERNS: Record<string, Record<string, Exclude<AddressKind, 'condensed-ipv6'>>> = {
+  'remote-addr': { allow: 'address', deny: 'address' },
+  'remote-host': { allow: 'host', deny: 'host' },
+  'remote-ip': { internalProxies: 'forwarded', trustedProxies: 'forwarded' },
+};
+
+const SEEN = { address: 'address in the form Tomcat gives it (127.0.0.1, 0:0:0:0:0:0:0:1)', forwarded: 'address (127.0.0.1, 0:0:0:0:0:0:0:1, or ::1 as a proxy may write it)', host: 'host name or address' };
+
+// Identical declarations share one validated config (lintBase's validation cache): each pattern object is decided once.
+const verdicts = new WeakMap<CompiledRegex, boolean>();
+
+export const rule: Rule = {
+  meta: { id: 'address-regex-matches-nothing', description: 'An allow, deny or proxy regex that no client address (or host name) can match.', defaultSeverity: 'error', category: 'security', securitySeverity: 6.0 },
+  visit: (ctx) => ({
+    kinds: Object.keys(ADDRESS_PATTERNS),
+    filter(f) {
+      const config = f.config as Record<string, CompiledRegex | null> | null;
+      const params = f.spec ? ADDRESS_PATTERNS[f.spec.id] : undefined;
+      if (!config || !params) return;
+      for (const [name, kind] of Object.entries(params)) {
+        const p = paramOf(f.def, name);
+        const re = config[name];
+        if (!p || !re?.source) continue;
+        let none = verdicts.get(re);
+        if (none === undefined) {
+          const r = matchesAny(re.source, re.flags, kind);
+          // A pattern that matches only the condensed IPv6 form is remote-addr-ipv6-form's finding, with its own advice.
+          none = r !== null && !r.any && !(kind === 'address' && matchesAny(re.source, re.flags, 'condensed-ipv6')?.any);
+          verdicts.set(re, none);
+        }
+        if (!none) continue;
+        const effect = name === 'allow' ? 'every request is refused' : name === 'deny' ? 'it denies no one' : name === 'internalProxies' ? 'no proxy is trusted, so the client address stays the proxy\'s' : 'no proxy in X-Forwarded-For is trusted';
+        ctx.report({
+          message: `${name} "${re.java}" cannot match any ${SEEN[kind]}, so ${effect}. Check the pattern against the address it should match (escape dots as \\., write IPv6 in full).`,
+          span: p.value.span,
+        });
+      }
+    },
+  }),
+};
