@@ -35,7 +35,8 @@ await build({
   sourcemap: false,
   logLevel: 'warning',
   // recheck (2.9 MB, loaded lazily by the regex-redos rule) stays a package import: bundled, every start would parse it.
-  external: ['recheck'],
+  // The language server's libraries likewise: only `tollgate lsp` loads them (src/lsp/server.ts requires them).
+  external: ['recheck', 'vscode-languageserver', 'vscode-languageserver/node', 'vscode-languageserver-textdocument'],
   // CommonJS dependencies bundled here (saxes, picomatch) call require(); give each output file one.
   banner: { js: "import { createRequire as __tollgateRequire } from 'node:module'; const require = __tollgateRequire(import.meta.url);" },
 });

@@ -5,7 +5,7 @@ import { fileStartSpan } from '../model/index.js';
 import { findNodeAtLocation, parseTree } from 'jsonc-parser';
 import { chainDocumentSchema } from '../schema/chain-document.js';
 import { LineIndex } from '../parser/index.js';
-import { readConfigBytes } from '../parser/read.js';
+import { acceptConfigBytes, readConfigBytes } from '../parser/read.js';
 import { loadBase, parseChainJson, parseContextXml, parseServerXml, parseTomcatUsers, parseWebXml, parseXmlTree, decodeXml } from '../parser/index.js';
 
 export class InputError extends Error {}
@@ -23,10 +23,18 @@ function appContext(docBase: string, webXml: LoadedContext['webXml']): LoadedCon
   return { path: name === 'ROOT' ? '' : '/' + name, version: '', name, docBase, source: 'app-dir', contextDef: null, webXml };
 }
 
+/** Files as an editor holds them (unsaved), by absolute path: read instead of the disk. */
+export type Overlay = ReadonlyMap<string, Uint8Array>;
+
+function readWith(path: string, overlay: Overlay | undefined): ReturnType<typeof readConfigBytes> {
+  const unsaved = overlay?.get(path);
+  return unsaved !== undefined ? acceptConfigBytes(path, unsaved) : readConfigBytes(path);
+}
+
 /** Reads one file by what its root element says it is: web.xml, server.xml, tomcat-users.xml or a context file. */
-function loadSingleFile(path: string): CatalinaBase {
+function loadSingleFile(path: string, overlay?: Overlay): CatalinaBase {
   const base = emptyBase(dirname(path));
-  const read = readConfigBytes(path);
+  const read = readWith(path, overlay);
   if (!('bytes' in read)) {
     if ('diagnostic' in read) base.diagnostics.push(read.diagnostic);
     return base;
@@ -72,14 +80,15 @@ export function isBaseInput(path: string): boolean {
  * What `tollgate lint PATH` reads: a CATALINA_BASE (has conf/ or webapps/),
  * a web application (has WEB-INF/web.xml), or a single configuration file.
  */
-export function loadInput(input: string): CatalinaBase {
+export function loadInput(input: string, opts: { overlay?: Overlay } = {}): CatalinaBase {
   const path = resolve(input);
-  if (!existsSync(path)) throw new InputError(`${input}: no such file or directory`);
-  const stat = statSync(path);
-  if (stat.isFile() && /\.json$/i.test(path)) return loadChainJson(path);
-  if (stat.isFile()) {
+  const unsaved = opts.overlay?.has(path) === true;
+  if (!unsaved && !existsSync(path)) throw new InputError(`${input}: no such file or directory`);
+  const isFile = unsaved || statSync(path).isFile();
+  if (isFile && /\.json$/i.test(path)) return loadChainJson(path, opts.overlay);
+  if (isFile) {
     try {
-      return loadSingleFile(path);
+      return loadSingleFile(path, opts.overlay);
     } catch (e) {
       throw new InputError(`${input}: ${(e as Error).message}`);
     }
@@ -87,7 +96,7 @@ export function loadInput(input: string): CatalinaBase {
   if (existsSync(join(path, 'WEB-INF', 'web.xml')) && !existsSync(join(path, 'conf'))) {
     const base = emptyBase(dirname(path));
     const file = join(path, 'WEB-INF', 'web.xml');
-    const read = readConfigBytes(file);
+    const read = readWith(file, opts.overlay);
     if (!('bytes' in read)) {
       if ('diagnostic' in read) base.diagnostics.push(read.diagnostic);
       return base;
@@ -98,7 +107,7 @@ export function loadInput(input: string): CatalinaBase {
     base.hosts[0]!.contexts.push(appContext(path, r.webXml));
     return base;
   }
-  if (existsSync(join(path, 'conf')) || existsSync(join(path, 'webapps'))) return loadBase({ base: path });
+  if (existsSync(join(path, 'conf')) || existsSync(join(path, 'webapps'))) return loadBase({ base: path, ...(opts.overlay ? { overlay: opts.overlay } : {}) });
   const base = emptyBase(path);
   base.diagnostics.push({
     ruleId: 'base-unreadable',
@@ -110,8 +119,8 @@ export function loadInput(input: string): CatalinaBase {
 }
 
 /** A tollgate.chain.json: its model, plus structural checks against the document schema at JSON positions. */
-function loadChainJson(path: string): CatalinaBase {
-  const read = readConfigBytes(path);
+function loadChainJson(path: string, overlay?: Overlay): CatalinaBase {
+  const read = readWith(path, overlay);
   if (!('bytes' in read)) {
     const base = emptyBase(dirname(path));
     if ('diagnostic' in read) base.diagnostics.push(read.diagnostic);

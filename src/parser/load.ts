@@ -4,7 +4,7 @@ import type { CatalinaBase, ContextDef, Diagnostic, HostDef, LoadedContext, Load
 import { fileStartSpan } from '../model/index.js';
 import { contextBaseName, isContextPathValid, parseContextName } from './context-name.js';
 import { parseJavaProperties } from './properties.js';
-import { readConfigBytes } from './read.js';
+import { acceptConfigBytes, readConfigBytes, type ReadResult } from './read.js';
 import { parseContextXml, parseServerXml, parseTomcatUsers } from './server.js';
 import { parseWebXml, type WebXmlOptions } from './webxml.js';
 
@@ -12,6 +12,7 @@ interface Reader {
   files: Map<string, SourceFile>;
   diagnostics: Diagnostic[];
   partition?: BasePartition;
+  overlay?: ReadonlyMap<string, Uint8Array>;
 }
 
 /**
@@ -69,6 +70,16 @@ type Presence = 'likely' | 'unknown' | 'optional';
 
 /** Reads a file, or null when absent, unreadable or too large (then with a diagnostic). */
 function readBytes(path: string, r: Reader, presence: Presence = 'unknown'): Uint8Array | null {
+  // An editor's unsaved buffer stands in for the file (it may not exist on disk yet).
+  const unsaved = r.overlay?.get(path);
+  const result = unsaved !== undefined ? acceptConfigBytes(path, unsaved) : readFromDisk(path, presence);
+  if (result === null) return null;
+  if ('bytes' in result) return result.bytes;
+  if ('diagnostic' in result) r.diagnostics.push(result.diagnostic);
+  return null;
+}
+
+function readFromDisk(path: string, presence: Presence): ReadResult | null {
   if (presence === 'optional') {
     // access(F_OK) without an exception: about half the cost of a stat that finds nothing.
     if (!existsSync(path)) return null;
@@ -80,10 +91,7 @@ function readBytes(path: string, r: Reader, presence: Presence = 'unknown'): Uin
       // ENAMETOOLONG, ENOTDIR, EACCES...: the open below reports it as readConfigBytes does for every file.
     }
   }
-  const result = readConfigBytes(path);
-  if ('bytes' in result) return result.bytes;
-  if ('diagnostic' in result) r.diagnostics.push(result.diagnostic);
-  return null;
+  return readConfigBytes(path);
 }
 
 function isFile(path: string): boolean {
@@ -169,10 +177,10 @@ function flag(def: HostDef | null, name: string, fallback: boolean): boolean {
  * and its contexts, found as Tomcat's HostConfig finds them. Never throws;
  * what cannot be read becomes a diagnostic and the rest is still read.
  */
-export function loadBase(opts: { base: string; home?: string; partition?: BasePartition }): CatalinaBase {
+export function loadBase(opts: { base: string; home?: string; partition?: BasePartition; overlay?: ReadonlyMap<string, Uint8Array> }): CatalinaBase {
   const base = resolve(opts.base);
   const home = resolve(opts.home ?? opts.base);
-  const r: Reader = { files: new Map(), diagnostics: [], ...(opts.partition ? { partition: opts.partition } : {}) };
+  const r: Reader = { files: new Map(), diagnostics: [], ...(opts.partition ? { partition: opts.partition } : {}), ...(opts.overlay ? { overlay: opts.overlay } : {}) };
   const result: CatalinaBase = {
     base, home, serverXml: null, globalWebXml: null, users: null,
     engineName: 'Catalina', defaultHost: 'localhost', hosts: [],

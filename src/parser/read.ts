@@ -59,6 +59,11 @@ export function readConfigBytes(path: string, limit = MAX_CONFIG_BYTES): ReadRes
   }
 }
 
+/** What readConfigBytes gives for `path` when its bytes come from elsewhere (an editor's unsaved buffer): the same size limit. */
+export function acceptConfigBytes(path: string, bytes: Uint8Array, limit = MAX_CONFIG_BYTES): ReadResult {
+  return bytes.length > limit ? tooLarge(path, bytes.length, limit) : { bytes };
+}
+
 function unreadable(path: string, why: string): ReadResult {
   return { diagnostic: { ruleId: 'file-unreadable', severity: 'error', message: `Cannot read ${path}: ${why}`, span: fileStartSpan(path) } };
 }
