@@ -5,10 +5,11 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { charsetDecoder } from '../protocol/charset.js';
-import { defaultErrorPage, type ErrorRenderer } from './error-page.js';
+import { defaultErrorPage, sendErrorReport, type ErrorRenderer } from './error-page.js';
 import { advance, Exchange, exchangeOf, failed, type ContextState } from './exchange.js';
 import { getLogger } from './logging.js';
-import { decodeRequestPath, splitRequestTarget } from './request-path.js';
+import { decodeRequestPath, invalidPathMessage, splitRequestTarget } from './request-path.js';
+import { createMimeLookup, type MimeLookup, type MimeMappings } from './mime.js';
 import { MemorySessionStore, type SessionStore } from './session.js';
 import { SessionManager } from './session-manager.js';
 import type { ContextSettings, FilterDeclaration, RuntimeFilter, SessionCookieSettings } from './types.js';
@@ -50,6 +51,14 @@ export interface ContextRuntimeOptions {
   errorPage?: ErrorRenderer;
   /** Redirect `/ctx` to `/ctx/` as Tomcat's mapper does (default true). */
   contextRootRedirect?: boolean;
+  /**
+   * ServletContext.getMimeType for the filters (and a static handler given
+   * `settings.mimeType`): a lookup, or the application's `<mime-mapping>`s,
+   * which go over Tomcat's stock conf/web.xml table unless `mimeDefaults` is false.
+   */
+  mimeTypes?: MimeLookup | MimeMappings;
+  /** Whether `mimeTypes` mappings go over Tomcat's stock table (default true). */
+  mimeDefaults?: boolean;
   /**
    * web.xml `<error-page>`s after the merge (src/chain/merge.ts mergeErrorPages):
    * a sendError whose status has a page (or, failing that, the default page:
@@ -150,7 +159,8 @@ export function createContextRuntime(options: ContextRuntimeOptions = {}): Conte
     const { path, query } = splitRequestTarget(target);
     const decoded = decodeRequestPath(path, uriDecoder);
     if (decoded === null) {
-      answer(res, 400, undefined);
+      // CoyoteAdapter refuses the URI before any filter runs; the host's report says why.
+      sendErrorReport(req, res, 400, invalidPathMessage(path), state.renderError);
       onStopped?.();
       return;
     }
@@ -222,8 +232,12 @@ export function createContextRuntime(options: ContextRuntimeOptions = {}): Conte
     const target = (req as { originalUrl?: string }).originalUrl ?? req.url ?? '/';
     const { path, query } = splitRequestTarget(target);
     const decoded = decodeRequestPath(path, uriDecoder);
-    if (decoded === null || !owns(decoded)) {
-      answer(res, decoded === null ? 400 : 404, undefined);
+    if (decoded === null) {
+      sendErrorReport(req, res, 400, invalidPathMessage(path), state.renderError);
+      return;
+    }
+    if (!owns(decoded)) {
+      answer(res, 404, undefined);
       return;
     }
     const ex = new Exchange(state, req, res, path, query, decoded.slice(contextPath.length), next);
@@ -330,6 +344,7 @@ function resolveSettings(o: ContextRuntimeOptions): ContextSettings {
   const sameSite = c.sameSite ?? null;
   if (sameSite !== null && sameSite !== 'Strict' && sameSite !== 'Lax' && sameSite !== 'None') throw new TypeError(`sessionCookie.sameSite must be Strict, Lax, None or null, got ${String(sameSite)}`);
   const cookieName = c.name ?? 'JSESSIONID';
+  const mimeType = typeof o.mimeTypes === 'function' ? o.mimeTypes : createMimeLookup(o.mimeTypes, { defaults: o.mimeDefaults ?? true });
   if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(cookieName)) throw new TypeError(`sessionCookie.name ${JSON.stringify(cookieName)} is not a valid cookie name`);
   return {
     contextPath,
@@ -352,5 +367,6 @@ function resolveSettings(o: ContextRuntimeOptions): ContextSettings {
       partitioned: c.partitioned ?? false,
       pathUsesTrailingSlash: c.pathUsesTrailingSlash ?? false,
     },
+    mimeType,
   };
 }

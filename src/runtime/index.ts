@@ -15,7 +15,7 @@ export { toNodeListener, mountContexts, fastifyOnRequest, fastifyFormBodyParser,
 export { HttpSession, MemorySessionStore, type MemorySessionStoreOptions, type SessionStore } from './session.js';
 export { SessionManager, generateSessionId } from './session-manager.js';
 export { getLogger, setLogLevel, setLogSink, Logger, type LogLevel, type LogRecord, type LogSink } from './logging.js';
-export { defaultErrorPage, type ErrorRenderer } from './error-page.js';
+export { createErrorReportRenderer, defaultErrorPage, escapeHtmlContent, reasonPhrase, sendErrorReport, SERVER_INFO, type ErrorRenderer, type ErrorReport, type ErrorReportOptions } from './error-page.js';
 export { charsetDecoder, isSupportedCharset, type ByteDecoder } from '../protocol/charset.js';
 export { parseContentType, type ParsedContentType } from './media-type.js';
 export { toTomcatRemoteAddr } from '../protocol/net.js';

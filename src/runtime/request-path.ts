@@ -114,3 +114,17 @@ function normalize(path: string): string | null {
   // "/a/." becomes "/a" (no trailing slash), "/a/" keeps its slash: the same as Tomcat's byte-level rewrite.
   return '/' + out.join('/');
 }
+
+/**
+ * The message of the 400 Tomcat's CoyoteAdapter sends for a path
+ * decodeRequestPath refused: UDecoder's reason for the first bad %-escape or
+ * encoded slash, else the normalisation failure's plain "Invalid URI".
+ */
+export function invalidPathMessage(raw: string): string {
+  for (let i = raw.indexOf('%'); i >= 0; i = raw.indexOf('%', i + 1)) {
+    const hex = raw.slice(i + 1, i + 3);
+    if (!/^[0-9a-fA-F]{2}$/.test(hex)) return 'Invalid URI: [The hexadecimal encoding is invalid]';
+    if (hex === '2f' || hex === '2F') return 'Invalid URI: [The encoded slash character is not allowed]';
+  }
+  return 'Invalid URI';
+}

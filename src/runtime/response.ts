@@ -239,6 +239,11 @@ export class ExchangeResponse {
     }
     const page = context.renderError(status, message ?? null);
     res.removeHeader('content-length');
+    if (page === null) {
+      if (this.ex.request.method !== 'HEAD') res.setHeader('content-length', 0);
+      res.end();
+      return true;
+    }
     this.setContentType(page.contentType);
     if (page.headers !== undefined) for (const k of Object.keys(page.headers)) res.setHeader(k, page.headers[k]!);
     const bodyless = status === 204 || status === 304 || (status >= 100 && status < 200) || this.ex.request.method === 'HEAD';

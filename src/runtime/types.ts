@@ -4,6 +4,7 @@
  */
 import type { Exchange } from './exchange.js';
 import type { Logger } from './logging.js';
+import type { MimeLookup } from './mime.js';
 
 import type { DispatcherType } from '../protocol/chain-selector.js';
 
@@ -53,6 +54,8 @@ export interface ContextSettings {
   /** Connector enableLookups: resolve remote host names (reverse DNS). */
   readonly enableLookups: boolean;
   readonly sessionCookie: SessionCookieSettings;
+  /** ServletContext.getMimeType: Tomcat's defaults with the application's mime-mappings over them. */
+  readonly mimeType: MimeLookup;
 }
 
 /** How the session cookie is written (Context and CookieProcessor attributes in Tomcat). */

@@ -216,8 +216,10 @@ export function installConnectorHandlers(server: Server, limits: ConnectorLimits
 /** Writes an error report straight to the socket (there is no ServerResponse for an unparsed request) and closes it. */
 function writeError(socket: Duplex, status: number, message: string | null): void {
   const page = defaultErrorPage(status, message);
-  const head = [`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}`, `Content-Type: ${page.contentType}`];
-  for (const [k, v] of Object.entries(page.headers ?? {})) head.push(`${k}: ${v}`);
-  head.push(`Content-Length: ${Buffer.byteLength(page.body)}`, 'Connection: close');
-  socket.end(`${head.join('\r\n')}\r\n\r\n${page.body}`);
+  const head = [`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}`];
+  if (page !== null) head.push(`Content-Type: ${page.contentType}`);
+  for (const [k, v] of Object.entries(page?.headers ?? {})) head.push(`${k}: ${v}`);
+  const body = page?.body ?? '';
+  head.push(`Content-Length: ${Buffer.byteLength(body)}`, 'Connection: close');
+  socket.end(`${head.join('\r\n')}\r\n\r\n${body}`);
 }

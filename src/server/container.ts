@@ -12,12 +12,14 @@ import { loadAddedHost, loadBase } from '../parser/index.js';
 import { planBase, type ContextPlan, type Plan, type PlannedContext } from '../plan/index.js';
 import { createChainSelector } from '../protocol/chain-selector.js';
 import { createContextRuntime, type ContextMiddleware } from '../runtime/context.js';
-import { defaultErrorPage } from '../runtime/error-page.js';
+import { defaultErrorPage, sendErrorReport, type ErrorRenderer } from '../runtime/error-page.js';
 import { FILTER_FACTORIES } from '../runtime/filters/index.js';
+import { mimeMappingsAgainstDefaults } from '../runtime/mime.js';
 import {
   absoluteFormAuthority, connectorLimits, headSizeExceeds, hostProblem, httpConnector, installConnectorHandlers, serverOptions, tooManyHeaders, type ConnectorLimits,
 } from './connector.js';
 import { createHostManagerHandler } from './host-manager.js';
+import { hostErrorRenderer } from './error-report.js';
 import { HostRegistry } from './hosts.js';
 import { createServerXmlPersister, storeConfigEnabled } from './persist.js';
 import { realmFromConfig } from './realm.js';
@@ -35,6 +37,8 @@ export interface ContainerOptions {
   allowAppBaseOutsideBase?: boolean;
   /** The base already loaded from `base` (the CLI lints it first), so it is not read twice. */
   loaded?: CatalinaBase;
+  /** The server named in the footer of error reports (Tomcat: `Apache Tomcat/10.1.60`); default SERVER_INFO. */
+  serverInfo?: string;
 }
 
 interface RunningContext {
@@ -65,9 +69,12 @@ export class ServerRefusedError extends Error {
   }
 }
 
-function runContext(plan: ContextPlan, limits: ConnectorLimits, errorPages: readonly MergedErrorPage[]): RunningContext {
+function runContext(plan: ContextPlan, limits: ConnectorLimits, errorPages: readonly MergedErrorPage[], errorPage: ErrorRenderer): RunningContext {
   const select = createChainSelector(plan.table);
+  const mime = mimeMappingsAgainstDefaults(plan.mimeMappings);
   const middleware = createContextRuntime({
+    mimeTypes: mime.mappings,
+    mimeDefaults: mime.defaults,
     contextPath: plan.contextPath,
     sessionTimeoutMinutes: plan.sessionTimeoutMinutes,
     requestCharacterEncoding: plan.requestCharacterEncoding,
@@ -76,9 +83,10 @@ function runContext(plan: ContextPlan, limits: ConnectorLimits, errorPages: read
     filters: plan.filters.map((f) => ({ filterName: f.filterName, className: f.className, factory: FILTER_FACTORIES[f.specId]!, config: f.config })),
     selectChain: (ex) => select(ex.request.pathWithinContext, ex.request.dispatcherType).chain,
     errorPages,
+    errorPage,
     servletNameOf: (ex) => select(ex.request.pathWithinContext).servlet?.servletName ?? null,
   });
-  const serve = createStaticHandler({ docBase: plan.docBase, welcomeFiles: plan.welcomeFiles, mimeTypes: plan.mimeMappings, contextPath: plan.contextPath });
+  const serve = createStaticHandler({ docBase: plan.docBase, welcomeFiles: plan.welcomeFiles, mimeTypes: middleware.settings.mimeType, contextPath: plan.contextPath, errorPage });
   return { path: plan.contextPath, middleware, serve };
 }
 
@@ -93,18 +101,15 @@ function connectorPort(base: CatalinaBase): number | null {
   return null;
 }
 
-function notFound(req: IncomingMessage, res: ServerResponse): void {
-  // Tomcat's report for a request no context takes has no message line (observed on 10.1.60).
-  const page = defaultErrorPage(404, null);
-  res.writeHead(404, { ...page.headers, 'Content-Type': page.contentType, 'Content-Length': Buffer.byteLength(page.body) });
-  res.end(req.method === 'HEAD' ? undefined : page.body);
+// Tomcat's report for a request no context takes has no message line (observed on 10.1.60).
+function notFound(req: IncomingMessage, res: ServerResponse, renderer: ErrorRenderer = defaultErrorPage): void {
+  sendErrorReport(req, res, 404, null, renderer);
 }
 
 function badRequest(req: IncomingMessage, res: ServerResponse, message: string | null): void {
-  const page = defaultErrorPage(400, message);
-  res.writeHead(400, { ...page.headers, 'Content-Type': page.contentType, 'Content-Length': Buffer.byteLength(page.body), Connection: 'close' });
-  res.end(req.method === 'HEAD' ? undefined : page.body);
+  sendErrorReport(req, res, 400, message, defaultErrorPage, CLOSE);
 }
+const CLOSE: Readonly<Record<string, string>> = { Connection: 'close' };
 
 /** Loads the base, starts every context that can start, and listens. */
 export async function startContainer(options: ContainerOptions): Promise<Container> {
@@ -136,6 +141,11 @@ export async function startContainer(options: ContainerOptions): Promise<Contain
 
   const limits = connectorLimits(httpConnector(base.serverXml));
   const contexts = new Map<string, RunningContext[]>();
+  // Each host's ErrorReportValve: hosts the host manager adds get Tomcat's default one.
+  const renderers = new Map<string, ErrorRenderer>();
+  const rendererOf = (hostName: string): ErrorRenderer => renderers.get(hostName.toLowerCase()) ?? renderers.get('') ?? defaultErrorPage;
+  renderers.set('', hostErrorRenderer(null, options.serverInfo));
+  for (const h of base.hosts) renderers.set(h.name.toLowerCase(), hostErrorRenderer(h.def, options.serverInfo));
   const summary: string[] = [];
   // Tomcat's Mapper never maps a context that failed to start: its requests go to the next longest
   // context path (often ROOT). One Tomcat starts but Node cannot run answers 404 where Tomcat would answer.
@@ -144,7 +154,7 @@ export async function startContainer(options: ContainerOptions): Promise<Contain
     for (const c of planned) {
       const at = `  http://${hostName}${c.contextPath || ''}/`;
       if (c.run) {
-        list.push(runContext(c.run, limits, c.run.errorPages));
+        list.push(runContext(c.run, limits, c.run.errorPages, rendererOf(hostName)));
         summary.push(`${at}  (${c.run.filters.length} filter${c.run.filters.length === 1 ? '' : 's'})`);
       } else if (c.state === 'refused') {
         const d = c.reasons[0]!;
@@ -179,6 +189,7 @@ export async function startContainer(options: ContainerOptions): Promise<Contain
     realm: realm.realm,
     persister: storeConfigEnabled(base.serverXml) ? createServerXmlPersister({ registry, file: serverXmlPath }) : null,
     allowAppBaseOutsideBase: options.allowAppBaseOutsideBase ?? false,
+    errorPage: rendererOf(base.defaultHost),
   });
 
   const server = createServer(serverOptions(limits), (req, res) => {
@@ -210,7 +221,7 @@ export async function startContainer(options: ContainerOptions): Promise<Contain
     const list = contexts.get(host.name) ?? [];
     const ctx = list.find((c) => c.path === '' || path === c.path || path.startsWith(c.path + '/'));
     if (!ctx || !ctx.middleware || !ctx.serve) {
-      notFound(req, res);
+      notFound(req, res, rendererOf(host.name));
       return;
     }
     const serve = ctx.serve;

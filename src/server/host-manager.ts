@@ -6,7 +6,7 @@
  * this does better; docs/divergences.md lists each case.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { defaultErrorPage } from '../runtime/index.js';
+import { defaultErrorPage, sendErrorReport, type ErrorRenderer } from '../runtime/index.js';
 import { charsetDecoder } from '../protocol/charset.js';
 import { ParameterMap, parseUrlEncoded } from '../runtime/parameters.js';
 import { decodeRequestPath, splitRequestTarget } from '../runtime/request-path.js';
@@ -40,6 +40,8 @@ export interface HostManagerOptions {
   remoteAddressAllowed?: (address: string) => boolean;
   /** The realm named in the Basic challenge (web.xml `<realm-name>`). */
   realmName?: string;
+  /** The report for errors (its host's ErrorReportValve; default: Tomcat's report). */
+  errorPage?: ErrorRenderer;
 }
 
 /** A node:http style handler; it answers every request it is given (404 outside `/text`). */
@@ -58,11 +60,12 @@ export function createHostManagerHandler(options: HostManagerOptions): HostManag
   const realmName = options.realmName ?? 'Tomcat Host Manager Application';
   const allowed = options.remoteAddressAllowed ?? isLoopback;
   const policy = { allowAppBaseOutsideBase: options.allowAppBaseOutsideBase ?? false };
+  const renderer = options.errorPage ?? defaultErrorPage;
 
   return (req, res) => {
     void handle(req, res).catch((err: unknown) => {
       if (res.headersSent) res.destroy();
-      else sendStatus(req, res, 500, (err as Error)?.message ?? null);
+      else sendStatus(renderer, req, res, 500, (err as Error)?.message ?? null);
     });
   };
 
@@ -74,8 +77,8 @@ export function createHostManagerHandler(options: HostManagerOptions): HostManag
     } catch {
       path = null;
     }
-    if (path === null) return sendStatus(req, res, 400, null);
-    if (!allowed(req.socket.remoteAddress ?? '')) return sendStatus(req, res, 403, null);
+    if (path === null) return sendStatus(renderer, req, res, 400, null);
+    if (!allowed(req.socket.remoteAddress ?? '')) return sendStatus(renderer, req, res, 403, null);
     if (path === contextPath) {
       res.statusCode = 302;
       res.setHeader('Location', `${rawPath}/${query === null ? '' : `?${query}`}`);
@@ -85,13 +88,13 @@ export function createHostManagerHandler(options: HostManagerOptions): HostManag
     const inContext = path.startsWith(`${contextPath}/`) ? path.slice(contextPath.length) : null;
     // Only the text interface exists here; the HTML interface and the index page are out of scope.
     if (inContext === null || (inContext !== '/text' && !inContext.startsWith('/text/'))) {
-      return sendStatus(req, res, 404, `The requested resource [${rawPath}] is not available`);
+      return sendStatus(renderer, req, res, 404, `The requested resource [${rawPath}] is not available`);
     }
     const method = req.method ?? 'GET';
     if (method === 'TRACE') {
       // Refused by the connector (allowTrace=false) before the application's constraint and filters.
       res.setHeader('Allow', 'HEAD, GET, OPTIONS');
-      return sendStatus(req, res, 405, 'TRACE method is not allowed');
+      return sendStatus(renderer, req, res, 405, 'TRACE method is not allowed');
     }
     // The security constraint: AuthenticatorBase marks every non-POST protected response private.
     if (method !== 'POST') res.setHeader('Cache-Control', 'private');
@@ -114,11 +117,11 @@ export function createHostManagerHandler(options: HostManagerOptions): HostManag
     if (method !== 'GET' && method !== 'HEAD') {
       if (method === 'POST' || method === 'PUT' || method === 'DELETE') {
         const http10 = req.httpVersion === '1.0' || req.httpVersion === '0.9';
-        return sendStatus(req, res, http10 ? 400 : 405, `HTTP method ${method} is not supported by this URL`);
+        return sendStatus(renderer, req, res, http10 ? 400 : 405, `HTTP method ${method} is not supported by this URL`);
       }
       // Tomcat closes the connection after a 501.
       res.setHeader('Connection', 'close');
-      return sendStatus(req, res, METHOD_NOT_IMPLEMENTED_STATUS, methodNotImplementedMessage(method));
+      return sendStatus(renderer, req, res, METHOD_NOT_IMPLEMENTED_STATUS, methodNotImplementedMessage(method));
     }
     const command = inContext === '/text' ? '/text' : inContext.slice('/text'.length);
     const params = parameters(query);
@@ -282,12 +285,6 @@ function sendPage(req: IncomingMessage, res: ServerResponse, status: number, bod
 }
 
 /** An error report page (Tomcat's ErrorReportValve renders these). */
-function sendStatus(req: IncomingMessage, res: ServerResponse, status: number, message: string | null): void {
-  const page = defaultErrorPage(status, message);
-  res.statusCode = status;
-  res.setHeader('Content-Type', page.contentType);
-  for (const [k, v] of Object.entries(page.headers ?? {})) res.setHeader(k, v);
-  res.setHeader('Content-Length', Buffer.byteLength(page.body));
-  if (req.method === 'HEAD') res.end();
-  else res.end(page.body);
+function sendStatus(renderer: ErrorRenderer, req: IncomingMessage, res: ServerResponse, status: number, message: string | null): void {
+  sendErrorReport(req, res, status, message, renderer);
 }

@@ -333,16 +333,23 @@ export class HostRegistry {
     const routes = new Map<string, VirtualHost>();
     const wildcards = new Map<string, VirtualHost>();
     const started = this.hosts.filter((h) => h.state === 'started');
-    // Names first, then aliases; a duplicate never takes over an earlier entry.
-    for (const h of started) add(h.name, h);
-    for (const h of started) for (const a of h.aliases) add(a, h);
+    // As Tomcat's Mapper.addHost, host by host in the order they were registered: a name already mapped (another
+    // host's name or alias) keeps routing to that host, and the newcomer is not mapped at all, its aliases
+    // included ("Do not add aliases, as removeHost(hostName) won't be able to remove them"); an alias already
+    // mapped is skipped.
+    for (const h of started) {
+      if (!add(h.name, h)) continue;
+      for (const a of h.aliases) add(a, h);
+    }
     this.routes = routes;
     this.wildcards = wildcards;
 
-    function add(key: string, h: VirtualHost): void {
-      if (key.startsWith('*.')) {
-        if (!wildcards.has(key.slice(1))) wildcards.set(key.slice(1), h);
-      } else if (!routes.has(key)) routes.set(key, h);
+    function add(key: string, h: VirtualHost): boolean {
+      const map = key.startsWith('*.') ? wildcards : routes;
+      const k = key.startsWith('*.') ? key.slice(1) : key;
+      if (map.has(k)) return false;
+      map.set(k, h);
+      return true;
     }
   }
 }

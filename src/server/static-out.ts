@@ -4,7 +4,7 @@
  * Node response.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { ErrorRenderer, Exchange } from '../runtime/index.js';
+import { sendErrorReport, type ErrorRenderer, type Exchange } from '../runtime/index.js';
 
 /** Request attribute holding the served file's modification time in milliseconds. */
 export const LAST_MODIFIED_ATTRIBUTE = 'tollgate.static.lastModified';
@@ -84,15 +84,7 @@ export class PlainOut implements Out {
     this.res.end();
   }
   error(status: number, message?: string): void {
-    const res = this.res;
-    if (res.headersSent || res.writableEnded) return;
-    const page = this.errorPage(status, message ?? null);
-    res.statusCode = status;
-    res.setHeader('Content-Type', page.contentType);
-    for (const [k, v] of Object.entries(page.headers ?? {})) res.setHeader(k, v);
-    res.setHeader('Content-Length', Buffer.byteLength(page.body));
-    if (this.req.method === 'HEAD') res.end();
-    else res.end(page.body);
+    sendErrorReport(this.req, this.res, status, message ?? null, this.errorPage);
   }
   redirect(location: string): void {
     if (this.res.headersSent) return;

@@ -222,3 +222,31 @@ describe('a JSP as error page (jsppage)', () => {
     expect(c.tollgate.body).toBe('');
   });
 });
+
+describe("the container's report, byte for byte (ErrorReportValve)", () => {
+  // Compared whole; only the footer's server name is replaced on both sides (harness.ts errorReport).
+  const report = (description: string, req: Request) => step(description, req, 'error-title');
+  it('a 404 from the static servlet carries the Message line with / escaped as &#47;', async () => {
+    const c = await report('report: 404 with message', { path: '/plain/missing.html?x=1' });
+    expect(c.tomcat.body).toContain('<p><b>Message</b> The requested resource [&#47;plain&#47;missing.html] is not available</p>');
+    expect(c.tomcat.body).toMatch(/<h3>Apache Tomcat\/10\.1\.\d+[^<]*<\/h3><\/body><\/html>$/);
+  });
+  it('HEAD of a 404 report: the headers, no body', async () => {
+    await report('report: HEAD 404', { method: 'HEAD', path: '/plain/missing.html' });
+  });
+  it('an encoded slash is a 400 with the connector message', async () => {
+    const c = await report('report: encoded slash 400', { path: '/plain/a%2Fb.html' });
+    expect(c.tomcat.status).toBe(400);
+  });
+  it('showReport="false" on the Host: title and nothing else (showServerInfo="false" too)', async () => {
+    const c = await report('report: quiet host 404', { path: '/missing.html', host: 'quiet.example' });
+    expect(c.tomcat.body).not.toContain('<hr class="line" />');
+    expect(c.tomcat.body).not.toContain('<h3>');
+    await report('report: quiet host TRACE 405', { method: 'TRACE', path: '/index.html', host: 'quiet.example' });
+  });
+  it('showServerInfo="FALSE" on the Host: the report without the footer', async () => {
+    const c = await report('report: noinfo host 404', { path: '/missing.html', host: 'noinfo.example' });
+    expect(c.tomcat.body).toContain('<p><b>Description</b>');
+    expect(c.tomcat.body).not.toContain('<h3>');
+  });
+});

@@ -612,15 +612,21 @@ export function view(res: Response, headers: readonly string[] = COMPARED_HEADER
   let b: string | null;
   if (body === 'none') b = null;
   else if (body === 'json') b = jsonOrText(res.body);
-  else if (body === 'error-title') b = errorTitle(res.body);
+  else if (body === 'error-title') b = errorReport(res.body);
   else b = normalise(res.body);
   return { status: res.status, headers: h, body: b };
 }
 
 /**
- * Tomcat's ErrorReportValve page and tollgate's own report (docs/divergences.md,
- * "Error pages") share the title and the message; this extracts them.
+ * The container's error report, byte for byte, except the footer naming the
+ * server (`<h3>Apache Tomcat/10.1.60 (Debian)</h3>` against tollgate's
+ * configurable SERVER_INFO), which becomes `<h3><server info></h3>`.
  */
+export function errorReport(body: string): string {
+  return body.replace(/<h3>[^<]*<\/h3><\/body><\/html>$/, '<h3><server info></h3></body></html>');
+}
+
+/** The title and the message of an error report. */
 export function errorTitle(body: string): string {
   const title = decodeEntities(/<title>([^<]*)<\/title>/.exec(body)?.[1] ?? '');
   const message = /<p><b>Message<\/b> ?([^<]*)<\/p>/.exec(body)?.[1] ?? null;

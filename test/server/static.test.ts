@@ -246,7 +246,7 @@ describe.each([
       const r = await ask(port(), '/app/emptydir/');
       expect(r.status).toBe(404);
       expect(r.headers['content-type']).toBe('text/html;charset=utf-8');
-      expect(r.text).toContain('The requested resource [/app/emptydir/] is not available');
+      expect(r.text).toContain('The requested resource [&#47;app&#47;emptydir&#47;] is not available');
     });
     it('a file requested with a trailing slash is a 404', async () => {
       expect((await ask(port(), '/app/a.txt/')).status).toBe(404);
@@ -307,7 +307,7 @@ describe.each([
       const r = await ask(port(), '/app/page.jsp');
       expect(r.status).toBe(404);
       expect(r.headers['content-type']).toBe('text/html;charset=utf-8');
-      expect(r.text).toContain('JSP file [/page.jsp] cannot be run: tollgate has no JSP engine');
+      expect(r.text).toContain('JSP file [&#47;page.jsp] cannot be run: tollgate has no JSP engine');
       expect(r.text).not.toContain('<%=');
       // Any case goes to the JSP refusal, so a case-insensitive file system never leaks the source.
       const upper = await ask(port(), '/app/page.JSP');
@@ -318,7 +318,7 @@ describe.each([
     it('a missing JSP is a 404 with Tomcat\'s "JSP file [...] not found" message', async () => {
       const r = await ask(port(), '/app/nope.jsp');
       expect(r.status).toBe(404);
-      expect(r.text).toContain('JSP file [/nope.jsp] not found');
+      expect(r.text).toContain('JSP file [&#47;nope.jsp] not found');
     });
 
     it('an index.jsp welcome file is not run: 404 saying there is no JSP engine', async () => {
@@ -330,7 +330,7 @@ describe.each([
     it('a missing file is a 404 naming the request URI', async () => {
       const r = await ask(port(), '/app/nope.txt');
       expect(r.status).toBe(404);
-      expect(r.text).toContain('The requested resource [/app/nope.txt] is not available');
+      expect(r.text).toContain('The requested resource [&#47;app&#47;nope.txt] is not available');
     });
   });
 });

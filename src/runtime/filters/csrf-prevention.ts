@@ -47,7 +47,7 @@ export class NonceCache {
   }
 }
 
-type Predicate = (value: string, mime: MimeLookup | null) => boolean;
+type Predicate = (value: string, mime: MimeLookup) => boolean;
 
 interface Csrf {
   readonly denyStatus: number;
@@ -56,7 +56,7 @@ interface Csrf {
   readonly paramName: string;
   readonly enforce: boolean;
   readonly noNonce: readonly Predicate[];
-  readonly mime: MimeLookup | null;
+  readonly mime: MimeLookup;
   readonly logger: Logger;
 }
 
@@ -68,9 +68,6 @@ interface EncoderState {
 
 export const create: RuntimeFilterFactory<CsrfPreventionConfig> = (config, ctx) => {
   const mime = mimeLookupOf(ctx);
-  if (mime === null && config.noNonceUrlPatterns.some((p) => p.mime)) {
-    ctx.logger.warning(`Filter [${ctx.filterName}]: the server provides no MIME types, so the mime: no-nonce patterns never match`);
-  }
   const csrf: Csrf = {
     denyStatus: config.denyStatus,
     entryPoints: new Set(config.entryPoints),
@@ -99,7 +96,7 @@ function toPredicate(p: NoNoncePattern): Predicate {
   if (!p.mime) return test;
   // ServletContext.getMimeType of the whole string; no type, no match.
   return (s, mime) => {
-    const type = mime === null ? null : mime(s);
+    const type = mime(s);
     return type !== null && test(type);
   };
 }

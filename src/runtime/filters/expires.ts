@@ -28,7 +28,7 @@ interface Expires {
   readonly logger: Logger;
   /** Milliseconds since the epoch. */
   readonly now: () => number;
-  readonly mimeType: MimeLookup | null;
+  readonly mimeType: MimeLookup;
 }
 
 export const create: RuntimeFilterFactory<ExpiresConfig> = (config, ctx) => createExpires(config, ctx, Date.now);
@@ -76,7 +76,7 @@ function beforeCommit(ex: Exchange, state: Expires): void {
     return;
   }
   let contentType = res.getContentType();
-  if (contentType === null && status === 304 && state.mimeType !== null) {
+  if (contentType === null && status === 304) {
     // The static servlet sends no content type with a 304; Tomcat looks it up from the file name.
     const path = ex.request.servletPath;
     contentType = state.mimeType(path.slice(path.lastIndexOf('/') + 1));

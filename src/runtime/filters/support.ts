@@ -5,18 +5,14 @@
  */
 import type { Exchange } from '../exchange.js';
 import type { ExchangeResponse } from '../response.js';
+import type { MimeLookup } from '../mime.js';
 import type { FilterInitContext } from '../types.js';
 
-/** File name to content type, as ServletContext.getMimeType answers. */
-export type MimeLookup = (fileName: string) => string | null;
+export type { MimeLookup };
 
-/**
- * The context's MIME lookup when the server provides one as
- * `settings.mimeType` (ContextSettings does not declare it yet); null otherwise.
- */
-export function mimeLookupOf(ctx: FilterInitContext): MimeLookup | null {
-  const f = (ctx.settings as { readonly mimeType?: unknown }).mimeType;
-  return typeof f === 'function' ? (f as MimeLookup) : null;
+/** The context's MIME lookup (ServletContext.getMimeType). */
+export function mimeLookupOf(ctx: FilterInitContext): MimeLookup {
+  return ctx.settings.mimeType;
 }
 
 /** A regex as the filter schemas emit it (already anchored for a whole-string match). */

@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import { createErrorReportRenderer, defaultErrorPage, escapeHtmlContent, SERVER_INFO } from '../../src/runtime/error-page.js';
+
+const CSS =
+  'body {font-family:Tahoma,Arial,sans-serif;} h1, h2, h3, b {color:white;background-color:#525D76;} h1 {font-size:22px;} h2 {font-size:16px;} ' +
+  'h3 {font-size:14px;} p {font-size:12px;} a {color:black;} .line {height:1px;background-color:#525D76;border:none;}';
+/** Tomcat 10.1.60's answer to GET /nosuch.html on a context without the file (recorded; the footer replaced). */
+const TOMCAT_404 =
+  `<!doctype html><html lang="en"><head><title>HTTP Status 404 – Not Found</title><style type="text/css">${CSS}</style></head><body>` +
+  '<h1>HTTP Status 404 – Not Found</h1><hr class="line" /><p><b>Type</b> Status Report</p><p><b>Message</b> The requested resource [&#47;app&#47;nosuch.html] is not available</p>' +
+  '<p><b>Description</b> The origin server did not find a current representation for the target resource or is not willing to disclose that one exists.</p>' +
+  '<hr class="line" /><h3>Apache Tomcat/10.1.60 (Debian)</h3></body></html>';
+
+describe("Tomcat's ErrorReportValve page", () => {
+  const tomcat = createErrorReportRenderer({ serverInfo: 'Apache Tomcat/10.1.60 (Debian)' });
+
+  it('is byte for byte the page Tomcat sends, with its content type and language', () => {
+    const page = tomcat(404, 'The requested resource [/app/nosuch.html] is not available');
+    expect(page).toEqual({ contentType: 'text/html;charset=utf-8', body: TOMCAT_404, headers: { 'content-language': 'en' } });
+  });
+
+  it('names tollgate in the footer unless told otherwise', () => {
+    expect(defaultErrorPage(404, null)!.body).toMatch(new RegExp(`<h3>${SERVER_INFO}</h3></body></html>$`));
+  });
+
+  it('leaves the Message line out when there is no message, as for a request no context takes', () => {
+    const body = tomcat(404, null)!.body;
+    expect(body).not.toContain('<b>Message</b>');
+    expect(body).toContain('<p><b>Type</b> Status Report</p><p><b>Description</b>');
+    expect(tomcat(404, '')!.body).toBe(body);
+  });
+
+  it('showReport=false keeps only the title and the footer', () => {
+    const page = createErrorReportRenderer({ showReport: false, serverInfo: 'X' })(403, 'secret detail')!;
+    expect(page.body).toBe(
+      `<!doctype html><html lang="en"><head><title>HTTP Status 403 – Forbidden</title><style type="text/css">${CSS}</style></head><body><h1>HTTP Status 403 – Forbidden</h1><h3>X</h3></body></html>`,
+    );
+  });
+
+  it('showServerInfo=false drops the footer only', () => {
+    const body = createErrorReportRenderer({ showServerInfo: false })(401, null)!.body;
+    expect(body).toMatch(/<hr class="line" \/><\/body><\/html>$/);
+    expect(body).not.toContain('<h3>');
+  });
+
+  it('a status without a reason phrase gets "Unknown Reason" when there is a message, and no report without one', () => {
+    expect(tomcat(499, 'odd')!.body).toContain('<title>HTTP Status 499 – Unknown Reason</title>');
+    expect(tomcat(499, 'odd')!.body).toContain('<p><b>Description</b> No description available</p>');
+    expect(tomcat(499, null)).toBeNull();
+  });
+
+  it('writes no report below 400', () => {
+    expect(tomcat(302, 'x')).toBeNull();
+  });
+
+  it("escapes the message as Escape.htmlElementContent does (/ and ' included)", () => {
+    expect(escapeHtmlContent(`<a href="/x?a=1&b='2'">`)).toBe('&lt;a href=&quot;&#47;x?a=1&amp;b=&#39;2&#39;&quot;&gt;');
+    expect(escapeHtmlContent('plain')).toBe('plain');
+  });
+
+  it('refuses options of the wrong type', () => {
+    expect(() => createErrorReportRenderer({ showReport: 'no' as unknown as boolean })).toThrow(TypeError);
+  });
+});
