@@ -13,6 +13,13 @@ import { parseContentType } from './media-type.js';
 /** Runs once, just before the status line and headers go out. */
 export type CommitHook<T = undefined> = (ex: Exchange, arg: T) => void;
 
+/**
+ * A filter's wrapper of setContentType (Tomcat: an HttpServletResponseWrapper
+ * overriding it): gets the type as the application passes it and the charset
+ * set explicitly so far, returns the type to set.
+ */
+export type ContentTypeWrapper<T = undefined> = (type: string, charsetSet: string | null, arg: T) => string;
+
 /** Transforms a URL already encoded by the encoders registered before it. */
 export type UrlEncoder<T = undefined> = (url: string, kind: 'url' | 'redirect', ex: Exchange, arg: T) => string;
 
@@ -34,6 +41,10 @@ export class ExchangeResponse {
   private charset: string | null = null;
   /** The Content-Type header value last written by this object; anything else means someone wrote it directly. */
   private written: string | number | string[] | undefined = undefined;
+  /** The value setContentType/setCharacterEncoding last wrote (unlike `written`, not moved by a direct write). */
+  private apiWritten: string | undefined = undefined;
+  private wrapper: ContentTypeWrapper<unknown> | null = null;
+  private wrapperArg: unknown = undefined;
   private hooks: unknown[] | null = null;
   private hooksRan = false;
   private encoders: unknown[] | null = null;
@@ -132,6 +143,7 @@ export class ExchangeResponse {
   setContentType(type: string | null): void {
     if (this.raw.headersSent) return;
     this.resync();
+    if (type !== null && this.wrapper !== null) type = this.wrapper(type, this.charset, this.wrapperArg);
     if (type === null) {
       this.typeWithoutCharset = null;
       this.charset = null;
@@ -181,6 +193,24 @@ export class ExchangeResponse {
     if (value === undefined) this.raw.removeHeader('content-type');
     else this.raw.setHeader('content-type', value);
     this.written = value;
+    this.apiWritten = value;
+  }
+
+  /**
+   * Wraps setContentType (and setHeader/addHeader of Content-Type) for what
+   * runs after the calling filter, as a Tomcat filter wraps the response it
+   * passes on: a type set before, or by the container on an error page, is
+   * not seen. The last wrapper registered is the one that runs.
+   */
+  wrapContentType<T>(wrapper: ContentTypeWrapper<T>, arg: T): void {
+    this.wrapper = wrapper as ContentTypeWrapper<unknown>;
+    this.wrapperArg = arg;
+  }
+
+  /** Whether the Content-Type header was written other than through this API (res.setHeader, res.writeHead). */
+  get contentTypeWrittenDirectly(): boolean {
+    const h = this.raw.getHeader('content-type');
+    return h !== undefined && h !== this.apiWritten;
   }
 
   private resync(): void {

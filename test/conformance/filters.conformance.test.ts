@@ -402,3 +402,32 @@ describe('WebdavFixFilter', () => {
     });
   }
 });
+
+// ------------------------------------------------------------------ the context's MIME map inside filters, header details
+
+describe("filters ask the context's MIME map (conf/web.xml defaults with the app's <mime-mapping>s)", () => {
+  it('csrf-mime: mime: no-nonce patterns match the stock image/png and the app\'s own text/x-up', async () => {
+    const c = await same('CsrfPreventionFilter', 'csrf-mime: encodeURL of logo.png and notes.up gets no nonce, target.html does', { path: '/csrf-mime/probe.jsp?files=1' }, 'json');
+    const files = (JSON.parse(c.tomcat.body) as { encodeURLFiles: string[] }).encodeURLFiles;
+    expect(files.map((u) => u.replace(/;jsessionid=[^?]*/, ''))).toEqual(['/csrf-mime/logo.png', '/csrf-mime/notes.up']);
+  });
+  it('expires-mime: a 304 has no Content-Type, and the by-type rule comes from the file name', async () => {
+    for (const file of ['a.up', 'style.css']) {
+      const first = await send2(`/expires-mime/${file}`);
+      const lm = header(first.tomcat, 'last-modified')!;
+      const c = await same('ExpiresFilter', `expires-mime: 304 for ${file}`, { path: `/expires-mime/${file}`, headers: { 'if-modified-since': lm } });
+      expect(c.tomcat.status).toBe(304);
+      expect(header(c.tomcat, 'content-type')).toBeNull();
+      expect(header(c.tomcat, 'cache-control')).toBe(file === 'a.up' ? 'max-age=420' : 'max-age=3600');
+      await same('ExpiresFilter', `expires-mime: 200 for ${file}`, { path: `/expires-mime/${file}` });
+    }
+  });
+});
+
+describe('AddDefaultCharsetFilter and a charset parameter not written charset=', () => {
+  for (const file of ['a.up', 'a.lo', 'index.html']) {
+    it(`adc-upper/${file}`, async () => {
+      await same('AddDefaultCharsetFilter', `adc-upper/${file}`, { path: `/adc-upper/${file}` });
+    });
+  }
+});

@@ -32,6 +32,7 @@ import { createChainSelector } from '../../src/protocol/chain-selector.js';
 import { createContextRuntime, type ContextMiddleware } from '../../src/runtime/context.js';
 import { exchangeOf, type Exchange } from '../../src/runtime/exchange.js';
 import { FILTER_FACTORIES } from '../../src/runtime/filters/index.js';
+import { mimeMappingsAgainstDefaults } from '../../src/runtime/mime.js';
 import { connectorLimits, httpConnector } from '../../src/server/connector.js';
 import { createStaticHandler, type StaticHandler } from '../../src/server/static.js';
 
@@ -335,7 +336,10 @@ async function startProbeServer(baseDir: string): Promise<{ port: number; stop()
 
 function runtimeOf(plan: ContextPlan, limits: ReturnType<typeof connectorLimits>): ContextMiddleware {
   const select = createChainSelector(plan.table);
+  const mime = mimeMappingsAgainstDefaults(plan.mimeMappings);
   return createContextRuntime({
+    mimeTypes: mime.mappings,
+    mimeDefaults: mime.defaults,
     contextPath: plan.contextPath,
     sessionTimeoutMinutes: plan.sessionTimeoutMinutes,
     requestCharacterEncoding: plan.requestCharacterEncoding,
@@ -366,6 +370,8 @@ export interface ProbeReport {
   requestedSessionId: string | null;
   encodeURL: string;
   encodeRedirectURL: string;
+  /** With `files=1`: encodeURL of `<context>/logo.png` and `<context>/notes.up` (no query: CsrfPreventionFilter's mime: patterns apply). */
+  encodeURLFiles?: string[];
 }
 
 /** Request headers the probe reports (the ones filters read or rewrite). */
@@ -423,6 +429,7 @@ async function probeHandler(req: IncomingMessage, res: ServerResponse): Promise<
     requestedSessionId: r.requestedSessionId,
     encodeURL: ex.response.encodeURL(target),
     encodeRedirectURL: ex.response.encodeRedirectURL(target),
+    ...(r.getParameter('files') === '1' ? { encodeURLFiles: [ex.response.encodeURL(`${r.contextPath}/logo.png`), ex.response.encodeURL(`${r.contextPath}/notes.up`)] } : {}),
   };
   ex.response.setContentType('application/json;charset=UTF-8');
   res.end(JSON.stringify(report));

@@ -47,7 +47,42 @@ describe('AddDefaultCharsetFilter', () => {
     expect(await contentTypeFor({}, () => undefined)).toBeUndefined();
     // Tomcat compares "text/" and "charset=" case-sensitively.
     expect(await contentTypeFor({}, (res) => res.setHeader('Content-Type', 'Text/Plain'))).toBe('Text/Plain');
-    expect(await contentTypeFor({}, (res) => res.setHeader('Content-Type', 'text/plain; Charset=utf-8'))).toBe('text/plain; Charset=utf-8;charset=ISO-8859-1');
+    // "Charset=" is not "charset=", so the filter appends its own; Response.setContentType then keeps the last
+    // charset parameter, whatever the case of its name (observed on 10.1.60 by test/conformance, adc-upper).
+    expect(await contentTypeFor({}, (res) => res.setHeader('Content-Type', 'text/plain; Charset=utf-8'))).toBe('text/plain;charset=ISO-8859-1');
+    expect(await contentTypeFor({ encoding: 'utf-8' }, (res) => exchangeOf(res)!.response.setContentType('text/x-up;CHARSET=ISO-8859-1'))).toBe('text/x-up;charset=utf-8');
+  });
+
+  it('acts when the content type is set, as Tomcat\'s wrapper does: getContentType() shows the charset at once', async () => {
+    let seen: string | null = null;
+    expect(
+      await contentTypeFor({ encoding: 'UTF-8' }, (res) => {
+        const r = exchangeOf(res)!.response;
+        r.setContentType('text/plain');
+        seen = r.getContentType();
+      }),
+    ).toBe('text/plain;charset=UTF-8');
+    expect(seen).toBe('text/plain;charset=UTF-8');
+  });
+
+  it('leaves a content type set before the filter ran (Tomcat\'s wrapper only sees what runs after it)', async () => {
+    const early = { name: 'early', doFilter: (ex: import('../../../src/runtime/exchange.js').Exchange, next: () => void | Promise<void>) => (ex.response.setContentType('text/plain'), next()) };
+    const s = await serve({ filters: [early, declare(spec, create, {})] }, (_req, res) => res.end('OK'));
+    try {
+      expect((await request(s, '/')).headers['content-type']).toBe('text/plain');
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('after setCharacterEncoding, a later text type gets that charset (the wrapper tracks it)', async () => {
+    expect(
+      await contentTypeFor({}, (res) => {
+        const r = exchangeOf(res)!.response;
+        r.setCharacterEncoding('UTF-16');
+        r.setContentType('text/plain');
+      }),
+    ).toBe('text/plain;charset=UTF-16');
   });
 
   it('also applies to error pages and responses that set the type with writeHead only', async () => {
