@@ -6,7 +6,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { charsetDecoder } from '../protocol/charset.js';
 import { defaultErrorPage, sendErrorReport, type ErrorRenderer } from './error-page.js';
-import { advance, Exchange, exchangeOf, failed, type ContextState } from './exchange.js';
+import { createChainSelector, type SelectorTable } from '../protocol/chain-selector.js';
+import { advance, Exchange, exchangeOf, failed, type ContextState, type Servlet, type ThrownError } from './exchange.js';
+import { EXCHANGE } from './response.js';
 import { getLogger } from './logging.js';
 import { decodeRequestPath, invalidPathMessage, splitRequestTarget } from './request-path.js';
 import { createMimeLookup, type MimeLookup, type MimeMappings } from './mime.js';
@@ -68,6 +70,27 @@ export interface ContextRuntimeOptions {
   errorPages?: readonly ErrorPageEntry[];
   /** The servlet the mapper chose for a request (the jakarta.servlet.error.servlet_name attribute), if known. */
   servletNameOf?: (ex: Exchange) => string | null;
+  /**
+   * The context's filter and servlet mappings (a plan's or a compiled
+   * module's `table`): the filters each request runs are chosen by path and
+   * dispatcher type (REQUEST, FORWARD, INCLUDE, ERROR) as Tomcat chooses
+   * them. Used when `selectChain` is not given.
+   */
+  table?: SelectorTable;
+  /**
+   * Whether the URLs this middleware sees include the context path (default
+   * true, as a Tomcat connector sees them: `/shop/items` for context `/shop`).
+   * false: the middleware is mounted at the context's root (node:http, or
+   * Express's `app.use('/shop', mw)`, whose `req.url` is `/items`), and every
+   * request belongs to the context; `contextPath` still names it to filters,
+   * cookies and `requestURI`.
+   */
+  contextPathInUrl?: boolean;
+  /**
+   * The handler forward and include dispatches end in when the caller names
+   * none (`forward(req, res, '/x')`): your own servlet.
+   */
+  servlet?: Servlet;
 }
 
 /** One `<error-page>`: errorCode 0 and no exceptionType is the default page. */
@@ -87,6 +110,30 @@ export const ERROR_ATTRIBUTES = {
   message: 'jakarta.servlet.error.message',
   requestUri: 'jakarta.servlet.error.request_uri',
   servletName: 'jakarta.servlet.error.servlet_name',
+} as const;
+
+/** Request attributes of an exception dispatched to an `<exception-type>` page (RequestDispatcher.ERROR_EXCEPTION*). */
+export const EXCEPTION_ATTRIBUTES = {
+  exception: 'jakarta.servlet.error.exception',
+  exceptionType: 'jakarta.servlet.error.exception_type',
+} as const;
+
+/** RequestDispatcher.FORWARD_*: the first request's path, set on a forward. */
+export const FORWARD_ATTRIBUTES = {
+  requestUri: 'jakarta.servlet.forward.request_uri',
+  contextPath: 'jakarta.servlet.forward.context_path',
+  servletPath: 'jakarta.servlet.forward.servlet_path',
+  pathInfo: 'jakarta.servlet.forward.path_info',
+  queryString: 'jakarta.servlet.forward.query_string',
+} as const;
+
+/** RequestDispatcher.INCLUDE_*: the included target's path. */
+export const INCLUDE_ATTRIBUTES = {
+  requestUri: 'jakarta.servlet.include.request_uri',
+  contextPath: 'jakarta.servlet.include.context_path',
+  servletPath: 'jakarta.servlet.include.servlet_path',
+  pathInfo: 'jakarta.servlet.include.path_info',
+  queryString: 'jakarta.servlet.include.query_string',
 } as const;
 
 /** Connect-style middleware for one context, with its state and a way to stop it. */
@@ -126,10 +173,18 @@ export function createContextRuntime(options: ContextRuntimeOptions = {}): Conte
   const sessions = new SessionManager({ store, clock, sessionTimeoutMinutes: settings.sessionTimeoutMinutes, contextPath: settings.contextPath, cookie: settings.sessionCookie });
   const filters = (options.filters ?? []).map((f, i) => instantiate(f, i, settings));
   const all: readonly number[] = filters.map((_, i) => i);
-  const selectChain = options.selectChain ?? (() => all);
+  const table = options.table ?? null;
+  const selector = table === null ? null : createChainSelector(table);
+  const selectChain =
+    options.selectChain ?? (selector === null ? () => all : (ex: Exchange) => selector(ex.mappingPath, ex.request.dispatcherType).chain);
   if (typeof selectChain !== 'function') throw new TypeError('selectChain must be a function returning filter indexes');
   const errorLocation = errorPageLookup(options.errorPages ?? []);
-  const servletNameOf = options.servletNameOf ?? null;
+  const exceptionLocation = exceptionPageLookup(options.errorPages ?? []);
+  const servletNameOf = options.servletNameOf ?? (selector === null ? null : (ex: Exchange) => selector(ex.mappingPath).servlet?.servletName ?? null);
+  const defaultServlet = options.servlet ?? null;
+  if (defaultServlet !== null && typeof defaultServlet !== 'function') throw new TypeError('servlet must be a function (req, res)');
+  const inUrl = options.contextPathInUrl ?? true;
+  if (typeof inUrl !== 'boolean') throw new TypeError('contextPathInUrl must be a boolean');
   const state: ContextState = {
     settings,
     sessions,
@@ -137,7 +192,9 @@ export function createContextRuntime(options: ContextRuntimeOptions = {}): Conte
     renderError: options.errorPage ?? defaultErrorPage,
     filters,
     errorLocation,
-    dispatchError: (from, status, message, location) => dispatchError(from, status, message, location),
+    exceptionLocation,
+    dispatchError: (from, status, message, location, thrown) => dispatchError(from, status, message, location, thrown),
+    dispatch: (from, type, location, servlet) => dispatch(from, type, location, servlet),
   };
   const uriDecoder = charsetDecoder(settings.uriEncoding)!;
   const contextPath = settings.contextPath;
@@ -149,14 +206,19 @@ export function createContextRuntime(options: ContextRuntimeOptions = {}): Conte
 
   function run(req: IncomingMessage, res: ServerResponse, next: () => void, onStopped?: () => void): void {
     // A request belongs to one context, as in Tomcat's mapper: one another context already ran is passed on.
+    // A request already inside a dispatch of this context (a framework's router re-entered as the servlet of a
+    // forward) has had its chain.
     const claimed = exchangeOf(req);
-    if (claimed !== undefined && claimed.context !== state) {
+    if (claimed !== undefined && (claimed.context !== state || claimed.request.dispatcherType !== 'REQUEST')) {
       next();
       return;
     }
-    // Express rewrites req.url under a mount path; originalUrl keeps the whole target.
-    const target = (req as { originalUrl?: string }).originalUrl ?? req.url ?? '/';
-    const { path, query } = splitRequestTarget(target);
+    // Express rewrites req.url under a mount path; originalUrl keeps the whole target. Mounted at the context's
+    // root, the URL as the framework routes it is the path within the context.
+    const target = inUrl ? ((req as { originalUrl?: string }).originalUrl ?? req.url ?? '/') : (req.url ?? '/');
+    const split = splitRequestTarget(target);
+    const query = split.query;
+    const path = inUrl ? split.path : contextPath + split.path;
     const decoded = decodeRequestPath(path, uriDecoder);
     if (decoded === null) {
       // CoyoteAdapter refuses the URI before any filter runs; the host's report says why.
@@ -197,7 +259,7 @@ export function createContextRuntime(options: ContextRuntimeOptions = {}): Conte
    * request's attributes are carried over; the REQUEST chain's response
    * wrappers (commit hooks) play no part, as Tomcat forwards the unwrapped response.
    */
-  function dispatchError(from: Exchange, status: number, message: string | null, location: string): void {
+  function dispatchError(from: Exchange, status: number, message: string | null, location: string, thrown?: ThrownError): void {
     const q = location.indexOf('?');
     const locPath = q < 0 ? location : location.slice(0, q);
     const locQuery = q < 0 ? null : location.slice(q + 1);
@@ -215,6 +277,11 @@ export function createContextRuntime(options: ContextRuntimeOptions = {}): Conte
     ex.request.setAttribute(ERROR_ATTRIBUTES.message, message ?? '');
     ex.request.setAttribute(ERROR_ATTRIBUTES.requestUri, original.requestURI);
     ex.request.setAttribute(ERROR_ATTRIBUTES.servletName, servletName);
+    if (thrown !== undefined) {
+      const e = thrown.error;
+      ex.request.setAttribute(EXCEPTION_ATTRIBUTES.exception, e);
+      ex.request.setAttribute(EXCEPTION_ATTRIBUTES.exceptionType, e !== null && typeof e === 'object' ? (e as object).constructor : undefined);
+    }
     let chain: readonly number[];
     try {
       chain = selectChain(ex);
@@ -226,6 +293,71 @@ export function createContextRuntime(options: ContextRuntimeOptions = {}): Conte
     const result = advance(ex);
     if (result === undefined) chainReturned(ex, undefined);
     else result.then(() => chainReturned(ex, undefined));
+  }
+
+  /**
+   * ApplicationDispatcher.forward / include to a context-relative location:
+   * the filters mapped for FORWARD (INCLUDE) on the target run, then the
+   * servlet. The target's query parameters come first, then the original
+   * request's. A forward takes the response over (it must not be committed)
+   * and completes it; the forward attributes keep the first request's path.
+   * An include leaves the request's own path as it was (the include
+   * attributes carry the target's) and the response open. Either way the
+   * caller's exchange is current again when the promise settles; it rejects
+   * with what the servlet threw.
+   */
+  async function dispatch(from: Exchange, type: 'FORWARD' | 'INCLUDE', location: string, servlet: Servlet | null): Promise<void> {
+    const target = servlet ?? defaultServlet;
+    if (target === null) throw new TypeError(`${type.toLowerCase()} needs a servlet: pass one, or give the context runtime a \`servlet\` option`);
+    if (typeof location !== 'string' || !location.startsWith('/')) throw new TypeError(`the ${type.toLowerCase()} location must be context-relative and start with "/", got ${JSON.stringify(location)}`);
+    const req = from.req;
+    const res = from.res;
+    if (type === 'FORWARD' && res.headersSent) throw new Error('Cannot forward after the response has been committed');
+    const { path: locPath, query: locQuery } = splitRequestTarget(location);
+    const decoded = decodeRequestPath(locPath, uriDecoder);
+    if (decoded === null) throw new TypeError(`the ${type.toLowerCase()} location ${JSON.stringify(location)} is not a valid path`);
+    const original = from.request;
+    await original.parseParameters();
+    const forward = type === 'FORWARD';
+    let servletResult: unknown;
+    const run = (): unknown => (servletResult = target(req, res));
+    const ex = forward
+      ? new Exchange(state, req, res, contextPath + locPath, locQuery, decoded, run)
+      : new Exchange(state, req, res, original.requestURI, original.queryString, original.pathWithinContext, run);
+    ex.request.dispatcherType = type;
+    ex.mappingPath = decoded;
+    for (const name of original.getAttributeNames()) ex.request.setAttribute(name, original.getAttribute(name));
+    if (forward) {
+      // Set once: a forward of a forward keeps the first request's values.
+      if (original.getAttribute(FORWARD_ATTRIBUTES.requestUri) === undefined) {
+        ex.request.setAttribute(FORWARD_ATTRIBUTES.requestUri, original.requestURI);
+        ex.request.setAttribute(FORWARD_ATTRIBUTES.contextPath, original.contextPath);
+        ex.request.setAttribute(FORWARD_ATTRIBUTES.servletPath, original.servletPath);
+        ex.request.setAttribute(FORWARD_ATTRIBUTES.pathInfo, original.pathInfo ?? undefined);
+        ex.request.setAttribute(FORWARD_ATTRIBUTES.queryString, original.queryString ?? undefined);
+      }
+    } else {
+      ex.request.setAttribute(INCLUDE_ATTRIBUTES.requestUri, contextPath + locPath);
+      ex.request.setAttribute(INCLUDE_ATTRIBUTES.contextPath, contextPath);
+      ex.request.setAttribute(INCLUDE_ATTRIBUTES.servletPath, decoded);
+      ex.request.setAttribute(INCLUDE_ATTRIBUTES.queryString, locQuery ?? undefined);
+    }
+    ex.request.adoptParameters(original);
+    if (forward) res.removeHeader('content-length');
+    // Frameworks route by req.url: during a forward it is the target's, as getRequestURI is.
+    const url = req.url;
+    if (forward) req.url = contextPath + location;
+    try {
+      ex.chain = selectChain(ex);
+      await advance(ex);
+      if (servletResult !== undefined && servletResult !== null && typeof (servletResult as Promise<unknown>).then === 'function') await servletResult;
+    } finally {
+      req.url = url;
+      (req as unknown as Record<symbol, unknown>)[EXCHANGE] = from;
+      (res as unknown as Record<symbol, unknown>)[EXCHANGE] = from;
+    }
+    // After a forward the response is complete (ApplicationDispatcher closes it), unless the servlet still writes.
+    if (forward && ex.reachedDownstream === false && !ex.handedOff && !res.writableEnded && !res.destroyed) res.end();
   }
 
   function refuse(req: IncomingMessage, res: ServerResponse, next: () => void, status: number, message?: string | null, headers?: Readonly<Record<string, string>>): void {
@@ -272,6 +404,45 @@ function chainReturned(ex: Exchange, onStopped: (() => void) | undefined): void 
   if (!ex.handedOff && !res.writableEnded && !res.destroyed) res.end();
   if (onStopped !== undefined) onStopped();
 }
+
+/**
+ * StandardContext.findErrorPage(Throwable): the page of the thrown value's
+ * class or its nearest superclass. A JavaScript error's classes are its
+ * prototype chain's constructor names, matched against the simple name of
+ * `<exception-type>` (`com.example.NotFoundException` for a class named
+ * NotFoundException); any thrown value also matches java.lang.RuntimeException,
+ * java.lang.Exception and java.lang.Throwable, in that order.
+ */
+function exceptionPageLookup(pages: readonly ErrorPageEntry[]): (err: unknown) => string | null {
+  const bySimpleName = new Map<string, string>();
+  const catchAll = new Map<string, string>();
+  for (const p of pages) {
+    const type = p.exceptionType?.trim();
+    if (type === undefined || type === '') continue;
+    if (CATCH_ALL.includes(type)) catchAll.set(type, p.location);
+    else {
+      const simple = type.slice(Math.max(type.lastIndexOf('.'), type.lastIndexOf('$')) + 1);
+      if (!bySimpleName.has(simple)) bySimpleName.set(simple, p.location);
+    }
+  }
+  if (bySimpleName.size === 0 && catchAll.size === 0) return () => null;
+  return (err) => {
+    if (err !== null && typeof err === 'object') {
+      for (let proto = Object.getPrototypeOf(err) as { constructor?: { name?: string } } | null; proto !== null && proto !== Error.prototype && proto !== Object.prototype; proto = Object.getPrototypeOf(proto) as typeof proto) {
+        const name = proto.constructor?.name;
+        const hit = name === undefined ? undefined : bySimpleName.get(name);
+        if (hit !== undefined) return hit;
+      }
+    }
+    for (const t of CATCH_ALL) {
+      const hit = catchAll.get(t);
+      if (hit !== undefined) return hit;
+    }
+    return null;
+  };
+}
+
+const CATCH_ALL = ['java.lang.RuntimeException', 'java.lang.Exception', 'java.lang.Throwable'];
 
 /** The location for a status: its own page, else the default page (StandardContext.findErrorPage(code), then (0)). */
 function errorPageLookup(pages: readonly ErrorPageEntry[]): (status: number) => string | null {

@@ -24,7 +24,19 @@ export interface ContextState {
    */
   readonly errorLocation: (status: number) => string | null;
   /** Forwards to an error page with the ERROR dispatcher (context.ts); the response belongs to that dispatch from then on. */
-  readonly dispatchError: (from: Exchange, status: number, message: string | null, location: string) => void;
+  readonly dispatchError: (from: Exchange, status: number, message: string | null, location: string, thrown?: ThrownError) => void;
+  /** The `<exception-type>` error page for a thrown value, or null. */
+  readonly exceptionLocation: (err: unknown) => string | null;
+  /** A FORWARD or INCLUDE dispatch to a context-relative location (context.ts). */
+  readonly dispatch: (from: Exchange, type: 'FORWARD' | 'INCLUDE', location: string, servlet: Servlet | null) => Promise<void>;
+}
+
+/** The servlet a dispatch ends in: a Node handler; a promise it returns is awaited and its rejection handled as a thrown exception. */
+export type Servlet = (req: IncomingMessage, res: ServerResponse) => unknown;
+
+/** An error dispatched to an `<exception-type>` page. */
+export interface ThrownError {
+  readonly error: unknown;
 }
 
 export class Exchange {
@@ -41,16 +53,19 @@ export class Exchange {
   pos = 0;
   /** @internal Whether the downstream handler has been called. */
   reachedDownstream = false;
-  /** @internal The downstream continuation (Connect's `next`). */
-  downstream: () => void;
+  /** @internal The downstream continuation (Connect's `next`); a promise it returns is watched for rejection. */
+  downstream: () => unknown;
+  /** @internal The path filter mappings are matched against: the path within the context, or an INCLUDE's target. */
+  mappingPath: string;
   /** @internal Set when sendError handed the response to an error-page dispatch (the chain no longer completes it). */
   handedOff = false;
 
-  constructor(context: ContextState, req: IncomingMessage, res: ServerResponse, requestURI: string, queryString: string | null, pathInContext: string, downstream: () => void) {
+  constructor(context: ContextState, req: IncomingMessage, res: ServerResponse, requestURI: string, queryString: string | null, pathInContext: string, downstream: () => unknown) {
     this.context = context;
     this.request = new ExchangeRequest(this, req, requestURI, queryString, context.settings.contextPath, pathInContext);
     this.response = new ExchangeResponse(this, res);
     this.downstream = downstream;
+    this.mappingPath = pathInContext;
     this.next = () => advance(this);
     (req as unknown as Record<symbol, unknown>)[EXCHANGE] = this;
     (res as unknown as Record<symbol, unknown>)[EXCHANGE] = this;
@@ -99,11 +114,21 @@ function invoke(ex: Exchange, filter: RuntimeFilter): FilterResult {
 
 function enterDownstream(ex: Exchange): void {
   ex.reachedDownstream = true;
+  let result: unknown;
   try {
-    ex.downstream();
+    result = ex.downstream();
   } catch (err) {
-    failed(ex, `The handler after the filter chain threw an exception processing [${ex.request.requestURI}]`, err, true);
+    downstreamFailed(ex, err);
+    return;
   }
+  // A handler's rejected promise is its thrown exception (StandardWrapperValve): the exception's error page, else 500.
+  if (result !== undefined && result !== null && typeof (result as Promise<unknown>).then === 'function') {
+    (result as Promise<unknown>).then(undefined, (err: unknown) => downstreamFailed(ex, err));
+  }
+}
+
+function downstreamFailed(ex: Exchange, err: unknown): void {
+  failed(ex, `The handler after the filter chain threw an exception processing [${ex.request.requestURI}]`, err, true);
 }
 
 function filterFailed(ex: Exchange, filter: RuntimeFilter, err: unknown): void {
@@ -124,9 +149,33 @@ export function failed(ex: Exchange, message: string, err: unknown, ownsResponse
     return;
   }
   try {
-    ex.response.sendError(500);
+    sendThrowable(ex, err);
   } catch (renderErr) {
     ex.context.logger.severe('The error page could not be sent', renderErr);
     res.destroy();
   }
+}
+
+/**
+ * StandardHostValve.throwable: the `<exception-type>` page for the thrown
+ * value (status 500, with the exception attributes), else what a 500 gets
+ * (its page, the default page, or the report).
+ */
+export function sendThrowable(ex: Exchange, err: unknown): void {
+  const res = ex.response.raw;
+  if (res.headersSent || res.writableEnded || ex.handedOff) return;
+  const location = ex.request.dispatcherType === 'ERROR' ? null : ex.context.exceptionLocation(err);
+  if (location === null) {
+    ex.response.sendError(500);
+    return;
+  }
+  ex.response.error = { status: 500, message: messageOf(err) };
+  res.statusCode = 500;
+  res.removeHeader('content-length');
+  ex.handedOff = true;
+  ex.context.dispatchError(ex, 500, messageOf(err), location, { error: err });
+}
+
+function messageOf(err: unknown): string | null {
+  return err instanceof Error ? err.message : err === undefined || err === null ? null : String(err);
 }

@@ -8,9 +8,11 @@ export { compilePattern, matchesFilterPattern, matchesFilterUrlPattern, type Com
 export type { ContextSettings, DispatcherType, FilterDeclaration, FilterInitContext, FilterResult, NextFilter, RuntimeFilter, RuntimeFilterFactory, SessionCookieSettings } from './types.js';
 export { Exchange, exchangeOf, type ContextState } from './exchange.js';
 export { ExchangeRequest, DISPATCHER_TYPE_ATTR, PARAMETER_PARSE_FAILED_ATTR, PARAMETER_PARSE_FAILED_REASON_ATTR } from './request.js';
-export { ExchangeResponse, type CommitHook, type UrlEncoder } from './response.js';
+export { ExchangeResponse, type CommitHook, type ContentTypeWrapper, type UrlEncoder } from './response.js';
 export type { ParameterFailReason } from './parameters.js';
-export { createContextRuntime, type ContextMiddleware, type ContextRuntimeOptions } from './context.js';
+export { createContextRuntime, ERROR_ATTRIBUTES, EXCEPTION_ATTRIBUTES, FORWARD_ATTRIBUTES, INCLUDE_ATTRIBUTES, type ContextMiddleware, type ContextRuntimeOptions, type ErrorPageEntry } from './context.js';
+export { forward, include, sendError, sendException, type Servlet } from './dispatch.js';
+export { createMimeLookup, mimeMappingsAgainstDefaults, tomcatMimeLookup, type MimeLookup, type MimeLookupOptions, type MimeMappings } from './mime.js';
 export { toNodeListener, mountContexts, fastifyOnRequest, fastifyFormBodyParser, type ChainRunner, type FastifyReplyLike, type FastifyRequestLike } from './adapters.js';
 export { HttpSession, MemorySessionStore, type MemorySessionStoreOptions, type SessionStore } from './session.js';
 export { SessionManager, generateSessionId } from './session-manager.js';

@@ -433,6 +433,23 @@ export class ExchangeRequest {
     return out;
   }
 
+  /**
+   * @internal A FORWARD or INCLUDE dispatch: the target's query parameters
+   * first, then the original request's, as ApplicationHttpRequest merges them.
+   * `original` must have parsed its parameters already.
+   */
+  adoptParameters(original: ExchangeRequest): void {
+    const params = this.parseQuery();
+    const from = original.parameters();
+    for (const [name, values] of from.values) {
+      const own = params.values.get(name);
+      if (own === undefined) params.values.set(name, [...values]);
+      else own.push(...values);
+    }
+    if (from.failure !== null) params.fail(from.failure);
+    this.bodyBytes = original.bodyBytes;
+  }
+
   /** The form body the runtime consumed while parsing parameters (the stream is then empty), else null. */
   get body(): Buffer | null {
     return this.bodyBytes;

@@ -95,6 +95,16 @@ export class ExchangeResponse {
     else this.raw.setHeader(name, value);
   }
 
+  /** setDateHeader: the date (ms since the epoch) as an HTTP date, `Thu, 01 Jan 1970 00:00:00 GMT`. Ignored once committed. */
+  setDateHeader(name: string, ms: number): void {
+    this.setHeader(name, httpDate(name, ms));
+  }
+
+  /** addDateHeader: another line with the date as an HTTP date. Ignored once committed. */
+  addDateHeader(name: string, ms: number): void {
+    this.addHeader(name, httpDate(name, ms));
+  }
+
   /** The first value of a header, or null. */
   getHeader(name: string): string | null {
     if (isContentType(name)) return this.getContentType();
@@ -421,4 +431,10 @@ function applyHeaders(res: ServerResponse, headers: OutgoingHttpHeaders | Outgoi
     return;
   }
   for (let i = 0; i + 1 < headers.length; i += 2) res.appendHeader(String(headers[i]), headers[i + 1] as string | string[]);
+}
+
+/** FastHttpDateFormat's RFC 1123 form, which Date#toUTCString writes too. */
+function httpDate(name: string, ms: number): string {
+  if (typeof ms !== 'number' || !Number.isFinite(ms)) throw new TypeError(`${name}: a date header needs milliseconds since the epoch, got ${String(ms)}`);
+  return new Date(ms).toUTCString();
 }
