@@ -10,7 +10,6 @@ import type { TomcatTarget } from '../filters/index.js';
 import type { CatalinaBase, Diagnostic } from '../model/index.js';
 import { loadAddedHost, loadBase } from '../parser/index.js';
 import { planBase, type ContextPlan, type Plan, type PlannedContext } from '../plan/index.js';
-import { createChainSelector } from '../protocol/chain-selector.js';
 import { createContextRuntime, type ContextMiddleware } from '../runtime/context.js';
 import { defaultErrorPage, sendErrorReport, type ErrorRenderer } from '../runtime/error-page.js';
 import { FILTER_FACTORIES } from '../runtime/filters/index.js';
@@ -70,7 +69,6 @@ export class ServerRefusedError extends Error {
 }
 
 function runContext(plan: ContextPlan, limits: ConnectorLimits, errorPages: readonly MergedErrorPage[], errorPage: ErrorRenderer): RunningContext {
-  const select = createChainSelector(plan.table);
   const mime = mimeMappingsAgainstDefaults(plan.mimeMappings);
   const middleware = createContextRuntime({
     mimeTypes: mime.mappings,
@@ -81,10 +79,9 @@ function runContext(plan: ContextPlan, limits: ConnectorLimits, errorPages: read
     maxParameterCount: limits.maxParameterCount,
     maxPostSize: limits.maxPostSize,
     filters: plan.filters.map((f) => ({ filterName: f.filterName, className: f.className, factory: FILTER_FACTORIES[f.specId]!, config: f.config })),
-    selectChain: (ex) => select(ex.request.pathWithinContext, ex.request.dispatcherType).chain,
+    table: plan.table,
     errorPages,
     errorPage,
-    servletNameOf: (ex) => select(ex.request.pathWithinContext).servlet?.servletName ?? null,
   });
   const serve = createStaticHandler({ docBase: plan.docBase, welcomeFiles: plan.welcomeFiles, mimeTypes: middleware.settings.mimeType, contextPath: plan.contextPath, errorPage });
   return { path: plan.contextPath, middleware, serve };
