@@ -59,6 +59,34 @@ export interface ErrorPage {
   span: Span;
 }
 
+/** A `<web-resource-collection>`: the URL patterns and the methods it constrains (none listed: every method). */
+export interface WebResourceCollection {
+  urlPatterns: Located<string>[];
+  httpMethods: Located<string>[];
+  httpMethodOmissions: Located<string>[];
+  span: Span;
+}
+
+/** A `<security-constraint>`, raw texts. */
+export interface SecurityConstraint {
+  collections: WebResourceCollection[];
+  /**
+   * The `<auth-constraint>`'s role names; null when there is none (no authentication asked),
+   * empty for an `<auth-constraint/>` without roles (nobody gets in).
+   */
+  authRoles: Located<string>[] | null;
+  /** `<user-data-constraint><transport-guarantee>` (NONE, INTEGRAL, CONFIDENTIAL). */
+  transportGuarantee: Located<string> | null;
+  span: Span;
+}
+
+/** `<session-config><cookie-config>`: the flags it sets, raw texts. */
+export interface SessionCookieConfig {
+  httpOnly: Located<string> | null;
+  secure: Located<string> | null;
+  span: Span;
+}
+
 /** The generation of a deployment descriptor, from its DOCTYPE, namespace and version attribute. */
 export type WebXmlGeneration = '2.2' | '2.3' | '2.4' | '2.5' | '3.0' | '3.1' | '4.0' | '5.0' | '6.0' | '6.1' | 'unknown';
 
@@ -86,6 +114,18 @@ export interface WebXml {
   requestCharacterEncoding: Located<string> | null;
   /** `<error-page>` elements in document order (absent on descriptors built by older code). */
   errorPages?: ErrorPage[];
+  /** `<security-constraint>` elements in document order (absent on descriptors built by older code). */
+  securityConstraints?: SecurityConstraint[];
+  /** `<login-config>` with its `<auth-method>`, when the descriptor has one. */
+  loginConfig?: { authMethod: Located<string> | null; span: Span } | null;
+  /** `<security-role><role-name>` values. */
+  securityRoles?: Located<string>[];
+  /** `<session-config><cookie-config>`, when present. */
+  sessionCookieConfig?: SessionCookieConfig | null;
+  /** `<session-config><tracking-mode>` values. */
+  trackingModes?: Located<string>[];
+  /** Where `<deny-uncovered-http-methods/>` is, when present. */
+  denyUncoveredHttpMethods?: Span | null;
   /** The DOCTYPE declaration's text (2.2/2.3 descriptors). */
   doctype: Located<string> | null;
   /**

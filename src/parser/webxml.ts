@@ -1,4 +1,4 @@
-import type { Diagnostic, ErrorPage, FilterDef, FilterMapping, Located, MimeMapping, Param, ServletDef, ServletMapping, SourceFile, Span, WebXml, WebXmlGeneration } from '../model/index.js';
+import type { Diagnostic, ErrorPage, FilterDef, FilterMapping, Located, MimeMapping, Param, SecurityConstraint, ServletDef, ServletMapping, SourceFile, Span, WebResourceCollection, WebXml, WebXmlGeneration } from '../model/index.js';
 import { scanSimple, type RawAttribute, type SimpleSink } from './fast-xml.js';
 import { LineIndex } from './lines.js';
 import { resolveProperties } from './properties.js';
@@ -59,6 +59,9 @@ function compact(w: WebXml): WebXml {
   w.welcomeFiles = exact(w.welcomeFiles);
   w.contextParams = exact(w.contextParams);
   if (w.errorPages) w.errorPages = exact(w.errorPages);
+  if (w.securityConstraints) w.securityConstraints = exact(w.securityConstraints);
+  if (w.securityRoles) w.securityRoles = exact(w.securityRoles);
+  if (w.trackingModes) w.trackingModes = exact(w.trackingModes);
   return w;
 }
 
@@ -135,6 +138,13 @@ class Reader {
   child(el: Element, name: string): Located<string> | null {
     const cs = el.children;
     for (let i = 0, n = childCount(el); i < n; i++) if (cs[i]!.name === name) return this.text(cs[i]!);
+    return null;
+  }
+
+  /** The first child element of that name. */
+  element(el: Element, name: string): Element | null {
+    const cs = el.children;
+    for (let i = 0, n = childCount(el); i < n; i++) if (cs[i]!.name === name) return cs[i]!;
     return null;
   }
 
@@ -258,8 +268,24 @@ function readElement(el: Element, r: Reader, webXml: WebXml): void {
     case 'welcome-file-list':
       webXml.welcomeFiles.push(...r.all(el, 'welcome-file'));
       break;
-    case 'session-config':
+    case 'session-config': {
       webXml.sessionTimeout = r.child(el, 'session-timeout') ?? webXml.sessionTimeout;
+      const cookie = r.element(el, 'cookie-config');
+      if (cookie) webXml.sessionCookieConfig = { httpOnly: r.child(cookie, 'http-only'), secure: r.child(cookie, 'secure'), span: cookie.span };
+      const modes = r.all(el, 'tracking-mode');
+      if (modes.length > 0) (webXml.trackingModes ??= []).push(...modes);
+      break;
+    }
+    case 'security-constraint':
+      (webXml.securityConstraints ??= []).push(readSecurityConstraint(el, r));
+      break;
+    case 'security-role': {
+      const role = r.child(el, 'role-name');
+      if (role) (webXml.securityRoles ??= []).push(role);
+      break;
+    }
+    case 'deny-uncovered-http-methods':
+      webXml.denyUncoveredHttpMethods = el.span;
       break;
     case 'context-param':
       r.paramInto(el, webXml.contextParams);
@@ -277,10 +303,31 @@ function readElement(el: Element, r: Reader, webXml: WebXml): void {
       break;
     case 'login-config':
       webXml.realmName = r.child(el, 'realm-name') ?? webXml.realmName;
+      webXml.loginConfig = { authMethod: r.child(el, 'auth-method'), span: el.span };
       break;
     default:
       break;
   }
+}
+
+/** A `<security-constraint>` (its elements lie within the three levels below the root that are read). */
+function readSecurityConstraint(el: Element, r: Reader): SecurityConstraint {
+  const collections: WebResourceCollection[] = [];
+  let authRoles: Located<string>[] | null = null;
+  let transportGuarantee: Located<string> | null = null;
+  const cs = el.children;
+  for (let i = 0, n = childCount(el); i < n; i++) {
+    const c = cs[i]!;
+    if (c.name === 'web-resource-collection') {
+      collections.push({ urlPatterns: r.all(c, 'url-pattern'), httpMethods: r.all(c, 'http-method'), httpMethodOmissions: r.all(c, 'http-method-omission'), span: c.span });
+    } else if (c.name === 'auth-constraint') {
+      // Several <auth-constraint>s are read as one list of roles, as the digester adds each role to the one constraint.
+      authRoles = [...(authRoles ?? []), ...r.all(c, 'role-name')];
+    } else if (c.name === 'user-data-constraint') {
+      transportGuarantee = r.child(c, 'transport-guarantee') ?? transportGuarantee;
+    }
+  }
+  return { collections, authRoles, transportGuarantee, span: el.span };
 }
 
 function unknownNamespace(namespace: string, qname: string, span: Span): Diagnostic {
