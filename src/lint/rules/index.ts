@@ -80,6 +80,24 @@ import { rule as rateLimitSpoofableClient } from './rate-limit-spoofable-client.
 import { rule as xmlMalformed } from './xml-malformed.js';
 import { rule as xmlUnknownNamespace } from './xml-unknown-namespace.js';
 import { rule as xmlWrongRoot } from './xml-wrong-root.js';
+import { rule as defaultServletDebug } from './default-servlet-debug.js';
+import { rule as defaultServletListings } from './default-servlet-listings.js';
+import { rule as defaultServletWritable } from './default-servlet-writable.js';
+import { rule as errorPageThrowableMissing } from './error-page-throwable-missing.js';
+import { rule as hstsMissing } from './hsts-missing.js';
+import { rule as httpMethodUncovered } from './http-method-uncovered.js';
+import { rule as jspDevelopmentMode } from './jsp-development-mode.js';
+import { rule as loginWithoutConfidentialTransport } from './login-without-confidential-transport.js';
+import { rule as managerSessionTimeout } from './manager-session-timeout.js';
+import { rule as managerWithoutConfidentialTransport } from './manager-without-confidential-transport.js';
+import { rule as sessionCookieNotHttpOnly } from './session-cookie-not-http-only.js';
+import { rule as sessionCookieNotSecure } from './session-cookie-not-secure.js';
+import { rule as sessionNeverExpires } from './session-never-expires.js';
+import { rule as sessionTrackingUrl } from './session-tracking-url.js';
+import { rule as transportNotConfidential } from './transport-not-confidential.js';
+import { rule as userDefaultCredentials } from './user-default-credentials.js';
+import { rule as userManagerGuiAndScript } from './user-manager-gui-and-script.js';
+import { rule as userRoleUnused } from './user-role-unused.js';
 
 /** Every rule, by id. A diagnostic id that reaches users must be registered here (a test checks it). */
 export const RULES: readonly Rule[] = [
@@ -164,6 +182,24 @@ export const RULES: readonly Rule[] = [
   xmlMalformed,
   xmlUnknownNamespace,
   xmlWrongRoot,
+  defaultServletDebug,
+  defaultServletListings,
+  defaultServletWritable,
+  errorPageThrowableMissing,
+  hstsMissing,
+  httpMethodUncovered,
+  jspDevelopmentMode,
+  loginWithoutConfidentialTransport,
+  managerSessionTimeout,
+  managerWithoutConfidentialTransport,
+  sessionCookieNotHttpOnly,
+  sessionCookieNotSecure,
+  sessionNeverExpires,
+  sessionTrackingUrl,
+  transportNotConfidential,
+  userDefaultCredentials,
+  userManagerGuiAndScript,
+  userRoleUnused,
 ];
 
 const byId = new Map(RULES.map((r) => [r.meta.id, r]));
