@@ -20,6 +20,8 @@ export const rule: Rule = {
     category: 'security',
     securitySeverity: 3.0,
     benchmarks: ['cis-tomcat-10.1:2.5'],
+    // Tomcat ships without it: only the benchmark asks (cis/stig profiles).
+    profiles: { recommended: 'off' },
   },
   visit(ctx) {
     const reported = new Set<WebXml>();

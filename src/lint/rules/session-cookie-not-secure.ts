@@ -10,6 +10,8 @@ export const rule: Rule = {
     category: 'security',
     securitySeverity: 4.0,
     benchmarks: ['stig-tomcat:V-222932'],
+    // Tomcat ships without it: only the benchmark asks (cis/stig profiles).
+    profiles: { recommended: 'off' },
   },
   visit(ctx) {
     const seen = new Set<Located<string> | WebXml>();

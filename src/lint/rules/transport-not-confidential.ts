@@ -1,25 +1,39 @@
+import type { WebXml } from '../../model/index.js';
 import type { Rule } from '../types.js';
-import { onlyTlsConnectors, requiresTls, rootSpan } from './webapp.js';
+import { layersOf, onlyTlsConnectors, requiresTls, rootSpan } from './webapp.js';
+
+/** Whether a descriptor sends every method of /* to TLS. */
+function forcesTls(w: WebXml): boolean {
+  return (w.securityConstraints ?? []).some(
+    (sc) => requiresTls(sc.transportGuarantee?.value) && sc.collections.some((col) => col.httpMethods.length === 0 && col.httpMethodOmissions.length === 0 && col.urlPatterns.some((p) => p.value.trim() === '/*')),
+  );
+}
 
 export const rule: Rule = {
   meta: {
     id: 'transport-not-confidential',
-    description: 'conf/web.xml does not send every application to HTTPS (no /* constraint with a CONFIDENTIAL transport guarantee) while a plain-HTTP connector exists.',
+    description: 'No security constraint sends /* to HTTPS (CONFIDENTIAL transport guarantee) for an application, while a plain-HTTP connector exists.',
     defaultSeverity: 'warning',
     category: 'security',
     securitySeverity: 4.0,
     benchmarks: ['cis-tomcat-10.1:10.11'],
+    // Tomcat ships without it: only the benchmark asks (cis/stig profiles).
+    profiles: { recommended: 'off' },
   },
-  check(ctx) {
-    const global = ctx.base.globalWebXml;
-    if (!global || onlyTlsConnectors(ctx.base)) return;
-    const forced = (global.securityConstraints ?? []).some(
-      (sc) => requiresTls(sc.transportGuarantee?.value) && sc.collections.some((col) => col.httpMethods.length === 0 && col.httpMethodOmissions.length === 0 && col.urlPatterns.some((p) => p.value.trim() === '/*')),
-    );
-    if (forced) return;
-    ctx.report({
-      message: 'conf/web.xml has no security constraint over /* with <transport-guarantee>CONFIDENTIAL</transport-guarantee>, and conf/server.xml has a connector without TLS: every application answers over plain HTTP. Add one (Tomcat then redirects plain requests to the connector\'s redirectPort), or serve only over TLS (CIS 10.11).',
-      span: rootSpan(global),
-    });
+  visit(ctx) {
+    const reported = new Set<WebXml>();
+    return {
+      context(c) {
+        if (onlyTlsConnectors(ctx.base) || layersOf(ctx.base, c).some(forcesTls)) return;
+        // conf/web.xml's constraint reaches every application (constraints merge additively).
+        const where = ctx.base.globalWebXml ?? c.context.webXml;
+        if (!where || reported.has(where)) return;
+        reported.add(where);
+        ctx.report({
+          message: `No security constraint over /* with <transport-guarantee>CONFIDENTIAL</transport-guarantee> for ${c.host.name}${c.context.path || '/'}, and conf/server.xml has a connector without TLS (or there is no server.xml to say otherwise): the application answers over plain HTTP. Add one to conf/web.xml (Tomcat then redirects plain requests to the connector's redirectPort), or serve only over TLS (CIS 10.11).`,
+          span: rootSpan(where),
+        });
+      },
+    };
   },
 };
