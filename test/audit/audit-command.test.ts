@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/index.js';
 import { ruleById } from '../../src/lint/rules/index.js';
 import type { RuleMeta } from '../../src/lint/types.js';
+import { patchRuleMeta } from '../lint/helpers.js';
 
 const root = join(import.meta.dirname, '..', '..');
 const fixtures = 'test/fixtures/audit';
@@ -34,16 +35,13 @@ async function json(base: string, benchmark: string): Promise<{ code: number; en
  * CIS 3.1 and STIG V-222951) and take them back after, so they hold whichever hardening rules main has.
  */
 const rule = ruleById('shutdown-port-default')!;
-const saved: Pick<RuleMeta, 'benchmarks' | 'profiles'> = { benchmarks: rule.meta.benchmarks, profiles: rule.meta.profiles };
+let restore: (() => void) | null = null;
 function decides(benchmarks: string[], profiles?: RuleMeta['profiles']): void {
-  rule.meta.benchmarks = benchmarks;
-  if (profiles) rule.meta.profiles = profiles;
+  restore = patchRuleMeta(rule.meta.id, { benchmarks, ...(profiles ? { profiles } : {}) });
 }
 afterEach(() => {
-  rule.meta.benchmarks = saved.benchmarks;
-  rule.meta.profiles = saved.profiles;
-  if (saved.benchmarks === undefined) delete rule.meta.benchmarks;
-  if (saved.profiles === undefined) delete rule.meta.profiles;
+  restore?.();
+  restore = null;
 });
 
 describe('tollgate audit --format json', () => {

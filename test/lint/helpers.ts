@@ -4,6 +4,8 @@ import { dirname, join } from 'node:path';
 import { lintBase, type LintOptions } from '../../src/lint/engine.js';
 import { loadInput } from '../../src/lint/inputs.js';
 import type { Diagnostic } from '../../src/model/index.js';
+import { ruleById } from '../../src/lint/rules/index.js';
+import type { RuleMeta } from '../../src/lint/types.js';
 
 const made: string[] = [];
 
@@ -44,4 +46,20 @@ export function filter(name: string, simpleClass: string, params: Record<string,
 
 export function ids(diagnostics: Diagnostic[]): string[] {
   return diagnostics.map((d) => d.ruleId);
+}
+
+/**
+ * Gives a registered rule other metadata (benchmarks, profiles) for a test, so a test of the mechanism
+ * holds whatever rules carry then; the returned function puts the rule's own back.
+ */
+export function patchRuleMeta(id: string, patch: Partial<RuleMeta>): () => void {
+  const meta = ruleById(id)!.meta as unknown as Record<string, unknown>;
+  const own = Object.keys(patch).map((k) => [k, k in meta, meta[k]] as const);
+  Object.assign(meta, patch);
+  return () => {
+    for (const [k, had, value] of own) {
+      if (had) meta[k] = value;
+      else delete meta[k];
+    }
+  };
 }

@@ -5,7 +5,7 @@ import { ruleById } from '../../src/lint/rules/index.js';
 import type { RuleMeta } from '../../src/lint/types.js';
 import { readFileSync } from 'node:fs';
 import { sharedPath } from '../shared-dir.js';
-import { cleanup, lintFiles, tree } from './helpers.js';
+import { cleanup, lintFiles, patchRuleMeta, tree } from './helpers.js';
 
 afterAll(cleanup);
 
@@ -35,17 +35,14 @@ const SHUTDOWN = { 'conf/server.xml': '<Server port="8005" shutdown="SHUTDOWN"><
 
 describe('the engine under a profile', () => {
   const rule = ruleById('shutdown-port-default')!;
-  const saved = { profiles: rule.meta.profiles, benchmarks: rule.meta.benchmarks };
+  let restore: (() => void) | null = null;
   afterEach(() => {
-    rule.meta.profiles = saved.profiles;
-    rule.meta.benchmarks = saved.benchmarks;
-    if (saved.profiles === undefined) delete rule.meta.profiles;
-    if (saved.benchmarks === undefined) delete rule.meta.benchmarks;
+    restore?.();
+    restore = null;
   });
 
   it('leaves out in recommended a rule a profile turns off, and reports it in the benchmark profile at the level it names', () => {
-    rule.meta.profiles = { recommended: 'off', stig: 'error' };
-    rule.meta.benchmarks = ['stig-tomcat:V-222951'];
+    restore = patchRuleMeta(rule.meta.id, { profiles: { recommended: 'off', stig: 'error' }, benchmarks: ['stig-tomcat:V-222951'] });
     const of = (profile?: 'recommended' | 'cis' | 'stig') => lintFiles(SHUTDOWN, profile ? { profile } : {}).filter((d) => d.ruleId === rule.meta.id);
     expect(of()).toEqual([]);
     expect(of('recommended')).toEqual([]);
@@ -55,7 +52,7 @@ describe('the engine under a profile', () => {
   });
 
   it('lets --rule levels win over the profile', () => {
-    rule.meta.profiles = { recommended: 'off' };
+    restore = patchRuleMeta(rule.meta.id, { profiles: { recommended: 'off' } });
     expect(lintFiles(SHUTDOWN, { ruleLevels: { 'shutdown-port-default': 'info' } }).filter((d) => d.ruleId === rule.meta.id).map((d) => d.severity)).toEqual(['info']);
   });
 });
@@ -79,9 +76,7 @@ describe('tollgate lint --profile and the profile key', () => {
   });
 
   it('takes the profile from the config file, and --profile over it', async () => {
-    const rule = ruleById('shutdown-port-default')!;
-    const saved = rule.meta.profiles;
-    rule.meta.profiles = { recommended: 'off', stig: 'error' };
+    const restore = patchRuleMeta('shutdown-port-default', { profiles: { recommended: 'off', stig: 'error' } });
     try {
       const dir = tree({ ...SHUTDOWN, 'tollgate.config.json': '{ "profile": "stig" }' });
       const fromConfig = await run(['lint', '.', '--format', 'json'], dir);
@@ -91,10 +86,10 @@ describe('tollgate lint --profile and the profile key', () => {
       expect(overridden.code).toBe(0);
       expect(overridden.out).not.toContain('shutdown-port-default');
     } finally {
-      if (saved === undefined) delete rule.meta.profiles;
-      else rule.meta.profiles = saved;
+      restore();
     }
   });
+
 });
 
 describe('the recommended profile on what Tomcat ships', () => {
