@@ -10,6 +10,9 @@ import type { TomcatTarget } from '../filters/index.js';
 import type { CatalinaBase, Diagnostic } from '../model/index.js';
 import { loadAddedHost, loadBase } from '../parser/index.js';
 import { planBase, type ContextPlan, type Plan, type PlannedContext } from '../plan/index.js';
+import { createChainSelector } from '../protocol/chain-selector.js';
+import { charsetDecoder } from '../protocol/charset.js';
+import { decodeRequestPath } from '../runtime/request-path.js';
 import { createContextRuntime, type ContextMiddleware } from '../runtime/context.js';
 import { defaultErrorPage, sendErrorReport, type ErrorRenderer } from '../runtime/error-page.js';
 import { FILTER_FACTORIES } from '../runtime/filters/index.js';
@@ -45,6 +48,8 @@ interface RunningContext {
   /** null: Tomcat starts the context but tollgate cannot run it; its requests get 404. */
   middleware: ContextMiddleware | null;
   serve: StaticHandler | null;
+  /** Whether a servlet is mapped to a (decoded) path within the context; Tomcat answers 404 without filters when none is. */
+  hasServlet: (pathInContext: string) => boolean;
 }
 
 export interface Container {
@@ -84,8 +89,12 @@ function runContext(plan: ContextPlan, limits: ConnectorLimits, errorPages: read
     errorPage,
   });
   const serve = createStaticHandler({ docBase: plan.docBase, welcomeFiles: plan.welcomeFiles, mimeTypes: middleware.settings.mimeType, contextPath: plan.contextPath, errorPage });
-  return { path: plan.contextPath, middleware, serve };
+  // Which servlet a path maps to, for the 404 Tomcat gives before any filter when none does.
+  const select = createChainSelector(plan.table);
+  return { path: plan.contextPath, middleware, serve, hasServlet: (p) => select(p).servlet !== null };
 }
+
+const UTF8 = charsetDecoder('UTF-8')!;
 
 function connectorPort(base: CatalinaBase): number | null {
   for (const s of base.serverXml?.services ?? []) {
@@ -157,7 +166,7 @@ export async function startContainer(options: ContainerOptions): Promise<Contain
         const d = c.reasons[0]!;
         summary.push(`${at}  NOT STARTED (Tomcat refuses it): ${d.span.file}:${d.span.line}:${d.span.column}: ${d.message}`);
       } else {
-        list.push({ path: c.contextPath, middleware: null, serve: null });
+        list.push({ path: c.contextPath, middleware: null, serve: null, hasServlet: () => false });
         summary.push(`${at}  NOT STARTED (Tomcat starts it; tollgate cannot run it): ${c.unrunnable}`);
       }
     }
@@ -227,6 +236,13 @@ export async function startContainer(options: ContainerOptions): Promise<Contain
     // error pages apply: observed on 10.1.60).
     const inContext = path.slice(ctx.path.length).toUpperCase();
     if (/^\/(WEB-INF|META-INF)(\/|$)/.test(inContext)) {
+      ctx.middleware.refuse(req, res, downstream, 404);
+      return;
+    }
+    // No servlet mapped to the path (an application that maps the default servlet elsewhere than "/"): the Mapper
+    // finds no wrapper and Tomcat answers 404 before any filter (observed on 10.1.60, test/fixtures/real-base).
+    const decoded = inContext === '' ? null : decodeRequestPath(path, UTF8);
+    if (decoded !== null && !ctx.hasServlet(decoded.slice(ctx.path.length))) {
       ctx.middleware.refuse(req, res, downstream, 404);
       return;
     }
