@@ -44,16 +44,8 @@ function isWhite(c: number): boolean {
   return c === 32 || c === 9;
 }
 
-/** Milliseconds of an HTTP date (IMF-fixdate, RFC 850 or asctime), or null when unreadable. */
-export function parseHttpDate(value: string): number | null {
-  const t = Date.parse(value.trim());
-  return Number.isNaN(t) ? null : t;
-}
-
-/** An HTTP date (IMF-fixdate) for a time in milliseconds. */
-export function formatHttpDate(ms: number): string {
-  return new Date(ms).toUTCString();
-}
+// One reading of HTTP dates for the whole project, Tomcat's (an unreadable one is ignored).
+export { formatHttpDate, parseHttpDate } from '../protocol/http-date.js';
 
 /** One satisfiable byte range, inclusive at both ends. */
 export interface ByteRange {

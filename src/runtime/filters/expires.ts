@@ -15,6 +15,7 @@ import type { Exchange } from '../exchange.js';
 import type { Logger } from '../logging.js';
 import type { FilterInitContext, RuntimeFilter, RuntimeFilterFactory } from '../types.js';
 import { mimeLookupOf, type MimeLookup } from './support.js';
+import { parseHttpDate } from '../../protocol/http-date.js';
 
 interface Expires {
   /**
@@ -113,7 +114,8 @@ function beforeCommit(ex: Exchange, state: Expires): void {
   }
   let base = now;
   if (rule.base === 'modification') {
-    const lastModified = parseHttpDate(res.getHeader('last-modified'));
+    const header = res.getHeader('last-modified');
+    const lastModified = header === null ? null : parseHttpDate(header);
     if (lastModified === null) {
       log?.fine(`Request [${uri}] with response status [${status}] content-type [${contentType}], no Last-Modified for a modification rule: no expiration header`);
       return;
@@ -213,15 +215,6 @@ export function expirationOf(rule: Pick<ExpiresRule, 'durations'>, base: number)
     }
   }
   return t;
-}
-
-const ASCTIME = /^[A-Za-z]{3} [A-Za-z]{3} [ \d]\d \d\d:\d\d:\d\d \d{4}$/;
-
-/** An HTTP date (IMF-fixdate, RFC 850 or asctime, the last read as GMT); null when absent or unreadable. */
-function parseHttpDate(value: string | null): number | null {
-  if (value === null) return null;
-  const t = Date.parse(ASCTIME.test(value) ? `${value} GMT` : value);
-  return Number.isNaN(t) ? null : t;
 }
 
 function describeRule(rule: ExpiresRule | null): string {
