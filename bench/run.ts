@@ -55,7 +55,7 @@ interface Results {
   seconds: Record<string, number>;
 }
 
-const SECTIONS = ['parse', 'lint', 'runtime', 'cost', 'instructions', 'sessions', 'soak', 'connections', 'fuzz'] as const;
+const SECTIONS = ['parse', 'lint', 'runtime', 'cost', 'instructions', 'sessions', 'soak', 'connections', 'fuzz', 'lsp', 'persist'] as const;
 
 /** Benchmarks that own their output format: run as commands, their report kept verbatim. */
 function externalCommands(quick: boolean): Record<string, { title: string; args: string[] }> {
@@ -63,6 +63,8 @@ function externalCommands(quick: boolean): Record<string, { title: string; args:
     soak: { title: 'Soak: the served example under mixed traffic with session churn', args: ['bench/soak.ts', '--minutes', quick ? '1' : '3'] },
     connections: { title: 'Concurrent connections held open against the served example', args: ['bench/connections.ts', '--connections', quick ? '2000' : '10000', '--hold', quick ? '15' : '30'] },
     fuzz: { title: 'Fuzzing parse, lint, chain and compile', args: ['bench/fuzz.ts', '--inputs', quick ? '20000' : '200000', '--seed', '1'] },
+    lsp: { title: 'Editor latency: tollgate lsp, diagnostics after a keystroke', args: ['bench/lsp.ts', '--keys', quick ? '40' : '200'] },
+    persist: { title: 'Host manager persist on a server.xml of 10,000 hosts', args: ['bench/persist.ts', '--runs', quick ? '3' : '5'] },
   };
 }
 

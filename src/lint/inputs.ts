@@ -6,7 +6,7 @@ import { findNodeAtLocation, parseTree } from 'jsonc-parser';
 import { chainDocumentSchema } from '../schema/chain-document.js';
 import { LineIndex } from '../parser/index.js';
 import { acceptConfigBytes, readConfigBytes } from '../parser/read.js';
-import { loadBase, parseChainJson, parseContextXml, parseServerXml, parseTomcatUsers, parseWebXml, parseXmlTree, decodeXml } from '../parser/index.js';
+import { loadBase, type ParseCache, parseChainJson, parseContextXml, parseServerXml, parseTomcatUsers, parseWebXml, parseXmlTree, decodeXml } from '../parser/index.js';
 
 export class InputError extends Error {}
 
@@ -80,7 +80,7 @@ export function isBaseInput(path: string): boolean {
  * What `tollgate lint PATH` reads: a CATALINA_BASE (has conf/ or webapps/),
  * a web application (has WEB-INF/web.xml), or a single configuration file.
  */
-export function loadInput(input: string, opts: { overlay?: Overlay } = {}): CatalinaBase {
+export function loadInput(input: string, opts: { overlay?: Overlay; cache?: ParseCache } = {}): CatalinaBase {
   const path = resolve(input);
   const unsaved = opts.overlay?.has(path) === true;
   if (!unsaved && !existsSync(path)) throw new InputError(`${input}: no such file or directory`);
@@ -107,7 +107,7 @@ export function loadInput(input: string, opts: { overlay?: Overlay } = {}): Cata
     base.hosts[0]!.contexts.push(appContext(path, r.webXml));
     return base;
   }
-  if (existsSync(join(path, 'conf')) || existsSync(join(path, 'webapps'))) return loadBase({ base: path, ...(opts.overlay ? { overlay: opts.overlay } : {}) });
+  if (existsSync(join(path, 'conf')) || existsSync(join(path, 'webapps'))) return loadBase({ base: path, ...(opts.overlay ? { overlay: opts.overlay } : {}), ...(opts.cache ? { cache: opts.cache } : {}) });
   const base = emptyBase(path);
   base.diagnostics.push({
     ruleId: 'base-unreadable',

@@ -12,6 +12,7 @@ import type { CodeAction, Connection, Diagnostic as LspDiagnostic, InitializeRes
 import type * as Lsp from 'vscode-languageserver/node';
 import type * as Docs from 'vscode-languageserver-textdocument';
 import { toolVersion } from '../lint/docs.js';
+import { ParseCache } from '../parser/index.js';
 import type { Diagnostic, Severity, Span } from '../model/index.js';
 import { complete, definition, docsUrl, hover, indentationAt, parseDocument, suppressionComment, type ParsedDocument } from './features.js';
 import { check, inputOf, type CheckResult, type CheckSettings } from './workspace.js';
@@ -46,7 +47,9 @@ export function startLanguageServer(connection: Connection): void {
   /** The last lint of each input, and which files of it had findings published. */
   const results = new Map<string, CheckResult>();
   const published = new Map<string, Set<string>>();
-  const pending = new Map<string, NodeJS.Timeout>();
+  const pending = new Map<string, NodeJS.Immediate>();
+  /** Parse results per input, kept between lints: a keystroke re-parses only the file it changed. */
+  const caches = new Map<string, ParseCache>();
 
   const safely = <T>(what: string, fallback: T, fn: () => T): T => {
     try {
@@ -69,7 +72,9 @@ export function startLanguageServer(connection: Connection): void {
   /** Lints the input of `path` and publishes the findings of every open document of that input. */
   const lint = (path: string): void => {
     const root = inputOf(path);
-    const result = safely(`checking ${path}`, null, () => check(path, overlay(), settings));
+    let cache = caches.get(root);
+    if (!cache) caches.set(root, (cache = new ParseCache()));
+    const result = safely(`checking ${path}`, null, () => check(path, overlay(), settings, cache));
     if (!result) return;
     results.set(root, result);
     const open = new Set(documents.all().map((d) => pathOf(d.uri)).filter((p): p is string => p !== null && inputOf(p) === root));
@@ -83,16 +88,17 @@ export function startLanguageServer(connection: Connection): void {
     published.set(root, now);
   };
 
-  // Keystrokes come faster than a large base lints: lint once typing pauses (per input).
-  const schedule = (uri: string, delay: number): void => {
+  // Changes that arrive together (a burst of keystrokes read in one go) are linted once, after the
+  // messages already received: lints are synchronous, so nothing else queues behind them.
+  const schedule = (uri: string): void => {
     const path = pathOf(uri);
     if (!path) return;
     const root = inputOf(path);
-    clearTimeout(pending.get(root));
-    pending.set(root, setTimeout(() => {
+    if (pending.has(root)) return;
+    pending.set(root, setImmediate(() => {
       pending.delete(root);
       lint(path);
-    }, delay));
+    }));
   };
 
   const parsed = (uri: string): ParsedDocument | null => {
@@ -126,14 +132,14 @@ export function startLanguageServer(connection: Connection): void {
     };
   });
 
-  documents.onDidOpen((e) => schedule(e.document.uri, 0));
-  documents.onDidChangeContent((e) => schedule(e.document.uri, 30));
-  documents.onDidSave((e) => schedule(e.document.uri, 0));
+  documents.onDidOpen((e) => schedule(e.document.uri));
+  documents.onDidChangeContent((e) => schedule(e.document.uri));
+  documents.onDidSave((e) => schedule(e.document.uri));
   documents.onDidClose((e) => {
     const p = pathOf(e.document.uri);
     if (p) void connection.sendDiagnostics({ uri: e.document.uri, diagnostics: [] });
     // The rest of its input is linted again from the disk's version of the file.
-    if (p) schedule(e.document.uri, 0);
+    if (p) schedule(e.document.uri);
   });
 
   connection.onHover((params) =>
@@ -209,7 +215,7 @@ export function startLanguageServer(connection: Connection): void {
   );
 
   connection.onShutdown(() => {
-    for (const t of pending.values()) clearTimeout(t);
+    for (const t of pending.values()) clearImmediate(t);
     pending.clear();
   });
 

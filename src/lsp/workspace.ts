@@ -13,6 +13,7 @@ import { lintBase } from '../lint/engine.js';
 import { InputError, loadInput, type Overlay } from '../lint/inputs.js';
 import { ruleById } from '../lint/rules/index.js';
 import type { CatalinaBase, Diagnostic, SourceFile } from '../model/index.js';
+import type { ParseCache } from '../parser/index.js';
 import { fileStartSpan } from '../model/index.js';
 
 /** Settings the client may send (initializationOptions / workspace configuration), over tollgate.config.json. */
@@ -58,7 +59,7 @@ export function inputOf(file: string): string {
 }
 
 /** Lints the input `file` belongs to, with `overlay`'s unsaved buffers read instead of the disk. */
-export function check(file: string, overlay: Overlay, settings: CheckSettings = {}): CheckResult {
+export function check(file: string, overlay: Overlay, settings: CheckSettings = {}, cache?: ParseCache): CheckResult {
   const root = inputOf(file);
   const byFile = new Map<string, Diagnostic[]>();
   const add = (d: Diagnostic): void => {
@@ -77,7 +78,7 @@ export function check(file: string, overlay: Overlay, settings: CheckSettings = 
   }
   let base: CatalinaBase;
   try {
-    base = loadInput(root, { overlay });
+    base = loadInput(root, { overlay, ...(cache ? { cache } : {}) });
   } catch (e) {
     if (!(e instanceof InputError)) throw e;
     add({ ruleId: 'file-unreadable', severity: 'error', message: e.message, span: fileStartSpan(resolve(file)) });

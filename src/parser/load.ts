@@ -13,6 +13,31 @@ interface Reader {
   diagnostics: Diagnostic[];
   partition?: BasePartition;
   overlay?: ReadonlyMap<string, Uint8Array>;
+  cache?: ParseCache;
+  /** The properties of this load as a string, for cache keys (set when a cache is given). */
+  propertiesKey?: string;
+}
+
+/**
+ * Parse results kept between loads of the same base (the language server loads it again on every
+ * keystroke): a file whose bytes, properties and options are those of the last load is not parsed
+ * again. The models are read-only downstream, so sharing them between loads is safe.
+ */
+export class ParseCache {
+  private readonly entries = new Map<string, { bytes: Uint8Array; key: string; value: unknown }>();
+
+  /** `parse()`'s result for these bytes of `path`, from the last load when nothing changed. */
+  get<T>(path: string, bytes: Uint8Array, key: string, parse: () => T): T {
+    const hit = this.entries.get(path);
+    if (hit !== undefined && hit.key === key && Buffer.compare(hit.bytes, bytes) === 0) return hit.value as T;
+    const value = parse();
+    this.entries.set(path, { bytes, key, value });
+    return value;
+  }
+}
+
+function parsed<T>(r: Reader, path: string, bytes: Uint8Array, options: string, parse: () => T): T {
+  return r.cache ? r.cache.get(path, bytes, `${options}\0${r.propertiesKey}`, parse) : parse();
 }
 
 /**
@@ -135,7 +160,7 @@ function readWebXml(path: string, properties: Record<string, string>, r: Reader,
   // WEB-INF/web.xml and conf/web.xml are nearly always there; the others seldom are.
   const bytes = readBytes(path, r, presence ?? (basename(path) === 'web.xml' ? 'likely' : 'unknown'));
   if (!bytes) return null;
-  const { webXml, source, diagnostics } = parseWebXml(bytes, path, properties, options);
+  const { webXml, source, diagnostics } = parsed(r, path, bytes, options.namespaceAware === false ? 'web:plain' : 'web:ns', () => parseWebXml(bytes, path, properties, options));
   r.files.set(path, source);
   r.diagnostics.push(...diagnostics);
   if (webXml?.root === 'web-fragment') {
@@ -156,7 +181,7 @@ function readWebXml(path: string, properties: Record<string, string>, r: Reader,
 function readContextFile(path: string, properties: Record<string, string>, r: Reader, presence: Presence = 'unknown'): ContextDef | null {
   const bytes = readBytes(path, r, presence);
   if (!bytes) return null;
-  const { context, source, diagnostics } = parseContextXml(bytes, path, properties);
+  const { context, source, diagnostics } = parsed(r, path, bytes, 'context', () => parseContextXml(bytes, path, properties));
   r.files.set(path, source);
   r.diagnostics.push(...diagnostics);
   return context;
@@ -177,10 +202,10 @@ function flag(def: HostDef | null, name: string, fallback: boolean): boolean {
  * and its contexts, found as Tomcat's HostConfig finds them. Never throws;
  * what cannot be read becomes a diagnostic and the rest is still read.
  */
-export function loadBase(opts: { base: string; home?: string; partition?: BasePartition; overlay?: ReadonlyMap<string, Uint8Array> }): CatalinaBase {
+export function loadBase(opts: { base: string; home?: string; partition?: BasePartition; overlay?: ReadonlyMap<string, Uint8Array>; cache?: ParseCache }): CatalinaBase {
   const base = resolve(opts.base);
   const home = resolve(opts.home ?? opts.base);
-  const r: Reader = { files: new Map(), diagnostics: [], ...(opts.partition ? { partition: opts.partition } : {}), ...(opts.overlay ? { overlay: opts.overlay } : {}) };
+  const r: Reader = { files: new Map(), diagnostics: [], ...(opts.partition ? { partition: opts.partition } : {}), ...(opts.overlay ? { overlay: opts.overlay } : {}), ...(opts.cache ? { cache: opts.cache } : {}) };
   const result: CatalinaBase = {
     base, home, serverXml: null, globalWebXml: null, users: null,
     engineName: 'Catalina', defaultHost: 'localhost', hosts: [],
@@ -203,11 +228,12 @@ export function loadBase(opts: { base: string; home?: string; partition?: BasePa
   const propsBytes = readBytes(propsPath, r);
   if (propsBytes) Object.assign(properties, parseJavaProperties(Buffer.from(propsBytes).toString('latin1')), systemProperties(base, home));
   result.properties = properties;
+  if (r.cache) r.propertiesKey = JSON.stringify(properties);
 
   const serverPath = join(base, 'conf', 'server.xml');
   const serverBytes = readBytes(serverPath, r);
   if (serverBytes) {
-    const { serverXml, source, diagnostics } = parseServerXml(serverBytes, serverPath, properties);
+    const { serverXml, source, diagnostics } = parsed(r, serverPath, serverBytes, 'server', () => parseServerXml(serverBytes, serverPath, properties));
     r.files.set(serverPath, source);
     r.diagnostics.push(...diagnostics);
     result.serverXml = serverXml;
@@ -227,7 +253,7 @@ export function loadBase(opts: { base: string; home?: string; partition?: BasePa
   const usersPath = usersFile(result, base);
   const usersBytes = usersPath ? readBytes(usersPath, r) : null;
   if (usersPath && usersBytes) {
-    const { users, source, diagnostics } = parseTomcatUsers(usersBytes, usersPath, properties);
+    const { users, source, diagnostics } = parsed(r, usersPath, usersBytes, 'users', () => parseTomcatUsers(usersBytes, usersPath, properties));
     r.files.set(usersPath, source);
     r.diagnostics.push(...diagnostics);
     result.users = users;
