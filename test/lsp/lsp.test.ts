@@ -196,3 +196,29 @@ describe('tollgate lsp over stdio', () => {
     expect(child.exitCode).toBeNull();
   });
 });
+
+describe('ParseCache', () => {
+  it('keeps a file parse between loads while its bytes are the same, and parses changed bytes again', async () => {
+    const { loadBase, ParseCache } = await import('../../src/parser/index.js');
+    const dir = mkdtempSync(join(tmpdir(), 'tg-cache-'));
+    try {
+      mkdirSync(join(dir, 'conf'));
+      mkdirSync(join(dir, 'webapps', 'app', 'WEB-INF'), { recursive: true });
+      writeFileSync(join(dir, 'conf', 'web.xml'), GLOBAL);
+      const appFile = join(dir, 'webapps', 'app', 'WEB-INF', 'web.xml');
+      writeFileSync(appFile, BROKEN);
+      const cache = new ParseCache();
+      const first = loadBase({ base: dir, cache });
+      const edited = BROKEN.replace('cors.allowed.origin<', 'cors.allowed.origins.x<');
+      const second = loadBase({ base: dir, cache, overlay: new Map([[appFile, Buffer.from(edited)]]) });
+      expect(second.globalWebXml).toBe(first.globalWebXml);
+      const app = (b: typeof first) => b.hosts[0]!.contexts[0]!.webXml!;
+      expect(app(second)).not.toBe(app(first));
+      expect(app(second).filters[0]!.initParams[0]!.name.value).toBe('cors.allowed.origins.x');
+      const uncached = loadBase({ base: dir, overlay: new Map([[appFile, Buffer.from(edited)]]) });
+      expect(JSON.stringify(uncached.hosts)).toBe(JSON.stringify(second.hosts));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
