@@ -11,11 +11,12 @@
  * filter whose init fails (FilterBase.isConfigProblemFatal and each filter's
  * init code, as src/filters knows them).
  */
-import { readdirSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { contextsOf, selectorTableOf, type MergedFilter, type ResolvedContext } from '../chain/index.js';
 import { mergeErrorPages, type MergedErrorPage } from '../chain/merge.js';
 import { javaHashMapOrder } from '../chain/mime.js';
+import { isJavaClassName, PLATFORM } from '../filters/class-name.js';
 import { findFilterSpec, suggestParam, FILTER_SPECS, validateFilterDef, type TomcatTarget } from '../filters/index.js';
 import type { CatalinaBase, Diagnostic, LoadedContext, LoadedHost } from '../model/index.js';
 import { parseContextName } from '../parser/index.js';
@@ -185,6 +186,36 @@ function missingTomcatClass(f: MergedFilter): Diagnostic | null {
   };
 }
 
+/**
+ * Whether Tomcat's common class loader can find a class an init-param names (randomClass): a .class file
+ * under lib/ of CATALINA_BASE or CATALINA_HOME, or possibly a jar of CATALINA_BASE/lib (the jars of
+ * CATALINA_HOME/lib are Tomcat's own, which hold no class outside its platform packages).
+ */
+function commonLoaderMayHave(base: CatalinaBase, className: string): boolean {
+  const file = `${className.replace(/\./g, '/')}.class`;
+  if (existsSync(join(base.base, 'lib', file)) || existsSync(join(base.home, 'lib', file))) return true;
+  return listed(join(base.base, 'lib')).some((f) => f.toLowerCase().endsWith('.jar'));
+}
+
+/** A class-name init-param naming a class the filter's Class.forName cannot find: the filter fails in init. */
+function missingParamClass(base: CatalinaBase, f: MergedFilter): Diagnostic | null {
+  const spec = findFilterSpec(f.className?.value ?? '');
+  if (!spec) return null;
+  for (const p of f.initParams) {
+    const name = spec.resolveParam(p.name.value);
+    const v = p.value.value.trim();
+    if (name === null || spec.paramKinds[name] !== 'class-name' || !isJavaClassName(v) || PLATFORM.test(v)) continue;
+    if (commonLoaderMayHave(base, v)) continue;
+    return {
+      ruleId: 'filter-param-invalid',
+      severity: 'error',
+      message: `${p.name.value}: Tomcat cannot load ${v} (no ${v.replace(/\./g, '/')}.class in lib/ of CATALINA_BASE or CATALINA_HOME, and no jar in CATALINA_BASE/lib), so ${spec.simpleName} and the application do not start`,
+      span: p.value.span,
+    };
+  }
+  return null;
+}
+
 /** Why one merged filter does not start on Tomcat, and whether Node can run it when it does. */
 interface FilterVerdict {
   refusals: Diagnostic[];
@@ -192,11 +223,11 @@ interface FilterVerdict {
   unrunnable: string | null;
 }
 
-function filterVerdict(f: MergedFilter, target: TomcatTarget, cache: Map<MergedFilter, FilterVerdict>): FilterVerdict {
+function filterVerdict(base: CatalinaBase, f: MergedFilter, target: TomcatTarget, cache: Map<MergedFilter, FilterVerdict>): FilterVerdict {
   const hit = cache.get(f);
   if (hit) return hit;
   let verdict: FilterVerdict;
-  const missing = missingTomcatClass(f);
+  const missing = missingTomcatClass(f) ?? missingParamClass(base, f);
   if (missing) verdict = { refusals: [missing], run: null, unrunnable: null };
   else {
     const v = validateFilterDef({ ...f.def, className: f.className, initParams: f.initParams }, { target });
@@ -326,7 +357,7 @@ export function planBase(base: CatalinaBase, opts: PlanOptions = {}): Plan {
     let unrunnable: string | null = null;
     const { filters: merged, table } = selectorTableOf(c.merged);
     for (const f of merged) {
-      const v = filterVerdict(f, target, verdicts);
+      const v = filterVerdict(base, f, target, verdicts);
       reasons.push(...v.refusals);
       if (v.run) filters.push(v.run);
       else unrunnable ??= v.unrunnable;

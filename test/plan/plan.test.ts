@@ -42,6 +42,14 @@ describe('planBase decides what Tomcat starts', () => {
     expect([stateOf(p, '/fatal').state, stateOf(p, '/logged').state, stateOf(p, '/ignored').state]).toEqual(['refused', 'starts', 'starts']);
   });
 
+  it('a randomClass the common class loader cannot find refuses the context; one under lib/ starts it', () => {
+    const csrf = webXml(filter('csrf', 'RestCsrfPreventionFilter', { randomClass: 'com.example.MyRandom' }));
+    const missing = plan({ 'webapps/app/WEB-INF/web.xml': csrf });
+    expect([stateOf(missing, '/app').state, stateOf(missing, '/app').reasons[0]!.message]).toEqual(['refused', expect.stringContaining('Tomcat cannot load com.example.MyRandom')]);
+    const present = plan({ 'webapps/app/WEB-INF/web.xml': csrf, 'lib/com/example/MyRandom.class': '' });
+    expect(stateOf(present, '/app').state).toBe('starts');
+  });
+
   it('inits every defined filter, mapped or not', () => {
     const p = plan(app(filter('h', 'HttpHeaderSecurityFilter', { antiClickJackingOption: 'NOPE' }, false)));
     expect(stateOf(p, '/app').state).toBe('refused');
