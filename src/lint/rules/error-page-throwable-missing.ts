@@ -1,16 +1,16 @@
 import type { WebXml } from '../../model/index.js';
 import type { Rule } from '../types.js';
-import { layersOf, rootSpan } from './webapp.js';
+import { perDescriptor, layersOf, rootSpan } from './webapp.js';
 
 /** Whether the descriptor has a page that catches every exception: by java.lang.Throwable, or the default error page (Servlet 3.0+). */
-function catchesThrowable(w: WebXml): boolean {
+const catchesThrowable = perDescriptor((w: WebXml): boolean => {
   for (const p of w.errorPages ?? []) {
     if (!p.location?.value.trim()) continue;
     const type = p.exceptionType?.value.trim();
     if (type === 'java.lang.Throwable' || (!type && !p.errorCode)) return true;
   }
   return false;
-}
+});
 
 export const rule: Rule = {
   meta: {

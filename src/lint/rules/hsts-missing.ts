@@ -1,11 +1,11 @@
 import type { WebXml } from '../../model/index.js';
 import type { Rule } from '../types.js';
-import { javaBoolean, layersOf, rootSpan } from './webapp.js';
+import { perDescriptor, javaBoolean, layersOf, rootSpan } from './webapp.js';
 
 const CLASSES = new Set(['org.apache.catalina.filters.HttpHeaderSecurityFilter', 'org.vendor.container.filters.HttpHeaderSecurityFilter']);
 
 /** Whether a descriptor maps to /* a header filter of its own that sends HSTS. */
-function sendsHsts(w: WebXml): boolean {
+const sendsHsts = perDescriptor((w: WebXml): boolean => {
   const names = new Set<string>();
   for (const f of w.filters) {
     if (!f.className || !CLASSES.has(f.className.value.trim())) continue;
@@ -13,7 +13,7 @@ function sendsHsts(w: WebXml): boolean {
     if (!p || javaBoolean(p.value.value.trim())) names.add(f.name.value);
   }
   return names.size > 0 && w.filterMappings.some((m) => names.has(m.filterName.value) && m.urlPatterns.some((p) => p.value.trim() === '/*'));
-}
+});
 
 export const rule: Rule = {
   meta: {

@@ -1,13 +1,13 @@
 import type { WebXml } from '../../model/index.js';
 import type { Rule } from '../types.js';
-import { layersOf, onlyTlsConnectors, requiresTls, rootSpan } from './webapp.js';
+import { perDescriptor, layersOf, onlyTlsConnectors, requiresTls, rootSpan } from './webapp.js';
 
 /** Whether a descriptor sends every method of /* to TLS. */
-function forcesTls(w: WebXml): boolean {
+const forcesTls = perDescriptor((w: WebXml): boolean => {
   return (w.securityConstraints ?? []).some(
     (sc) => requiresTls(sc.transportGuarantee?.value) && sc.collections.some((col) => col.httpMethods.length === 0 && col.httpMethodOmissions.length === 0 && col.urlPatterns.some((p) => p.value.trim() === '/*')),
   );
-}
+});
 
 export const rule: Rule = {
   meta: {

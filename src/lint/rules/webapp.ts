@@ -80,6 +80,15 @@ export function managementApp(c: ResolvedContext): 'manager' | 'host-manager' | 
  * a server.xml nothing is known, so false.
  */
 export function onlyTlsConnectors(base: CatalinaBase): boolean {
+  let answer = tlsOnly.get(base);
+  if (answer === undefined) tlsOnly.set(base, (answer = everyConnectorTls(base)));
+  return answer;
+}
+
+// Asked for every context by several rules: answered once per base.
+const tlsOnly = new WeakMap<CatalinaBase, boolean>();
+
+function everyConnectorTls(base: CatalinaBase): boolean {
   const services = base.serverXml?.services ?? [];
   let any = false;
   for (const s of services) {
@@ -187,4 +196,17 @@ export function anySecureConnector(base: CatalinaBase): boolean | null {
     }
   }
   return false;
+}
+
+/**
+ * A fact of one descriptor, worked out once: the rules that ask it of every context would otherwise
+ * ask conf/web.xml's once per application.
+ */
+export function perDescriptor(fact: (w: WebXml) => boolean): (w: WebXml) => boolean {
+  const known = new WeakMap<WebXml, boolean>();
+  return (w) => {
+    let answer = known.get(w);
+    if (answer === undefined) known.set(w, (answer = fact(w)));
+    return answer;
+  };
 }
