@@ -64,5 +64,7 @@ const EXPECTED: string[] = [
   'filter-never-mapped webapps/c/WEB-INF/web.xml:4:18',
   'cors-http-origin webapps/c/WEB-INF/web.xml:6:75',
   'remote-addr-ipv6-form webapps/c/WEB-INF/web.xml:11:60',
+  // c repeats a's chain in its own file: its own finding (once per application, not once per filter pair).
+  'remote-ip-after-address-filter webapps/c/WEB-INF/web.xml:19:3',
   'request-dumper-enabled webapps/c/WEB-INF/web.xml:21:18',
 ];

@@ -1,4 +1,4 @@
-import type { Diagnostic } from '../../model/index.js';
+import type { Diagnostic, SourceFile, Span } from '../../model/index.js';
 import { benchmarkLabels, counts, groupByFile, lineText, rel, type FormatInput } from './common.js';
 
 const SEVERITY_LABEL = { error: 'error', warning: 'warning', info: 'info' } as const;
@@ -27,6 +27,14 @@ export function formatStylish(input: FormatInput): string {
   const c = (code: number, s: string): string => (input.color ? `\u001b[${code}m${s}\u001b[0m` : s);
   const colorOf = (d: Diagnostic): number => (d.severity === 'error' ? 31 : d.severity === 'warning' ? 33 : 36);
   const out: string[] = [];
+  const frameOf = (source: SourceFile | undefined, s: Span, color: number): void => {
+    const text = lineText(source, s.line);
+    if (text === null) return;
+    const gutter = String(s.line).padStart(6);
+    const frame = window(text, s.column - 1, s.endLine === s.line ? s.endColumn - 1 : text.length);
+    out.push(c(90, `${gutter} | `) + frame.text);
+    out.push(c(90, `${' '.repeat(gutter.length)} | `) + ' '.repeat(frame.start) + c(color, '^'.repeat(Math.max(1, frame.end - frame.start))));
+  };
   for (const [file, list] of groupByFile(input.diagnostics)) {
     out.push(c(4, rel(input.cwd, file)));
     const source = input.files.get(file);
@@ -34,14 +42,13 @@ export function formatStylish(input: FormatInput): string {
       const s = d.span;
       const controls = benchmarkLabels(d);
       out.push(`  ${s.line}:${s.column}  ${c(colorOf(d), SEVERITY_LABEL[d.severity])}  ${d.message}  ${c(90, controls ? `${d.ruleId} (${controls})` : d.ruleId)}`);
-      const text = lineText(source, s.line);
-      if (text !== null) {
-        const gutter = String(s.line).padStart(6);
-        const frame = window(text, s.column - 1, s.endLine === s.line ? s.endColumn - 1 : text.length);
-        out.push(c(90, `${gutter} | `) + frame.text);
-        out.push(c(90, `${' '.repeat(gutter.length)} | `) + ' '.repeat(frame.start) + c(colorOf(d), '^'.repeat(Math.max(1, frame.end - frame.start))));
+      frameOf(source, s, colorOf(d));
+      // A related place gets its own frame: the finding is where the user acts, and this is the other half
+      // of the cause (often in another file, such as the conf/web.xml filter an application's chain merges with).
+      for (const r of d.related ?? []) {
+        out.push(c(90, `         note: ${r.message} (${rel(input.cwd, r.span.file)}:${r.span.line}:${r.span.column})`));
+        frameOf(input.files.get(r.span.file), r.span, 90);
       }
-      for (const r of d.related ?? []) out.push(c(90, `         note: ${r.message} (${rel(input.cwd, r.span.file)}:${r.span.line}:${r.span.column})`));
     }
     out.push('');
   }
