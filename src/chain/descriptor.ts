@@ -9,6 +9,7 @@
 import type { Diagnostic, Dispatcher, FilterMapping, Located, MimeMapping, Param, ServletMapping, WebXml } from '../model/index.js';
 import { compilePattern, decodeUrlPattern, type CompiledPattern } from './patterns.js';
 import type { MappedPattern, MergedFilter, MergedFilterMapping, MergedServlet, MergedServletMapping, Origin } from './types.js';
+import { parseJavaInteger } from '../protocol/java-integer.js';
 
 
 /** The digester's view of one descriptor (or of conf/web.xml plus web.xml.default). */
@@ -99,13 +100,6 @@ function decodedPattern(raw: string): string | { error: string } {
   if (!raw.includes('%')) return raw;
   const d = decodeUrlPattern(raw);
   return 'error' in d ? d : d.pattern;
-}
-
-/** Java's Integer.valueOf on trimmed text: an optional sign, ASCII digits, within 32 bits. */
-function parseJavaInt(text: string): number | null {
-  if (!/^[+-]?\d+$/.test(text)) return null;
-  const n = Number(text);
-  return n >= -2147483648 && n <= 2147483647 ? n : null;
 }
 
 /** Fails to compile when CompiledPattern gains a field mappedPatterns does not copy. */
@@ -260,7 +254,7 @@ function findStop(state: Descriptor, xml: WebXml, origin: Origin): Stop | null {
     }
   }
   const t = xml.sessionTimeout;
-  if (t && parseJavaInt(t.value) === null) {
+  if (t && parseJavaInteger(t.value) === null) {
     stop = earlier(stop, {
       offset: t.span.offset,
       diagnostic: {
@@ -356,5 +350,5 @@ export function readInto(state: Descriptor, xml: WebXml, origin: Origin): void {
     if (!state.welcomeFiles.includes(w.value)) state.welcomeFiles.push(w.value);
   }
   const t = xml.sessionTimeout;
-  if (t && t.span.offset < limit) state.sessionTimeout = parseJavaInt(t.value);
+  if (t && t.span.offset < limit) state.sessionTimeout = parseJavaInteger(t.value);
 }

@@ -21,6 +21,8 @@
  * read, and a date with another name is ignored like any unreadable date.
  */
 
+import { javaDigit } from './java-integer.js';
+
 const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
 const WEEKDAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'];
 const SHORT_MONTHS = MONTHS.map((m) => m.slice(0, 3));
@@ -53,18 +55,6 @@ const CENTURY_START_MS = (() => {
 })();
 const CENTURY_START_YEAR = new Date(CENTURY_START_MS).getUTCFullYear();
 
-/** The value of a decimal digit as Java's Character.digit(ch, 10) gives it (Unicode digits included), or -1. */
-function digitValue(c: number): number {
-  if (c >= 48 && c <= 57) return c - 48;
-  if (c < 0x660 || c > 0xffff) return -1;
-  const ch = String.fromCharCode(c);
-  if (!/\p{Nd}/u.test(ch)) return -1;
-  // Unicode lays out each script's digits as a run of ten from its zero.
-  let v = 0;
-  while (v < 9 && /\p{Nd}/u.test(String.fromCharCode(c - v - 1))) v++;
-  return v;
-}
-
 /** Java's Number.intValue of what DecimalFormat parsed: a long wraps to 32 bits, a double truncates and saturates. */
 function intValue(n: bigint | number): number {
   if (typeof n === 'bigint') return Number(BigInt.asIntN(32, n));
@@ -94,7 +84,7 @@ function readNumber(text: string, start: number): { value: number; end: number }
   if (text.charCodeAt(i) === 0x221e) return { value: negative ? -2147483648 : 2147483647, end: i + 1 };
   let digits = '';
   while (i < text.length) {
-    const d = digitValue(text.charCodeAt(i));
+    const d = javaDigit(text.charCodeAt(i));
     if (d < 0) break;
     digits += d;
     i++;
@@ -110,7 +100,7 @@ function readNumber(text: string, start: number): { value: number; end: number }
     }
     let expDigits = '';
     while (j < text.length) {
-      const d = digitValue(text.charCodeAt(j));
+      const d = javaDigit(text.charCodeAt(j));
       if (d < 0) break;
       expDigits += d;
       j++;
@@ -262,7 +252,7 @@ function parseWith(text: string, format: readonly Element[]): bigint | null {
     }
     const n = readNumber(text, i);
     if (!n) return null;
-    if (element === 'year2') p.twoDigitYear = n.end - i === 2 && digitValue(text.charCodeAt(i)) >= 0 && digitValue(text.charCodeAt(i + 1)) >= 0;
+    if (element === 'year2') p.twoDigitYear = n.end - i === 2 && javaDigit(text.charCodeAt(i)) >= 0 && javaDigit(text.charCodeAt(i + 1)) >= 0;
     i = n.end;
     if (element === 'day') p.day = n.value;
     else if (element === 'year' || element === 'year2') p.year = n.value;

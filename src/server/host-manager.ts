@@ -14,6 +14,7 @@ import type { HostFailure, HostRegistry, HostResult } from './hosts.js';
 import { forbiddenPage, unauthorizedPage } from './host-manager-pages.js';
 import type { Principal } from './realm.js';
 import { METHOD_NOT_IMPLEMENTED_STATUS, methodNotImplementedMessage } from './servlet-methods.js';
+import { compileCidrMatcher, parseCidrList, toTomcatRemoteAddr } from '../protocol/net.js';
 
 /** What checks user names and passwords (UserRealm does). */
 export interface Authenticator {
@@ -270,10 +271,12 @@ function parameters(query: string | null): ParameterMap {
   return map;
 }
 
-/** 127.0.0.0/8 and ::1 (also IPv4-mapped), the host-manager's RemoteCIDRValve allow list. */
+/** The host manager's RemoteCIDRValve allow list, read by the one NetMask implementation. */
+const LOOPBACK = compileCidrMatcher(parseCidrList('127.0.0.0/8, ::1').cidrs);
+
+/** 127.0.0.0/8 and ::1, for a Node socket address (IPv4-mapped ones as Tomcat reports them). */
 function isLoopback(address: string): boolean {
-  const a = address.startsWith('::ffff:') ? address.slice(7) : address;
-  return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(a) || a === '::1' || a === '0:0:0:0:0:0:0:1';
+  return LOOPBACK(toTomcatRemoteAddr(address));
 }
 
 function sendPage(req: IncomingMessage, res: ServerResponse, status: number, body: string): void {

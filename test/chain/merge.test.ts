@@ -211,6 +211,8 @@ describe('welcome files, session timeout, MIME types', () => {
     expect(mergeWebApp(global, null, appXml(timeout('+4'))).sessionTimeoutMinutes).toBe(4);
     expect(mergeWebApp(global, null, appXml(timeout('-1'))).sessionTimeoutMinutes).toBe(-1);
     expect(mergeWebApp(global, null, appXml(timeout(' 5 '))).sessionTimeoutMinutes).toBe(5);
+    // Integer.valueOf reads any Unicode decimal digit (Java 17: Integer.parseInt("٣٠") is 30).
+    expect(mergeWebApp(global, null, appXml(timeout('٣٠'))).sessionTimeoutMinutes).toBe(30);
   });
 
   it('lets the app and the host override MIME types per extension, lower-cased', () => {
