@@ -115,7 +115,7 @@ export interface PlanOptions {
  * Findings after which Tomcat's parser gives up on the file; for a tollgate.chain.json (which holds
  * every context) one that breaks the document or its schema, as no context in it can be read with certainty.
  */
-const UNPARSEABLE = new Set(['xml-malformed', 'xml-entity-expansion', 'json-malformed', 'json-chain-invalid']);
+const UNPARSEABLE = new Set(['xml-malformed', 'xml-entity-expansion', 'xml-external-dtd', 'json-malformed', 'json-chain-invalid']);
 
 /** The first error that stops Tomcat parsing each file, by absolute path. */
 function unparseableFiles(base: CatalinaBase): Map<string, Diagnostic> {

@@ -33,6 +33,15 @@ describe('planBase decides what Tomcat starts', () => {
     expect(p.skipped).toEqual([expect.objectContaining({ contextPath: '/app', state: 'refused', reason: expect.stringMatching(/^Tomcat does not start it: webapps\/app\/WEB-INF\/web\.xml:6:\d+: hstsMaxAgeSeconds/) })]);
   });
 
+  it('refuses a context whose web.xml names an external DTD Tomcat will not read (observed: "Could not resolve XML resource", startup failed)', () => {
+    const p = plan({
+      'webapps/ext/WEB-INF/web.xml': '<?xml version="1.0"?>\n<!DOCTYPE web-app SYSTEM "file:///etc/hostname">\n<web-app xmlns="https://jakarta.ee/xml/ns/jakartaee" version="6.0"/>\n',
+      'webapps/pub/WEB-INF/web.xml': '<?xml version="1.0"?>\n<!DOCTYPE web-app PUBLIC "-//Sun Microsystems, Inc.//DTD Web Application 2.3//EN" "http://java.sun.com/dtd/web-app_2_3.dtd">\n<web-app/>\n',
+    });
+    expect([stateOf(p, '/ext').state, stateOf(p, '/pub').state]).toEqual(['refused', 'starts']);
+    expect(stateOf(p, '/ext').reasons.map((d) => [d.ruleId, d.span.line])).toEqual([['xml-external-dtd', 2]]);
+  });
+
   it('an unknown parameter refuses a context only where the filter treats it as fatal', () => {
     const p = plan({
       'webapps/fatal/WEB-INF/web.xml': webXml(filter('h', 'HttpHeaderSecurityFilter', { hstsMaxAge: '60' })),
