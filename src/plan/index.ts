@@ -11,7 +11,7 @@
  * filter whose init fails (FilterBase.isConfigProblemFatal and each filter's
  * init code, as src/filters knows them).
  */
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, opendirSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { contextsOf, selectorTableOf, type MergedFilter, type ResolvedContext } from '../chain/index.js';
 import { mergeErrorPages, type MergedErrorPage } from '../chain/merge.js';
@@ -242,13 +242,23 @@ function filterVerdict(base: CatalinaBase, f: MergedFilter, target: TomcatTarget
   return verdict;
 }
 
-/** Directory entries in the order the file system lists them, as Java's File.list() returns them (unsorted). */
+/**
+ * Directory entries in the order the file system lists them, as Java's File.list() returns them:
+ * readdirSync sorts (libuv's scandir), an opendir stream does not.
+ */
 function listed(dir: string): string[] {
+  const out: string[] = [];
   try {
-    return readdirSync(dir);
+    const d = opendirSync(dir);
+    try {
+      for (let e = d.readSync(); e !== null; e = d.readSync()) out.push(e.name);
+    } finally {
+      d.closeSync();
+    }
   } catch {
-    return [];
+    return out;
   }
+  return out;
 }
 
 /**
@@ -257,9 +267,11 @@ function listed(dir: string): string[] {
  * first, in the order of the Host's children HashMap; then HostConfig deploys context files, WARs and
  * directories in the order File.list() gives (one start-stop thread: one after another).
  */
-function firstDeployed(base: CatalinaBase, host: LoadedHost): LoadedContext | null {
-  const byName = new Map(host.contexts.map((c) => [c.name, c]));
-  const fromServerXml = host.contexts.filter((c) => c.source === 'server-xml');
+function firstDeployed(base: CatalinaBase, host: LoadedHost, unparseable: Map<string, Diagnostic>): LoadedContext | null {
+  // A context whose context file Tomcat cannot parse is deployed as a FailedContext, which never reads the defaults.
+  const deployable = host.contexts.filter((c) => !unparseable.has(contextFileOf(base, c) ?? ''));
+  const byName = new Map(deployable.map((c) => [c.name, c]));
+  const fromServerXml = deployable.filter((c) => c.source === 'server-xml');
   if (fromServerXml.length > 0) {
     const names = fromServerXml.map((c) => (c.version ? `${c.path}##${c.version}` : c.path));
     const first = javaHashMapOrder(names, names.length)[0]!;
@@ -282,15 +294,21 @@ function firstDeployed(base: CatalinaBase, host: LoadedHost): LoadedContext | nu
     const c = byName.get(parseContextName(f).name);
     if (c?.source === 'app-dir') return c;
   }
-  return host.contexts[0] ?? null;
+  return deployable[0] ?? null;
+}
+
+/** The context file Tomcat reads for a context (its own file or META-INF/context.xml), null for one of server.xml. */
+function contextFileOf(base: CatalinaBase, c: LoadedContext): string | null {
+  const file = c.contextDef?.file ?? (c.source === 'app-dir' ? join(c.docBase, 'META-INF', 'context.xml') : null);
+  return file === base.serverXml?.file ? null : file;
 }
 
 /** Why Tomcat refuses a context because of its descriptors: parse errors, digester stops, StandardContext checks. */
 function descriptorRefusals(base: CatalinaBase, c: ResolvedContext, unparseable: Map<string, Diagnostic>, first: () => LoadedContext | null): Diagnostic[] {
   const out: Diagnostic[] = [];
   // META-INF/context.xml or the context file: HostConfig deploys a FailedContext instead.
-  const contextFile = c.context.contextDef?.file ?? (c.context.source === 'app-dir' ? join(c.context.docBase, 'META-INF', 'context.xml') : null);
-  const ownXml = contextFile && contextFile !== base.serverXml?.file ? unparseable.get(contextFile) : undefined;
+  const contextFile = contextFileOf(base, c.context);
+  const ownXml = contextFile ? unparseable.get(contextFile) : undefined;
   if (ownXml) out.push(ownXml);
   // "Parse error in application web.xml": ContextConfig marks the context unavailable.
   for (const xml of [c.context.webXml, c.context.tomcatWebXml]) {
@@ -348,7 +366,7 @@ export function planBase(base: CatalinaBase, opts: PlanOptions = {}): Plan {
   const skipped: SkippedContext[] = [];
   for (const c of contextsOf(base)) {
     const first = (): LoadedContext | null => {
-      if (!firsts.has(c.host)) firsts.set(c.host, firstDeployed(base, c.host));
+      if (!firsts.has(c.host)) firsts.set(c.host, firstDeployed(base, c.host, unparseable));
       return firsts.get(c.host)!;
     };
     const reasons = server.state === 'refused' ? [...server.reasons] : descriptorRefusals(base, c, unparseable, first);

@@ -1,3 +1,4 @@
+import { opendirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadBase } from '../../src/parser/index.js';
@@ -144,6 +145,24 @@ describe('planBase decides what Tomcat starts', () => {
     expect([big.state, big.run]).toEqual(['starts', null]);
     expect(big.unrunnable).toMatch(/^tollgate did not read webapps\/big\/WEB-INF\/web\.xml, which Tomcat reads/);
     expect(stateOf(p, '/ok').run).not.toBeNull();
+  });
+
+  it('a malformed conf/web.xml fails the first context the host deploys, in the order the file system lists appBase; a context whose own file Tomcat cannot parse never reads it', () => {
+    // Observed on Tomcat 10.1.60 with webapps listed as charlie, ROOT, bravo, alpha, delta and a malformed
+    // conf/Catalina/localhost/delta.xml: delta failed to deploy, charlie failed on conf/web.xml, the others
+    // started with the defaults read up to the error (no servlet mapping yet, so every request got 404).
+    const truncated = webXml('<servlet><servlet-name>default</servlet-name><servlet-class>org.apache.catalina.servlets.DefaultServlet</servlet-class></servlet>').replace('</web-app>', '<servlet-mapping>');
+    const dir = tree({ 'conf/web.xml': truncated, 'conf/Catalina/localhost/delta.xml': '<Context>\n<Valve </Context>\n', 'webapps/alpha/index.html': 'a', 'webapps/bravo/index.html': 'b', 'webapps/charlie/index.html': 'c', 'webapps/delta/index.html': 'd' });
+    const p = planBase(loadBase({ base: dir }));
+    const d = opendirSync(join(dir, 'webapps'));
+    const order: string[] = [];
+    for (let e = d.readSync(); e !== null; e = d.readSync()) order.push(e.name);
+    d.closeSync();
+    const first = order.find((n) => n !== 'delta')!;
+    expect(p.contexts.filter((c) => c.state === 'refused').map((c) => [c.name, c.reasons[0]!.span.file.slice(dir.length + 1)]).sort()).toEqual(
+      [[first, join('conf', 'web.xml')], ['delta', join('conf', 'Catalina', 'localhost', 'delta.xml')]].sort(),
+    );
+    expect(p.plans.every((r) => r.table.servletMappings.length === 0)).toBe(true);
   });
 
   it('routes a request past contexts that did not start, to the longest started one', () => {
