@@ -15,6 +15,7 @@ export const ENTRY_POINTS = {
   lint: 'src/api/lint.ts',
   compile: 'src/api/compile.ts',
   schema: 'src/api/schema.ts',
+  embed: 'src/embed/index.ts',
 };
 
 rmSync('dist/bundle', { recursive: true, force: true });

@@ -270,7 +270,12 @@ export function createContextRuntime(options: ContextRuntimeOptions = {}): Conte
     } catch {
       servletName = null;
     }
-    const ex = new Exchange(state, from.req, from.res, contextPath + locPath, locQuery, safeDecode(locPath), from.downstream);
+    // The page is served by the context's servlet when it has one (a framework routes it by req.url), else downstream.
+    const req = from.req;
+    const res = from.res;
+    const downstream = defaultServlet === null ? from.downstream : () => defaultServlet(req, res);
+    const ex = new Exchange(state, req, res, contextPath + locPath, locQuery, safeDecode(locPath), downstream);
+    req.url = inUrl ? contextPath + location : location;
     ex.request.dispatcherType = 'ERROR';
     for (const name of original.getAttributeNames()) ex.request.setAttribute(name, original.getAttribute(name));
     ex.request.setAttribute(ERROR_ATTRIBUTES.statusCode, status);
@@ -346,7 +351,7 @@ export function createContextRuntime(options: ContextRuntimeOptions = {}): Conte
     if (forward) res.removeHeader('content-length');
     // Frameworks route by req.url: during a forward it is the target's, as getRequestURI is.
     const url = req.url;
-    if (forward) req.url = contextPath + location;
+    if (forward) req.url = inUrl ? contextPath + location : location;
     try {
       ex.chain = selectChain(ex);
       await advance(ex);
