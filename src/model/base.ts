@@ -1,6 +1,7 @@
 import type { Diagnostic } from './diagnostic.js';
 import type { SourceFile } from './span.js';
 import type { ContextDef, HostDef, ServerXml, TomcatUsers } from './server.js';
+import type { PropertiesFile } from './properties.js';
 import type { WebXml } from './webxml.js';
 
 /** How a context was found, as Tomcat's HostConfig finds them. */
@@ -34,6 +35,8 @@ export interface LoadedHost {
   def: HostDef | null;
   /** `conf/<Engine>/<Host>/web.xml.default`. */
   webXmlDefault: WebXml | null;
+  /** `conf/<Engine>/<Host>/context.xml.default`, which every context of the host inherits; absent or null when none. */
+  contextDefault?: ContextDef | null;
   contexts: LoadedContext[];
 }
 
@@ -45,6 +48,12 @@ export interface CatalinaBase {
   /** `conf/web.xml` of the base (Tomcat 10.1 never reads the home's); null when the base has none. */
   globalWebXml: WebXml | null;
   users: TomcatUsers | null;
+  /** `conf/context.xml`, which every context of every host inherits; absent or null when none. */
+  contextXml?: ContextDef | null;
+  /** `conf/catalina.properties` with positions (its entries are also in `properties`); absent or null when none. */
+  catalinaProperties?: PropertiesFile | null;
+  /** `conf/logging.properties` (JULI's configuration); absent or null when none. */
+  loggingProperties?: PropertiesFile | null;
   engineName: string;
   defaultHost: string;
   hosts: LoadedHost[];

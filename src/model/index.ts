@@ -3,3 +3,4 @@ export * from './diagnostic.js';
 export * from './webxml.js';
 export * from './server.js';
 export * from './base.js';
+export * from './properties.js';

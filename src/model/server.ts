@@ -19,6 +19,8 @@ export interface ContextDef {
   docBase: Located<string> | null;
   attributes: Attributes;
   valves: ConfigElement[];
+  /** Every child element (Valve, Resources, CookieProcessor, Manager, Realm...), in file order. */
+  children?: ConfigElement[];
   span: Span;
 }
 
@@ -30,6 +32,8 @@ export interface HostDef {
   contexts: ContextDef[];
   valves: ConfigElement[];
   listeners: ConfigElement[];
+  /** The host's own <Realm> elements. */
+  realms?: ConfigElement[];
   span: Span;
 }
 

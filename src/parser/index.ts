@@ -4,6 +4,7 @@ export { parseXmlTree, elementText, type XmlAttribute, type XmlDocument, type Xm
 export { parseWebXml, type WebXmlOptions } from './webxml.js';
 export { parseServerXml, parseContextXml, parseTomcatUsers } from './server.js';
 export { resolveProperties, parseJavaProperties } from './properties.js';
+export { parsePropertiesFile, propertyOf } from './properties-file.js';
 export { parseContextName, contextBaseName, isContextPathValid } from './context-name.js';
 export { loadBase, loadAddedHost, ParseCache, type BasePartition } from './load.js';
 export { parseChainJson } from './json-chain.js';

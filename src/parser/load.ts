@@ -1,9 +1,9 @@
 import { existsSync, readdirSync, realpathSync, statSync, type Dirent } from 'node:fs';
 import { basename, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import type { CatalinaBase, ContextDef, Diagnostic, HostDef, LoadedContext, LoadedHost, SourceFile, WebXml } from '../model/index.js';
+import type { CatalinaBase, ContextDef, Diagnostic, HostDef, LoadedContext, LoadedHost, PropertiesFile, SourceFile, WebXml } from '../model/index.js';
 import { fileStartSpan } from '../model/index.js';
 import { contextBaseName, isContextPathValid, parseContextName } from './context-name.js';
-import { parseJavaProperties } from './properties.js';
+import { parsePropertiesFile } from './properties-file.js';
 import { acceptConfigBytes, readConfigBytes, type ReadResult } from './read.js';
 import { parseContextXml, parseServerXml, parseTomcatUsers } from './server.js';
 import { parseWebXml, type WebXmlOptions } from './webxml.js';
@@ -187,6 +187,14 @@ function readContextFile(path: string, properties: Record<string, string>, r: Re
   return context;
 }
 
+function readPropertiesFile(path: string, r: Reader): PropertiesFile | null {
+  const bytes = readBytes(path, r);
+  if (!bytes) return null;
+  const { properties, source } = parsePropertiesFile(bytes, path);
+  r.files.set(path, source);
+  return properties;
+}
+
 /** Shared (parseWebXml only reads them). */
 const NAMESPACE_AWARE: WebXmlOptions = Object.freeze({ namespaceAware: true });
 const NOT_NAMESPACE_AWARE: WebXmlOptions = Object.freeze({ namespaceAware: false });
@@ -226,9 +234,16 @@ export function loadBase(opts: { base: string; home?: string; partition?: BasePa
   // and registers each entry as a system property: those are what `${...}` sees.
   const propsPath = join(base, 'conf', 'catalina.properties');
   const propsBytes = readBytes(propsPath, r);
-  if (propsBytes) Object.assign(properties, parseJavaProperties(Buffer.from(propsBytes).toString('latin1')), systemProperties(base, home));
+  if (propsBytes) {
+    const { properties: file, source } = parsePropertiesFile(propsBytes, propsPath);
+    r.files.set(propsPath, source);
+    result.catalinaProperties = file;
+    for (const e of file.entries) properties[e.key.value] = e.value.value;
+    Object.assign(properties, systemProperties(base, home));
+  }
   result.properties = properties;
   if (r.cache) r.propertiesKey = JSON.stringify(properties);
+  result.loggingProperties = readPropertiesFile(join(base, 'conf', 'logging.properties'), r);
 
   const serverPath = join(base, 'conf', 'server.xml');
   const serverBytes = readBytes(serverPath, r);
@@ -245,6 +260,9 @@ export function loadBase(opts: { base: string; home?: string; partition?: BasePa
       span: fileStartSpan(serverPath),
     });
   }
+
+  // Every context inherits conf/context.xml (Tomcat reads the base's only).
+  result.contextXml = readContextFile(join(base, 'conf', 'context.xml'), properties, r);
 
   // Only the base's conf/web.xml counts: Tomcat 10.1 does not look in CATALINA_HOME
   // (observed: with it only in the home, the log says "No global web.xml found").
@@ -313,6 +331,8 @@ function loadHost(result: CatalinaBase, def: HostDef | null, properties: Record<
     webXmlDefault: readWebXml(join(configBase, 'web.xml.default'), properties, r),
     contexts: [],
   };
+  const contextDefault = readContextFile(join(configBase, 'context.xml.default'), properties, r);
+  if (contextDefault) host.contextDefault = contextDefault;
   const deployXML = flag(def, 'deployXML', true);
   const unpackWARs = flag(def, 'unpackWARs', true);
   // Without deployOnStartup, autoDeploy still deploys the same applications moments later.

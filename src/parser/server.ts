@@ -49,6 +49,7 @@ class ElementReader {
       docBase: attributes['docBase'] ?? null,
       attributes,
       valves: el.children.filter((c) => c.name === 'Valve').map((c) => this.generic(c)),
+      children: el.children.map((c) => this.generic(c)),
       span: el.span,
     };
   }
@@ -75,6 +76,7 @@ class ElementReader {
       contexts: el.children.filter((c) => c.name === 'Context').map((c) => this.context(c, file)),
       valves: el.children.filter((c) => c.name === 'Valve').map((c) => this.generic(c)),
       listeners: el.children.filter((c) => c.name === 'Listener').map((c) => this.generic(c)),
+      realms: el.children.filter((c) => c.name === 'Realm').map((c) => this.generic(c)),
       span: el.span,
     };
   }
