@@ -1,6 +1,43 @@
 import type { Rule } from '../types.js';
 import { rule as addressRegexBareDot } from './address-regex-bare-dot.js';
 import { rule as addressRegexMatchesNothing } from './address-regex-matches-nothing.js';
+import { rule as accessLogMissing } from './access-log-missing.js';
+import { rule as accessLogPattern } from './access-log-pattern.js';
+import { rule as accessLogProxyAddress } from './access-log-proxy-address.js';
+import { rule as ajpNoSecret } from './ajp-no-secret.js';
+import { rule as connectorAllAddresses } from './connector-all-addresses.js';
+import { rule as connectorAllowTrace } from './connector-allow-trace.js';
+import { rule as connectorDiscardFacadesOff } from './connector-discard-facades-off.js';
+import { rule as connectorEnableLookups } from './connector-enable-lookups.js';
+import { rule as connectorGetWriterEncoding } from './connector-get-writer-encoding.js';
+import { rule as connectorLimits } from './connector-limits.js';
+import { rule as connectorNotTls } from './connector-not-tls.js';
+import { rule as connectorPathDelimiters } from './connector-path-delimiters.js';
+import { rule as connectorSecureWithoutTls } from './connector-secure-without-tls.js';
+import { rule as connectorServerHeader } from './connector-server-header.js';
+import { rule as connectorWeakCiphers } from './connector-weak-ciphers.js';
+import { rule as connectorXPoweredBy } from './connector-x-powered-by.js';
+import { rule as contextAllowLinking } from './context-allow-linking.js';
+import { rule as contextCrossContext } from './context-cross-context.js';
+import { rule as contextLogEffectiveWebXml } from './context-log-effective-web-xml.js';
+import { rule as contextPrivileged } from './context-privileged.js';
+import { rule as contextReloadable } from './context-reloadable.js';
+import { rule as cookieSameSiteNone } from './cookie-same-site-none.js';
+import { rule as errorReportServerInfo } from './error-report-server-info.js';
+import { rule as hostAutoDeploy } from './host-auto-deploy.js';
+import { rule as hostDeployOnStartup } from './host-deploy-on-startup.js';
+import { rule as hostDeployXml } from './host-deploy-xml.js';
+import { rule as lockoutRealmMissing } from './lockout-realm-missing.js';
+import { rule as lockoutRealmWeak } from './lockout-realm-weak.js';
+import { rule as loggingNoFileHandler } from './logging-no-file-handler.js';
+import { rule as managerUnrestricted } from './manager-unrestricted.js';
+import { rule as memoryLeakListenerMissing } from './memory-leak-listener-missing.js';
+import { rule as packageAccessWeakened } from './package-access-weakened.js';
+import { rule as securityListenerMissing } from './security-listener-missing.js';
+import { rule as sessionCookieHttpOnly } from './session-cookie-http-only.js';
+import { rule as shutdownPortEnabled } from './shutdown-port-enabled.js';
+import { rule as strictServletComplianceOff } from './strict-servlet-compliance-off.js';
+import { rule as systemPropertyRemoved } from './system-property-removed.js';
 import { rule as baseUnreadable } from './base-unreadable.js';
 import { rule as cidrHostBits } from './cidr-host-bits.js';
 import { rule as cleartextKeystorePassword } from './cleartext-keystore-password.js';
@@ -200,6 +237,43 @@ export const RULES: readonly Rule[] = [
   userDefaultCredentials,
   userManagerGuiAndScript,
   userRoleUnused,
+  accessLogMissing,
+  accessLogPattern,
+  accessLogProxyAddress,
+  ajpNoSecret,
+  connectorAllAddresses,
+  connectorAllowTrace,
+  connectorDiscardFacadesOff,
+  connectorEnableLookups,
+  connectorGetWriterEncoding,
+  connectorLimits,
+  connectorNotTls,
+  connectorPathDelimiters,
+  connectorSecureWithoutTls,
+  connectorServerHeader,
+  connectorWeakCiphers,
+  connectorXPoweredBy,
+  contextAllowLinking,
+  contextCrossContext,
+  contextLogEffectiveWebXml,
+  contextPrivileged,
+  contextReloadable,
+  cookieSameSiteNone,
+  errorReportServerInfo,
+  hostAutoDeploy,
+  hostDeployOnStartup,
+  hostDeployXml,
+  lockoutRealmMissing,
+  lockoutRealmWeak,
+  loggingNoFileHandler,
+  managerUnrestricted,
+  memoryLeakListenerMissing,
+  packageAccessWeakened,
+  securityListenerMissing,
+  sessionCookieHttpOnly,
+  shutdownPortEnabled,
+  strictServletComplianceOff,
+  systemPropertyRemoved,
 ];
 
 const byId = new Map(RULES.map((r) => [r.meta.id, r]));
