@@ -1,6 +1,6 @@
 import type { WebXml } from '../../model/index.js';
 import type { Rule } from '../types.js';
-import { perDescriptor, javaBoolean, layersOf, rootSpan } from './webapp.js';
+import { javaBoolean, missingInEveryLayer, perDescriptor, siteOf } from './webapp.js';
 
 const CLASSES = new Set(['org.apache.catalina.filters.HttpHeaderSecurityFilter', 'org.vendor.container.filters.HttpHeaderSecurityFilter']);
 
@@ -26,21 +26,11 @@ export const rule: Rule = {
     // Tomcat ships without it: only the benchmark asks (cis/stig profiles).
     profiles: { recommended: 'off' },
   },
-  visit(ctx) {
-    const reported = new Set<WebXml>();
-    return {
-      context(c) {
-        const layers = layersOf(ctx.base, c);
-        if (layers.some(sendsHsts)) return;
-        // conf/web.xml's filter reaches every application, so that is where one fix covers all.
-        const where = ctx.base.globalWebXml ?? c.context.webXml;
-        if (!where || reported.has(where)) return;
-        reported.add(where);
-        ctx.report({
-          message: `No HttpHeaderSecurityFilter with hstsEnabled is mapped to /* for ${c.host.name}${c.context.path || '/'} (Tomcat's conf/web.xml has it commented out): no response carries Strict-Transport-Security, so browsers may be downgraded to plain HTTP. Uncomment the httpHeaderSecurity filter and its mapping in conf/web.xml, with a real hstsMaxAgeSeconds (DISA STIG V-222928).`,
-          span: rootSpan(where),
-        });
-      },
-    };
-  },
+  visit: (ctx) =>
+    missingInEveryLayer(
+      ctx,
+      sendsHsts,
+      (c) =>
+        `No HttpHeaderSecurityFilter with hstsEnabled is mapped to /* for ${siteOf(c)} (Tomcat's conf/web.xml has it commented out): no response carries Strict-Transport-Security, so browsers may be downgraded to plain HTTP. Uncomment the httpHeaderSecurity filter and its mapping in conf/web.xml, with a real hstsMaxAgeSeconds (DISA STIG V-222928).`,
+    ),
 };

@@ -1,5 +1,5 @@
 import type { Rule } from '../types.js';
-import { cleartextLogin, managementApp, patternsOf } from './webapp.js';
+import { cleartextLogin, managementApp, patternsOf, siteOf } from './webapp.js';
 
 export const rule: Rule = {
   meta: {
@@ -20,7 +20,7 @@ export const rule: Rule = {
         seen.add(login.authMethod);
         const method = login.authMethod.value.trim().toUpperCase();
         ctx.report({
-          message: `${method} login for ${c.host.name}${c.context.path || '/'} without a CONFIDENTIAL transport guarantee on ${patternsOf(login.constraints)}: Tomcat asks for the password over whatever connector the request came in on, so over plain HTTP it crosses the network ${method === 'BASIC' ? 'base64-encoded in every request' : 'as form fields'}, and the session cookie after it. Add <user-data-constraint><transport-guarantee>CONFIDENTIAL</transport-guarantee></user-data-constraint> to these constraints (Tomcat then redirects to the connector's redirectPort).`,
+          message: `${method} login for ${siteOf(c)} without a CONFIDENTIAL transport guarantee on ${patternsOf(login.constraints)}: Tomcat asks for the password over whatever connector the request came in on, so over plain HTTP it crosses the network ${method === 'BASIC' ? 'base64-encoded in every request' : 'as form fields'}, and the session cookie after it. Add <user-data-constraint><transport-guarantee>CONFIDENTIAL</transport-guarantee></user-data-constraint> to these constraints (Tomcat then redirects to the connector's redirectPort).`,
           span: login.authMethod.span,
           related: login.constraints.slice(0, 4).map((sc) => ({ message: 'protected without TLS', span: sc.span })),
         });

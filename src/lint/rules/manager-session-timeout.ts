@@ -1,6 +1,6 @@
 import type { Located, WebXml } from '../../model/index.js';
 import type { Rule } from '../types.js';
-import { effectiveSessionTimeout, managementApp, rootSpan } from './webapp.js';
+import { effectiveSessionTimeout, managementApp, rootSpan, siteOf } from './webapp.js';
 
 /** The STIG's idle limit for the management applications, in minutes. */
 const LIMIT = 10;
@@ -32,7 +32,7 @@ export const rule: Rule = {
         seen.add(where);
         const now = t ? (t.minutes > 0 ? `${t.minutes} minutes${inOwn ? '' : ` (inherited from ${t.at.span.file})`}` : 'never') : '30 minutes (Tomcat\'s default: no session-timeout anywhere)';
         ctx.report({
-          message: `An idle session of the ${app} (${c.host.name}${c.context.path || '/'}) expires after ${now}: an administrator's unattended session stays usable that long. Set <session-config><session-timeout>${LIMIT}</session-timeout></session-config> in its WEB-INF/web.xml (DISA STIG V-222979 asks ${LIMIT} minutes).`,
+          message: `An idle session of the ${app} (${siteOf(c)}) expires after ${now}: an administrator's unattended session stays usable that long. Set <session-config><session-timeout>${LIMIT}</session-timeout></session-config> in its WEB-INF/web.xml (DISA STIG V-222979 asks ${LIMIT} minutes).`,
           span: inOwn ? t.at.span : rootSpan(own!),
         });
       },

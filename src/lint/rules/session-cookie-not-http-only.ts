@@ -1,6 +1,6 @@
 import type { Located, WebXml } from '../../model/index.js';
 import type { Rule } from '../types.js';
-import { javaBoolean, layersOf } from './webapp.js';
+import { javaBoolean, layersOf, siteOf } from './webapp.js';
 
 export const rule: Rule = {
   meta: {
@@ -25,7 +25,7 @@ export const rule: Rule = {
         if (seen.has(where)) return;
         seen.add(where);
         ctx.report({
-          message: `Session cookies of ${c.host.name}${c.context.path || '/'} go out without HttpOnly: the Context sets useHttpOnly="${use.value}"${httpOnly ? ` and <http-only> is "${httpOnly.value}"` : ' and no <cookie-config><http-only>true</http-only> overrides it'}, so any script injected into a page can read the session id. Remove useHttpOnly="false", or add <cookie-config><http-only>true</http-only></cookie-config> (DISA STIG V-222933).`,
+          message: `Session cookies of ${siteOf(c)} go out without HttpOnly: the Context sets useHttpOnly="${use.value}"${httpOnly ? ` and <http-only> is "${httpOnly.value}"` : ' and no <cookie-config><http-only>true</http-only> overrides it'}, so any script injected into a page can read the session id. Remove useHttpOnly="false", or add <cookie-config><http-only>true</http-only></cookie-config> (DISA STIG V-222933).`,
           span: where.span,
         });
       },

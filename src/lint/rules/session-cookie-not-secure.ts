@@ -1,6 +1,6 @@
 import type { Located, WebXml } from '../../model/index.js';
 import type { Rule } from '../types.js';
-import { javaBoolean, layersOf, onlyTlsConnectors, rootSpan } from './webapp.js';
+import { javaBoolean, layersOf, onlyTlsConnectors, rootSpan, siteOf } from './webapp.js';
 
 export const rule: Rule = {
   meta: {
@@ -29,7 +29,7 @@ export const rule: Rule = {
         if (!where || seen.has(where)) return;
         seen.add(where);
         ctx.report({
-          message: `Session cookies of ${c.host.name}${c.context.path || '/'} are marked Secure only on requests Tomcat sees as secure, and conf/server.xml has a connector that is neither SSLEnabled nor secure="true" (behind a TLS-terminating proxy Tomcat sees every request as plain HTTP): the browser then also sends the session id over plain HTTP. Add <session-config><cookie-config><secure>true</secure></cookie-config></session-config> to conf/web.xml (DISA STIG V-222932).`,
+          message: `Session cookies of ${siteOf(c)} are marked Secure only on requests Tomcat sees as secure, and conf/server.xml has a connector that is neither SSLEnabled nor secure="true" (behind a TLS-terminating proxy Tomcat sees every request as plain HTTP): the browser then also sends the session id over plain HTTP. Add <session-config><cookie-config><secure>true</secure></cookie-config></session-config> to conf/web.xml (DISA STIG V-222932).`,
           span: secure ? secure.span : rootSpan(file!),
         });
       },

@@ -1,6 +1,6 @@
 import type { Located } from '../../model/index.js';
 import type { Rule } from '../types.js';
-import { effectiveSessionTimeout } from './webapp.js';
+import { effectiveSessionTimeout, siteOf } from './webapp.js';
 
 export const rule: Rule = {
   meta: {
@@ -18,7 +18,7 @@ export const rule: Rule = {
         if (!t || t.minutes > 0 || seen.has(t.at)) return;
         seen.add(t.at);
         ctx.report({
-          message: `session-timeout ${t.at.value.trim()} (for ${c.host.name}${c.context.path || '/'}): Tomcat never expires these sessions, so a session id stolen or left on a shared computer stays valid until the user logs out or the server restarts, and abandoned sessions pile up in memory. Set a timeout in minutes (Tomcat's default is 30; the STIG asks 10 for the manager).`,
+          message: `session-timeout ${t.at.value.trim()} (for ${siteOf(c)}): Tomcat never expires these sessions, so a session id stolen or left on a shared computer stays valid until the user logs out or the server restarts, and abandoned sessions pile up in memory. Set a timeout in minutes (Tomcat's default is 30; the STIG asks 10 for the manager).`,
           span: t.at.span,
         });
       },

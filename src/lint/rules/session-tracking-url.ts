@@ -1,6 +1,6 @@
 import type { Located } from '../../model/index.js';
 import type { Rule } from '../types.js';
-import { layersOf } from './webapp.js';
+import { layersOf, siteOf } from './webapp.js';
 
 export const rule: Rule = {
   meta: {
@@ -21,7 +21,7 @@ export const rule: Rule = {
         seen.add(url);
         const cookie = modes.some((m) => m.value.trim() === 'COOKIE');
         ctx.report({
-          message: `Session tracking by URL for ${c.host.name}${c.context.path || '/'}: Tomcat writes ";jsessionid=..." into the links it encodes${cookie ? ' whenever the browser has not yet sent the cookie' : ' on every page'}, where it leaks into logs, Referer headers and shared links, and a link someone else made fixes your session. List only <tracking-mode>COOKIE</tracking-mode>.`,
+          message: `Session tracking by URL for ${siteOf(c)}: Tomcat writes ";jsessionid=..." into the links it encodes${cookie ? ' whenever the browser has not yet sent the cookie' : ' on every page'}, where it leaks into logs, Referer headers and shared links, and a link someone else made fixes your session. List only <tracking-mode>COOKIE</tracking-mode>.`,
           span: url.span,
         });
       },

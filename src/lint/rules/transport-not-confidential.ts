@@ -1,6 +1,6 @@
 import type { WebXml } from '../../model/index.js';
 import type { Rule } from '../types.js';
-import { perDescriptor, layersOf, onlyTlsConnectors, requiresTls, rootSpan } from './webapp.js';
+import { missingInEveryLayer, onlyTlsConnectors, perDescriptor, requiresTls, siteOf } from './webapp.js';
 
 /** Whether a descriptor sends every method of /* to TLS. */
 const forcesTls = perDescriptor((w: WebXml): boolean => {
@@ -20,20 +20,12 @@ export const rule: Rule = {
     // Tomcat ships without it: only the benchmark asks (cis/stig profiles).
     profiles: { recommended: 'off' },
   },
-  visit(ctx) {
-    const reported = new Set<WebXml>();
-    return {
-      context(c) {
-        if (onlyTlsConnectors(ctx.base) || layersOf(ctx.base, c).some(forcesTls)) return;
-        // conf/web.xml's constraint reaches every application (constraints merge additively).
-        const where = ctx.base.globalWebXml ?? c.context.webXml;
-        if (!where || reported.has(where)) return;
-        reported.add(where);
-        ctx.report({
-          message: `No security constraint over /* with <transport-guarantee>CONFIDENTIAL</transport-guarantee> for ${c.host.name}${c.context.path || '/'}, and conf/server.xml has a connector without TLS (or there is no server.xml to say otherwise): the application answers over plain HTTP. Add one to conf/web.xml (Tomcat then redirects plain requests to the connector's redirectPort), or serve only over TLS (CIS 10.11).`,
-          span: rootSpan(where),
-        });
-      },
-    };
-  },
+  visit: (ctx) =>
+    missingInEveryLayer(
+      ctx,
+      forcesTls,
+      (c) =>
+        `No security constraint over /* with <transport-guarantee>CONFIDENTIAL</transport-guarantee> for ${siteOf(c)}, and conf/server.xml has a connector without TLS (or there is no server.xml to say otherwise): the application answers over plain HTTP. Add one to conf/web.xml (Tomcat then redirects plain requests to the connector's redirectPort), or serve only over TLS (CIS 10.11).`,
+      () => !onlyTlsConnectors(ctx.base),
+    ),
 };

@@ -210,3 +210,26 @@ export function perDescriptor(fact: (w: WebXml) => boolean): (w: WebXml) => bool
     return answer;
   };
 }
+
+/** How a finding names a context: host and path. */
+export function siteOf(c: ResolvedContext): string {
+  return `${c.host.name}${c.context.path || '/'}`;
+}
+
+/**
+ * The visitor of a rule that asks each context for something one of its descriptors must have
+ * (`has`): a context without it is reported once on conf/web.xml, whose setting reaches every
+ * application so that one fix covers all, or on the application's web.xml when the base has none.
+ */
+export function missingInEveryLayer(ctx: LintContext, has: (w: WebXml) => boolean, message: (c: ResolvedContext) => string, applies: () => boolean = () => true): RuleVisitor {
+  const reported = new Set<WebXml>();
+  return {
+    context(c) {
+      if (!applies() || layersOf(ctx.base, c).some(has)) return;
+      const where = ctx.base.globalWebXml ?? c.context.webXml;
+      if (!where || reported.has(where)) return;
+      reported.add(where);
+      ctx.report({ message: message(c), span: rootSpan(where) });
+    },
+  };
+}
