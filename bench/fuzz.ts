@@ -115,7 +115,8 @@ async function workerMain(job: Job): Promise<void> {
         Atomics.store(progress, job.slot, i + 1);
         current = makeInput(corpus, job.seed, i);
         const outcomes = await runInput(current, ws, { targets: targetsFor(i, job.every), importModule: i % 1000 === 0 });
-        record(summary, current, outcomes);
+        // The benchmark owns the machine: inputs over TIME_LIMIT_MS of wall-clock time are reported.
+        record(summary, current, outcomes, { ms: TIME_LIMIT_MS, wall: true });
         current = null;
       }
       if ((i + 1 - job.from) % CHUNK === 0 || i + 1 === job.to) {

@@ -4,7 +4,7 @@ import { profileLevel } from '../../src/lint/profiles.js';
 import { ruleById } from '../../src/lint/rules/index.js';
 import type { RuleMeta } from '../../src/lint/types.js';
 import { readFileSync } from 'node:fs';
-import { sharedPath } from '../shared-dir.js';
+import { join } from 'node:path';
 import { cleanup, lintFiles, patchRuleMeta, tree } from './helpers.js';
 
 afterAll(cleanup);
@@ -93,11 +93,11 @@ describe('tollgate lint --profile and the profile key', () => {
 });
 
 describe('the recommended profile on what Tomcat ships', () => {
-  // Tomcat 10.1's own conf/web.xml (the shared corpus keeps it verbatim) and a server.xml with the shutdown
+  // Tomcat 10.1's own conf/web.xml (the fuzz seeds keep the corpus's copy verbatim) and a server.xml with the shutdown
   // port closed, as Debian ships it: sensible defaults, so the benchmarks' extra hardening (HSTS, secure
   // cookies, CONFIDENTIAL transport, a Throwable error page) belongs to --profile cis|stig, not here.
   const stock = (): Record<string, string> => ({
-    'conf/web.xml': readFileSync(sharedPath('corpus', 'real-world', 'tomcat-10.1.x-conf-web', 'web.xml'), 'utf8'),
+    'conf/web.xml': readFileSync(join(import.meta.dirname, '..', 'fuzz', 'seeds', 'real-world', 'tomcat-10.1.x-conf-web', 'web.xml'), 'utf8'),
     'conf/server.xml':
       '<Server port="-1" shutdown="SHUTDOWN"><Listener className="org.apache.catalina.core.JreMemoryLeakPreventionListener"/><Service name="Catalina"><Connector port="8080" protocol="HTTP/1.1" connectionTimeout="20000" redirectPort="8443"/><Engine name="Catalina" defaultHost="localhost"><Host name="localhost" appBase="webapps" unpackWARs="true" autoDeploy="true"><Valve className="org.apache.catalina.valves.AccessLogValve" directory="logs" prefix="localhost_access_log" suffix=".txt" pattern="%h %l %u %t &quot;%r&quot; %s %b"/></Host></Engine></Service></Server>\n',
   });
