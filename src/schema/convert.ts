@@ -1,5 +1,6 @@
 import { findFilterSpec } from '../filters/index.js';
 import type { WebXml } from '../model/index.js';
+import { CHAIN_SCHEMA_URL } from './urls.js';
 
 type Json = string | number | boolean | string[];
 
@@ -34,7 +35,7 @@ export function webXmlToChainDocument(webXml: WebXml, path: string): Record<stri
   const servletMappings: Record<string, string> = {};
   for (const m of webXml.servletMappings) for (const u of m.urlPatterns) servletMappings[u.value] = m.servletName.value;
   return {
-    $schema: 'https://github.com/tollgate/tollgate/blob/main/schemas/tollgate.chain.schema.json',
+    $schema: CHAIN_SCHEMA_URL,
     version: 1,
     contexts: [
       {

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { FILTER_SPECS } from '../filters/index.js';
 import { configFileSchema } from './config-document.js';
 import { chainDocumentSchema } from './chain-document.js';
+import { SCHEMA_BASE_URL } from './urls.js';
 
 /** What JSON Schema cannot say about a filter, named so editors show that tollgate lint checks it. */
 const LINT_ONLY: Record<string, string> = {
@@ -14,11 +15,10 @@ const LINT_ONLY: Record<string, string> = {
   expires: 'the ExpiresByType / ExpiresDefault rule language',
 };
 
-const BASE = 'https://github.com/tollgate/tollgate/blob/main/schemas';
 
 function toSchema(schema: z.ZodType, id: string): Record<string, unknown> {
   const json = z.toJSONSchema(schema, { target: 'draft-7', io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
-  return { ...json, $id: `${BASE}/${id}` };
+  return { ...json, $id: `${SCHEMA_BASE_URL}/${id}` };
 }
 
 type Json = Record<string, any>;
