@@ -218,3 +218,37 @@ describe('a finding that names the controls it fails', () => {
     expect(entry.findings[0]!.file).toBe(join(root, fixtures, 'stock', 'conf', 'server.xml'));
   });
 });
+
+describe('the audit with the hardening rules main has', () => {
+  it('passes every control a rule decides on the hardened fixture, and exits 0', async () => {
+    for (const benchmark of ['cis-tomcat-10.1', 'stig-tomcat']) {
+      const { code, entries } = await json('test/fixtures/hardening/hardened', benchmark);
+      expect(entries.filter((e) => e.status === 'fail'), benchmark).toEqual([]);
+      expect(entries.filter((e) => e.status === 'pass').length, benchmark).toBeGreaterThan(20);
+      expect(code).toBe(0);
+    }
+  });
+
+  it('fails only the control a finding is about when one rule decides several', async () => {
+    const { tree, cleanup } = await import('../lint/helpers.js');
+    try {
+      const dir = tree({
+        'conf/server.xml': `<Server port="-1" shutdown="x"><Service name="C"><Engine name="C" defaultHost="localhost">
+<Realm className="org.apache.catalina.realm.LockOutRealm" failureCount="5" lockOutTime="300"><Realm className="org.apache.catalina.realm.UserDatabaseRealm" resourceName="UserDatabase"/></Realm>
+<Host name="localhost" appBase="webapps"><Valve className="org.apache.catalina.valves.AccessLogValve" pattern="%h %l %u %t &quot;%r&quot; %s %b"/></Host>
+</Engine></Service></Server>
+`,
+      });
+      const { entries } = await json(dir, 'stig-tomcat');
+      const status = (control: string): string => entries.find((e) => e.control === control)!.status;
+      // The Engine has no access log, the Host has one.
+      expect(status('V-222997')).toBe('fail');
+      expect(status('V-222938')).toBe('pass');
+      // Five failures is what the STIG asks; 300 s is half its lock-out time.
+      expect(status('V-222981')).toBe('pass');
+      expect(entries.find((e) => e.control === 'V-222982')).toMatchObject({ status: 'fail', findings: [{ ruleId: 'lockout-realm-weak', line: 2 }] });
+    } finally {
+      cleanup();
+    }
+  });
+});

@@ -21,7 +21,7 @@ export const rule: Rule = {
     const engineLogs = engine.valves.some(isAccessLog);
     // The STIG wants one at every level; otherwise one that sees the host's requests is enough.
     if (stig && !engineLogs) {
-      ctx.report({ message: 'The Engine has no AccessLogValve: requests to hosts without their own log are not recorded (STIG V-222997).', span: startTag(engine.span, 'Engine') });
+      ctx.report({ message: 'The Engine has no AccessLogValve: requests to hosts without their own log are not recorded (STIG V-222997).', span: startTag(engine.span, 'Engine'), benchmarks: ['stig-tomcat:V-222997'] });
     }
     for (const loaded of ctx.base.hosts) {
       const h = loaded.def;
@@ -33,6 +33,8 @@ export const rule: Rule = {
             ? `Host "${h.name.value}" has no AccessLogValve of its own (STIG V-222938).`
             : `Nothing logs the requests of host "${h.name.value}": neither it nor the Engine has an AccessLogValve (Tomcat's shipped server.xml has one in the Host). Add <Valve className="org.apache.catalina.valves.AccessLogValve" directory="logs" pattern="%h %l %u %t &quot;%r&quot; %s %b"/>.`,
           span: startTag(h.span, 'Host'),
+          // Without the STIG's profile this is the host that nothing logs, the Engine included.
+          benchmarks: stig ? ['stig-tomcat:V-222938'] : ['stig-tomcat:V-222938', 'stig-tomcat:V-222997'],
         });
       }
       if (!stig && ctx.profile !== 'cis') continue;
@@ -43,6 +45,7 @@ export const rule: Rule = {
         ctx.report({
           message: `The context ${c.path === '' ? '/ (ROOT)' : c.path} has no AccessLogValve of its own (${stig ? 'STIG V-222930' : 'CIS 7.3'}); add one to its context file or to conf/context.xml for every application.`,
           span: own ? startTag(own.span, 'Context') : fileStartSpan(c.webXml?.file ?? c.docBase),
+          benchmarks: ['stig-tomcat:V-222930', 'cis-tomcat-10.1:7.3'],
         });
       }
     }

@@ -26,7 +26,7 @@ export const rule: Rule = {
       for (const name of ['showServerInfo', 'showReport']) {
         const a = valve.attributes[name];
         if (isFalse(a)) continue;
-        ctx.report({ message: `ErrorReportValve ${a ? `${name}="${a.value}"` : `without ${name} (default true)`}: error pages ${name === 'showServerInfo' ? 'name the server version' : 'include the exception message and report'}. Set ${name}="false".`, span: a?.span ?? valve.className?.span ?? valve.span });
+        ctx.report({ message: `ErrorReportValve ${a ? `${name}="${a.value}"` : `without ${name} (default true)`}: error pages ${name === 'showServerInfo' ? 'name the server version' : 'include the exception message and report'}. Set ${name}="false".`, span: a?.span ?? valve.className?.span ?? valve.span, benchmarks: [name === 'showServerInfo' ? 'stig-tomcat:V-222975' : 'stig-tomcat:V-222977'] });
       }
     }
   },
