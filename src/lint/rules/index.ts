@@ -127,7 +127,6 @@ import { rule as jspDevelopmentMode } from './jsp-development-mode.js';
 import { rule as loginWithoutConfidentialTransport } from './login-without-confidential-transport.js';
 import { rule as managerSessionTimeout } from './manager-session-timeout.js';
 import { rule as managerWithoutConfidentialTransport } from './manager-without-confidential-transport.js';
-import { rule as sessionCookieNotHttpOnly } from './session-cookie-not-http-only.js';
 import { rule as sessionCookieNotSecure } from './session-cookie-not-secure.js';
 import { rule as sessionNeverExpires } from './session-never-expires.js';
 import { rule as sessionTrackingUrl } from './session-tracking-url.js';
@@ -229,7 +228,6 @@ export const RULES: readonly Rule[] = [
   loginWithoutConfidentialTransport,
   managerSessionTimeout,
   managerWithoutConfidentialTransport,
-  sessionCookieNotHttpOnly,
   sessionCookieNotSecure,
   sessionNeverExpires,
   sessionTrackingUrl,
