@@ -255,6 +255,30 @@ function levelsOf(profile: Profile, ruleLevels: Record<string, RuleLevel> | unde
   return out;
 }
 
+/**
+ * Findings that only follow from a descriptor the parser could not read to its end (issue 17: one root
+ * cause, one finding): Tomcat's parser stops at the first error and refuses the file, and what this
+ * parse did not reach (a mapping, a class, a parameter below the error) is not missing, only unread.
+ */
+const FOLLOWS_FROM_DAMAGE = new Set(['filter-never-mapped', 'filter-mapping-undefined-filter', 'servlet-mapping-undefined-servlet', 'webxml-missing-element', 'cors-no-allowed-origins', 'unused-suppression']);
+
+function withoutDamageEchoes(diagnostics: Diagnostic[], base: CatalinaBase): Diagnostic[] {
+  const damaged = new Set<string>();
+  const note = (xml: { file: string; malformed?: unknown } | null | undefined): void => {
+    if (xml?.malformed) damaged.add(xml.file);
+  };
+  note(base.globalWebXml);
+  for (const h of base.hosts) {
+    note(h.webXmlDefault);
+    for (const c of h.contexts) {
+      note(c.webXml);
+      note(c.tomcatWebXml);
+    }
+  }
+  if (damaged.size === 0) return diagnostics;
+  return diagnostics.filter((d) => !FOLLOWS_FROM_DAMAGE.has(d.ruleId) || !(damaged.has(d.span.file) || d.related?.some((r) => damaged.has(r.span.file))));
+}
+
 /** Lints a loaded CATALINA_BASE: the parser's, merge's and validation's findings plus every rule's. */
 export function lintBase(base: CatalinaBase, opts: LintOptions = {}): LintResult {
   const target = opts.target ?? '10.1';
@@ -389,7 +413,7 @@ export function lintBase(base: CatalinaBase, opts: LintOptions = {}): LintResult
       if (!seen || SEVERITY_RANK[d.severity] > SEVERITY_RANK[seen.severity]) unique.set(key, d);
     }
   }
-  let diagnostics = [...unique.values()];
+  let diagnostics = withoutDamageEchoes([...unique.values()], base);
   let suppressed: SuppressedDiagnostic[] = [];
   if (opts.inlineConfig !== false) {
     ({ kept: diagnostics, suppressed } = applySuppressions(diagnostics, base.files, { isRule: (id) => ruleById(id) !== undefined, isOff: (id) => levels.get(id) === 'off' }));

@@ -40,8 +40,11 @@ export interface XmlDocument {
   lines: LineIndex;
 }
 
-/** Errors from a malformed file are capped: the first one is what a person needs. */
-const MAX_ERRORS = 5;
+/**
+ * Java's parser, and so Tomcat, stops at the first fatal error of a file: so does this one, and the
+ * error is reported once (issue 17: one "<!--" inside a tag gave five findings, one per character).
+ */
+const MAX_ERRORS = 1;
 
 
 type Handler = ((...args: never[]) => void) | undefined;
@@ -253,6 +256,26 @@ function onError(err: Error): void {
       span: t.lines.span(Math.max(0, at - 1), at),
     });
     return;
+  }
+  // "<filter <!-- x -->>": saxes sees attribute names made of "<!--"; Java says the element needs attributes, ">" or "/>".
+  const tagStart = text.lastIndexOf('<', at - 1);
+  if (/attribute name/.test(message) && tagStart > 0 && text.startsWith('<!--', tagStart)) {
+    const open = text.lastIndexOf('<', tagStart - 1);
+    const name = /^<([^\s/>]+)/.exec(text.slice(open))?.[1] ?? 'element';
+    t.report({
+      ruleId: 'xml-malformed',
+      severity: 'error',
+      message: `Malformed XML: a comment cannot stand inside the tag <${name} ...>: Tomcat's parser stops here ("Element type must be followed by either attribute specifications, '>' or '/>'") and refuses the file. Move the comment after the ">".`,
+      span: t.lines.span(tagStart, Math.min(text.length, tagStart + 4)),
+    });
+    return;
+  }
+  if (message === 'unexpected close tag') {
+    const close = /^<\/[^>\s]*/.exec(text.slice(text.lastIndexOf('</', at - 1)))?.[0];
+    if (close) {
+      t.report({ ruleId: 'xml-malformed', severity: 'error', message: `Malformed XML: ${close}> closes no open element (Tomcat's parser stops here and refuses the file).`, span: t.lines.span(Math.max(0, at - 1), at) });
+      return;
+    }
   }
   const undefinedEntity = /undefined entity/.test(message);
   const entityStart = undefinedEntity ? text.lastIndexOf('&', at - 1) : -1;
