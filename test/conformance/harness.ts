@@ -10,9 +10,10 @@
  *   `npm run build` first), also in its own process group.
  * - tollgate has no JSP engine, so what the application sees after the chain
  *   is observed on the tollgate side by a "probe" server started here: the
- *   same plan `tollgate serve` runs (planBase + createContextRuntime +
- *   FILTER_FACTORIES, as src/server/container.ts wires them), with a handler
- *   written against the exchange API in place of the fixture's probe.jsp.
+ *   same plan `tollgate serve` runs, built with the public embedding API only
+ *   (tollgate/embed: planCatalinaBase, createContextChain,
+ *   createContextStaticHandler), with a handler written against the exchange
+ *   API in place of the fixture's probe.jsp.
  *   `send` routes every path ending in `.jsp` to it, and every request that
  *   carries a session it created (sessions live in one process; it serves
  *   static files with serve's static handler too); everything else goes to
@@ -26,15 +27,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
-import { planBase, type ContextPlan } from '../../src/plan/index.js';
-import { loadBase } from '../../src/parser/index.js';
-import { createChainSelector } from '../../src/protocol/chain-selector.js';
-import { createContextRuntime, type ContextMiddleware } from '../../src/runtime/context.js';
-import { exchangeOf, type Exchange } from '../../src/runtime/exchange.js';
-import { FILTER_FACTORIES } from '../../src/runtime/filters/index.js';
-import { mimeMappingsAgainstDefaults } from '../../src/runtime/mime.js';
-import { connectorLimits, httpConnector } from '../../src/server/connector.js';
-import { createStaticHandler, type StaticHandler } from '../../src/server/static.js';
+import { createContextChain, createContextStaticHandler, exchangeOf, planCatalinaBase, type ContextMiddleware, type StaticHandler } from '../../src/embed/index.js';
+import type { Exchange } from '../../src/runtime/exchange.js';
 
 export const CATALINA_HOME = process.env.CATALINA_HOME ?? '/usr/share/tomcat10';
 export const HOST_MANAGER_WEBAPP = '/usr/share/tomcat10-admin/host-manager';
@@ -289,9 +283,9 @@ async function startTollgate(fixtureBase: string): Promise<Side & { stop(): Prom
  * downstream instead of the static servlet.
  */
 async function startProbeServer(baseDir: string): Promise<{ port: number; stop(): Promise<void> }> {
-  const base = loadBase({ base: baseDir });
-  const { plans } = planBase(base, { target: '10.1' });
-  const limits = connectorLimits(httpConnector(base.serverXml));
+  // Only the public embedding API (tollgate/embed): what a user putting their own handler behind a chain has.
+  const planned = planCatalinaBase(baseDir);
+  const base = planned.plan.base;
   const byHost = new Map<string, { path: string; mw: ContextMiddleware; serve: StaticHandler }[]>();
   const aliases = new Map<string, string>();
   for (const h of base.hosts) {
@@ -299,12 +293,11 @@ async function startProbeServer(baseDir: string): Promise<{ port: number; stop()
     for (const a of h.aliases) aliases.set(a.toLowerCase(), h.name.toLowerCase());
   }
   const all: ContextMiddleware[] = [];
-  for (const p of plans) {
-    const mw = runtimeOf(p, limits);
+  for (const p of planned.plan.plans) {
+    const mw = createContextChain(p, { connector: planned.connector, errorPage: planned.errorReport(p.host) });
     all.push(mw);
     const list = byHost.get(p.host.toLowerCase()) ?? [];
-    const serve = createStaticHandler({ docBase: p.docBase, welcomeFiles: p.welcomeFiles, mimeTypes: p.mimeMappings, contextPath: p.contextPath });
-    list.push({ path: p.contextPath, mw, serve });
+    list.push({ path: p.contextPath, mw, serve: createContextStaticHandler(p, mw) });
     list.sort((a, b) => b.path.length - a.path.length);
     byHost.set(p.host.toLowerCase(), list);
   }
@@ -332,22 +325,6 @@ async function startProbeServer(baseDir: string): Promise<{ port: number; stop()
         server.close(() => r());
       }),
   };
-}
-
-function runtimeOf(plan: ContextPlan, limits: ReturnType<typeof connectorLimits>): ContextMiddleware {
-  const select = createChainSelector(plan.table);
-  const mime = mimeMappingsAgainstDefaults(plan.mimeMappings);
-  return createContextRuntime({
-    mimeTypes: mime.mappings,
-    mimeDefaults: mime.defaults,
-    contextPath: plan.contextPath,
-    sessionTimeoutMinutes: plan.sessionTimeoutMinutes,
-    requestCharacterEncoding: plan.requestCharacterEncoding,
-    maxParameterCount: limits.maxParameterCount,
-    maxPostSize: limits.maxPostSize,
-    filters: plan.filters.map((f) => ({ filterName: f.filterName, className: f.className, factory: FILTER_FACTORIES[f.specId]!, config: f.config })),
-    selectChain: (ex) => select(ex.request.pathWithinContext).chain,
-  });
 }
 
 /** Keys probe.jsp reports; the handler below reports the same, from the exchange. */

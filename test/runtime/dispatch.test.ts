@@ -142,3 +142,21 @@ describe('setDateHeader', () => {
     }
   });
 });
+
+describe('include does not shield the response (docs/divergences.md, "An included handler can set headers")', () => {
+  it('a header and status the included handler sets reach the client, where Tomcat ignores them', async () => {
+    const s = await serve({}, (req, res) => {
+      void include(req, res, '/part', (_rq, rs) => {
+        rs.statusCode = 201;
+        rs.setHeader('x-included', 'yes');
+      }).then(() => res.end('done'));
+    });
+    try {
+      const r = await request(s, '/page');
+      expect(r.status).toBe(201);
+      expect(r.headers['x-included']).toBe('yes');
+    } finally {
+      await s.close();
+    }
+  });
+});

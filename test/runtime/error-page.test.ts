@@ -62,3 +62,33 @@ describe("Tomcat's ErrorReportValve page", () => {
     expect(() => createErrorReportRenderer({ showReport: 'no' as unknown as boolean })).toThrow(TypeError);
   });
 });
+
+describe('where the report differs from Tomcat on purpose (docs/divergences.md, "Error pages")', () => {
+  it('is English whatever Accept-Language asks (Tomcat answers es, fr, ja, ru from its i18n jars)', async () => {
+    const { serve, request } = await import('./serve.js');
+    const { exchangeOf } = await import('../../src/runtime/index.js');
+    const s = await serve({}, (req) => void exchangeOf(req)!.response.sendError(404));
+    try {
+      const r = await request(s, '/x', { headers: { 'accept-language': 'fr' } });
+      expect(r.headers['content-language']).toBe('en');
+      expect(r.body).toContain('<title>HTTP Status 404 – Not Found</title>');
+    } finally {
+      await s.close();
+    }
+  });
+  it('a thrown error gets a Status Report, never an Exception Report with its stack trace', async () => {
+    const { serve, request } = await import('./serve.js');
+    const s = await serve({}, () => {
+      throw new Error('secret detail');
+    });
+    try {
+      const r = await request(s, '/x');
+      expect(r.status).toBe(500);
+      expect(r.body).toContain('<p><b>Type</b> Status Report</p>');
+      expect(r.body).not.toContain('secret detail');
+      expect(r.body).not.toContain('<pre>');
+    } finally {
+      await s.close();
+    }
+  });
+});
