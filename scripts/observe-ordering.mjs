@@ -12,59 +12,15 @@
  * foreground. Tomcat is always stopped, also on errors and Ctrl-C.
  * Test tooling only: nothing here ships.
  */
-import { spawn, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
+import { CATALINA_HOME, freePort, removeDir, run, startTomcat, tempDir, tomcatVersion } from './tomcat-process.mjs';
 
 const repo = join(import.meta.dirname, '..');
 const fixtures = join(repo, 'test', 'fixtures', 'ordering');
 const probeSources = join(repo, 'test', 'tomcat-observe');
-const CATALINA_HOME = process.env.CATALINA_HOME ?? '/usr/share/tomcat10';
 const STARTUP_TIMEOUT_MS = 90_000;
-
-/** Every child we started and every directory we made, so an interrupt can still stop and remove them. */
-const running = new Set();
-const temporary = new Set();
-
-function tempDir(prefix) {
-  const dir = mkdtempSync(join(tmpdir(), prefix));
-  temporary.add(dir);
-  return dir;
-}
-
-function removeDir(dir) {
-  rmSync(dir, { recursive: true, force: true });
-  temporary.delete(dir);
-}
-
-function killGroup(child, signal) {
-  try {
-    process.kill(-child.pid, signal);
-  } catch {
-    // the group is already gone
-  }
-}
-
-function stopAll() {
-  for (const child of running) killGroup(child, 'SIGKILL');
-  for (const dir of temporary) rmSync(dir, { recursive: true, force: true });
-}
-process.on('exit', stopAll);
-for (const sig of ['SIGINT', 'SIGTERM']) {
-  process.on(sig, () => {
-    stopAll();
-    process.exit(130);
-  });
-}
-
-function run(cmd, args) {
-  const r = spawnSync(cmd, args, { encoding: 'utf8' });
-  if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed:\n${r.stderr}${r.stdout}`);
-  return r.stdout;
-}
 
 function buildProbeJar(work) {
   const classes = join(work, 'classes');
@@ -74,22 +30,6 @@ function buildProbeJar(work) {
   const jar = join(work, 'probe.jar');
   run('jar', ['cf', jar, '-C', classes, '.']);
   return jar;
-}
-
-function tomcatVersion() {
-  const out = run('java', ['-cp', join(CATALINA_HOME, 'lib', 'catalina.jar'), 'org.apache.catalina.util.ServerInfo']);
-  return /Server version:\s*(.*)/.exec(out)?.[1]?.trim() ?? 'unknown';
-}
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
 }
 
 /** Copies the scenario to a throwaway CATALINA_BASE that Tomcat can run. */
@@ -118,37 +58,6 @@ async function prepareBase(scenarioDir, jar) {
     ['handlers = java.util.logging.ConsoleHandler', '.level = INFO', 'java.util.logging.ConsoleHandler.level = ALL', ''].join('\n'),
   );
   return { base, port };
-}
-
-async function startTomcat(base) {
-  let log = '';
-  const child = spawn(join(CATALINA_HOME, 'bin', 'catalina.sh'), ['run'], {
-    env: { ...process.env, CATALINA_HOME, CATALINA_BASE: base, CATALINA_PID: '', JAVA_OPTS: '-XX:TieredStopAtLevel=1 -Xss1m' },
-    detached: true,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  running.add(child);
-  child.stdout.on('data', (d) => (log += d));
-  child.stderr.on('data', (d) => (log += d));
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  const stop = async () => {
-    if (child.exitCode === null && child.signalCode === null) {
-      killGroup(child, 'SIGTERM');
-      const timer = setTimeout(() => killGroup(child, 'SIGKILL'), 10_000);
-      await exited;
-      clearTimeout(timer);
-    }
-    running.delete(child);
-  };
-  const deadline = Date.now() + STARTUP_TIMEOUT_MS;
-  while (!/Server startup in/.test(log)) {
-    if (child.exitCode !== null || Date.now() > deadline) {
-      await stop();
-      throw new Error(`Tomcat did not start:\n${log.slice(-4000)}`);
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return { log: () => log, stop };
 }
 
 function headerValues(res, name) {
@@ -222,7 +131,7 @@ async function observeScenario(dir, jar, version) {
   const { base, port } = await prepareBase(dir, jar);
   let tomcat = null;
   try {
-    tomcat = await startTomcat(base);
+    tomcat = await startTomcat(base, { timeoutMs: STARTUP_TIMEOUT_MS });
     const results = [];
     for (const r of requests) results.push(await observe(port, r));
     const log = tomcat.log();

@@ -19,16 +19,13 @@
  *    needed there). Tomcat is always stopped, also on errors and Ctrl-C.
  * Test tooling only: nothing here ships.
  */
-import { spawn, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { CATALINA_HOME, freePort, startTomcat, tempDir, tomcatVersion } from './tomcat-process.mjs';
 
 const repo = join(import.meta.dirname, '..');
 const fixture = join(repo, 'test', 'fixtures', 'real-base');
-const CATALINA_HOME = process.env.CATALINA_HOME ?? '/usr/share/tomcat10';
 const STOCK_CONF = process.env.TOMCAT_STOCK_CONF ?? join(CATALINA_HOME, 'etc');
 const STARTUP_TIMEOUT_MS = 180_000;
 
@@ -161,47 +158,9 @@ function generate() {
 
 // ------------------------------------------------------------------ running Tomcat
 
-const running = new Set();
-const temporary = new Set();
-function killGroup(child, signal) {
-  try {
-    process.kill(-child.pid, signal);
-  } catch {
-    // the group is already gone
-  }
-}
-function stopAll() {
-  for (const child of running) killGroup(child, 'SIGKILL');
-  for (const dir of temporary) rmSync(dir, { recursive: true, force: true });
-}
-process.on('exit', stopAll);
-for (const sig of ['SIGINT', 'SIGTERM']) {
-  process.on(sig, () => {
-    stopAll();
-    process.exit(130);
-  });
-}
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-function tomcatVersion() {
-  const r = spawnSync('java', ['-cp', join(CATALINA_HOME, 'lib', 'catalina.jar'), 'org.apache.catalina.util.ServerInfo'], { encoding: 'utf8' });
-  return /Server version:\s*(.*)/.exec(r.stdout)?.[1]?.trim() ?? 'unknown';
-}
-
 /** A copy of the base Tomcat can run: the only active Connector on 127.0.0.1:port, no shutdown port. */
 async function runnableCopy(base) {
-  const copy = mkdtempSync(join(tmpdir(), 'tollgate-real-base-'));
-  temporary.add(copy);
+  const copy = tempDir('tollgate-real-base-');
   cpSync(base, copy, { recursive: true });
   for (const d of ['lib', 'logs', 'temp', 'work']) mkdirSync(join(copy, d), { recursive: true });
   const port = await freePort();
@@ -218,37 +177,6 @@ async function runnableCopy(base) {
   );
   writeFileSync(join(copy, 'conf', 'logging.properties'), 'handlers = java.util.logging.ConsoleHandler\n.level = INFO\njava.util.logging.ConsoleHandler.level = ALL\n');
   return { copy, port };
-}
-
-async function startTomcat(base) {
-  let log = '';
-  const child = spawn(join(CATALINA_HOME, 'bin', 'catalina.sh'), ['run'], {
-    env: { ...process.env, CATALINA_HOME, CATALINA_BASE: base, CATALINA_PID: '', JAVA_OPTS: '-XX:TieredStopAtLevel=1 -Xss1m' },
-    detached: true,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  running.add(child);
-  child.stdout.on('data', (d) => (log += d));
-  child.stderr.on('data', (d) => (log += d));
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  const stop = async () => {
-    if (child.exitCode === null && child.signalCode === null) {
-      killGroup(child, 'SIGTERM');
-      const timer = setTimeout(() => killGroup(child, 'SIGKILL'), 10_000);
-      await exited;
-      clearTimeout(timer);
-    }
-    running.delete(child);
-  };
-  const deadline = Date.now() + STARTUP_TIMEOUT_MS;
-  while (!/Server startup in/.test(log)) {
-    if (child.exitCode !== null || Date.now() > deadline) {
-      await stop();
-      throw new Error(`Tomcat did not start:\n${log.slice(-4000)}`);
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  return { log: () => log, stop };
 }
 
 function get(port, path) {
@@ -273,7 +201,7 @@ function contextPath(name) {
 async function main() {
   const base = generate();
   const { copy, port } = await runnableCopy(base);
-  const tomcat = await startTomcat(copy);
+  const tomcat = await startTomcat(copy, { timeoutMs: STARTUP_TIMEOUT_MS });
   const contexts = [];
   try {
     for (const name of Object.keys(APPS).sort()) {
