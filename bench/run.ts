@@ -55,7 +55,7 @@ interface Results {
   seconds: Record<string, number>;
 }
 
-const SECTIONS = ['parse', 'lint', 'runtime', 'cost', 'instructions', 'sessions', 'soak', 'connections', 'fuzz', 'lsp', 'persist'] as const;
+const SECTIONS = ['parse', 'lint', 'runtime', 'cost', 'instructions', 'sessions', 'soak', 'connections', 'fuzz', 'lsp', 'persist', 'report'] as const;
 
 /** Benchmarks that own their output format: run as commands, their report kept verbatim. */
 function externalCommands(quick: boolean): Record<string, { title: string; args: string[] }> {
@@ -65,6 +65,7 @@ function externalCommands(quick: boolean): Record<string, { title: string; args:
     fuzz: { title: 'Fuzzing parse, lint, chain and compile', args: ['bench/fuzz.ts', '--inputs', quick ? '20000' : '200000', '--seed', '1'] },
     lsp: { title: 'Editor latency: tollgate lsp, diagnostics after a keystroke', args: ['bench/lsp.ts', '--keys', quick ? '40' : '200'] },
     persist: { title: 'Host manager persist on a server.xml of 10,000 hosts', args: ['bench/persist.ts', '--runs', quick ? '3' : '5'] },
+    report: { title: 'tollgate report of the 1,000-app base in headless Chromium', args: ['bench/report.ts', '--runs', quick ? '3' : '5'] },
   };
 }
 

@@ -41,3 +41,17 @@ await build({
   // CommonJS dependencies bundled here (saxes, picomatch) call require(); give each output file one.
   banner: { js: "import { createRequire as __tollgateRequire } from 'node:module'; const require = __tollgateRequire(import.meta.url);" },
 });
+
+// The runtime's chain selector for the browser: \`tollgate report\` inlines it in the page, so its URL
+// box gives the chain \`tollgate chain --path\` gives, from the same code (src/report/html.ts).
+await build({
+  entryPoints: ['src/protocol/chain-selector.ts'],
+  outfile: 'dist/bundle/assets/chain-selector.js',
+  bundle: true,
+  format: 'iife',
+  globalName: 'TollgateSelector',
+  platform: 'browser',
+  target: 'es2020',
+  minify: true,
+  logLevel: 'warning',
+});

@@ -9,6 +9,7 @@ import { schemaCommand } from './commands/schema.js';
 import { compileCommand } from './commands/compile.js';
 import { serveCommand } from './commands/serve.js';
 import { lspCommand } from './commands/lsp.js';
+import { reportCommand } from './commands/report.js';
 import { toolVersion } from '../lint/docs.js';
 import { auditCommand } from './commands/audit.js';
 
@@ -18,7 +19,7 @@ import { auditCommand } from './commands/audit.js';
 const yargs = createRequire(import.meta.url)('yargs/yargs') as (args: string[]) => Argv;
 
 /** Every command, in the order `--help` lists them. Each lives in ./commands/<name>.ts. */
-export const commands: Command[] = [lintCommand, auditCommand, chainCommand, compileCommand, serveCommand, schemaCommand, convertCommand, lspCommand];
+export const commands: Command[] = [lintCommand, auditCommand, chainCommand, compileCommand, serveCommand, schemaCommand, convertCommand, reportCommand, lspCommand];
 
 const defaultIo: Io = {
   stdout: (t) => process.stdout.write(t),
