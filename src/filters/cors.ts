@@ -99,7 +99,7 @@ function originNotes(v: unknown): Note[] {
   const out: Note[] = [];
   eachCommaSeparated(v, (text, offset) => {
     const why = knownOriginProblem(text);
-    if (why) out.push({ ruleId: 'filter-param-no-effect', severity: 'warning', message: `${why}, so this entry never matches`, offset, length: Math.max(1, text.length) });
+    if (why) out.push({ ruleId: 'filter-param-no-effect', severity: 'error', message: `${why}, so this entry never matches and that origin is refused with 403`, offset, length: Math.max(1, text.length) });
   });
   return out;
 }
@@ -117,10 +117,10 @@ const origins = reader(
 
 function methodNotes(v: unknown): Note[] {
   if (typeof v !== 'string') return [];
-  if (v === '') return [{ ruleId: 'filter-param-no-effect', severity: 'warning', message: 'an empty list allows no method, so every cross-origin request is refused' }];
+  if (v === '') return [{ ruleId: 'filter-param-no-effect', severity: 'error', message: 'an empty list allows no method, so every cross-origin request is refused' }];
   return splitCommaSeparated(v).flatMap((p) =>
     /[a-z]/.test(p.text) && /^[A-Za-z]+$/.test(p.text) && ['GET', 'POST', 'HEAD', 'OPTIONS', 'PUT', 'DELETE', 'PATCH'].includes(p.text.toUpperCase())
-      ? [{ ruleId: 'filter-param-no-effect', severity: 'warning' as const, message: `methods are case-sensitive: "${p.text}" never matches ${p.text.toUpperCase()}`, offset: p.offset, length: p.text.length, replacement: p.text.toUpperCase() }]
+      ? [{ ruleId: 'filter-param-no-effect', severity: 'error' as const, message: `methods are case-sensitive: "${p.text}" never matches ${p.text.toUpperCase()}, so those requests are refused with 403`, offset: p.offset, length: p.text.length, replacement: p.text.toUpperCase() }]
       : [],
   );
 }

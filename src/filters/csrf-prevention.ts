@@ -26,7 +26,7 @@ function readPattern(piece: Piece, ctx: z.RefinementCtx, notes: Note[]): NoNonce
     t = t.slice(5);
     offset += 5;
     if (t.trim() === '') {
-      notes.push({ ruleId: 'filter-param-invalid', severity: 'warning', message: '"mime:" with no pattern after it makes Tomcat fail (NullPointerException) on every request for a file with a known MIME type', offset: piece.offset, length: piece.text.length });
+      notes.push({ ruleId: 'filter-param-invalid', severity: 'error', message: '"mime:" with no pattern after it makes Tomcat fail (NullPointerException) on every request for a file with a known MIME type', offset: piece.offset, length: piece.text.length });
       return null;
     }
   }
@@ -107,7 +107,7 @@ export const spec = defineFilter({
     denyStatus: param('status', statusCode(403, 'Status sent when a request has no valid nonce.')),
     entryPoints: param('list', commaList([], 'Paths (servlet path + path info) not checked for a nonce, to enter the application; GET only.', { examples: ['/index.jsp,/login'] })),
     nonceCacheSize: param('integer', javaInt(5, 'How many recent nonces are accepted (LRU), for parallel requests and back navigation.', {
-      notes: (n) => (n < 1 ? [{ ruleId: 'filter-param-invalid', severity: 'warning', message: `a cache of ${n} keeps no nonce, so every request that needs one is refused` }] : []),
+      notes: (n) => (n < 1 ? [{ ruleId: 'filter-param-invalid', severity: 'error', message: `a cache of ${n} keeps no nonce, so every request that needs one is refused` }] : []),
     })),
     nonceRequestParameterName: param('string', text('org.apache.catalina.filters.CSRF_NONCE', 'Name of the request parameter carrying the nonce.')),
     randomClass: randomClassParam(),

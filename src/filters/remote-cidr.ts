@@ -33,7 +33,7 @@ function readEntry(piece: Piece, fail: (message: string, offset: number, length:
   const notes: Note[] = [];
   if (text === '') {
     // InetAddress.getByName("") is the loopback address, so an empty entry matches 127.0.0.1.
-    notes.push({ ruleId: 'filter-param-cidr', severity: 'warning', message: 'an empty entry is read by Java as the loopback address 127.0.0.1. Remove the extra comma', offset: Math.max(0, offset - 1), length: 1 });
+    notes.push({ ruleId: 'filter-param-cidr', severity: 'error', message: 'an empty entry is read by Java as the loopback address 127.0.0.1. Remove the extra comma', offset: Math.max(0, offset - 1), length: 1 });
     return { cidr: { family: 4, bytes: [127, 0, 0, 1], prefix: 32, text }, notes };
   }
   let body = text;
@@ -42,7 +42,7 @@ function readEntry(piece: Piece, fail: (message: string, offset: number, length:
     body = text.slice(0, semi);
     const port = translateJavaRegex(text.slice(semi + 1)).problems.find((p) => p.code === 'java-syntax');
     if (port) fail(`the port pattern after ";" is not a valid Java regex (${port.message})`, offset + semi + 1, text.length - semi - 1);
-    else notes.push({ ruleId: 'filter-param-no-effect', severity: 'warning', message: `"${text}" has a port pattern: RemoteCIDRFilter compares addresses only, so this entry never matches`, offset, length: text.length });
+    else notes.push({ ruleId: 'filter-param-no-effect', severity: 'error', message: `"${text}" has a port pattern: RemoteCIDRFilter compares addresses only, so this entry never matches`, offset, length: text.length });
   }
   const slash = body.indexOf('/');
   const addrText = slash < 0 ? body : body.slice(0, slash);
@@ -51,7 +51,7 @@ function readEntry(piece: Piece, fail: (message: string, offset: number, length:
   if (legacy) {
     normalized = legacy.join('.');
     if (normalized !== addrText) {
-      notes.push({ ruleId: 'filter-param-cidr', severity: 'warning', message: `Java reads "${addrText}" as ${normalized}${slash >= 0 ? `, so this mask is ${normalized}${body.slice(slash)}` : ''}. Write the address in full`, offset, length: addrText.length });
+      notes.push({ ruleId: 'filter-param-cidr', severity: 'error', message: `Java reads "${addrText}" as ${normalized}${slash >= 0 ? `, so this mask is ${normalized}${body.slice(slash)}` : ''}. Write the address in full`, offset, length: addrText.length });
     }
   } else if (/^[A-Za-z0-9.-]+$/.test(addrText) && /[A-Za-z]/.test(addrText)) {
     fail(`"${addrText}" is a host name: Tomcat looks it up in DNS when the application starts (and fails to start when it does not resolve); tollgate does not resolve names. Write the address`, offset, addrText.length, 'warning');
@@ -125,7 +125,7 @@ export const spec = defineFilter({
       return x === undefined || (Array.isArray(x) ? x.length === 0 : typeof x === 'string' && splitCommaSeparated(x).length === 0);
     };
     if (!empty('allow') || !empty('deny')) return [];
-    return [{ param: 'allow', on: 'name', ruleId: 'filter-denies-everything', severity: 'warning', message: 'RemoteCIDRFilter has neither allow nor deny: Tomcat then refuses every request with 403. Set allow (or deny)' }];
+    return [{ param: 'allow', on: 'name', ruleId: 'filter-denies-everything', severity: 'error', message: 'RemoteCIDRFilter has neither allow nor deny: Tomcat then refuses every request with 403. Set allow (or deny)' }];
   },
 });
 export type RemoteCidrConfig = z.output<typeof spec.schema>;

@@ -22,7 +22,7 @@ function proxyListNotes(raw: Readonly<Record<string, unknown>>, target: string):
     if (target === '11.0') {
       out.push({ param: name, ruleId: 'filter-param-not-in-target', severity: 'warning', message: `Tomcat 11 reads a ${name} value containing "/" as a comma-separated list of CIDR masks, not as a regex: check that "${v}" means the same there` });
     } else if (CIDR_LIST.test(v)) {
-      out.push({ param: name, ruleId: 'filter-param-no-effect', severity: 'warning', message: `"${v}" looks like CIDR masks, but Tomcat ${target} reads ${name} as a Java regex, which matches no address. Write a regex (CIDR masks need Tomcat 11)` });
+      out.push({ param: name, ruleId: 'filter-param-no-effect', severity: 'error', message: `"${v}" looks like CIDR masks, but Tomcat ${target} reads ${name} as a Java regex, which matches no address. Write a regex (CIDR masks need Tomcat 11)` });
     }
   }
   return out;

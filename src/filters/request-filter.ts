@@ -26,7 +26,7 @@ export function deniesEverything(raw: Readonly<Record<string, unknown>>, simpleN
     param: 'allow',
     on: 'name',
     ruleId: 'filter-denies-everything',
-    severity: 'warning',
+    severity: 'error',
     message: `${simpleName} has neither allow nor deny: Tomcat then rejects every request. Set allow (or deny) to the clients you mean`,
   }];
 }

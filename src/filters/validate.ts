@@ -270,10 +270,11 @@ export function validateFilterDef(def: Pick<FilterDef, 'className' | 'initParams
       if (seen.worst === 'error') refusals.push(diagnostics[diagnostics.length - 1]!);
     }
   }
+  // Notes never stop the filter: an error among them is a filter Tomcat starts and then runs wrongly.
   for (const n of spec.notes(raw, NOTE_OPTS[target] ?? { target })) {
     const p = byParam.get(n.param);
-    if (p) diagnostics.push(noteDiagnostic(n, p, p.name.value));
-    else diagnostics.push({ ruleId: n.ruleId, severity: n.severity, message: `${n.message}.`, span: def.className?.span ?? def.span });
+    const d = p ? noteDiagnostic(n, p, p.name.value) : { ruleId: n.ruleId, severity: n.severity, message: `${n.message}.`, span: def.className?.span ?? def.span };
+    diagnostics.push(n.severity === 'error' ? { ...d, effect: 'misbehaves' } : d);
   }
   const starts = result.success && refusals.length === 0;
   return { spec, config: starts ? result.data : null, diagnostics, refusals };

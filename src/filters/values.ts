@@ -99,11 +99,18 @@ function booleanNotes(v: unknown): Note[] {
   if (lower === 'true' || lower === 'false') {
     return [{ ruleId: 'filter-param-boolean-spelling', severity: 'info', message: `Tomcat reads "${v}" as ${lower}; write ${lower}`, replacement: lower }];
   }
-  const meantTrue = /^(yes|y|on|1|enabled?|active)$/i.test(v);
+  // Boolean.parseBoolean: a value that says yes is read as false, the switch the other way round from what it says.
+  // No automatic fix: "true" would change what Tomcat runs today, which a reviewer should see.
+  if (/^(yes|y|on|1|enabled?|active)$/i.test(v)) {
+    return [{ ruleId: 'filter-param-boolean-spelling', severity: 'error', message: `Tomcat reads "${v}" as false (only "true" is true), so this switch is off although it says yes. Write true` }];
+  }
+  if (/^(no|n|off|0|disabled?|inactive)$/i.test(v)) {
+    return [{ ruleId: 'filter-param-boolean-spelling', severity: 'info', message: `Tomcat reads "${v}" as false, as meant, but only "true" and "false" say so to every reader. Write false`, replacement: 'false' }];
+  }
   return [{
     ruleId: 'filter-param-boolean-spelling',
     severity: 'warning',
-    message: `Tomcat reads ${v === '' ? 'an empty value' : `"${v}"`} as false: only "true" is true${meantTrue ? `, so this is false although it looks like yes` : ''}. Write true or false`,
+    message: `Tomcat reads ${v === '' ? 'an empty value' : `"${v}"`} as false: only "true" is true. Write true or false`,
   }];
 }
 
@@ -146,7 +153,7 @@ export function statusCode(defaultValue: number, description: string) {
     notes: (n) =>
       n >= 100 && n <= 599
         ? []
-        : [{ ruleId: 'filter-param-invalid', severity: 'warning', message: `${n} is not an HTTP status code (100-599): Tomcat sends it anyway and clients cannot interpret the response` }],
+        : [{ ruleId: 'filter-param-invalid', severity: 'error', message: `${n} is not an HTTP status code (100-599): Tomcat sends it anyway and clients cannot interpret the response` }],
   });
 }
 

@@ -1,7 +1,7 @@
 import type { ResolvedContext } from '../chain/index.js';
 import type { MergedFilter, MergedFilterMapping } from '../chain/index.js';
 import type { FilterSpec, TomcatTarget } from '../filters/index.js';
-import type { CatalinaBase, Diagnostic, FilterDef, Severity, SourceFile, Span, TextEdit, WebXml } from '../model/index.js';
+import type { CatalinaBase, Diagnostic, FilterDef, Severity, SourceFile, Span, TextEdit, TomcatEffect, WebXml } from '../model/index.js';
 import type { Profile } from '../schema/config-document.js';
 
 export type { Profile };
@@ -13,6 +13,15 @@ export interface RuleMeta {
   id: string;
   description: string;
   defaultSeverity: Severity;
+  /**
+   * What real Tomcat 10.1 does with what this rule finds, which decides defaultSeverity (README's
+   * policy; SEVERITY_OF_EFFECT). docs/severity.md is generated from this, reason and variants.
+   */
+  effect: TomcatEffect;
+  /** One line: why that effect, as observed on Tomcat 10.1 where it is about start-up or behaviour. */
+  reason: string;
+  /** Findings of this rule that get another severity (or effect), and when. */
+  variants?: readonly { severity: Severity; effect: TomcatEffect; when: string }[];
   category: RuleCategory;
   /** SARIF security-severity (0-10) for security rules. */
   securitySeverity?: number;

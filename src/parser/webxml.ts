@@ -168,6 +168,21 @@ class Reader {
     return v;
   }
 
+  /**
+   * Whether a <filter-name> or <servlet-name> of a definition is empty, reported: FilterDef and ServletDef
+   * refuse it ("Invalid <filter-name> [] in filter definition") and the application does not start.
+   */
+  emptyName(name: Located<string>, kind: 'filter' | 'servlet'): boolean {
+    if (name.value !== '') return false;
+    this.diagnostics.push({
+      ruleId: 'webxml-missing-element',
+      severity: 'error',
+      message: `<${kind}-name> is empty: Tomcat refuses the definition ("Invalid <${kind}-name> [] in ${kind} definition") and the application does not start.`,
+      span: name.span,
+    });
+    return true;
+  }
+
   params(el: Element, tag: string): Param[] {
     const out: Param[] = [];
     const cs = el.children;
@@ -214,7 +229,7 @@ function readElement(el: Element, r: Reader, webXml: WebXml): void {
   switch (el.name) {
     case 'filter': {
       const name = r.required(el, 'filter-name');
-      if (!name) break;
+      if (!name || r.emptyName(name, 'filter')) break;
       const f: FilterDef = {
         name,
         // Optional here: a same-named filter of tomcat-web.xml or the global descriptors may give the class (merge decides).
@@ -241,7 +256,7 @@ function readElement(el: Element, r: Reader, webXml: WebXml): void {
     }
     case 'servlet': {
       const name = r.required(el, 'servlet-name');
-      if (!name) break;
+      if (!name || r.emptyName(name, 'servlet')) break;
       const s: ServletDef = {
         name,
         className: r.child(el, 'servlet-class'),

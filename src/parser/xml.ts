@@ -91,6 +91,8 @@ class TreeState {
   /** Open elements below MAX_DEPTH, not kept in the tree; where the first began. */
   skipped = 0;
   tooDeepAt = -1;
+  /** A declared entity Java's parser refuses to expand, and the DOCTYPE's span: reported after parsing unless a reference was. */
+  bomb: { name: string; span: Span } | null = null;
 
   constructor(
     readonly text: string,
@@ -146,10 +148,12 @@ function onDoctype(dt: string): void {
   const start = t.text.lastIndexOf('<!DOCTYPE', end);
   const doctype = { value: dt, span: t.lines.span(start < 0 ? 0 : start, end) };
   t.doctype = doctype;
-  checkDoctype(dt, doctype.span, t.lines, t.diagnostics);
   const declared = declaredEntities(dt);
-  if (declared.size > 0) {
-    const table = evaluateEntities(declared);
+  const table = declared.size > 0 ? evaluateEntities(declared) : null;
+  const bomb = table ? [...table.refused].find(([, reason]) => reason === 'limit' || reason === 'size' || reason === 'recursive')?.[0] : undefined;
+  if (bomb !== undefined) t.bomb = { name: bomb, span: doctype.span };
+  checkDoctype(dt, doctype.span, t.lines, t.diagnostics, bomb);
+  if (table) {
     for (const [name, value] of table.values) p.ENTITIES[name] = value;
     p.entityCosts = table.costs;
     p.refusedEntities = table.refused;
@@ -448,6 +452,14 @@ export function parseXmlTree(source: SourceFile, opts: { fastPath?: boolean } = 
     el.span = lines.span(start, Math.max(start, readTo));
   }
   const diagnostics = t.diagnostics;
+  if (t.bomb && !diagnostics.some((d) => d.ruleId === 'xml-entity-expansion')) {
+    diagnostics.push({
+      ruleId: 'xml-entity-expansion',
+      severity: 'warning',
+      message: `The DOCTYPE declares an entity expansion bomb: &${t.bomb.name}; expands past the JDK's limits (${EXPANSION_LIMIT} expansions, ${TOTAL_SIZE_LIMIT.toLocaleString('en-US')} characters) or refers to itself. Nothing references it, so Tomcat starts; the first reference makes it refuse the descriptor. Remove it.`,
+      span: t.bomb.span,
+    });
+  }
   if (t.tooDeepAt >= 0 && !diagnostics.some((d) => d.ruleId === 'xml-deep-nesting')) {
     diagnostics.push({
       ruleId: 'xml-deep-nesting',
@@ -534,7 +546,8 @@ function blockedExternalDtd(dt: string): string | null {
   return systemId;
 }
 
-function checkDoctype(dt: string, span: Span, lines: LineIndex, diagnostics: Diagnostic[]): void {
+/** `bomb`: a declared entity whose expansion Java's parser refuses (past its limits, or recursive). */
+function checkDoctype(dt: string, span: Span, lines: LineIndex, diagnostics: Diagnostic[], bomb: string | undefined): void {
   const blocked = blockedExternalDtd(dt);
   if (blocked !== null) {
     diagnostics.push({
@@ -554,10 +567,11 @@ function checkDoctype(dt: string, span: Span, lines: LineIndex, diagnostics: Dia
       message: 'The DOCTYPE declares an external entity. tollgate never reads it, and Tomcat refuses to (xmlBlockExternal): a reference to it makes the application fail to start. No deployment descriptor needs one: remove it.',
       span,
     });
-  } else if (/<!ENTITY/.test(internal)) {
+  } else if (bomb === undefined && /<!ENTITY/.test(internal)) {
+    // A declared bomb is reported once, after parsing: where it is referenced (an error), else here.
     diagnostics.push({
       ruleId: 'xml-entity-expansion',
-      severity: 'warning',
+      severity: 'info',
       message: `The DOCTYPE declares entities. Tomcat expands them (up to the JDK's ${EXPANSION_LIMIT} expansions per file, past which it refuses the file), and so does tollgate; writing the values out keeps the descriptor readable by every tool.`,
       span: lines.span(span.offset, span.endOffset),
     });

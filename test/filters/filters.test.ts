@@ -36,10 +36,11 @@ describe('SetCharacterEncodingFilter', () => {
     expect(parse('set-character-encoding', { encoding: 'cp1252', ignore: 'true' })).toEqual({ encoding: 'windows-1252', decoder: 'windows-1252', supported: true, ignore: true });
     expect(parse('set-character-encoding', { encoding: 'latin1' })).toMatchObject({ encoding: 'ISO-8859-1', decoder: 'latin1' });
   });
-  it('only warns about an unknown charset: Tomcat starts, and every request it is set on fails', () => {
+  it('gives an error that does not stop the filter for an unknown charset: Tomcat starts, and every request it is set on fails', () => {
     const v = validate('SetCharacterEncodingFilter', { encoding: 'klingon' });
     const d = v.only('filter-param-invalid');
-    expect(d.severity).toBe('warning');
+    expect(d.severity).toBe('error');
+    expect(d.effect).toBe('misbehaves');
     expect(d.message).toContain('status 500');
     expect(v.config).toEqual({ encoding: 'klingon', decoder: null, supported: false, ignore: false });
   });
@@ -82,11 +83,12 @@ describe('CorsFilter', () => {
     expect(refuses('cors', { 'cors.allowed.origins': '*', 'cors.support.credentials': 'TRUE' })).toBe(true);
     expect(refuses('cors', { 'cors.allowed.origins': '*', 'cors.support.credentials': 'yes' })).toBe(false);
   });
-  it('warns about origins no browser ever sends, at the entry', () => {
+  it('reports origins no browser ever sends, at the entry, as errors Tomcat starts with (those origins get 403)', () => {
     const v = validate('CorsFilter', { 'cors.allowed.origins': 'https://ok.example, https://App.example, https://a.example/, https://*.example, https://b.example:443, *' });
     const notes = v.diagnostics.filter((d) => d.ruleId === 'filter-param-no-effect');
     expect(notes.map((d) => v.at(d))).toEqual(['https://App.example', 'https://a.example/', 'https://*.example', 'https://b.example:443', '*']);
-    expect(notes.every((d) => d.severity === 'warning')).toBe(true);
+    expect(notes.every((d) => d.severity === 'error' && d.effect === 'misbehaves')).toBe(true);
+    expect(v.config).not.toBeNull();
     expect(validate('CorsFilter', { 'cors.allowed.origins': 'null, http://localhost:8080' }).diagnostics).toEqual([]);
   });
   it('warns that methods are case-sensitive and an empty method list refuses everything', () => {
@@ -141,13 +143,16 @@ describe('CsrfPreventionFilter and RestCsrfPreventionFilter', () => {
     }
   });
 
-  it('warn that a nonce cache below 1 keeps no nonce', () => {
-    expect(validate('CsrfPreventionFilter', { nonceCacheSize: '0' }).only('filter-param-invalid').severity).toBe('warning');
+  it('report a nonce cache below 1, which keeps no nonce, as an error Tomcat starts with', () => {
+    const v = validate('CsrfPreventionFilter', { nonceCacheSize: '0' });
+    expect(v.only('filter-param-invalid')).toMatchObject({ severity: 'error', effect: 'misbehaves' });
+    expect(v.config).not.toBeNull();
   });
 
-  it('refuse a status that is not an int, and warn about one that is not an HTTP status', () => {
-    expect(validate('CsrfPreventionFilter', { denyStatus: 'forbidden' }).only('filter-param-invalid').severity).toBe('error');
-    expect(validate('RestCsrfPreventionFilter', { denyStatus: '1000' }).only('filter-param-invalid').severity).toBe('warning');
+  it('refuse a status that is not an int, and report one that is not an HTTP status as an error Tomcat starts with', () => {
+    expect(validate('CsrfPreventionFilter', { denyStatus: 'forbidden' }).only('filter-param-invalid')).toMatchObject({ severity: 'error' });
+    expect(validate('CsrfPreventionFilter', { denyStatus: 'forbidden' }).only('filter-param-invalid').effect).toBeUndefined();
+    expect(validate('RestCsrfPreventionFilter', { denyStatus: '1000' }).only('filter-param-invalid')).toMatchObject({ severity: 'error', effect: 'misbehaves' });
   });
 });
 
@@ -189,8 +194,8 @@ describe('RemoteAddrFilter and RemoteHostFilter', () => {
     expect(c.deny).toBeNull();
     expect(c.denyStatus).toBe(404);
   });
-  it('warn that neither allow nor deny rejects everything', () => {
-    for (const cls of ['RemoteAddrFilter', 'RemoteHostFilter']) expect(validate(cls, {}).only('filter-denies-everything').severity).toBe('warning');
+  it('report that neither allow nor deny rejects everything as an error Tomcat starts with', () => {
+    for (const cls of ['RemoteAddrFilter', 'RemoteHostFilter']) expect(validate(cls, {}).only('filter-denies-everything')).toMatchObject({ severity: 'error', effect: 'misbehaves' });
     expect(validate('RemoteHostFilter', { deny: '.*\\.evil\\.example' }).diagnostics).toEqual([]);
   });
 });
@@ -201,9 +206,10 @@ describe('RemoteCIDRFilter', () => {
     expect(c.allow.map((x) => [x.family, x.prefix, x.text])).toEqual([[4, 8, '10.0.0.0/8'], [6, 128, '::1'], [6, 128, '[fe80::1]']]);
     expect(c.deny[0]!.prefix).toBe(32);
   });
-  it('reads legacy IPv4 forms as Java does, with a warning', () => {
+  it('reads legacy IPv4 forms as Java does, with an error Tomcat starts with (the mask covers other addresses)', () => {
     const v = validate('RemoteCIDRFilter', { allow: '10.1/16' });
     expect(v.only('filter-param-cidr').message).toContain('10.0.0.1');
+    expect(v.only('filter-param-cidr')).toMatchObject({ severity: 'error', effect: 'misbehaves' });
     expect((v.config as { allow: { bytes: number[] }[] }).allow[0]!.bytes).toEqual([10, 0, 0, 1]);
   });
   it('reads an IPv4-mapped IPv6 address as the IPv4 address, like InetAddress', () => {
@@ -227,8 +233,8 @@ describe('RemoteCIDRFilter', () => {
     expect(v.only('filter-param-cidr').severity).toBe('warning');
     expect(v.config).toBeNull();
   });
-  it('warns that neither allow nor deny refuses everything', () => {
-    expect(validate('RemoteCIDRFilter', { allow: ' ' }).only('filter-denies-everything').severity).toBe('warning');
+  it('reports that neither allow nor deny refuses everything as an error Tomcat starts with', () => {
+    expect(validate('RemoteCIDRFilter', { allow: ' ' }).only('filter-denies-everything')).toMatchObject({ severity: 'error', effect: 'misbehaves' });
   });
 });
 

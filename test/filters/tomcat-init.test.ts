@@ -31,7 +31,8 @@ describe(`validation agrees with Tomcat ${recorded.tomcat} on which configuratio
     const label = `${c.filter} ${JSON.stringify(c.params)}`;
     it(`${label}: ${c.started ? 'starts' : 'refused'}`, () => {
       const r = validateFilterDef(defOf(c.filter, c.params));
-      const errors = r.diagnostics.filter((d) => d.severity === 'error');
+      // An error Tomcat starts with (a value it reads and then runs wrongly) carries effect 'misbehaves': only the others refuse.
+      const errors = r.diagnostics.filter((d) => d.severity === 'error' && d.effect !== 'misbehaves');
       if (CANNOT_KNOW(c)) {
         expect(errors).toEqual([]);
         expect(r.diagnostics.map((d) => d.ruleId)).toContain('filter-param-invalid');

@@ -153,13 +153,20 @@ describe('spans point inside the value', () => {
 });
 
 describe('boolean spellings', () => {
-  it('warns that "yes" is false and offers no automatic fix (either fix would hide the intent)', () => {
+  it('reports that "yes" is false as an error Tomcat starts with, and offers no automatic fix (it would change what Tomcat runs)', () => {
     const v = validate('SetCharacterEncodingFilter', { encoding: 'UTF-8', ignore: 'yes' });
     const d = v.only('filter-param-boolean-spelling');
-    expect(d.severity).toBe('warning');
+    expect(d).toMatchObject({ severity: 'error', effect: 'misbehaves' });
     expect(d.message).toContain('Tomcat reads "yes" as false');
     expect(d.fix).toBeUndefined();
     expect(v.config).toMatchObject({ ignore: false });
+  });
+
+  it('only notes "off" (false, as meant), with a fix that keeps the meaning; warns about a value that says neither', () => {
+    const off = validate('SetCharacterEncodingFilter', { encoding: 'UTF-8', ignore: 'off' }).only('filter-param-boolean-spelling');
+    expect(off.severity).toBe('info');
+    expect(off.fix?.[0]?.text).toBe('false');
+    expect(validate('SetCharacterEncodingFilter', { encoding: 'UTF-8', ignore: 'maybe' }).only('filter-param-boolean-spelling').severity).toBe('warning');
   });
 
   it('normalises the case of TRUE/False with a fix that keeps the meaning', () => {

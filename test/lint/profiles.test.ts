@@ -9,7 +9,7 @@ import { cleanup, lintFiles, patchRuleMeta, tree } from './helpers.js';
 
 afterAll(cleanup);
 
-const meta = (extra: Partial<RuleMeta>): RuleMeta => ({ id: 'x', description: 'x', defaultSeverity: 'warning', category: 'security', ...extra });
+const meta = (extra: Partial<RuleMeta>): RuleMeta => ({ id: 'x', description: 'x', defaultSeverity: 'warning', effect: 'weakens', reason: 'x.', category: 'security', ...extra });
 
 describe('profileLevel', () => {
   it('runs a rule without profile metadata at its reported severities in every profile', () => {

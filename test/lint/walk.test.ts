@@ -59,7 +59,6 @@ const EXPECTED: string[] = [
   'cors-any-origin webapps/b/WEB-INF/web.xml:6:75',
   'cors-allowed-headers-wildcard webapps/b/WEB-INF/web.xml:7:75',
   'header-filter-overridden webapps/b/WEB-INF/web.xml:11:18',
-  'hsts-max-age-zero webapps/b/WEB-INF/web.xml:13:72',
   'hsts-max-age-zero webapps/b/WEB-INF/web.xml:18:19',
   'filter-never-mapped webapps/c/WEB-INF/web.xml:4:18',
   'cors-http-origin webapps/c/WEB-INF/web.xml:6:75',

@@ -9,7 +9,7 @@ export const rule: Rule = {
   meta: {
     id: 'access-log-missing',
     description: 'Requests are not written to an access log (no AccessLogValve on the Engine, Host or context).',
-    defaultSeverity: 'warning',
+    defaultSeverity: 'warning', effect: 'weakens', reason: 'Tomcat serves requests without recording them, so an attack leaves no trace.',
     category: 'security',
     securitySeverity: 4.0,
     benchmarks: ['stig-tomcat:V-222997', 'stig-tomcat:V-222938', 'stig-tomcat:V-222930', 'cis-tomcat-10.1:7.3'],

@@ -18,7 +18,7 @@ export const rule: Rule = {
   meta: {
     id: 'access-log-pattern',
     description: 'An AccessLogValve pattern leaves out a field the STIG asks for (%h, %t, %u, "%r", %s).',
-    defaultSeverity: 'warning',
+    defaultSeverity: 'warning', effect: 'weakens', reason: 'Tomcat logs requests without a field an investigation needs.',
     category: 'security',
     securitySeverity: 3.1,
     benchmarks: ['stig-tomcat:V-222939', 'stig-tomcat:V-222940', 'stig-tomcat:V-222941', 'stig-tomcat:V-222942', 'stig-tomcat:V-222985', 'cis-tomcat-10.1:7.5'],

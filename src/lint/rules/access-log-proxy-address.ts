@@ -6,7 +6,7 @@ export const rule: Rule = {
   meta: {
     id: 'access-log-proxy-address',
     description: 'A RemoteIpValve finds the client address behind a proxy, but the access log still records the proxy\'s (requestAttributesEnabled is not true).',
-    defaultSeverity: 'warning',
+    defaultSeverity: 'warning', effect: 'weakens', reason: 'Tomcat logs the proxy\'s address instead of the client\'s.',
     category: 'security',
     securitySeverity: 3.1,
     benchmarks: ['stig-tomcat:V-222937'],

@@ -16,7 +16,7 @@ const SEEN = { address: 'address in the form Tomcat gives it (127.0.0.1, 0:0:0:0
 const verdicts = new WeakMap<CompiledRegex, boolean>();
 
 export const rule: Rule = {
-  meta: { id: 'address-regex-matches-nothing', description: 'An allow, deny or proxy regex that no client address (or host name) can match.', defaultSeverity: 'error', category: 'security', securitySeverity: 6.0 },
+  meta: { id: 'address-regex-matches-nothing', description: 'An allow, deny or proxy regex that no client address (or host name) can match.', defaultSeverity: 'error', effect: 'misbehaves', reason: 'Tomcat starts and the pattern matches no address: an allow list refuses everyone, a deny list denies no one, a proxy list trusts no proxy.', category: 'security', securitySeverity: 6.0 },
   visit: (ctx) => ({
     kinds: Object.keys(ADDRESS_PATTERNS),
     filter(f) {

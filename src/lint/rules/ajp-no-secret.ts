@@ -5,7 +5,7 @@ export const rule: Rule = {
   meta: {
     id: 'ajp-no-secret',
     description: 'An AJP connector accepts requests without a shared secret (Ghostcat, CVE-2020-1938), or cannot start for want of one.',
-    defaultSeverity: 'error',
+    defaultSeverity: 'error', effect: 'misbehaves', reason: 'Tomcat starts an AJP connector that accepts requests from anyone who reaches it (Ghostcat, CVE-2020-1938).', variants: [{ severity: 'error', effect: 'refuses', when: 'secretRequired without a secret: the connector fails to start' }],
     category: 'security',
     securitySeverity: 9.8,
   },

@@ -4,7 +4,7 @@ import type { Rule } from '../types.js';
 const PASSWORDS = ['keystorePass', 'truststorePass', 'certificateKeystorePassword', 'certificateKeyPassword', 'keyPass', 'SSLPassword', 'truststorePassword'];
 
 export const rule: Rule = {
-  meta: { id: 'cleartext-keystore-password', description: 'A keystore or truststore password written in clear text in server.xml.', defaultSeverity: 'warning', category: 'security', securitySeverity: 5.0 },
+  meta: { id: 'cleartext-keystore-password', description: 'A keystore or truststore password written in clear text in server.xml.', defaultSeverity: 'warning', effect: 'weakens', reason: 'Tomcat starts and uses it; the secret sits in a file that is usually committed and backed up.', category: 'security', securitySeverity: 5.0 },
   check(ctx) {
     const server = ctx.base.serverXml;
     if (!server) return;

@@ -5,7 +5,7 @@ export const rule: Rule = {
   meta: {
     id: 'connector-all-addresses',
     description: 'A connector listens on every network interface.',
-    defaultSeverity: 'warning',
+    defaultSeverity: 'warning', effect: 'weakens', reason: 'Tomcat listens on every network interface, including ones it need not be reached on.',
     category: 'security',
     securitySeverity: 5.0,
     benchmarks: ['stig-tomcat:V-223009'],

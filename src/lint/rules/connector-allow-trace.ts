@@ -5,7 +5,7 @@ export const rule: Rule = {
   meta: {
     id: 'connector-allow-trace',
     description: 'A connector answers HTTP TRACE (allowTrace="true").',
-    defaultSeverity: 'warning',
+    defaultSeverity: 'warning', effect: 'weakens', reason: 'Tomcat answers TRACE, which echoes request headers back (cross-site tracing).',
     category: 'security',
     securitySeverity: 4.3,
     benchmarks: ['cis-tomcat-10.1:2.6', 'stig-tomcat:V-222950'],

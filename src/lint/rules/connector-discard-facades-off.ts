@@ -5,7 +5,7 @@ export const rule: Rule = {
   meta: {
     id: 'connector-discard-facades-off',
     description: 'A connector reuses request and response facades between requests (discardFacades="false").',
-    defaultSeverity: 'warning',
+    defaultSeverity: 'warning', effect: 'weakens', reason: 'Tomcat reuses request and response facades, so a bug in an application can leak one request\'s data into another.',
     category: 'security',
     securitySeverity: 5.3,
     benchmarks: ['cis-tomcat-10.1:10.7', 'stig-tomcat:V-222973', 'stig-tomcat:V-223003'],

@@ -5,7 +5,7 @@ export const rule: Rule = {
   meta: {
     id: 'connector-enable-lookups',
     description: 'A connector resolves every client address by DNS (enableLookups="true").',
-    defaultSeverity: 'warning',
+    defaultSeverity: 'warning', effect: 'weakens', reason: 'Tomcat resolves every client address in DNS, which slows requests and trusts DNS answers.',
     category: 'security',
     securitySeverity: 3.1,
     benchmarks: ['cis-tomcat-10.1:10.15'],

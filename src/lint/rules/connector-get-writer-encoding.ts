@@ -5,7 +5,7 @@ export const rule: Rule = {
   meta: {
     id: 'connector-get-writer-encoding',
     description: 'A connector lets getWriter() send text without a charset (enforceEncodingInGetWriter="false").',
-    defaultSeverity: 'warning',
+    defaultSeverity: 'warning', effect: 'weakens', reason: 'Tomcat lets getWriter() send text without a charset, which browsers may sniff.',
     category: 'security',
     securitySeverity: 4.3,
     benchmarks: ['stig-tomcat:V-223005'],

@@ -3,7 +3,7 @@ import type { Rule } from '../types.js';
 const LEGACY = /\b(SSLv2|SSLv3|TLSv1(?![.\d])|TLSv1\.1)\b/;
 
 export const rule: Rule = {
-  meta: { id: 'connector-legacy-tls', description: 'A connector enables SSLv3, TLS 1.0 or TLS 1.1.', defaultSeverity: 'warning', category: 'security', securitySeverity: 6.0, benchmarks: ['cis-tomcat-10.1:6.5', 'stig-tomcat:V-222929'] },
+  meta: { id: 'connector-legacy-tls', description: 'A connector enables SSLv3, TLS 1.0 or TLS 1.1.', defaultSeverity: 'warning', effect: 'weakens', reason: 'Tomcat starts and offers the broken protocol versions to clients that ask for them.', category: 'security', securitySeverity: 6.0, benchmarks: ['cis-tomcat-10.1:6.5', 'stig-tomcat:V-222929'] },
   check(ctx) {
     for (const s of ctx.base.serverXml?.services ?? []) {
       for (const c of s.connectors) {

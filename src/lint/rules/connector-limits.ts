@@ -11,7 +11,7 @@ export const rule: Rule = {
   meta: {
     id: 'connector-limits',
     description: 'A connector removes a request limit (no connection timeout, unlimited POST size) or raises it past what the benchmark allows.',
-    defaultSeverity: 'warning',
+    defaultSeverity: 'warning', effect: 'weakens', reason: 'Tomcat accepts requests without the limit, so one client can hold connections or send unbounded bodies.',
     category: 'security',
     securitySeverity: 5.3,
     benchmarks: ['cis-tomcat-10.1:10.9', 'cis-tomcat-10.1:10.10'],

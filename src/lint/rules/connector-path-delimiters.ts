@@ -5,7 +5,7 @@ export const rule: Rule = {
   meta: {
     id: 'connector-path-delimiters',
     description: 'A connector lets "\\\\" or an encoded "/" act as a path delimiter (allowBackslash, encodedSolidusHandling="decode").',
-    defaultSeverity: 'warning',
+    defaultSeverity: 'warning', effect: 'weakens', reason: 'Tomcat treats the character as a path separator, so paths can be spelt past security constraints.',
     category: 'security',
     securitySeverity: 6.5,
     benchmarks: ['cis-tomcat-10.1:10.8', 'stig-tomcat:V-223004'],

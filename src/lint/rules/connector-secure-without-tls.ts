@@ -5,7 +5,7 @@ export const rule: Rule = {
   meta: {
     id: 'connector-secure-without-tls',
     description: 'A connector without TLS claims secure="true" or scheme="https".',
-    defaultSeverity: 'warning',
+    defaultSeverity: 'warning', effect: 'weakens', reason: 'Tomcat tells applications the request is secure although it arrived in clear text.',
     category: 'security',
     securitySeverity: 5.3,
     benchmarks: ['cis-tomcat-10.1:6.3', 'cis-tomcat-10.1:6.4'],

@@ -9,7 +9,7 @@ export const rule: Rule = {
   meta: {
     id: 'connector-weak-ciphers',
     description: 'A TLS configuration enables broken cipher suites (NULL, EXPORT, RC4, DES/3DES, MD5, anonymous).',
-    defaultSeverity: 'warning',
+    defaultSeverity: 'warning', effect: 'weakens', reason: 'Tomcat offers broken cipher suites to clients that ask for them.',
     category: 'security',
     securitySeverity: 7.4,
     benchmarks: ['stig-tomcat:V-222927', 'stig-tomcat:V-222968'],

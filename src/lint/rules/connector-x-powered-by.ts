@@ -5,7 +5,7 @@ export const rule: Rule = {
   meta: {
     id: 'connector-x-powered-by',
     description: 'A connector sends the X-Powered-By header (xpoweredBy="true"), naming Tomcat, its version and the JVM.',
-    defaultSeverity: 'warning',
+    defaultSeverity: 'warning', effect: 'weakens', reason: 'Tomcat names itself, its version and the JVM in every response.',
     category: 'security',
     securitySeverity: 3.7,
     benchmarks: ['cis-tomcat-10.1:2.4', 'stig-tomcat:V-222957'],

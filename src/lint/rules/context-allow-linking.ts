@@ -5,7 +5,7 @@ export const rule: Rule = {
   meta: {
     id: 'context-allow-linking',
     description: 'An application serves files through symbolic links that leave its directory (Resources allowLinking="true").',
-    defaultSeverity: 'warning',
+    defaultSeverity: 'warning', effect: 'weakens', reason: 'Tomcat serves files through links that leave the application\'s directory.',
     category: 'security',
     securitySeverity: 5.3,
     benchmarks: ['cis-tomcat-10.1:10.12'],

@@ -5,7 +5,7 @@ export const rule: Rule = {
   meta: {
     id: 'context-cross-context',
     description: 'An application can reach other applications\' contexts (crossContext="true").',
-    defaultSeverity: 'warning',
+    defaultSeverity: 'warning', effect: 'weakens', reason: 'Tomcat lets the application reach other applications\' request dispatchers.',
     category: 'security',
     securitySeverity: 5.3,
     benchmarks: ['cis-tomcat-10.1:10.14'],

@@ -6,7 +6,7 @@ export const rule: Rule = {
   meta: {
     id: 'context-log-effective-web-xml',
     description: 'An application does not log its effective web.xml at start-up (logEffectiveWebXml is false, Tomcat\'s default).',
-    defaultSeverity: 'warning',
+    defaultSeverity: 'warning', effect: 'weakens', reason: 'Tomcat does not log the web.xml it actually runs, so its merged configuration cannot be reviewed.',
     category: 'hygiene',
     benchmarks: ['cis-tomcat-10.1:10.18'],
     profiles: { recommended: 'off' },

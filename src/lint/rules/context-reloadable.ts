@@ -5,7 +5,7 @@ export const rule: Rule = {
   meta: {
     id: 'context-reloadable',
     description: 'An application reloads itself when its classes change (reloadable="true"), a development setting.',
-    defaultSeverity: 'info',
+    defaultSeverity: 'info', effect: 'notes', reason: 'Tomcat watches the classes and reloads the application when they change, a development setting.',
     category: 'hygiene',
   },
   check(ctx) {

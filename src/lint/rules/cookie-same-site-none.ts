@@ -5,7 +5,7 @@ export const rule: Rule = {
   meta: {
     id: 'cookie-same-site-none',
     description: 'A CookieProcessor marks every cookie SameSite=None (sameSiteCookies="none"), sending the session with cross-site requests.',
-    defaultSeverity: 'warning',
+    defaultSeverity: 'warning', effect: 'weakens', reason: 'Tomcat marks cookies SameSite=None, so browsers send the session with cross-site requests.',
     category: 'security',
     securitySeverity: 4.3,
   },

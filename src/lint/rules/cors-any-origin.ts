@@ -2,7 +2,7 @@ import type { Rule } from '../types.js';
 import { paramOf } from './util.js';
 
 export const rule: Rule = {
-  meta: { id: 'cors-any-origin', description: 'cors.allowed.origins="*" lets any site read responses cross-origin.', defaultSeverity: 'warning', category: 'security', securitySeverity: 5.0 },
+  meta: { id: 'cors-any-origin', description: 'cors.allowed.origins="*" lets any site read responses cross-origin.', defaultSeverity: 'warning', effect: 'weakens', reason: 'Tomcat starts and lets every web site read the responses cross-origin.', category: 'security', securitySeverity: 5.0 },
   visit: (ctx) => ({
     kinds: ['cors'],
     filter(f) {

@@ -2,7 +2,7 @@ import type { Rule } from '../types.js';
 import { paramOf } from './util.js';
 
 export const rule: Rule = {
-  meta: { id: 'cors-exposes-cors-headers', description: 'cors.exposed.headers lists Access-Control-* response headers, which browsers never need exposed.', defaultSeverity: 'warning', category: 'hygiene' },
+  meta: { id: 'cors-exposes-cors-headers', description: 'cors.exposed.headers lists Access-Control-* response headers, which browsers never need exposed.', defaultSeverity: 'warning', effect: 'ignores', reason: 'Tomcat sends the names as written; browsers never need Access-Control-* exposed, so they change nothing.', category: 'hygiene' },
   visit: (ctx) => ({
     kinds: ['cors'],
     filter(f) {

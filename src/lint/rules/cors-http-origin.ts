@@ -4,7 +4,7 @@ import { paramOf } from './util.js';
 const MAY_BE_WEAK = /http:\/\/|localhost|127\.|\[::1\]/i;
 
 export const rule: Rule = {
-  meta: { id: 'cors-http-origin', description: 'cors.allowed.origins trusts plain-http or localhost origins.', defaultSeverity: 'warning', category: 'security', securitySeverity: 4.0 },
+  meta: { id: 'cors-http-origin', description: 'cors.allowed.origins trusts plain-http or localhost origins.', defaultSeverity: 'warning', effect: 'weakens', reason: 'Tomcat starts and trusts origins a network attacker or a local program can impersonate.', category: 'security', securitySeverity: 4.0 },
   visit: (ctx) => ({
     kinds: ['cors'],
     filter(f) {

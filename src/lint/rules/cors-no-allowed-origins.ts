@@ -2,7 +2,7 @@ import type { Rule } from '../types.js';
 import { effectiveParamSets, filterSpan, paramOf } from './util.js';
 
 export const rule: Rule = {
-  meta: { id: 'cors-no-allowed-origins', description: 'CorsFilter without cors.allowed.origins refuses every cross-origin request.', defaultSeverity: 'error', category: 'correctness' },
+  meta: { id: 'cors-no-allowed-origins', description: 'CorsFilter without cors.allowed.origins refuses every cross-origin request.', defaultSeverity: 'error', effect: 'misbehaves', reason: 'Tomcat starts with an empty origin list and answers every cross-origin request with 403.', category: 'correctness' },
   visit: (ctx) => ({
     kinds: ['cors'],
     filter(f) {

@@ -2,7 +2,7 @@ import type { Rule } from '../types.js';
 import { isMapped } from './util.js';
 
 export const rule: Rule = {
-  meta: { id: 'csrf-not-covering-all', description: 'CsrfPreventionFilter is not mapped to /*, so some pages are unprotected.', defaultSeverity: 'warning', category: 'security', securitySeverity: 5.0 },
+  meta: { id: 'csrf-not-covering-all', description: 'CsrfPreventionFilter is not mapped to /*, so some pages are unprotected.', defaultSeverity: 'warning', effect: 'weakens', reason: 'Tomcat starts; pages outside the mapping neither carry nor check nonces.', category: 'security', securitySeverity: 5.0 },
   visit: (ctx) => ({
     kinds: ['csrf-prevention'],
     filter(f) {

@@ -5,7 +5,7 @@ export const rule: Rule = {
   meta: {
     id: 'default-servlet-writable',
     description: 'DefaultServlet (or WebdavServlet) with readonly other than true: any client can PUT and DELETE files.',
-    defaultSeverity: 'error',
+    defaultSeverity: 'error', effect: 'misbehaves', reason: 'Tomcat starts and any client can PUT and DELETE files of the application.',
     category: 'security',
     securitySeverity: 9.0,
     benchmarks: ['stig-tomcat:V-222934'],

@@ -8,7 +8,7 @@ export const rule: Rule = {
   meta: {
     id: 'error-report-server-info',
     description: 'Tomcat\'s error pages show the server version and the exception report (ErrorReportValve showServerInfo/showReport are true by default).',
-    defaultSeverity: 'warning',
+    defaultSeverity: 'warning', effect: 'weakens', reason: 'Tomcat\'s error pages name the server version and show exception reports.',
     category: 'security',
     securitySeverity: 3.7,
     benchmarks: ['stig-tomcat:V-222975', 'stig-tomcat:V-222977'],

@@ -5,7 +5,7 @@ import type { Rule } from '../types.js';
 const SECONDS: Record<DurationUnit, number> = { second: 1, minute: 60, hour: 3_600, day: 86_400, week: 604_800, month: 2_629_746, year: 31_556_952 };
 
 export const rule: Rule = {
-  meta: { id: 'expires-negative-duration', description: 'An ExpiresFilter rule with a negative duration: Tomcat sends a negative max-age and an Expires date in the past.', defaultSeverity: 'error', category: 'correctness' },
+  meta: { id: 'expires-negative-duration', description: 'An ExpiresFilter rule with a negative duration: Tomcat sends a negative max-age and an Expires date in the past.', defaultSeverity: 'error', effect: 'misbehaves', reason: 'Tomcat starts and sends a negative max-age and an Expires date in the past, so caches treat the response as stale at once.', variants: [{ severity: 'info', effect: 'notes', when: 'a negative amount in a sum that stays positive, which Tomcat subtracts as written' }], category: 'correctness' },
   visit: (ctx) => ({
     kinds: ['expires'],
     filter(f) {
@@ -22,7 +22,7 @@ export const rule: Rule = {
           });
         } else {
           ctx.report({
-            severity: 'warning',
+            severity: 'info',
             message: `${name}: "${p.value.value.trim()}" has a negative amount; Tomcat subtracts it (the sum, ${Math.round(total)} s, is what it sends as max-age). Write the net duration as positive amounts.`,
             span: p.value.span,
           });

@@ -16,7 +16,7 @@ const verdicts = new Map<string, string | null>();
 const MAX_VERDICTS = 1_000;
 
 export const rule: Rule = {
-  meta: { id: 'expires-rule-never-applies', description: 'An ExpiresByType rule whose content type can never match a response.', defaultSeverity: 'warning', category: 'correctness' },
+  meta: { id: 'expires-rule-never-applies', description: 'An ExpiresByType rule whose content type can never match a response.', defaultSeverity: 'error', effect: 'misbehaves', reason: 'Tomcat starts and never applies the rule, so the responses it was written for get no Expires or Cache-Control max-age.', category: 'correctness' },
   visit: (ctx) => ({
     kinds: ['expires'],
     filter(f) {

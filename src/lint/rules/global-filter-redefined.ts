@@ -5,7 +5,7 @@ const where = (m: FilterMapping): string => [...m.urlPatterns, ...m.servletNames
 const list = (ms: readonly FilterMapping[]): string => ms.map(where).join('; ');
 
 export const rule: Rule = {
-  meta: { id: 'global-filter-redefined', description: 'An application defines a filter of another class under a name conf/web.xml or web.xml.default already uses: Tomcat merges the two instead of running both.', defaultSeverity: 'warning', category: 'correctness' },
+  meta: { id: 'global-filter-redefined', description: 'An application defines a filter of another class under a name conf/web.xml or web.xml.default already uses: Tomcat merges the two instead of running both.', defaultSeverity: 'warning', effect: 'ignores', reason: 'Tomcat merges the application\'s definition with the global one of the same name: the global filter does not run for that application.', category: 'correctness' },
   visit: (ctx) => ({
     context(c) {
       const defaults: [string, WebXml][] = [];

@@ -3,7 +3,7 @@ import type { ResolvedContext } from '../../chain/index.js';
 import { forEachChainOf, hasTwo, type Entries } from './chain-order.js';
 
 export const rule: Rule = {
-  meta: { id: 'header-filter-overridden', description: 'Two HttpHeaderSecurityFilters run for the same request: the later one overwrites the headers of the first.', defaultSeverity: 'warning', category: 'security', securitySeverity: 4.0 },
+  meta: { id: 'header-filter-overridden', description: 'Two HttpHeaderSecurityFilters run for the same request: the later one overwrites the headers of the first.', defaultSeverity: 'warning', effect: 'ignores', reason: 'Tomcat runs both; the later filter\'s headers replace the earlier one\'s, whose settings are ignored.', category: 'security', securitySeverity: 4.0 },
   visit(ctx) {
     const reported = new Set<string>();
     const visit = (c: ResolvedContext, entries: Entries): void => {

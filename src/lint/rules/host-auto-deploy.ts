@@ -5,7 +5,7 @@ export const rule: Rule = {
   meta: {
     id: 'host-auto-deploy',
     description: 'A Host deploys applications dropped into its appBase while running (autoDeploy is true, Tomcat\'s default).',
-    defaultSeverity: 'warning',
+    defaultSeverity: 'warning', effect: 'weakens', reason: 'Tomcat deploys whatever is dropped into the appBase while it runs.',
     category: 'security',
     securitySeverity: 5.0,
     benchmarks: ['cis-tomcat-10.1:9.1', 'stig-tomcat:V-222956'],

@@ -5,7 +5,7 @@ export const rule: Rule = {
   meta: {
     id: 'host-deploy-on-startup',
     description: 'A Host deploys everything in its appBase at start-up (deployOnStartup is true, Tomcat\'s default).',
-    defaultSeverity: 'warning',
+    defaultSeverity: 'warning', effect: 'weakens', reason: 'Tomcat deploys everything found in the appBase at start-up.',
     category: 'security',
     securitySeverity: 3.1,
     benchmarks: ['cis-tomcat-10.1:9.2'],

@@ -5,7 +5,7 @@ export const rule: Rule = {
   meta: {
     id: 'host-deploy-xml',
     description: 'A Host honours each application\'s own META-INF/context.xml (deployXML is true, Tomcat\'s default).',
-    defaultSeverity: 'warning',
+    defaultSeverity: 'warning', effect: 'weakens', reason: 'Tomcat lets each application configure its own Context (META-INF/context.xml).',
     category: 'security',
     securitySeverity: 5.0,
     benchmarks: ['stig-tomcat:V-222955'],

@@ -2,7 +2,7 @@ import type { Rule } from '../types.js';
 import { hasRole, hostManagerDeployed } from './users.js';
 
 export const rule: Rule = {
-  meta: { id: 'host-manager-no-script-user', description: 'The host manager is deployed but no user holds admin-script, so its text interface cannot be used.', defaultSeverity: 'warning', category: 'correctness' },
+  meta: { id: 'host-manager-no-script-user', description: 'The host manager is deployed but no user holds admin-script, so its text interface cannot be used.', defaultSeverity: 'info', effect: 'notes', reason: 'Tomcat starts the host manager; its text interface answers 401/403 to everyone, which may be what you want.', category: 'correctness' },
   check(ctx) {
     if (!hostManagerDeployed(ctx)) return;
     const users = ctx.base.users;

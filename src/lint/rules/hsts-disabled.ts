@@ -6,7 +6,7 @@ export const rule: Rule = {
   meta: {
     id: 'hsts-disabled',
     description: 'HttpHeaderSecurityFilter with hstsEnabled=false, and no other header filter of the same requests sends Strict-Transport-Security.',
-    defaultSeverity: 'warning',
+    defaultSeverity: 'warning', effect: 'weakens', reason: 'Tomcat sends no Strict-Transport-Security, so the first request can be downgraded.',
     category: 'security',
     securitySeverity: 5.0,
     benchmarks: ['stig-tomcat:V-222928'],

@@ -19,7 +19,7 @@ export const rule: Rule = {
   meta: {
     id: 'hsts-missing',
     description: 'No HttpHeaderSecurityFilter with HSTS is mapped to /* for an application (conf/web.xml ships it commented out).',
-    defaultSeverity: 'warning',
+    defaultSeverity: 'warning', effect: 'weakens', reason: 'Tomcat sends no Strict-Transport-Security for the application, so the first request can be downgraded.',
     category: 'security',
     securitySeverity: 3.0,
     benchmarks: ['stig-tomcat:V-222928'],

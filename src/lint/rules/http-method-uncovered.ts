@@ -63,7 +63,7 @@ export const rule: Rule = {
   meta: {
     id: 'http-method-uncovered',
     description: 'A security constraint lists HTTP methods, leaving every other method of its URL patterns unconstrained (verb tampering).',
-    defaultSeverity: 'warning',
+    defaultSeverity: 'warning', effect: 'weakens', reason: 'Tomcat constrains only the listed methods: every other method reaches the URLs unconstrained.',
     category: 'security',
     securitySeverity: 7.0,
   },

@@ -6,7 +6,7 @@ export const rule: Rule = {
   meta: {
     id: 'lockout-realm-missing',
     description: 'Authentication goes through a Realm without a LockOutRealm around it, so passwords can be guessed without limit.',
-    defaultSeverity: 'warning',
+    defaultSeverity: 'warning', effect: 'weakens', reason: 'Tomcat lets a client guess passwords without limit.',
     category: 'security',
     securitySeverity: 5.3,
     benchmarks: ['cis-tomcat-10.1:5.2', 'stig-tomcat:V-222980'],

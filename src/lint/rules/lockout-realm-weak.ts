@@ -15,7 +15,7 @@ export const rule: Rule = {
   meta: {
     id: 'lockout-realm-weak',
     description: 'A LockOutRealm allows more than 5 failures or locks out for less than 300 s (600 s for the STIG).',
-    defaultSeverity: 'warning',
+    defaultSeverity: 'warning', effect: 'weakens', reason: 'Tomcat locks out too late or too briefly to stop password guessing.',
     category: 'security',
     securitySeverity: 4.3,
     benchmarks: ['cis-tomcat-10.1:5.2', 'stig-tomcat:V-222981', 'stig-tomcat:V-222982'],

@@ -6,7 +6,7 @@ export const rule: Rule = {
   meta: {
     id: 'logging-no-file-handler',
     description: 'conf/logging.properties writes Tomcat\'s logs to no file (no FileHandler or AsyncFileHandler), or turns logging off.',
-    defaultSeverity: 'warning',
+    defaultSeverity: 'warning', effect: 'weakens', reason: 'Tomcat keeps no log file, so events are lost.',
     category: 'security',
     securitySeverity: 3.1,
     benchmarks: ['cis-tomcat-10.1:7.2'],

@@ -5,7 +5,7 @@ export const rule: Rule = {
   meta: {
     id: 'login-without-confidential-transport',
     description: 'An application asks for a BASIC or FORM login on pages no CONFIDENTIAL transport guarantee sends to HTTPS.',
-    defaultSeverity: 'warning',
+    defaultSeverity: 'warning', effect: 'weakens', reason: 'Tomcat accepts the login over plain HTTP, so credentials can be read on the network.',
     category: 'security',
     securitySeverity: 6.5,
   },

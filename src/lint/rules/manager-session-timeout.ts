@@ -9,7 +9,7 @@ export const rule: Rule = {
   meta: {
     id: 'manager-session-timeout',
     description: `The manager or host manager keeps idle sessions longer than ${LIMIT} minutes.`,
-    defaultSeverity: 'warning',
+    defaultSeverity: 'warning', effect: 'weakens', reason: 'Tomcat keeps idle management sessions open longer than hardening guides allow.',
     category: 'security',
     securitySeverity: 4.0,
     benchmarks: ['stig-tomcat:V-222979'],

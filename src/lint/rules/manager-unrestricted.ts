@@ -8,7 +8,7 @@ export const rule: Rule = {
   meta: {
     id: 'manager-unrestricted',
     description: 'The manager or host-manager application is reachable from any address (no RemoteAddrValve or RemoteCIDRValve in front of it).',
-    defaultSeverity: 'warning',
+    defaultSeverity: 'warning', effect: 'weakens', reason: 'Tomcat lets any address reach the management application\'s login.',
     category: 'security',
     securitySeverity: 6.5,
     benchmarks: ['cis-tomcat-10.1:10.2', 'stig-tomcat:V-222970'],

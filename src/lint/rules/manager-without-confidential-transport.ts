@@ -5,7 +5,7 @@ export const rule: Rule = {
   meta: {
     id: 'manager-without-confidential-transport',
     description: 'The manager or host manager takes its BASIC/FORM login over plain HTTP (no CONFIDENTIAL transport guarantee).',
-    defaultSeverity: 'warning',
+    defaultSeverity: 'warning', effect: 'weakens', reason: 'Tomcat accepts the management login over plain HTTP, so credentials can be read on the network.',
     category: 'security',
     securitySeverity: 7.5,
     benchmarks: ['cis-tomcat-10.1:10.4'],

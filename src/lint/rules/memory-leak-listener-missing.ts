@@ -5,7 +5,7 @@ export const rule: Rule = {
   meta: {
     id: 'memory-leak-listener-missing',
     description: 'server.xml does not declare the JreMemoryLeakPreventionListener.',
-    defaultSeverity: 'warning',
+    defaultSeverity: 'warning', effect: 'weakens', reason: 'Tomcat does not guard against the JRE memory leaks the listener prevents, which can exhaust memory on redeploys.',
     category: 'hygiene',
     benchmarks: ['cis-tomcat-10.1:10.16'],
     profiles: { recommended: 'off' },

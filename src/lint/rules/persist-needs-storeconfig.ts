@@ -2,7 +2,7 @@ import type { Rule } from '../types.js';
 import { hostManagerDeployed } from './users.js';
 
 export const rule: Rule = {
-  meta: { id: 'persist-needs-storeconfig', description: 'The host manager\'s persist command needs StoreConfigLifecycleListener in server.xml.', defaultSeverity: 'info', category: 'correctness' },
+  meta: { id: 'persist-needs-storeconfig', description: 'The host manager\'s persist command needs StoreConfigLifecycleListener in server.xml.', defaultSeverity: 'info', effect: 'notes', reason: 'Tomcat starts; the host manager\'s persist answers FAIL without StoreConfigLifecycleListener.', category: 'correctness' },
   check(ctx) {
     const server = ctx.base.serverXml;
     if (!server || !hostManagerDeployed(ctx)) return;

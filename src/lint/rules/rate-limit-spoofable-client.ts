@@ -24,6 +24,8 @@ export const rule: Rule = {
     id: 'rate-limit-spoofable-client',
     description: 'RateLimitFilter counts the address RemoteIpFilter takes from X-Forwarded-For while RemoteIpFilter trusts public addresses as proxies.',
     defaultSeverity: 'warning',
+    effect: 'weakens',
+    reason: 'Tomcat starts and counts a client address any client can set in X-Forwarded-For, so the limit can be dodged.',
     category: 'security',
     securitySeverity: 5.3,
   },

@@ -165,7 +165,7 @@ export const rule: Rule = {
   meta: {
     id: 'regex-redos',
     description: 'A regex parameter open to catastrophic backtracking: one crafted request can hold a thread for seconds.',
-    defaultSeverity: 'error',
+    defaultSeverity: 'error', effect: 'misbehaves', reason: 'Tomcat starts; one crafted request can hold a thread for seconds (java.util.regex backtracks).', variants: [{ severity: 'warning', effect: 'tollgate', when: 'the analyser could not decide within its budget' }],
     category: 'security',
     securitySeverity: 7.5,
   },

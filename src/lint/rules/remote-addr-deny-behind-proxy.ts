@@ -8,6 +8,8 @@ export const rule: Rule = {
     id: 'remote-addr-deny-behind-proxy',
     description: 'A RemoteAddrFilter deny list without an allow list runs after RemoteIpFilter: other spellings of a denied address pass.',
     defaultSeverity: 'warning',
+    effect: 'weakens',
+    reason: 'Tomcat starts and matches the deny list against an address the client spells in X-Forwarded-For: other spellings of a denied address pass.',
     category: 'security',
     securitySeverity: 5.3,
   },

@@ -30,7 +30,7 @@ function condensedOnly(re: CompiledRegex): [string, string] | null {
 }
 
 export const rule: Rule = {
-  meta: { id: 'remote-addr-ipv6-form', description: 'An address regex written for the condensed IPv6 form (::1), which a socket address never has.', defaultSeverity: 'error', category: 'security', securitySeverity: 6.0 },
+  meta: { id: 'remote-addr-ipv6-form', description: 'An address regex written for the condensed IPv6 form (::1), which a socket address never has.', defaultSeverity: 'error', effect: 'misbehaves', reason: 'Tomcat starts and compares the full IPv6 form (0:0:0:0:0:0:0:1), which the pattern never matches: that client is not allowed, denied or trusted as written.', category: 'security', securitySeverity: 6.0 },
   visit: (ctx) => ({
     kinds: ['remote-addr', 'remote-ip'],
     filter(f) {

@@ -4,7 +4,7 @@ import { forEachChainOf, mayRunAfter, type Entries } from './chain-order.js';
 const READS_ADDRESS = new Set(['remote-addr', 'remote-host', 'remote-cidr', 'rate-limit', 'http-header-security', 'rest-csrf-prevention', 'csrf-prevention']);
 
 export const rule: Rule = {
-  meta: { id: 'remote-ip-after-address-filter', description: 'RemoteIpFilter runs after a filter that reads the client address or the scheme.', defaultSeverity: 'error', category: 'security', securitySeverity: 7.0 },
+  meta: { id: 'remote-ip-after-address-filter', description: 'RemoteIpFilter runs after a filter that reads the client address or the scheme.', defaultSeverity: 'error', effect: 'misbehaves', reason: 'Tomcat starts and the earlier filter decides on the proxy\'s address and scheme, not the client\'s.', category: 'security', securitySeverity: 7.0 },
   visit(ctx) {
     const reported = new Set<string>();
     const visit = (entries: Entries): void => {

@@ -2,7 +2,7 @@ import type { Rule } from '../types.js';
 import { isMapped } from './util.js';
 
 export const rule: Rule = {
-  meta: { id: 'request-dumper-enabled', description: 'RequestDumperFilter is mapped: it logs every header and parameter, secrets included.', defaultSeverity: 'warning', category: 'security', securitySeverity: 4.0 },
+  meta: { id: 'request-dumper-enabled', description: 'RequestDumperFilter is mapped: it logs every header and parameter, secrets included.', defaultSeverity: 'warning', effect: 'weakens', reason: 'Tomcat logs every header and parameter of every request, secrets included.', category: 'security', securitySeverity: 4.0 },
   visit: (ctx) => ({
     kinds: ['request-dumper'],
     filter(f) {

@@ -2,7 +2,7 @@ import type { Rule } from '../types.js';
 import { filterSpan } from './util.js';
 
 export const rule: Rule = {
-  meta: { id: 'rest-csrf-no-fetch-path', description: 'RestCsrfPreventionFilter is mapped only where clients cannot fetch a nonce.', defaultSeverity: 'warning', category: 'correctness' },
+  meta: { id: 'rest-csrf-no-fetch-path', description: 'RestCsrfPreventionFilter is mapped only where clients cannot fetch a nonce.', defaultSeverity: 'error', effect: 'misbehaves', reason: 'Tomcat starts and no client can fetch a nonce: modifying requests the filter sees are refused.', category: 'correctness' },
   visit: (ctx) => ({
     kinds: ['rest-csrf-prevention'],
     filter(f) {

@@ -11,7 +11,7 @@ export const rule: Rule = {
   meta: {
     id: 'security-header-disabled',
     description: 'HttpHeaderSecurityFilter with a protective header switched off, and no other header filter of the same requests sends it.',
-    defaultSeverity: 'warning',
+    defaultSeverity: 'warning', effect: 'weakens', reason: 'Tomcat does not send the protective header.',
     category: 'security',
     securitySeverity: 4.0,
   },

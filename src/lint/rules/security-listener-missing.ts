@@ -5,7 +5,7 @@ export const rule: Rule = {
   meta: {
     id: 'security-listener-missing',
     description: 'server.xml does not declare the SecurityListener, which stops Tomcat from starting as root or with a loose umask.',
-    defaultSeverity: 'warning',
+    defaultSeverity: 'warning', effect: 'weakens', reason: 'Tomcat does not check that it is not started as root or with a loose umask.',
     category: 'security',
     securitySeverity: 3.1,
     benchmarks: ['cis-tomcat-10.1:10.17'],

@@ -45,7 +45,7 @@ function* elements(list: ConfigElement[]): Generator<ConfigElement> {
 }
 
 export const rule: Rule = {
-  meta: { id: 'server-class-not-found', description: 'server.xml names a class stock Tomcat does not have: Tomcat cannot load the file and does not start.', defaultSeverity: 'error', category: 'correctness' },
+  meta: { id: 'server-class-not-found', description: 'server.xml names a class stock Tomcat does not have: Tomcat cannot load the file and does not start.', defaultSeverity: 'error', effect: 'refuses', reason: 'Tomcat cannot create the element (ClassNotFoundException) and the server does not start.', category: 'correctness' },
   check(ctx) {
     const server = ctx.base.serverXml;
     if (!server) return;

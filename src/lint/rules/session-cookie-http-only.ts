@@ -5,7 +5,7 @@ export const rule: Rule = {
   meta: {
     id: 'session-cookie-http-only',
     description: 'Session cookies are readable by scripts (Context useHttpOnly="false").',
-    defaultSeverity: 'warning',
+    defaultSeverity: 'warning', effect: 'weakens', reason: 'Tomcat sends session cookies that scripts in the page can read.',
     category: 'security',
     securitySeverity: 5.4,
     benchmarks: ['stig-tomcat:V-222933'],

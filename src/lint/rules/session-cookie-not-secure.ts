@@ -6,7 +6,7 @@ export const rule: Rule = {
   meta: {
     id: 'session-cookie-not-secure',
     description: 'No <cookie-config><secure>true</secure>: session cookies made on a plain-HTTP connector lack the Secure flag.',
-    defaultSeverity: 'warning',
+    defaultSeverity: 'warning', effect: 'weakens', reason: 'Tomcat sends session cookies made over plain HTTP without the Secure flag.',
     category: 'security',
     securitySeverity: 4.0,
     benchmarks: ['stig-tomcat:V-222932'],

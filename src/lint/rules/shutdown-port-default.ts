@@ -1,7 +1,7 @@
 import type { Rule } from '../types.js';
 
 export const rule: Rule = {
-  meta: { id: 'shutdown-port-default', description: 'The shutdown port is open with the well-known SHUTDOWN command.', defaultSeverity: 'warning', category: 'security', securitySeverity: 6.0, benchmarks: ['cis-tomcat-10.1:3.1'] },
+  meta: { id: 'shutdown-port-default', description: 'The shutdown port is open with the well-known SHUTDOWN command.', defaultSeverity: 'warning', effect: 'weakens', reason: 'Tomcat listens for the well-known SHUTDOWN command: any local process can stop it.', category: 'security', securitySeverity: 6.0, benchmarks: ['cis-tomcat-10.1:3.1'] },
   check(ctx) {
     const server = ctx.base.serverXml;
     if (!server) return;

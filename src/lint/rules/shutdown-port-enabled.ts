@@ -4,7 +4,7 @@ export const rule: Rule = {
   meta: {
     id: 'shutdown-port-enabled',
     description: 'The shutdown port is enabled (Server port is not -1).',
-    defaultSeverity: 'warning',
+    defaultSeverity: 'warning', effect: 'weakens', reason: 'Tomcat listens on a shutdown port that any local process can reach.',
     category: 'security',
     securitySeverity: 4.0,
     benchmarks: ['cis-tomcat-10.1:3.2', 'stig-tomcat:V-222951'],

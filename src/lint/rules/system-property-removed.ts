@@ -13,7 +13,7 @@ export const rule: Rule = {
   meta: {
     id: 'system-property-removed',
     description: 'conf/catalina.properties sets a system property Tomcat 10.1 no longer reads (RECYCLE_FACADES, ALLOW_BACKSLASH, ALLOW_ENCODED_SLASH, ENFORCE_ENCODING_IN_GET_WRITER).',
-    defaultSeverity: 'warning',
+    defaultSeverity: 'warning', effect: 'ignores', reason: 'Tomcat 10.1 no longer reads the property: setting it changes nothing.',
     category: 'compatibility',
   },
   check(ctx) {

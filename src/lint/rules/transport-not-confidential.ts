@@ -13,7 +13,7 @@ export const rule: Rule = {
   meta: {
     id: 'transport-not-confidential',
     description: 'No security constraint sends /* to HTTPS (CONFIDENTIAL transport guarantee) for an application, while a plain-HTTP connector exists.',
-    defaultSeverity: 'warning',
+    defaultSeverity: 'warning', effect: 'weakens', reason: 'Tomcat serves the application over plain HTTP as well as HTTPS.',
     category: 'security',
     securitySeverity: 4.0,
     benchmarks: ['cis-tomcat-10.1:10.11'],

@@ -46,7 +46,7 @@ export const rule: Rule = {
   meta: {
     id: 'unknown-filter-class',
     description: 'A <filter-class> in Tomcat\'s filter package that Tomcat does not have (a misspelling, or an abstract base class).',
-    defaultSeverity: 'error',
+    defaultSeverity: 'error', effect: 'refuses', reason: 'The class does not exist or cannot be instantiated: the filter fails to load and the context does not start.',
     category: 'correctness',
     fixable: true,
   },

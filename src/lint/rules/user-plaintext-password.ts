@@ -8,7 +8,7 @@ export const rule: Rule = {
   meta: {
     id: 'user-plaintext-password',
     description: 'A password of tomcat-users.xml stored in clear (or weak) for an administrative user, or in the form the realm\'s CredentialHandler does not compare.',
-    defaultSeverity: 'warning',
+    defaultSeverity: 'warning', effect: 'weakens', reason: 'Tomcat accepts the clear-text password; anyone who reads tomcat-users.xml can log in.', variants: [{ severity: 'error', effect: 'misbehaves', when: 'a short, well-known or user-name password on an administrative role (anyone can guess it), or a clear-text password the CredentialHandler digests (the user cannot log in)' }],
     category: 'security',
     securitySeverity: 7.0,
     benchmarks: ['cis-tomcat-10.1:10.19'],
@@ -22,6 +22,7 @@ export const rule: Rule = {
       const digest = isDigest(pw);
       if (check?.kind === 'digest' && !digest) {
         ctx.report({
+          severity: 'error',
           message: `User "${u.username.value}" has a clear-text password, but the UserDatabaseRealm's CredentialHandler digests what users type and compares that with the stored value: this user cannot log in, and the password sits readable in the file. Store its digest (bin/digest.sh with the handler's algorithm).`,
           span: u.password.span,
           related: check.at ? [{ message: 'the CredentialHandler', span: check.at.span }] : undefined,

@@ -5,7 +5,7 @@ export const rule: Rule = {
   meta: {
     id: 'user-role-unused',
     description: 'A user is granted a role that no deployed application\'s web.xml names.',
-    defaultSeverity: 'warning',
+    defaultSeverity: 'warning', effect: 'weakens', reason: 'Tomcat grants the role; no deployed application uses it, so it is privilege nobody needs.',
     category: 'security',
     securitySeverity: 3.0,
   },
