@@ -35,9 +35,9 @@ describe('address-regex-matches-nothing', () => {
 });
 
 describe('address-regex-bare-dot', () => {
-  it('warns, with an example, when an unescaped dot lets the pattern match host names its escaped form does not', () => {
+  it('is an error, with an example, when an unescaped dot lets the pattern match host names its escaped form does not (Tomcat starts and allows them)', () => {
     const [d] = only('address-regex-bare-dot', app(filter('r', 'RemoteHostFilter', { allow: '.*.example.com' })));
-    expect(d).toMatchObject({ severity: 'warning' });
+    expect(d).toMatchObject({ severity: 'error' });
     expect(d!.message).toMatch(/also matches the host name "[^"]*example[^".][^"]*com"/);
   });
   it('notes (info) an unescaped dot that, among addresses as Tomcat gives them, matches only a dot', () => {
@@ -63,11 +63,11 @@ describe('cidr-host-bits', () => {
 });
 
 describe('expires-negative-duration', () => {
-  it('is an error when the rule adds up to the past (observed: max-age=-3600), a warning when a negative part only subtracts', () => {
+  it('is an error when the rule adds up to the past (observed: max-age=-3600), an info when a negative part only subtracts', () => {
     const ds = only('expires-negative-duration', app(filter('e', 'ExpiresFilter', { 'ExpiresByType text/html': 'access plus -1 hours', 'ExpiresByType text/css': 'access plus 1 hours -2 minutes', ExpiresDefault: 'access plus 1 day' })));
-    expect(ds.map((d) => d.severity).sort()).toEqual(['error', 'warning']);
+    expect(ds.map((d) => d.severity).sort()).toEqual(['error', 'info']);
     expect(ds.find((d) => d.severity === 'error')!.message).toContain('max-age=-3600');
-    expect(ds.find((d) => d.severity === 'warning')!.message).toContain('3480 s');
+    expect(ds.find((d) => d.severity === 'info')!.message).toContain('3480 s');
   });
 });
 
