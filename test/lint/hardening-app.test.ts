@@ -36,9 +36,9 @@ describe('each web.xml / tomcat-users.xml hardening rule on its fixtures (test/f
     }
   }
 
-  it('errors only where the default exposes the server to a remote attacker: a writable DefaultServlet, default credentials', () => {
+  it('errors only where Tomcat exposes the server to a remote attacker (a writable DefaultServlet, default credentials) or certainly does not do what is written (a clear-text password the digesting realm never matches)', () => {
     const errors = [...HARDENING_APP_CASE_IDS].filter((r) => of(r, fixtureFiles(r, 'fail')).some((d) => d.severity === 'error'));
-    expect(errors.sort()).toEqual(['default-servlet-writable', 'user-default-credentials']);
+    expect(errors.sort()).toEqual(['default-servlet-writable', 'user-default-credentials', 'user-plaintext-password']);
   });
 });
 
