@@ -20,7 +20,7 @@ export const rule: Rule = {
         if (!login || seen.has(login.authMethod)) return;
         seen.add(login.authMethod);
         ctx.report({
-          message: `The ${app} (${siteOf(c)}) asks for a ${login.authMethod.value.trim()} login on ${patternsOf(login.constraints)} without a CONFIDENTIAL transport guarantee, and conf/server.xml has a connector without TLS: whoever sees the traffic gets an administrator's password (observed on Tomcat 10.1: /${app === 'manager' ? 'manager' : 'host-manager'}/html answered 401 with a Basic challenge over plain HTTP). Add <user-data-constraint><transport-guarantee>CONFIDENTIAL</transport-guarantee></user-data-constraint> to each <security-constraint> of its WEB-INF/web.xml.`,
+          message: `The ${app} (${siteOf(c)}) asks for a ${login.authMethod.value.trim()} login on ${patternsOf(login.constraints)} without a CONFIDENTIAL transport guarantee, and conf/server.xml has a connector without TLS: whoever sees the traffic gets an administrator's password (observed on Tomcat 10.1: /manager/html answered 401 with a Basic challenge over plain HTTP). Add <user-data-constraint><transport-guarantee>CONFIDENTIAL</transport-guarantee></user-data-constraint> to each <security-constraint> of its WEB-INF/web.xml.`,
           span: login.authMethod.span,
           related: login.constraints.slice(0, 4).map((sc) => ({ message: 'protected without TLS', span: sc.span })),
         });
