@@ -5,6 +5,9 @@ import type { CatalinaBase, Diagnostic } from '../model/index.js';
 import type { SkippedContext } from '../plan/index.js';
 import type { Io } from './command.js';
 
+/** Lint findings that keep compile and serve from running a context Tomcat starts (see PlanOptions.unsafe). */
+export const UNSAFE_RULES: ReadonlySet<string> = new Set(['regex-redos']);
+
 /** Findings as stylish prints them (code frame, caret), paths relative to the working directory. */
 export function stylish(diagnostics: Diagnostic[], base: CatalinaBase, io: Io): string {
   return formatStylish({ diagnostics, files: base.files, lintedFiles: [], cwd: io.cwd, repoRoot: io.cwd, color: false, version: '' });

@@ -1,8 +1,7 @@
 import { FILTER_FACTORIES } from '../runtime/filters/index.js';
 import { mimeMappingsAgainstDefaults } from '../runtime/mime.js';
-import type { TomcatTarget } from '../filters/index.js';
 import type { CatalinaBase } from '../model/index.js';
-import { planBase, type ContextPlan, type Plan, type SkippedContext } from '../plan/index.js';
+import { planBase, type ContextPlan, type Plan, type PlanOptions, type SkippedContext } from '../plan/index.js';
 
 export interface CompiledModule {
   host: string;
@@ -102,7 +101,7 @@ export function emitModule(plan: ContextPlan): CompiledModule {
  * do not stop a module (the CLI's --strict does). The output depends on the
  * input only: the same base gives the same bytes.
  */
-export function compileBase(base: CatalinaBase, opts: { target?: TomcatTarget } = {}): CompileResult {
+export function compileBase(base: CatalinaBase, opts: PlanOptions = {}): CompileResult {
   const plan = planBase(base, opts);
   const modules: CompiledModule[] = [];
   const skipped = [...plan.skipped];

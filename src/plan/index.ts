@@ -109,6 +109,12 @@ export interface Plan {
 
 export interface PlanOptions {
   target?: TomcatTarget;
+  /**
+   * Findings that keep tollgate from running a context Tomcat starts, found by a stage the plan cannot
+   * import (lint's regex-redos: a pattern open to catastrophic backtracking ties up one Java thread, but
+   * Node's only one): every context whose descriptors hold one is not run.
+   */
+  unsafe?: readonly Diagnostic[];
 }
 
 /**
@@ -385,6 +391,8 @@ export function planBase(base: CatalinaBase, opts: PlanOptions = {}): Plan {
     if (requestCharacterEncoding !== null && !isSupportedCharset(requestCharacterEncoding)) {
       unrunnable ??= `<request-character-encoding> ${JSON.stringify(requestCharacterEncoding)} is not a character set the Node runtime can decode`;
     }
+    const unsafe = opts.unsafe?.length ? descriptorFiles(base, c).map((f) => opts.unsafe!.find((d) => d.span.file === f)).find((x) => x !== undefined) : undefined;
+    if (unsafe) unrunnable ??= `tollgate does not run it: ${relative(base.base, unsafe.span.file) || unsafe.span.file}:${unsafe.span.line}:${unsafe.span.column}: ${unsafe.message}`;
     if (unread.size > 0) {
       const d = descriptorFiles(base, c).map((f) => unread.get(f)).find((x) => x !== undefined);
       if (d) unrunnable = `tollgate did not read ${relative(base.base, d.span.file) || d.span.file}, which Tomcat reads: ${d.message}`;

@@ -39,6 +39,8 @@ export interface ContainerOptions {
   allowAppBaseOutsideBase?: boolean;
   /** The base already loaded from `base` (the CLI lints it first), so it is not read twice. */
   loaded?: CatalinaBase;
+  /** Findings that keep a context from running (PlanOptions.unsafe). */
+  unsafe?: readonly Diagnostic[];
   /** The server named in the footer of error reports (Tomcat: `Apache Tomcat/10.1.60`); default SERVER_INFO. */
   serverInfo?: string;
 }
@@ -121,7 +123,7 @@ const CLOSE: Readonly<Record<string, string>> = { Connection: 'close' };
 export async function startContainer(options: ContainerOptions): Promise<Container> {
   const base = options.loaded ?? loadBase({ base: options.base, ...(options.home ? { home: options.home } : {}) });
   const target = options.target ?? '10.1';
-  const plan = planBase(base, { target });
+  const plan = planBase(base, { target, ...(options.unsafe ? { unsafe: options.unsafe } : {}) });
   if (plan.server.state === 'refused') throw new ServerRefusedError(plan.server.reasons);
 
   const registry = new HostRegistry({

@@ -7,7 +7,7 @@ import { loadBase } from '../../parser/index.js';
 import { ServerRefusedError, startContainer } from '../../server/container.js';
 import { UsageError, type Command, type Io } from '../command.js';
 import { integerOption, stringOption, targetOption } from '../options.js';
-import { skippedLine, stylish } from '../plan-output.js';
+import { skippedLine, stylish, UNSAFE_RULES } from '../plan-output.js';
 
 export const serveCommand: Command = {
   name: 'serve',
@@ -29,6 +29,7 @@ export const serveCommand: Command = {
     // Lint is shown, not obeyed: what starts is the plan's to decide (as Tomcat), unless --strict.
     const loaded = loadBase({ base, ...(home ? { home } : {}) });
     const problems = lintBase(loaded, { target }).diagnostics.filter((d) => d.severity !== 'info');
+    const unsafe = problems.filter((d) => d.severity === 'error' && UNSAFE_RULES.has(d.ruleId));
     const errors = problems.filter((d) => d.severity === 'error').length;
     io.stdout(`tollgate serve: lint found ${errors} error(s) and ${problems.length - errors} warning(s)\n`);
     if (problems.length) io.stderr(stylish(problems, loaded, io));
@@ -41,6 +42,7 @@ export const serveCommand: Command = {
       container = await startContainer({
         base,
         loaded,
+        unsafe,
         ...(home ? { home } : {}),
         ...(argv['port'] !== undefined ? { port: Number(argv['port']) } : {}),
         address: String(argv['address']),
