@@ -1,8 +1,7 @@
 import type { CompiledRegex } from '../../filters/index.js';
 import { bareDots, matchedByBareDots, matchesAny } from '../address-language.js';
 import type { Rule } from '../types.js';
-import { ADDRESS_PATTERNS } from './address-regex-matches-nothing.js';
-import { paramOf } from './util.js';
+import { addressPatternsOf, ADDRESS_PATTERNS } from './address-regex-matches-nothing.js';
 
 // Identical declarations share one validated config: each pattern object is decided once.
 const wider = new WeakMap<CompiledRegex, string | null>();
@@ -12,13 +11,7 @@ export const rule: Rule = {
   visit: (ctx) => ({
     kinds: Object.keys(ADDRESS_PATTERNS),
     filter(f) {
-      const config = f.config as Record<string, CompiledRegex | null> | null;
-      const params = f.spec ? ADDRESS_PATTERNS[f.spec.id] : undefined;
-      if (!config || !params) return;
-      for (const [name, kind] of Object.entries(params)) {
-        const p = paramOf(f.def, name);
-        const re = config[name];
-        if (!p || !re?.source) continue;
+      for (const { name, kind, p, re } of addressPatternsOf(f)) {
         const dots = bareDots(re.java);
         if (dots.length === 0) continue;
         let example = wider.get(re);

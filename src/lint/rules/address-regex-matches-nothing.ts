@@ -1,6 +1,7 @@
 import type { CompiledRegex } from '../../filters/index.js';
 import { matchesAny, type AddressKind } from '../address-language.js';
-import type { Rule } from '../types.js';
+import type { Param } from '../../model/index.js';
+import type { CheckedFilter, Rule } from '../types.js';
 import { paramOf } from './util.js';
 
 /** The regex parameters compared with a client's address or host name, and what each is compared with. */
@@ -12,6 +13,20 @@ export const ADDRESS_PATTERNS: Record<string, Record<string, Exclude<AddressKind
 
 const SEEN = { address: 'address in the form Tomcat gives it (127.0.0.1, 0:0:0:0:0:0:0:1)', forwarded: 'address (127.0.0.1, 0:0:0:0:0:0:0:1, or ::1 as a proxy may write it)', host: 'host name or address' };
 
+/** The address patterns a validated filter sets, each with the value Tomcat compares it with. */
+export function addressPatternsOf(f: CheckedFilter): { name: string; kind: Exclude<AddressKind, 'condensed-ipv6'>; p: Param; re: CompiledRegex }[] {
+  const config = f.config as Record<string, CompiledRegex | null> | null;
+  const params = f.spec ? ADDRESS_PATTERNS[f.spec.id] : undefined;
+  if (!config || !params) return [];
+  const out: { name: string; kind: Exclude<AddressKind, 'condensed-ipv6'>; p: Param; re: CompiledRegex }[] = [];
+  for (const [name, kind] of Object.entries(params)) {
+    const p = paramOf(f.def, name);
+    const re = config[name];
+    if (p && re?.source) out.push({ name, kind, p, re });
+  }
+  return out;
+}
+
 // Identical declarations share one validated config (lintBase's validation cache): each pattern object is decided once.
 const verdicts = new WeakMap<CompiledRegex, boolean>();
 
@@ -20,13 +35,7 @@ export const rule: Rule = {
   visit: (ctx) => ({
     kinds: Object.keys(ADDRESS_PATTERNS),
     filter(f) {
-      const config = f.config as Record<string, CompiledRegex | null> | null;
-      const params = f.spec ? ADDRESS_PATTERNS[f.spec.id] : undefined;
-      if (!config || !params) return;
-      for (const [name, kind] of Object.entries(params)) {
-        const p = paramOf(f.def, name);
-        const re = config[name];
-        if (!p || !re?.source) continue;
+      for (const { name, kind, p, re } of addressPatternsOf(f)) {
         let none = verdicts.get(re);
         if (none === undefined) {
           const r = matchesAny(re.source, re.flags, kind);
