@@ -790,6 +790,7 @@ async function compileTarget(base: CatalinaBase, ws: Workspace, importModule: bo
     // (each store of its own would start a sweep timer).
     const body = m.code
       .replace(/^import \{([^}]*)\} from 'tollgate\/runtime';$/m, 'const {$1} = __rt;')
+      .replace(/^export function createChain\(/m, 'function createChain(')
       .replace(/^export default middleware;$/m, 'return middleware;');
     if (body === m.code) throw new Error(`compiled module ${m.fileName} does not have the expected import and export`);
     sharedStore ??= new MemorySessionStore({ sweepIntervalMs: 0 });
