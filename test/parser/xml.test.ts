@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { decodeXml, parseXmlTree, type XmlElement } from '../../src/parser/index.js';
+
+const tree = (xml: string) => parseXmlTree(decodeXml(Buffer.from(xml), 'test.xml').source, { fastPath: false });
+
+function namespaces(e: XmlElement, out: string[] = []): string[] {
+  out.push(`${e.qname}=${e.namespace}`);
+  for (const c of e.children) namespaces(c, out);
+  return out;
+}
+
+describe('namespace resolution on the saxes path (bindings kept as one stack per prefix)', () => {
+  it('takes the innermost binding, and the outer one again once the inner element closes', () => {
+    const { doc, diagnostics } = tree('<a xmlns:p="u1" xmlns="d"><p:b xmlns:p="u2"><p:c/><d/></p:b><p:e/><f xmlns=""><p:g/></f></a>');
+    expect(diagnostics).toEqual([]);
+    expect(namespaces(doc.root!)).toEqual(['a=d', 'p:b=u2', 'p:c=u2', 'd=d', 'p:e=u1', 'f=', 'p:g=u1']);
+  });
+
+  it('reads 200 nested elements that each bind a prefix, with prefixed elements at every depth, as their bindings say', () => {
+    let xml = '<r xmlns:q="root">';
+    for (let i = 0; i < 200; i++) xml += `<e xmlns:p${i}="urn:${i}" xmlns:q="q${i % 7}"><p${i}:x/><q:y/>`;
+    xml += '<p0:z/><q:z/>';
+    for (let i = 0; i < 200; i++) xml += '</e>';
+    xml += '<q:w/></r>';
+    const { doc } = tree(xml);
+    const got = namespaces(doc.root!);
+    expect(got).toContain('p0:z=urn:0');
+    expect(got).toContain('q:z=q3');
+    expect(got[got.length - 1]).toBe('q:w=root');
+    // The same tree as the fast path, which keeps its own scopes.
+    expect(parseXmlTree(decodeXml(Buffer.from(xml), 'test.xml').source).doc.root).toEqual(doc.root);
+  });
+});
+
+describe('the saxes internals src/parser/xml.ts replaces', () => {
+  it('are those of the exact saxes version it was written against (pinned in package.json)', async () => {
+    // xml.ts overrides saxes' private parseEntity and resolve: an upgrade must re-read them first.
+    const { createRequire } = await import('node:module');
+    const require = createRequire(import.meta.url);
+    const pkg = require('../../package.json') as { dependencies: Record<string, string> };
+    expect(pkg.dependencies['saxes']).toBe('6.0.0');
+    expect((require('saxes/package.json') as { version: string }).version).toBe('6.0.0');
+    const { SaxesParser } = await import('saxes');
+    const proto = SaxesParser.prototype as unknown as Record<string, unknown>;
+    expect(typeof proto['parseEntity']).toBe('function');
+    expect(typeof proto['resolve']).toBe('function');
+    // The lookup order the replacement keeps: the tag's own bindings, the open tags innermost first, the parser's.
+    for (const step of ['this.topNS[prefix]', 'tags[index].ns[prefix]', 'this.ns[prefix]']) expect(String(proto['resolve'])).toContain(step);
+  });
+});
