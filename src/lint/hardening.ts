@@ -66,9 +66,15 @@ export interface ContextSite {
   host: LoadedHost | null;
 }
 
+// Built once per base: several rules walk the same definitions.
+const sites = new WeakMap<CatalinaBase, ContextSite[]>();
+
 /** Every <Context> definition of the base: conf/context.xml, each host's context.xml.default, each context's own. */
 export function contextSites(base: CatalinaBase): ContextSite[] {
+  const known = sites.get(base);
+  if (known) return known;
   const out: ContextSite[] = [];
+  sites.set(base, out);
   const all = base.hosts.flatMap((h) => h.contexts);
   if (base.contextXml) out.push({ def: base.contextXml, scope: 'global', contexts: all, host: null });
   for (const h of base.hosts) {

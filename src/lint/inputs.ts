@@ -56,6 +56,11 @@ function loadSingleFile(path: string, overlay?: Overlay): CatalinaBase {
     const r = parseContextXml(bytes, path, base.properties);
     base.files.set(path, r.source);
     base.diagnostics.push(...r.diagnostics);
+    // Where the file sits says what it configures: every application, a host's, or one application.
+    if (r.context && basename(path) === 'context.xml' && basename(dirname(path)) === 'conf') base.contextXml = r.context;
+    else if (r.context && basename(path) === 'context.xml.default') base.hosts[0]!.contextDefault = r.context;
+    else if (r.context && basename(dirname(path)) === 'META-INF') base.hosts[0]!.contexts.push({ ...appContext(dirname(dirname(path)), null), contextDef: r.context });
+    else if (r.context) base.hosts[0]!.contexts.push({ ...appContext(path.slice(0, -4), null), source: 'context-file', contextDef: r.context });
   } else {
     const r = parseWebXml(bytes, path);
     base.files.set(path, r.source);

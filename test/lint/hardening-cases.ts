@@ -10,7 +10,7 @@ import { tree } from './helpers.js';
 /** A base whose server.xml has these connectors and this Engine body, and whose other files are given. */
 export function base(opts: { connectors?: string; engine?: string; host?: string; hostAttrs?: string; server?: string; files?: Record<string, string> } = {}): string {
   const serverXml = `<?xml version="1.0" encoding="UTF-8"?>
-<Server port="-1" shutdown="SHUTDOWN"${opts.server ?? ''}>
+<Server ${opts.server ?? 'port="-1" shutdown="SHUTDOWN"'}>
   <Service name="Catalina">
 ${opts.connectors ?? '    <Connector port="8080" protocol="HTTP/1.1" connectionTimeout="20000"/>'}
     <Engine name="Catalina" defaultHost="localhost">
@@ -62,7 +62,7 @@ export const CASES: Case[] = [
   { rule: 'connector-discard-facades-off', bad: { connectors: http('discardFacades="false"') }, good: { connectors: http('discardFacades="true"') } },
   { rule: 'connector-get-writer-encoding', bad: { connectors: http('enforceEncodingInGetWriter="false"') }, good: { connectors: http('') } },
   { rule: 'connector-enable-lookups', bad: { connectors: http('enableLookups="true"') }, good: { connectors: http('enableLookups="false"') } },
-  { rule: 'shutdown-port-enabled', profile: 'cis', bad: { server: ' port="8005"' }, good: {} },
+  { rule: 'shutdown-port-enabled', profile: 'cis', bad: { server: 'port="8005" shutdown="k3Hq9xZ"' }, good: {} },
   { rule: 'lockout-realm-missing', bad: { engine: '      <Realm className="org.apache.catalina.realm.UserDatabaseRealm" resourceName="UserDatabase"/>' }, good: {} },
   { rule: 'lockout-realm-missing', profile: 'stig', bad: { engine: '' }, good: {} },
   { rule: 'lockout-realm-weak', bad: { engine: '      <Realm className="org.apache.catalina.realm.LockOutRealm" failureCount="20" lockOutTime="60"/>' }, good: { engine: '      <Realm className="org.apache.catalina.realm.LockOutRealm" failureCount="5" lockOutTime="300"/>' } },
@@ -83,6 +83,11 @@ export const CASES: Case[] = [
   { rule: 'context-allow-linking', bad: { files: ctxFile('<Context><Resources allowLinking="true"/></Context>') }, good: { files: ctxFile('<Context><Resources allowLinking="false"/></Context>') } },
   { rule: 'context-reloadable', bad: { files: ctxFile('<Context reloadable="true"/>') }, good: { files: ctxFile('<Context reloadable="false"/>') } },
   { rule: 'session-cookie-http-only', bad: { files: { 'conf/context.xml': '<Context useHttpOnly="false"/>' } }, good: { files: { 'conf/context.xml': '<Context useHttpOnly="true"/>' } } },
+  {
+    rule: 'session-cookie-http-only',
+    bad: { files: { ...ctxFile('<Context useHttpOnly="false"/>'), 'webapps/app/WEB-INF/web.xml': '<web-app xmlns="https://jakarta.ee/xml/ns/jakartaee" version="6.0"><session-config><cookie-config><http-only>false</http-only></cookie-config></session-config></web-app>' } },
+    good: { files: { ...ctxFile('<Context useHttpOnly="false"/>'), 'webapps/app/WEB-INF/web.xml': '<web-app xmlns="https://jakarta.ee/xml/ns/jakartaee" version="6.0"><session-config><cookie-config><http-only>true</http-only></cookie-config></session-config></web-app>' } },
+  },
   { rule: 'cookie-same-site-none', bad: { files: ctxFile('<Context><CookieProcessor sameSiteCookies="None"/></Context>') }, good: { files: ctxFile('<Context><CookieProcessor sameSiteCookies="strict"/></Context>') } },
   { rule: 'context-log-effective-web-xml', profile: 'cis', bad: {}, good: { files: { 'conf/context.xml': '<Context logEffectiveWebXml="true"/>' } } },
   {
@@ -95,8 +100,9 @@ export const CASES: Case[] = [
   { rule: 'logging-no-file-handler', bad: { files: { 'conf/logging.properties': 'handlers = 1catalina.org.apache.juli.FileHandler\n.level = OFF\n' } }, good: { files: { 'conf/logging.properties': 'handlers = 1catalina.org.apache.juli.FileHandler\n.level = INFO\n' } } },
   { rule: 'strict-servlet-compliance-off', profile: 'stig', bad: { files: props('org.apache.catalina.STRICT_SERVLET_COMPLIANCE=false') }, good: { files: props('org.apache.catalina.STRICT_SERVLET_COMPLIANCE=true') } },
   { rule: 'system-property-removed', bad: { files: props('org.apache.catalina.connector.RECYCLE_FACADES=true') }, good: { files: props('# org.apache.catalina.connector.RECYCLE_FACADES=true') } },
+  { rule: 'remote-ip-valve-trusts-any', bad: { host: '        <Valve className="org.apache.catalina.valves.RemoteIpValve" internalProxies=".*"/>' }, good: { host: '        <Valve className="org.apache.catalina.valves.RemoteIpValve" internalProxies="10\\.0\\.0\\.5"/>' } },
+  { rule: 'stuck-thread-detection-disabled', bad: { host: '        <Valve className="org.apache.catalina.valves.StuckThreadDetectionValve" threshold="0"/>' }, good: { host: '        <Valve className="org.apache.catalina.valves.StuckThreadDetectionValve" threshold="120"/>' } },
 ];
-
 
 /** The rules these cases cover. */
 export const HARDENING_CASE_IDS: ReadonlySet<string> = new Set(CASES.map((c) => c.rule));

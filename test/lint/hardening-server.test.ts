@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Profile } from '../../src/lint/config.js';
 import { lintBase } from '../../src/lint/engine.js';
+import { loadInput } from '../../src/lint/inputs.js';
 import { loadBase } from '../../src/parser/index.js';
 import type { Diagnostic } from '../../src/model/index.js';
 import { CASES, base, http, props } from './hardening-cases.js';
@@ -19,7 +20,7 @@ const OURS = new Set([
   'context-reloadable', 'cookie-same-site-none', 'error-report-server-info', 'host-auto-deploy', 'host-deploy-on-startup', 'host-deploy-xml',
   'lockout-realm-missing', 'lockout-realm-weak', 'logging-no-file-handler', 'manager-unrestricted', 'memory-leak-listener-missing',
   'package-access-weakened', 'security-listener-missing', 'session-cookie-http-only', 'shutdown-port-default', 'shutdown-port-enabled',
-  'strict-servlet-compliance-off', 'system-property-removed', 'cleartext-keystore-password',
+  'strict-servlet-compliance-off', 'system-property-removed', 'remote-ip-valve-trusts-any', 'stuck-thread-detection-disabled', 'cleartext-keystore-password',
 ]);
 
 const lint = (dir: string, profile: Profile = 'recommended'): Diagnostic[] => lintBase(loadBase({ base: dir }), { profile }).diagnostics;
@@ -37,7 +38,7 @@ describe('container hardening rules', () => {
   }
 
   it('keeps the benchmark-only rules out of the recommended profile', () => {
-    const dir = base({ connectors: http(''), server: ' port="8005" shutdown="x7Kq"' });
+    const dir = base({ connectors: http(''), server: 'port="8005" shutdown="x7Kq"' });
     const found = new Set(lint(dir).map((d) => d.ruleId));
     for (const id of ['connector-not-tls', 'shutdown-port-enabled', 'host-auto-deploy', 'host-deploy-on-startup', 'host-deploy-xml', 'error-report-server-info', 'security-listener-missing', 'memory-leak-listener-missing', 'context-log-effective-web-xml']) {
       expect(found.has(id), id).toBe(false);
@@ -51,6 +52,18 @@ describe('container hardening rules', () => {
     expect(found).toEqual(expect.arrayContaining(['connector-allow-trace', 'connector-x-powered-by', 'connector-limits']));
     const clean = base({ connectors: http('allowTrace="${trace}" xpoweredBy="${powered:-false}"'), files: props('trace=false\n') });
     expect(ours(lint(clean))).toEqual([]);
+  });
+
+  it('judges a context file linted on its own by where it sits (conf/context.xml, META-INF/context.xml, conf/<Engine>/<Host>/name.xml)', () => {
+    const dir = tree({
+      'conf/context.xml': '<Context crossContext="true"/>',
+      'webapps/app/META-INF/context.xml': '<Context privileged="true"/>',
+      'conf/Catalina/localhost/shop.xml': '<Context docBase="/srv/shop"><Resources allowLinking="true"/></Context>',
+    });
+    const one = (file: string): string[] => ours(lintBase(loadInput(join(dir, file))).diagnostics).map((d) => d.ruleId);
+    expect(one('conf/context.xml')).toEqual(['context-cross-context']);
+    expect(one('webapps/app/META-INF/context.xml')).toEqual(['context-privileged']);
+    expect(one('conf/Catalina/localhost/shop.xml')).toEqual(['context-allow-linking']);
   });
 
   it('points at the value in server.xml and in catalina.properties', () => {

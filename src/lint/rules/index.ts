@@ -1,4 +1,6 @@
 import type { Rule } from '../types.js';
+import { rule as remoteIpValveTrustsAny } from './remote-ip-valve-trusts-any.js';
+import { rule as stuckThreadDetectionDisabled } from './stuck-thread-detection-disabled.js';
 import { rule as addressRegexBareDot } from './address-regex-bare-dot.js';
 import { rule as addressRegexMatchesNothing } from './address-regex-matches-nothing.js';
 import { rule as accessLogMissing } from './access-log-missing.js';
@@ -272,6 +274,8 @@ export const RULES: readonly Rule[] = [
   shutdownPortEnabled,
   strictServletComplianceOff,
   systemPropertyRemoved,
+  remoteIpValveTrustsAny,
+  stuckThreadDetectionDisabled,
 ];
 
 const byId = new Map(RULES.map((r) => [r.meta.id, r]));

@@ -1,0 +1,29 @@
+import { contextSites, engineOf, simpleName } from '../hardening.js';
+import type { ConfigElement } from '../../model/index.js';
+import type { Rule } from '../types.js';
+
+export const rule: Rule = {
+  meta: {
+    id: 'stuck-thread-detection-disabled',
+    description: 'A StuckThreadDetectionValve is declared with threshold="0" (or less), which turns its detection off.',
+    defaultSeverity: 'warning',
+    category: 'correctness',
+  },
+  check(ctx) {
+    const engine = engineOf(ctx.base);
+    const valves: ConfigElement[] = [
+      ...(engine?.valves ?? []),
+      ...(engine?.hosts.flatMap((h) => h.valves) ?? []),
+      ...contextSites(ctx.base).flatMap((s) => s.def.valves),
+    ];
+    for (const v of valves) {
+      if (simpleName(v) !== 'StuckThreadDetectionValve') continue;
+      const t = v.attributes['threshold'];
+      if (!t || !/^\s*-?\d+\s*$/.test(t.value) || Number(t.value) > 0) continue;
+      ctx.report({
+        message: `threshold="${t.value}": Tomcat's StuckThreadDetectionValve detects nothing with a threshold of 0 or less, so no stuck request is ever logged (or interrupted). Use a number of seconds above your slowest legitimate request (the default is 600).`,
+        span: t.span,
+      });
+    }
+  },
+};
