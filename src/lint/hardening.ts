@@ -132,3 +132,9 @@ export function isAdminApp(c: LoadedContext): boolean {
   const name = dir.slice(Math.max(dir.lastIndexOf('/'), dir.lastIndexOf('\\')) + 1);
   return c.webXml === null && (name === 'manager' || name === 'host-manager');
 }
+
+/** Every <Valve> of the Engine, its Hosts and every context definition, in that order. */
+export function allValves(base: CatalinaBase): ConfigElement[] {
+  const engine = engineOf(base);
+  return [...(engine?.valves ?? []), ...(engine?.hosts.flatMap((h) => h.valves) ?? []), ...contextSites(base).flatMap((s) => s.def.valves)];
+}

@@ -1,5 +1,4 @@
-import type { ConfigElement } from '../../model/index.js';
-import { contextSites, engineOf, simpleName } from '../hardening.js';
+import { allValves, simpleName } from '../hardening.js';
 import type { Rule } from '../types.js';
 
 /** AccessLogValve's named patterns. */
@@ -26,12 +25,7 @@ export const rule: Rule = {
     profiles: { recommended: 'off' },
   },
   check(ctx) {
-    const engine = engineOf(ctx.base);
-    const valves: ConfigElement[] = [
-      ...(engine?.valves ?? []),
-      ...(engine?.hosts.flatMap((h) => h.valves) ?? []),
-      ...contextSites(ctx.base).flatMap((s) => s.def.valves),
-    ];
+    const valves = allValves(ctx.base);
     for (const v of valves) {
       if (!/AccessLogValve$/.test(simpleName(v))) continue;
       const p = v.attributes['pattern'];

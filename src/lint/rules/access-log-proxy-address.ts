@@ -1,5 +1,4 @@
-import type { ConfigElement } from '../../model/index.js';
-import { contextSites, engineOf, isTrue, simpleName } from '../hardening.js';
+import { allValves, isTrue, simpleName } from '../hardening.js';
 import type { Rule } from '../types.js';
 
 export const rule: Rule = {
@@ -12,12 +11,7 @@ export const rule: Rule = {
     benchmarks: ['stig-tomcat:V-222937'],
   },
   check(ctx) {
-    const engine = engineOf(ctx.base);
-    const valves: ConfigElement[] = [
-      ...(engine?.valves ?? []),
-      ...(engine?.hosts.flatMap((h) => h.valves) ?? []),
-      ...contextSites(ctx.base).flatMap((s) => s.def.valves),
-    ];
+    const valves = allValves(ctx.base);
     if (!valves.some((v) => simpleName(v) === 'RemoteIpValve')) return;
     for (const v of valves) {
       if (!/AccessLogValve$/.test(simpleName(v)) || isTrue(v.attributes['requestAttributesEnabled'])) continue;

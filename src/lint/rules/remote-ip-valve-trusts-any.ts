@@ -1,5 +1,4 @@
-import type { ConfigElement } from '../../model/index.js';
-import { contextSites, engineOf, simpleName } from '../hardening.js';
+import { allValves, simpleName } from '../hardening.js';
 import type { Rule } from '../types.js';
 
 /** Public addresses as a socket gives them: a proxy pattern that matches one trusts the internet. */
@@ -26,12 +25,7 @@ export const rule: Rule = {
     securitySeverity: 6.5,
   },
   check(ctx) {
-    const engine = engineOf(ctx.base);
-    const valves: ConfigElement[] = [
-      ...(engine?.valves ?? []),
-      ...(engine?.hosts.flatMap((h) => h.valves) ?? []),
-      ...contextSites(ctx.base).flatMap((s) => s.def.valves),
-    ];
+    const valves = allValves(ctx.base);
     for (const v of valves) {
       if (simpleName(v) !== 'RemoteIpValve') continue;
       for (const name of ['internalProxies', 'trustedProxies']) {

@@ -1,4 +1,4 @@
-import { contextSites, engineOf, simpleName } from '../hardening.js';
+import { allValves, simpleName } from '../hardening.js';
 import type { ConfigElement } from '../../model/index.js';
 import type { Rule } from '../types.js';
 
@@ -10,12 +10,7 @@ export const rule: Rule = {
     category: 'correctness',
   },
   check(ctx) {
-    const engine = engineOf(ctx.base);
-    const valves: ConfigElement[] = [
-      ...(engine?.valves ?? []),
-      ...(engine?.hosts.flatMap((h) => h.valves) ?? []),
-      ...contextSites(ctx.base).flatMap((s) => s.def.valves),
-    ];
+    const valves = allValves(ctx.base);
     for (const v of valves) {
       if (simpleName(v) !== 'StuckThreadDetectionValve') continue;
       const t = v.attributes['threshold'];
