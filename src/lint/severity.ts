@@ -69,3 +69,38 @@ export function severityDoc(): string {
     '',
   ].join('\n');
 }
+
+const BEGIN = '<!-- severity: generated from the rule\'s metadata by scripts/severity-doc.ts --rules -->';
+const END = '<!-- /severity -->';
+
+/**
+ * The verdict a rule page's "What Tomcat 10.1 does" section opens with (docs/rules/<id>.md), from the
+ * rule's metadata; what was observed on Tomcat follows it, written by hand.
+ */
+export function tomcatVerdict(id: string): string {
+  const m = ruleById(id)!.meta;
+  const lines = [BEGIN, `**${m.defaultSeverity}** (${EFFECT_TEXT[m.effect]}): ${m.reason}`];
+  for (const v of m.variants ?? []) lines.push(`- **${v.severity}** (${EFFECT_TEXT[v.effect]}): ${v.when}.`);
+  lines.push(END);
+  return lines.join('\n');
+}
+
+/**
+ * A rule page whose "What Tomcat 10.1 does" section opens with the generated verdict: replaced where it
+ * is, put at the top of the section where the section has none, and the section added before
+ * "## Wrong" where the page has none. Text written by hand in the section is kept.
+ */
+export function withTomcatSection(page: string, id: string): string {
+  const verdict = tomcatVerdict(id);
+  const b = page.indexOf(BEGIN);
+  if (b >= 0) {
+    const e = page.indexOf(END, b);
+    return page.slice(0, b) + verdict + page.slice(e + END.length);
+  }
+  const heading = '## What Tomcat 10.1 does\n';
+  const at = page.indexOf(heading);
+  if (at >= 0) return page.slice(0, at + heading.length) + '\n' + verdict + '\n' + page.slice(at + heading.length);
+  const section = `${heading}\n${verdict}\n`;
+  const wrong = page.indexOf('## Wrong');
+  return wrong >= 0 ? page.slice(0, wrong) + section + '\n' + page.slice(wrong) : page.trimEnd() + '\n\n' + section;
+}

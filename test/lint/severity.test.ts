@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { SEVERITY_OF_EFFECT } from '../../src/model/index.js';
 import { RULES } from '../../src/lint/rules/index.js';
-import { effectOf, refusesStart, severityDoc } from '../../src/lint/severity.js';
+import { effectOf, refusesStart, severityDoc, withTomcatSection } from '../../src/lint/severity.js';
 import { app, cleanup, filter, lintFiles } from './helpers.js';
 
 afterAll(cleanup);
@@ -12,6 +12,14 @@ describe('the severity policy', () => {
   it('docs/severity.md is generated from the rules (npx tsx scripts/severity-doc.ts > docs/severity.md), so a new rule is listed or this fails', () => {
     const file = readFileSync(join(import.meta.dirname, '..', '..', 'docs', 'severity.md'), 'utf8');
     expect(file).toBe(severityDoc());
+  });
+
+  it('opens every rule page\'s "What Tomcat 10.1 does" section with the rule\'s verdict (npx tsx scripts/severity-doc.ts --rules)', () => {
+    const stale = RULES.filter(({ meta }) => {
+      const page = readFileSync(join(import.meta.dirname, '..', '..', 'docs', 'rules', `${meta.id}.md`), 'utf8');
+      return !page.includes('## What Tomcat 10.1 does\n') || withTomcatSection(page, meta.id) !== page;
+    });
+    expect(stale.map((r) => r.meta.id)).toEqual([]);
   });
 
   it('gives every rule, and every variant of one, the severity its effect on Tomcat calls for', () => {
