@@ -6,7 +6,7 @@ const isBlank = (c: string | undefined): boolean => c === ' ' || c === '\t' || c
 /**
  * Reads a Java .properties file as java.util.Properties.load(InputStream) does (ISO-8859-1,
  * `#`/`!` comments, `\` continuations, keys ended by an unescaped `=`, `:` or white space,
- * `\uXXXX` escapes), keeping where each key and value was written so findings point at them.
+ * `\u` escapes of four hex digits), keeping where each key and value was written so findings point at them.
  */
 export function parsePropertiesFile(input: string | Uint8Array, file: string): { properties: PropertiesFile; source: SourceFile } {
   const text = typeof input === 'string' ? input : Buffer.from(input).toString('latin1');

@@ -148,3 +148,20 @@ function hasKind(ctx: LintContext, i: number, kinds: Kinds, id: string): boolean
   const bit = BIT.get(id);
   return bit === undefined ? countOf(ctx, i, id) > 0 : (presentIn(ctx, kinds, i) & bit) !== 0;
 }
+
+const REMOTE_IP = new Set(['remote-ip']);
+
+/**
+ * A context hook that shows `visit` every chain of the context in which a RemoteIpFilter runs before a filter of
+ * kind `kind`: the RemoteIpFilter's entry and the entries after it. Contexts where that cannot happen are skipped
+ * before their chains are computed.
+ */
+export function afterRemoteIp(ctx: LintContext, kind: string, visit: (ip: Entries[number], after: Entries) => void): (c: ResolvedContext, i: number) => void {
+  return (_c, i) => {
+    if (!mayRunAfter(ctx, i, kind, REMOTE_IP)) return;
+    forEachChainOf(ctx, i, (entries) => {
+      const ipAt = entries.findIndex((e) => e.checked?.spec?.id === 'remote-ip');
+      if (ipAt >= 0) visit(entries[ipAt]!, entries.slice(ipAt + 1));
+    });
+  };
+}

@@ -1,6 +1,6 @@
 import type { CompiledRegex } from '../../filters/index.js';
 import type { Rule } from '../types.js';
-import { forEachChainOf, mayRunAfter, type Entries } from './chain-order.js';
+import { afterRemoteIp, type Entries } from './chain-order.js';
 import { paramOf } from './util.js';
 
 /** Public addresses in the forms a socket gives them (IPv6 in the full form): a proxy list that matches one trusts the internet. */
@@ -31,10 +31,7 @@ export const rule: Rule = {
   },
   visit(ctx) {
     const reported = new Set<string>();
-    const visit = (entries: Entries): void => {
-      const ipAt = entries.findIndex((e) => e.checked?.spec?.id === 'remote-ip');
-      if (ipAt < 0) return;
-      const ip = entries[ipAt]!;
+    const visit = (ip: Entries[number], after: Entries): void => {
       const config = ip.checked!.config as { internalProxies: CompiledRegex | null; trustedProxies: CompiledRegex | null } | null;
       if (!config) return;
       let broad: { name: string; address: string } | null = null;
@@ -47,7 +44,7 @@ export const rule: Rule = {
         }
       }
       if (broad === null) return;
-      const limiter = entries.slice(ipAt + 1).find((e) => e.checked?.spec?.id === 'rate-limit');
+      const limiter = after.find((e) => e.checked?.spec?.id === 'rate-limit');
       if (limiter === undefined) return;
       const key = `${ip.entry.filter.name}\0${limiter.entry.filter.name}`;
       if (reported.has(key)) return;
@@ -62,12 +59,6 @@ export const rule: Rule = {
         related: [{ message: `RateLimitFilter "${limiter.entry.filter.name}" is mapped here`, span: limiter.entry.mapping.mapping.span }],
       });
     };
-    return {
-      context(_c, i) {
-        if (mayRunAfter(ctx, i, 'rate-limit', REMOTE_IP)) forEachChainOf(ctx, i, visit);
-      },
-    };
+    return { context: afterRemoteIp(ctx, 'rate-limit', visit) };
   },
 };
-
-const REMOTE_IP = new Set(['remote-ip']);
