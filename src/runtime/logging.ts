@@ -31,10 +31,15 @@ export interface LogRecord {
 
 export type LogSink = (record: LogRecord) => void;
 
-function stderrSink(r: LogRecord): void {
-  let line = `${new Date(r.time).toISOString()} ${r.level} [${r.logger}] ${r.message}\n`;
+/** A record as the default sink writes it; `origin` (a cluster worker) goes before the logger's name, where Tomcat puts the thread's. */
+export function formatLogRecord(r: LogRecord, origin?: string): string {
+  let line = `${new Date(r.time).toISOString()} ${r.level} ${origin === undefined ? '' : `[${origin}] `}[${r.logger}] ${r.message}\n`;
   if (r.error !== undefined) line += `${r.error instanceof Error ? (r.error.stack ?? String(r.error)) : String(r.error)}\n`;
-  process.stderr.write(line);
+  return line;
+}
+
+function stderrSink(r: LogRecord): void {
+  process.stderr.write(formatLogRecord(r));
 }
 
 let sink: LogSink = stderrSink;

@@ -20,7 +20,7 @@ import { mimeMappingsAgainstDefaults } from '../runtime/mime.js';
 import {
   absoluteFormAuthority, connectorLimits, headSizeExceeds, hostProblem, httpConnector, installConnectorHandlers, serverOptions, tooManyHeaders, type ConnectorLimits,
 } from './connector.js';
-import { createHostManagerHandler } from './host-manager.js';
+import { createHostManagerHandler, type HostOperations, type Persister } from './host-manager.js';
 import { hostErrorRenderer } from './error-report.js';
 import { HostRegistry } from './hosts.js';
 import { createServerXmlPersister, storeConfigEnabled } from './persist.js';
@@ -43,6 +43,12 @@ export interface ContainerOptions {
   unsafe?: readonly Diagnostic[];
   /** The server named in the footer of error reports (Tomcat: `Apache Tomcat/10.1.60`); default SERVER_INFO. */
   serverInfo?: string;
+  /** Where the host manager's add/remove/start/stop go (default: this container's registry). */
+  hostOperations?: HostOperations;
+  /** What `persist` calls (default: a server.xml persister when StoreConfig is enabled, else none). */
+  persister?: Persister | null;
+  /** Runs after every context is deployed and before the port is opened (a cluster worker catches up on host changes here). */
+  beforeListen?: (registry: HostRegistry) => Promise<void>;
 }
 
 interface RunningContext {
@@ -65,6 +71,15 @@ export interface Container {
   diagnostics: Diagnostic[];
   /** What started and what did not, for the start-up message. */
   summary: string[];
+  /** The virtual hosts the container routes to. */
+  registry: HostRegistry;
+  /**
+   * Stops accepting connections and lets the requests in flight finish: idle kept-alive connections are
+   * closed, responses still to come say `Connection: close`. Resolves when the last connection has
+   * closed, or after `timeoutMs` with the rest cut.
+   */
+  drain(timeoutMs: number): Promise<void>;
+  /** Closes every connection at once and releases the contexts. */
   stop(): Promise<void>;
 }
 
@@ -195,12 +210,16 @@ export async function startContainer(options: ContainerOptions): Promise<Contain
   const hostManager = createHostManagerHandler({
     registry,
     realm: realm.realm,
-    persister: storeConfigEnabled(base.serverXml) ? createServerXmlPersister({ registry, file: serverXmlPath }) : null,
+    ...(options.hostOperations ? { operations: options.hostOperations } : {}),
+    persister: options.persister !== undefined ? options.persister : storeConfigEnabled(base.serverXml) ? createServerXmlPersister({ registry, file: serverXmlPath }) : null,
     allowAppBaseOutsideBase: options.allowAppBaseOutsideBase ?? false,
     errorPage: rendererOf(base.defaultHost),
   });
 
+  let draining = false;
   const server = createServer(serverOptions(limits), (req, res) => {
+    // The client learns from this response that the connection ends with it, rather than from a reset on its next request.
+    if (draining) res.setHeader('Connection', 'close');
     if (headSizeExceeds(req, limits.maxHttpRequestHeaderSize)) {
       badRequest(req, res, 'Request header is too large');
       return;
@@ -256,6 +275,7 @@ export async function startContainer(options: ContainerOptions): Promise<Contain
     ctx.middleware(req, res, downstream);
   });
   installConnectorHandlers(server, limits);
+  await options.beforeListen?.(registry);
   const address = options.address ?? '127.0.0.1';
   const port = options.port ?? connectorPort(base) ?? 8080;
   await new Promise<void>((resolve, reject) => {
@@ -274,6 +294,20 @@ export async function startContainer(options: ContainerOptions): Promise<Contain
     plan,
     diagnostics: [...plan.diagnostics, ...realm.diagnostics],
     summary,
+    registry,
+    drain: (timeoutMs) =>
+      new Promise<void>((resolve) => {
+        draining = true;
+        // A kept-alive connection turns idle when its response ends; close each as soon as it does.
+        const idle = setInterval(() => server.closeIdleConnections(), 50);
+        const cut = setTimeout(() => server.closeAllConnections(), timeoutMs);
+        server.close(() => {
+          clearInterval(idle);
+          clearTimeout(cut);
+          resolve();
+        });
+        server.closeIdleConnections();
+      }),
     stop: () =>
       new Promise<void>((resolve) => {
         for (const list of contexts.values()) for (const c of list) c.middleware?.destroy();

@@ -10,7 +10,7 @@ import { defaultErrorPage, sendErrorReport, type ErrorRenderer } from '../runtim
 import { charsetDecoder } from '../protocol/charset.js';
 import { ParameterMap, parseUrlEncoded } from '../runtime/parameters.js';
 import { decodeRequestPath, splitRequestTarget } from '../runtime/request-path.js';
-import type { HostFailure, HostRegistry, HostResult } from './hosts.js';
+import type { AddHostInput, AddPolicy, HostFailure, HostRegistry, HostResult } from './hosts.js';
 import { forbiddenPage, unauthorizedPage } from './host-manager-pages.js';
 import type { Principal } from './realm.js';
 import { METHOD_NOT_IMPLEMENTED_STATUS, methodNotImplementedMessage } from './servlet-methods.js';
@@ -26,8 +26,22 @@ export interface Persister {
   persist(): Promise<void>;
 }
 
+/**
+ * Where add/remove/start/stop go. The registry itself by default; under `serve --workers` the
+ * cluster's primary, which applies each command to every worker's registry before it answers.
+ */
+export interface HostOperations {
+  add(input: AddHostInput, policy: AddPolicy): Promise<HostResult>;
+  remove(name: string | null): Promise<HostResult>;
+  start(name: string | null): Promise<HostResult>;
+  stop(name: string | null): Promise<HostResult>;
+}
+
 export interface HostManagerOptions {
+  /** What `list` reads and what the own-host checks look at. */
   registry: HostRegistry;
+  /** Default: `registry`. */
+  operations?: HostOperations;
   realm: Authenticator;
   /** The host the host manager is deployed on; it cannot be removed, stopped or started (default: the default host). */
   ownHost?: string;
@@ -62,6 +76,7 @@ export function createHostManagerHandler(options: HostManagerOptions): HostManag
   const allowed = options.remoteAddressAllowed ?? isLoopback;
   const policy = { allowAppBaseOutsideBase: options.allowAppBaseOutsideBase ?? false };
   const renderer = options.errorPage ?? defaultErrorPage;
+  const operations: HostOperations = options.operations ?? registry;
 
   return (req, res) => {
     void handle(req, res).catch((err: unknown) => {
@@ -149,13 +164,13 @@ export function createHostManagerHandler(options: HostManagerOptions): HostManag
         return add(name, params);
       case '/remove':
         if (refuseOwn(name)) return [`FAIL - Cannot remove your own host [${name}]`];
-        return describe(await registry.remove(name), name, `OK - Removed host [${name}]`);
+        return describe(await operations.remove(name), name, `OK - Removed host [${name}]`);
       case '/start':
         if (refuseOwn(name)) return [`FAIL - Cannot start your own host [${name}]`];
-        return describe(await registry.start(name), name, `OK - Host [${name}] started`, `FAIL - Failed to start host [${name}]`);
+        return describe(await operations.start(name), name, `OK - Host [${name}] started`, `FAIL - Failed to start host [${name}]`);
       case '/stop':
         if (refuseOwn(name)) return [`FAIL - Cannot stop your own host [${name}]`];
-        return describe(await registry.stop(name), name, `OK - Host [${name}] stopped`, `FAIL - Failed to stop host [${name}]`);
+        return describe(await operations.stop(name), name, `OK - Host [${name}] stopped`, `FAIL - Failed to stop host [${name}]`);
       case '/persist':
         return persist();
       default:
@@ -182,7 +197,7 @@ export function createHostManagerHandler(options: HostManagerOptions): HostManag
       if (v === null) return dflt;
       return dflt ? v !== 'false' : v === 'true';
     };
-    const result = await registry.add(
+    const result = await operations.add(
       {
         name,
         aliases: get('aliases'),

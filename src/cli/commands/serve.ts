@@ -1,13 +1,29 @@
 import { existsSync, statSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { relative, resolve } from 'node:path';
 import type { Argv } from 'yargs';
 import type { TomcatTarget } from '../../filters/index.js';
 import { lintBase } from '../../lint/engine.js';
 import { loadBase } from '../../parser/index.js';
+import { startCluster, WorkerStartError, type PreparedBase } from '../../server/cluster-primary.js';
+import { isServeWorker, runServeWorker, DRAIN_TIMEOUT_MS } from '../../server/cluster-worker.js';
 import { ServerRefusedError, startContainer } from '../../server/container.js';
+import type { Diagnostic } from '../../model/index.js';
 import { UsageError, type Command, type Io } from '../command.js';
-import { integerOption, stringOption, targetOption } from '../options.js';
+import { integerOption, single, stringOption, targetOption } from '../options.js';
 import { skippedLine, stylish, UNSAFE_RULES } from '../plan-output.js';
+
+/** The most processes `--workers` accepts: far more than any machine has cores for, few enough to be a mistake beyond. */
+const MAX_WORKERS = 256;
+
+/** `--workers`: auto (one per core Node may use) or a count; 1 is one process without node:cluster. */
+export function parseServeWorkers(value: unknown): number | 'auto' {
+  const v = single('workers', value);
+  if (v === 'auto') return 'auto';
+  const n = /^\d{1,4}$/.test(v) ? Number(v) : NaN;
+  if (!(n >= 1 && n <= MAX_WORKERS)) throw new Error(`--workers "${v}": write auto or a number of processes from 1 to ${MAX_WORKERS}`);
+  return n;
+}
 
 export const serveCommand: Command = {
   name: 'serve',
@@ -20,23 +36,44 @@ export const serveCommand: Command = {
       .option('address', stringOption('address', 'Address to bind', { default: '127.0.0.1' }))
       .option('strict', { type: 'boolean', default: false, describe: 'Refuse to start when lint finds any error' })
       .option('target', targetOption(true))
-      .option('allow-app-base-outside-base', { type: 'boolean', default: false, describe: 'Let the host manager add hosts whose appBase is outside the base' }),
+      .option('allow-app-base-outside-base', { type: 'boolean', default: false, describe: 'Let the host manager add hosts whose appBase is outside the base' })
+      .option('workers', { type: 'string', default: '1', requiresArg: true, coerce: parseServeWorkers, describe: 'Processes sharing the port (node:cluster): auto (one per core) or a number; 1 runs one process' }),
   run: async (argv: Record<string, unknown>, io: Io) => {
     const base = resolve(io.cwd, String(argv['base']));
     if (!existsSync(base) || !statSync(base).isDirectory()) throw new UsageError(`--base ${String(argv['base'])} is not a directory`);
     const home = argv['home'] ? resolve(io.cwd, String(argv['home'])) : undefined;
     const target = argv['target'] as TomcatTarget;
+    const address = String(argv['address']);
+    const port = argv['port'] !== undefined ? Number(argv['port']) : undefined;
+    const allowAppBaseOutsideBase = argv['allowAppBaseOutsideBase'] === true;
+    // A worker forked by the primary below: the primary has linted and printed; the worker serves.
+    if (isServeWorker()) return runServeWorker({ base, ...(home ? { home } : {}), ...(port !== undefined ? { port } : {}), address, target, allowAppBaseOutsideBase });
+    const requested = argv['workers'] as number | 'auto';
+    const workers = requested === 'auto' ? availableParallelism() : requested;
+
     // Lint is shown, not obeyed: what starts is the plan's to decide (as Tomcat), unless --strict.
-    const loaded = loadBase({ base, ...(home ? { home } : {}) });
-    const problems = lintBase(loaded, { target }).diagnostics.filter((d) => d.severity !== 'info');
-    const unsafe = problems.filter((d) => d.severity === 'error' && UNSAFE_RULES.has(d.ruleId));
-    const errors = problems.filter((d) => d.severity === 'error').length;
-    io.stdout(`tollgate serve: lint found ${errors} error(s) and ${problems.length - errors} warning(s)\n`);
-    if (problems.length) io.stderr(stylish(problems, loaded, io));
-    if (argv['strict'] === true && errors > 0) {
-      io.stderr(`tollgate serve: --strict: ${errors} lint error(s), not starting\n`);
+    const prepare = (report: boolean): PreparedBase & { errors: number } => {
+      const loaded = loadBase({ base, ...(home ? { home } : {}) });
+      const problems = lintBase(loaded, { target }).diagnostics.filter((d) => d.severity !== 'info');
+      const unsafe = problems.filter((d) => d.severity === 'error' && UNSAFE_RULES.has(d.ruleId));
+      const errors = problems.filter((d) => d.severity === 'error').length;
+      if (report) {
+        io.stdout(`tollgate serve: lint found ${errors} error(s) and ${problems.length - errors} warning(s)\n`);
+        if (problems.length) io.stderr(stylish(problems, loaded, io));
+      }
+      return { loaded, unsafe, errors };
+    };
+    const first = prepare(true);
+    if (argv['strict'] === true && first.errors > 0) {
+      io.stderr(`tollgate serve: --strict: ${first.errors} lint error(s), not starting\n`);
       return 1;
     }
+    if (workers > 1) return serveCluster(io, workers, target, first, () => {
+      const again = prepare(false);
+      if (argv['strict'] === true && again.errors > 0) throw new Error(`--strict: ${again.errors} lint error(s)`);
+      return again;
+    });
+    const { loaded, unsafe } = first;
     let container;
     try {
       container = await startContainer({
@@ -44,20 +81,13 @@ export const serveCommand: Command = {
         loaded,
         unsafe,
         ...(home ? { home } : {}),
-        ...(argv['port'] !== undefined ? { port: Number(argv['port']) } : {}),
-        address: String(argv['address']),
+        ...(port !== undefined ? { port } : {}),
+        address,
         target,
-        allowAppBaseOutsideBase: argv['allowAppBaseOutsideBase'] === true,
+        allowAppBaseOutsideBase,
       });
     } catch (e) {
-      if (e instanceof ServerRefusedError) {
-        const d = e.diagnostics[0]!;
-        io.stderr(`tollgate serve: Tomcat does not start with this configuration, so neither does serve: ${relative(io.cwd, d.span.file) || d.span.file}:${d.span.line}:${d.span.column}: ${d.message}\n`);
-        return 1;
-      }
-      const code = (e as NodeJS.ErrnoException).code;
-      if (code === 'EADDRINUSE' || code === 'EACCES') throw new UsageError(`cannot listen: ${(e as Error).message}`);
-      throw e;
+      return startFailure(e, io);
     }
     for (const s of container.plan.skipped) io.stderr(skippedLine('serve', s, io));
     const origin = `http://${container.address.includes(':') ? `[${container.address}]` : container.address}:${container.port}`;
@@ -68,7 +98,8 @@ export const serveCommand: Command = {
       const stop = (): void => {
         process.off('SIGINT', stop);
         process.off('SIGTERM', stop);
-        void container.stop().then(done);
+        // The requests in flight finish; new connections are refused.
+        void container.drain(DRAIN_TIMEOUT_MS).then(() => container.stop()).then(done);
       };
       process.on('SIGINT', stop);
       process.on('SIGTERM', stop);
@@ -77,3 +108,44 @@ export const serveCommand: Command = {
     return 0;
   },
 };
+
+/** Why serve did not start, as exit code 1 (Tomcat refuses) or a usage error (the port). */
+function startFailure(e: unknown, io: Io): number {
+  if (e instanceof ServerRefusedError) {
+    const d: Diagnostic = e.diagnostics[0]!;
+    io.stderr(`tollgate serve: Tomcat does not start with this configuration, so neither does serve: ${relative(io.cwd, d.span.file) || d.span.file}:${d.span.line}:${d.span.column}: ${d.message}\n`);
+    return 1;
+  }
+  const code = (e as NodeJS.ErrnoException).code;
+  if (code === 'EADDRINUSE' || code === 'EACCES') throw new UsageError(`cannot listen: ${(e as Error).message}`);
+  throw e;
+}
+
+/** `--workers N` with N > 1: the primary forks the workers, prints what they serve and waits for SIGTERM/SIGINT. */
+async function serveCluster(io: Io, workers: number, target: TomcatTarget, first: PreparedBase, again: () => PreparedBase): Promise<number> {
+  let prepared: PreparedBase | null = first;
+  let running;
+  try {
+    running = await startCluster({
+      workers,
+      target,
+      prepare: () => {
+        // The base was read and linted for the start-up message; SIGHUP reads it again.
+        const p = prepared ?? again();
+        prepared = null;
+        return p;
+      },
+    });
+  } catch (e) {
+    if (e instanceof WorkerStartError) return startFailure(Object.assign(new Error(e.message), { code: e.code }), io);
+    return startFailure(e, io);
+  }
+  for (const s of running.plan.skipped) io.stderr(skippedLine('serve', s, io));
+  const origin = `http://${running.address.includes(':') ? `[${running.address}]` : running.address}:${running.port}`;
+  io.stdout(`listening on ${origin} with ${workers} worker processes (pids ${running.pids().join(', ')}; send the Host header to pick a virtual host)\n`);
+  io.stdout(running.summary.map((l) => l.replace(/http:\/\/([^/]+)/, `$1 -> ${origin}`)).join('\n') + '\n');
+  io.stdout(`host manager: ${origin}/host-manager/text/list (user with the admin-script role)\n`);
+  await running.stopped;
+  io.stdout('tollgate serve: stopped\n');
+  return 0;
+}

@@ -1,0 +1,291 @@
+/**
+ * The primary of `tollgate serve --workers N`: forks N workers that share one
+ * listening port (node:cluster), keeps the host registry that is the truth of
+ * what the host manager changed, runs host commands one at a time (on its own
+ * registry, then on every worker, answering when all have applied) and owns
+ * `persist`, so two processes never write server.xml at once. SIGHUP restarts
+ * the workers one by one (the new one listens before the old one drains), SIGTERM
+ * and SIGINT drain them all, and a worker that dies is replaced.
+ */
+import cluster, { type Worker } from 'node:cluster';
+import { join } from 'node:path';
+import type { TomcatTarget } from '../filters/index.js';
+import type { CatalinaBase, Diagnostic } from '../model/index.js';
+import { planBase, type Plan } from '../plan/index.js';
+import { getLogger } from '../runtime/logging.js';
+import {
+  applyCommand, Channel, undoCommand, type HostCommand, type PrimaryNotice, type PrimaryRequest, type WorkerAnswers, type WorkerNotice, type WorkerRequest,
+} from './cluster-channel.js';
+import { DRAIN_TIMEOUT_MS, WORKER_ENV } from './cluster-worker.js';
+import { ServerRefusedError } from './container.js';
+import type { Persister } from './host-manager.js';
+import { HostRegistry, type HostResult } from './hosts.js';
+import { createServerXmlPersister, storeConfigEnabled } from './persist.js';
+
+const logger = getLogger('tollgate.serve.cluster');
+
+/** The base as read and checked for one generation of workers. */
+export interface PreparedBase {
+  loaded: CatalinaBase;
+  /** Findings that keep a context from running (PlanOptions.unsafe). */
+  unsafe: Diagnostic[];
+}
+
+export interface ClusterOptions {
+  workers: number;
+  target: TomcatTarget;
+  /** Reads and lints the base: at start, and again on SIGHUP. Throwing on SIGHUP keeps the running workers. */
+  prepare(): PreparedBase;
+}
+
+export interface RunningCluster {
+  address: string;
+  port: number;
+  /** What Tomcat would start (the primary's reading; the workers plan the same files). */
+  plan: Plan;
+  /** The first worker's start-up summary. */
+  summary: string[];
+  /** The workers' process ids, those serving now. */
+  pids(): number[];
+  /** Resolves once a SIGTERM or SIGINT (or stop()) has drained and stopped every worker. */
+  stopped: Promise<void>;
+  stop(): Promise<void>;
+  /** What SIGHUP does: read the base again and replace the workers one by one. */
+  restart(): Promise<void>;
+}
+
+/** A worker failed to start: `code` is its listen error's, `refused` Tomcat's refusal. */
+export class WorkerStartError extends Error {
+  constructor(
+    message: string,
+    readonly code: string | undefined,
+  ) {
+    super(message);
+  }
+}
+
+type Phase = 'starting' | 'ready' | 'stopping';
+
+interface Member {
+  worker: Worker;
+  channel: Channel<WorkerRequest, PrimaryRequest, WorkerNotice, PrimaryNotice>;
+  phase: Phase;
+  /** Settles when the worker reports ready (true) or exits first (false). */
+  ready: Promise<boolean>;
+  readyNotice: Extract<WorkerNotice, { kind: 'ready' }> | null;
+  failure: Extract<WorkerNotice, { kind: 'failed' }> | null;
+  exited: Promise<void>;
+}
+
+/** How long a worker that has the hosts may take to open the port before it is given up. */
+const JOIN_TIMEOUT_MS = 60_000;
+
+/** Starts the workers; resolves once all of them listen. */
+export async function startCluster(options: ClusterOptions): Promise<RunningCluster> {
+  if (!cluster.isPrimary) throw new Error('startCluster runs in the primary process');
+  let prepared = options.prepare();
+  let plan = planBase(prepared.loaded, { target: options.target, unsafe: prepared.unsafe });
+  if (plan.server.state === 'refused') throw new ServerRefusedError(plan.server.reasons);
+  let registry = HostRegistry.fromBase(prepared.loaded);
+  let persister = persisterOf(prepared.loaded, registry);
+
+  const members = new Map<Worker, Member>();
+  let stopping = false;
+  /** Until every first worker listens, a death fails the start instead of being replaced. */
+  let started = false;
+  let earlyDeaths = 0;
+  let queue: Promise<unknown> = Promise.resolve();
+  /** Host commands, joins and persists run one at a time, in the order they came. */
+  const serial = <T>(fn: () => Promise<T>): Promise<T> => {
+    const run = queue.then(fn, fn);
+    queue = run.catch(() => undefined);
+    return run;
+  };
+
+  cluster.setupPrimary({ serialization: 'advanced' });
+
+  const fork = (): Member => {
+    const worker = cluster.fork({ [WORKER_ENV]: '1' });
+    let readyDone: (ok: boolean) => void = () => undefined;
+    const member: Member = {
+      worker,
+      channel: new Channel<WorkerRequest, PrimaryRequest, WorkerNotice, PrimaryNotice>(worker, (request) => answer(member, request), (notice) => {
+        if (notice.kind === 'ready') {
+          member.readyNotice = notice;
+          member.phase = member.phase === 'starting' ? 'ready' : member.phase;
+          readyDone(true);
+        } else {
+          member.failure = notice;
+        }
+      }),
+      phase: 'starting',
+      ready: new Promise<boolean>((resolve) => (readyDone = resolve)),
+      readyNotice: null,
+      failure: null,
+      exited: new Promise<void>((resolve) => worker.once('exit', () => resolve())),
+    };
+    members.set(worker, member);
+    worker.on('message', (m) => member.channel.receive(m));
+    worker.once('exit', (code, signal) => {
+      members.delete(worker);
+      member.channel.close(new Error(`worker ${worker.id} exited`));
+      const wasReady = member.phase === 'ready';
+      readyDone(false);
+      if (stopping || member.phase === 'stopping' || !started) return;
+      const how = signal ? `signal ${signal}` : `code ${code}`;
+      earlyDeaths = wasReady ? 0 : earlyDeaths + 1;
+      // A worker that dies before it listens would die again at once: back off (0.5 s, 1 s, 2 s... up to 30 s).
+      const delay = earlyDeaths === 0 ? 0 : Math.min(30_000, 500 * 2 ** (earlyDeaths - 1));
+      logger.warning(`worker ${worker.id} (pid ${worker.process.pid}) exited with ${how}${member.failure ? ` (${member.failure.message})` : ''}; starting a replacement${delay ? ` in ${delay} ms` : ''}`);
+      setTimeout(() => {
+        if (!stopping) fork();
+      }, delay).unref();
+    });
+    return member;
+  };
+
+  const answer = async (member: Member, request: WorkerRequest): Promise<WorkerAnswers[keyof WorkerAnswers]> => {
+    switch (request.kind) {
+      case 'hello':
+        return { unsafe: prepared.unsafe };
+      case 'join':
+        return new Promise<WorkerAnswers['join']>((resolve) => {
+          void serial(async () => {
+            resolve({ hosts: [...registry.list()] });
+            // No command runs until this worker listens with the hosts it was given (or is gone).
+            const timer = setTimeout(() => member.worker.process.kill('SIGKILL'), JOIN_TIMEOUT_MS);
+            await member.ready;
+            clearTimeout(timer);
+          });
+        });
+      case 'host':
+        return serial(() => runCommand(request.command, member));
+      case 'persist':
+        return serial(async () => {
+          if (persister === null) return { ok: false, message: 'StoreConfig is not enabled' } as const;
+          try {
+            await persister.persist();
+            return { ok: true } as const;
+          } catch (err) {
+            logger.severe('persist failed', err);
+            return { ok: false, message: (err as Error).message } as const;
+          }
+        });
+    }
+  };
+
+  /** The command on the primary's registry, then on every listening worker; undone everywhere when a worker could not follow. */
+  const runCommand = async (command: HostCommand, from: Member): Promise<HostResult> => {
+    const own = await applyCommand(registry, command);
+    if (!own.ok) return own;
+    const targets = [...members.values()].filter((m) => m.phase === 'ready');
+    const results = await Promise.all(targets.map((m) => m.channel.request<HostResult>({ kind: 'apply', command }).catch(() => null)));
+    const failed = results.find((r): r is HostResult => r !== null && !r.ok);
+    if (failed !== undefined) {
+      const undo = undoCommand(command, own);
+      if (undo !== null) {
+        await applyCommand(registry, undo);
+        await Promise.all(targets.map((m, i) => (results[i]?.ok ? m.channel.request({ kind: 'apply', command: undo }).catch(() => null) : null)));
+      }
+      return failed;
+    }
+    const name = command.op === 'add' ? own.host.name : command.name;
+    logger.info(`host manager: ${command.op} [${name}] applied in ${results.filter((r) => r !== null).length} worker(s) (received by worker ${from.worker.id}, pid ${from.worker.process.pid})`);
+    return own;
+  };
+
+  const initial = Array.from({ length: options.workers }, fork);
+  const outcomes = await Promise.all(initial.map((m) => m.ready));
+  if (outcomes.includes(false)) {
+    stopping = true;
+    const failure = initial.map((m) => m.failure).find((f) => f !== null) ?? null;
+    for (const m of members.values()) m.worker.process.kill('SIGKILL');
+    await Promise.all(initial.map((m) => m.exited));
+    if (failure?.refused) throw new ServerRefusedError(failure.refused);
+    throw new WorkerStartError(failure?.message ?? 'a worker exited before it listened', failure?.code);
+  }
+  started = true;
+  const first = initial[0]!.readyNotice!;
+  logger.info(`${options.workers} workers listening on ${first.address}:${first.port}: ${initial.map((m) => `worker ${m.worker.id} pid ${m.worker.process.pid}`).join(', ')}`);
+
+  const stopMember = (m: Member): Promise<void> => {
+    m.phase = 'stopping';
+    m.channel.notify({ kind: 'stop' } satisfies PrimaryNotice);
+    // A worker that does not drain in time (plus a margin for its own cut-off) is killed.
+    const timer = setTimeout(() => m.worker.process.kill('SIGKILL'), DRAIN_TIMEOUT_MS + 5_000);
+    return m.exited.then(() => clearTimeout(timer));
+  };
+
+  let restarting: Promise<void> | null = null;
+  const restart = (): Promise<void> => {
+    restarting ??= (async () => {
+      try {
+        const next = options.prepare();
+        const nextPlan = planBase(next.loaded, { target: options.target, unsafe: next.unsafe });
+        if (nextPlan.server.state === 'refused') {
+          const d = nextPlan.server.reasons[0]!;
+          logger.severe(`SIGHUP: Tomcat would not start with the configuration as it is now (${d.span.file}:${d.span.line}:${d.span.column}: ${d.message}); the workers keep running`);
+          return;
+        }
+        // As a Tomcat restart: the hosts are server.xml's again; host-manager changes not persisted are gone.
+        await serial(async () => {
+          prepared = next;
+          plan = nextPlan;
+          registry = HostRegistry.fromBase(next.loaded);
+          persister = persisterOf(next.loaded, registry);
+        });
+      } catch (err) {
+        logger.severe('SIGHUP: the configuration could not be read again; the workers keep running', err);
+        return;
+      }
+      const old = [...members.values()].filter((m) => m.phase !== 'stopping');
+      logger.info(`SIGHUP: replacing ${old.length} worker(s) one by one`);
+      for (const m of old) {
+        if (stopping) return;
+        const fresh = fork();
+        if (!(await fresh.ready)) {
+          logger.severe(`SIGHUP: a new worker did not start${fresh.failure ? ` (${fresh.failure.message})` : ''}; worker ${m.worker.id} keeps running`);
+          return;
+        }
+        void stopMember(m);
+      }
+      logger.info(`SIGHUP: restarted: ${[...members.values()].filter((m) => m.phase === 'ready').map((m) => `worker ${m.worker.id} pid ${m.worker.process.pid}`).join(', ')}`);
+    })().finally(() => (restarting = null));
+    return restarting;
+  };
+
+  let stopDone: () => void = () => undefined;
+  const stopped = new Promise<void>((resolve) => (stopDone = resolve));
+  let stopAll: Promise<void> | null = null;
+  const stop = (): Promise<void> => {
+    stopAll ??= (async () => {
+      stopping = true;
+      process.off('SIGHUP', onHup);
+      process.off('SIGTERM', onStop);
+      process.off('SIGINT', onStop);
+      await Promise.all([...members.values()].map(stopMember));
+      stopDone();
+    })();
+    return stopAll;
+  };
+  const onHup = (): void => void restart();
+  const onStop = (): void => void stop();
+  process.on('SIGHUP', onHup);
+  process.on('SIGTERM', onStop);
+  process.on('SIGINT', onStop);
+
+  return {
+    address: first.address,
+    port: first.port,
+    plan,
+    summary: first.summary,
+    pids: () => [...members.values()].filter((m) => m.phase === 'ready').map((m) => m.worker.process.pid!),
+    stopped,
+    stop,
+    restart,
+  };
+}
+
+function persisterOf(base: CatalinaBase, registry: HostRegistry): Persister | null {
+  return storeConfigEnabled(base.serverXml) ? createServerXmlPersister({ registry, file: join(base.base, 'conf', 'server.xml') }) : null;
+}

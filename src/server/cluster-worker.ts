@@ -1,0 +1,113 @@
+/**
+ * One worker process of `tollgate serve --workers N`: the whole container
+ * (every context, the host manager) on the port the cluster shares. Host
+ * commands and `persist` go to the primary, which applies a command to every
+ * worker before it answers; the primary's `apply` requests change this
+ * worker's registry. Log lines name the worker, as Tomcat's name the thread.
+ */
+import cluster from 'node:cluster';
+import type { TomcatTarget } from '../filters/index.js';
+import type { Diagnostic } from '../model/index.js';
+import { loadBase } from '../parser/index.js';
+import { formatLogRecord, setLogSink } from '../runtime/logging.js';
+import {
+  applyCommand, catchUp, Channel, type HostCommand, type PrimaryNotice, type PrimaryRequest, type WorkerAnswers, type WorkerNotice, type WorkerRequest,
+} from './cluster-channel.js';
+import { ServerRefusedError, startContainer, type Container } from './container.js';
+import type { HostOperations, Persister } from './host-manager.js';
+import type { HostResult } from './hosts.js';
+import { storeConfigEnabled } from './persist.js';
+
+/** How long a stopping worker waits for its requests in flight before it cuts their connections. */
+export const DRAIN_TIMEOUT_MS = 30_000;
+
+/** Set by the primary in its workers' environment. */
+export const WORKER_ENV = 'TOLLGATE_SERVE_WORKER';
+
+/** Whether this process is a worker of `tollgate serve --workers`. */
+export function isServeWorker(): boolean {
+  return cluster.isWorker && process.env[WORKER_ENV] === '1';
+}
+
+export interface WorkerOptions {
+  base: string;
+  home?: string;
+  port?: number;
+  address: string;
+  target: TomcatTarget;
+  allowAppBaseOutsideBase: boolean;
+}
+
+type WorkerChannel = Channel<PrimaryRequest, WorkerRequest, PrimaryNotice, WorkerNotice>;
+
+/**
+ * Runs the worker until the primary (or a SIGTERM) stops it, then exits the process: the IPC channel
+ * would keep it alive, and disconnecting it makes node:cluster exit with 0 whatever happened.
+ */
+export async function runServeWorker(options: WorkerOptions): Promise<never> {
+  const origin = `worker ${cluster.worker?.id ?? 0} pid ${process.pid}`;
+  setLogSink((r) => process.stderr.write(formatLogRecord(r, origin)));
+  let container: Container | null = null;
+  let stopRequested: () => void = () => undefined;
+  const stopSignal = new Promise<void>((resolve) => (stopRequested = resolve));
+  const channel: WorkerChannel = new Channel(
+    process as unknown as { send(m: unknown, cb?: (e: Error | null) => void): boolean },
+    async (request) => {
+      if (container === null) throw new Error('the worker has not started');
+      return applyCommand(container.registry, request.command);
+    },
+    (notice) => {
+      if (notice.kind === 'stop') stopRequested();
+    },
+  );
+  process.on('message', (m) => channel.receive(m));
+  // SIGINT from a terminal reaches the whole process group: the primary decides, and tells each worker.
+  process.on('SIGINT', () => undefined);
+  process.on('SIGHUP', () => undefined);
+  process.on('SIGTERM', () => stopRequested());
+  const ask = <K extends WorkerRequest['kind']>(request: Extract<WorkerRequest, { kind: K }>): Promise<WorkerAnswers[K]> => channel.request<WorkerAnswers[K]>(request);
+
+  const { unsafe } = await ask({ kind: 'hello' });
+  const loaded = loadBase({ base: options.base, ...(options.home ? { home: options.home } : {}) });
+  const forward = (command: HostCommand): Promise<HostResult> => ask({ kind: 'host', command });
+  const operations: HostOperations = {
+    add: (input, policy) => forward({ op: 'add', input, policy }),
+    remove: (name) => forward({ op: 'remove', name }),
+    start: (name) => forward({ op: 'start', name }),
+    stop: (name) => forward({ op: 'stop', name }),
+  };
+  const persister: Persister = {
+    async persist() {
+      const answer = await ask({ kind: 'persist' });
+      if (!answer.ok) throw new Error(answer.message);
+    },
+  };
+  try {
+    container = await startContainer({
+      base: options.base,
+      loaded,
+      unsafe: unsafe as Diagnostic[],
+      ...(options.home ? { home: options.home } : {}),
+      ...(options.port !== undefined ? { port: options.port } : {}),
+      address: options.address,
+      target: options.target,
+      allowAppBaseOutsideBase: options.allowAppBaseOutsideBase,
+      hostOperations: operations,
+      persister: storeConfigEnabled(loaded.serverXml) ? persister : null,
+      beforeListen: async (registry) => catchUp(registry, (await ask({ kind: 'join' })).hosts),
+    });
+  } catch (e) {
+    const failed: WorkerNotice =
+      e instanceof ServerRefusedError
+        ? { kind: 'failed', message: e.message, refused: e.diagnostics }
+        : { kind: 'failed', message: (e as Error).message, ...((e as NodeJS.ErrnoException).code ? { code: (e as NodeJS.ErrnoException).code! } : {}) };
+    await new Promise<void>((resolve) => channel.notify(failed, resolve));
+    process.exit(1);
+  }
+  const running = container;
+  channel.notify({ kind: 'ready', address: running.address, port: running.port, summary: running.summary });
+  await stopSignal;
+  await running.drain(DRAIN_TIMEOUT_MS);
+  await running.stop();
+  process.exit(0);
+}
