@@ -4,6 +4,7 @@
  * writes, with the static default servlet downstream of its chain.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { Server as NetServer } from 'node:net';
 import { join } from 'node:path';
 import type { MergedErrorPage } from '../chain/merge.js';
 import type { TomcatTarget } from '../filters/index.js';
@@ -112,6 +113,9 @@ function runContext(plan: ContextPlan, limits: ConnectorLimits, errorPages: read
 }
 
 const UTF8 = charsetDecoder('UTF-8')!;
+
+/** How long a draining container leaves idle kept-alive connections to their clients' next request. */
+const IDLE_GRACE_MS = 1_000;
 
 function connectorPort(base: CatalinaBase): number | null {
   for (const s of base.serverXml?.services ?? []) {
@@ -298,15 +302,23 @@ export async function startContainer(options: ContainerOptions): Promise<Contain
     drain: (timeoutMs) =>
       new Promise<void>((resolve) => {
         draining = true;
-        // A kept-alive connection turns idle when its response ends; close each as soon as it does.
-        const idle = setInterval(() => server.closeIdleConnections(), 50);
+        // A client busy on a kept-alive connection sends its next request within a moment and is answered
+        // `Connection: close`; closing its connection between two requests instead would race that request
+        // (the client would see a reset). So idle connections are closed only after a grace period, then
+        // as soon as each turns idle.
+        let idle: NodeJS.Timeout | undefined;
+        const grace = setTimeout(() => {
+          server.closeIdleConnections();
+          idle = setInterval(() => server.closeIdleConnections(), 50);
+        }, Math.min(IDLE_GRACE_MS, timeoutMs));
         const cut = setTimeout(() => server.closeAllConnections(), timeoutMs);
-        server.close(() => {
+        // net.Server's close stops accepting without http.Server's immediate closeIdleConnections().
+        NetServer.prototype.close.call(server, () => {
+          clearTimeout(grace);
           clearInterval(idle);
           clearTimeout(cut);
           resolve();
         });
-        server.closeIdleConnections();
       }),
     stop: () =>
       new Promise<void>((resolve) => {

@@ -1,0 +1,275 @@
+/**
+ * `tollgate serve --workers 2` as real processes (the built CLI, node:cluster),
+ * on 127.0.0.1 and an ephemeral port. Which worker answered a request is read
+ * from the log: every worker names itself on its lines ([worker N pid P]) and
+ * the base's conf/web.xml maps RequestDumperFilter, which logs each request's
+ * query string.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { Agent, request, type IncomingMessage } from 'node:http';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { loadBase } from '../../src/parser/index.js';
+import { makeBase, serverXml } from './harness.js';
+
+const repo = join(import.meta.dirname, '..', '..');
+const bin = join(repo, 'bin', 'tollgate.js');
+const ADMIN = 'Basic ' + Buffer.from('admin:s3cret').toString('base64');
+
+const DUMPER_WEB_XML = `<?xml version="1.0" encoding="UTF-8"?>
+<web-app xmlns="https://jakarta.ee/xml/ns/jakartaee" version="6.0">
+  <filter><filter-name>dumper</filter-name><filter-class>org.apache.catalina.filters.RequestDumperFilter</filter-class></filter>
+  <filter-mapping><filter-name>dumper</filter-name><url-pattern>/*</url-pattern></filter-mapping>
+  <servlet><servlet-name>default</servlet-name><servlet-class>org.apache.catalina.servlets.DefaultServlet</servlet-class></servlet>
+  <servlet-mapping><servlet-name>default</servlet-name><url-pattern>/</url-pattern></servlet-mapping>
+</web-app>
+`;
+
+/** Bytes of the file the slow downloads read: well past the socket buffers, so the response stays in flight. */
+const BIG = 16 * 1024 * 1024;
+
+interface Serve {
+  child: ChildProcess;
+  port: number;
+  base: string;
+  out(): string;
+  err(): string;
+  /** The exit code once the primary has exited. */
+  exited: Promise<number | null>;
+}
+
+const running: Serve[] = [];
+const dirs: string[] = [];
+afterEach(async () => {
+  for (const s of running.splice(0)) {
+    if (s.child.exitCode === null && s.child.signalCode === null) {
+      // The whole process group: the primary and its workers.
+      try {
+        process.kill(-s.child.pid!, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+      await s.exited;
+    }
+  }
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+function clusterBase(opts: { dumper?: boolean } = {}): string {
+  const base = makeBase(serverXml({ storeConfig: true }));
+  dirs.push(base);
+  if (opts.dumper !== false) writeFileSync(join(base, 'conf', 'web.xml'), DUMPER_WEB_XML);
+  writeFileSync(join(base, 'webapps', 'ROOT', 'big.bin'), Buffer.alloc(BIG, 0x61));
+  return base;
+}
+
+async function serve(base: string, args: string[] = ['--workers', '2']): Promise<Serve> {
+  const child = spawn(process.execPath, [bin, 'serve', '--base', base, '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  let out = '';
+  let err = '';
+  child.stdout!.on('data', (d) => (out += d));
+  child.stderr!.on('data', (d) => (err += d));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const s: Serve = { child, port: 0, base, out: () => out, err: () => err, exited };
+  running.push(s);
+  const port = await waitFor(() => /listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(out)?.[1], 30_000, () => `serve did not start:\n${out}\n${err}`);
+  s.port = Number(port);
+  return s;
+}
+
+async function waitFor<T>(probe: () => T | undefined | null | false, ms: number, why: () => string): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const v = probe();
+    if (v !== undefined && v !== null && v !== false) return v;
+    if (Date.now() > deadline) throw new Error(why());
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+interface Answer {
+  status: number;
+  body: string;
+  headers: IncomingMessage['headers'];
+}
+
+/** One request on a connection of its own (so the cluster hands each to the next worker). */
+function get(port: number, path: string, headers: Record<string, string> = {}, agent: Agent | false = false): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, path, agent, headers: { Host: 'localhost', ...headers } }, (res) => {
+      let body = '';
+      res.setEncoding('latin1');
+      res.on('data', (c: string) => (body += c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body, headers: res.headers }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/** The pid of the worker whose RequestDumperFilter logged this query string. */
+function servedBy(log: string, query: string): number | undefined {
+  const m = new RegExp(`\\[worker \\d+ pid (\\d+)\\] \\[[^\\]]+\\] \\S+ +queryString=${query}\\n`).exec(log);
+  return m ? Number(m[1]) : undefined;
+}
+
+/** A download that reads nothing until `resume()`: its response is in flight on the server until then. */
+function slowDownload(port: number): { headers: Promise<void>; resume(): void; done: Promise<{ status: number; bytes: number }> } {
+  let resume: () => void = () => undefined;
+  let gotHeaders: () => void = () => undefined;
+  const headers = new Promise<void>((r) => (gotHeaders = r));
+  const done = new Promise<{ status: number; bytes: number }>((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, path: '/big.bin', agent: false, headers: { Host: 'localhost' } }, (res) => {
+      let bytes = 0;
+      res.pause();
+      resume = () => res.resume();
+      res.on('data', (c: Buffer) => (bytes += c.length));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, bytes }));
+      res.on('error', reject);
+      gotHeaders();
+    });
+    req.on('error', reject);
+    req.end();
+  });
+  return { headers, resume: () => resume(), done };
+}
+
+describe('serve --workers 2', () => {
+  it('rejects --workers values that are not auto or a count from 1', async () => {
+    const base = clusterBase();
+    for (const bad of ['0', 'two', '-1', '1.5']) {
+      const child = spawn(process.execPath, [bin, 'serve', '--base', base, '--port', '0', '--workers', bad], { stdio: ['ignore', 'pipe', 'pipe'] });
+      let err = '';
+      child.stderr!.on('data', (d) => (err += d));
+      const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+      expect(code, bad).toBe(2);
+      expect(err).toContain('--workers');
+    }
+  });
+
+  it('serves a host added through one worker from the other worker', async () => {
+    const s = await serve(clusterBase());
+    const pids = /pids (\d+), (\d+)/.exec(s.out())!.slice(1).map(Number);
+    expect(pids).toHaveLength(2);
+    mkdirSync(join(s.base, 'newapps', 'ROOT'), { recursive: true });
+    writeFileSync(join(s.base, 'newapps', 'ROOT', 'index.html'), 'the new host\n');
+
+    const added = await get(s.port, '/host-manager/text/add?name=new.test&appBase=newapps', { Authorization: ADMIN });
+    expect(added.body).toBe('OK - Host [new.test] added\n');
+    const line = /host manager: add \[new\.test\] applied in 2 worker\(s\) \(received by worker \d+, pid (\d+)\)/.exec(s.err());
+    expect(line).not.toBeNull();
+    const receivedBy = Number(line![1]);
+    expect(pids).toContain(receivedBy);
+
+    // Connections go round-robin: within a few, one lands on the worker that did not receive the add.
+    let other: number | undefined;
+    for (let i = 0; i < 10 && other === undefined; i++) {
+      const r = await get(s.port, `/index.html?probe-${i}`, { Host: 'new.test' });
+      expect(r.status).toBe(200);
+      expect(r.body).toBe('the new host\n');
+      const pid = await waitFor(() => servedBy(s.err(), `probe-${i}`), 5_000, () => `no dump of probe-${i}`);
+      expect(pids).toContain(pid);
+      if (pid !== receivedBy) other = pid;
+    }
+    expect(other).toBeDefined();
+  });
+
+  it('leaves one valid server.xml holding every host after many parallel add and persist requests', async () => {
+    const s = await serve(clusterBase({ dumper: false }));
+    const names = Array.from({ length: 24 }, (_, i) => `h${i}.test`);
+    const answers = await Promise.all(
+      names.map(async (n) => {
+        const add = await get(s.port, `/host-manager/text/add?name=${n}`, { Authorization: ADMIN });
+        const persist = await get(s.port, '/host-manager/text/persist', { Authorization: ADMIN });
+        return [add.body, persist.body];
+      }),
+    );
+    for (const [i, [add, persist]] of answers.entries()) {
+      expect(add).toBe(`OK - Host [${names[i]}] added\n`);
+      expect(persist).toBe('OK - Configuration persisted\n');
+    }
+    const text = readFileSync(join(s.base, 'conf', 'server.xml'), 'utf8');
+    expect(text.match(/<Host\b/g)).toHaveLength(names.length + 1);
+    for (const n of names) expect(text.split(`name="${n}"`)).toHaveLength(2);
+    // It parses as the server.xml Tomcat would read, and nothing half-written is left beside it.
+    const reread = loadBase({ base: s.base });
+    expect(reread.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+    expect(reread.hosts.map((h) => h.name).sort()).toEqual(['localhost', ...names].sort());
+    expect(readdirSync(join(s.base, 'conf')).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+    // Both workers took every host.
+    const list = await Promise.all([0, 1, 2, 3].map(() => get(s.port, '/host-manager/text/list', { Authorization: ADMIN })));
+    for (const l of list) for (const n of names) expect(l.body).toContain(`[${n}]:[]`);
+  });
+
+  it('finishes every request in flight on SIGTERM, then exits 0', async () => {
+    const s = await serve(clusterBase({ dumper: false }));
+    const downloads = Array.from({ length: 4 }, () => slowDownload(s.port));
+    await Promise.all(downloads.map((d) => d.headers));
+    process.kill(s.child.pid!, 'SIGTERM');
+    // The workers stop accepting and wait for the responses their clients have not read yet.
+    await new Promise((r) => setTimeout(r, 1_500));
+    expect(s.child.exitCode).toBeNull();
+    await expect(get(s.port, '/index.html')).rejects.toThrow();
+    for (const d of downloads) d.resume();
+    for (const d of downloads) expect(await d.done).toEqual({ status: 200, bytes: BIG });
+    expect(await s.exited).toBe(0);
+    expect(s.out()).toContain('tollgate serve: stopped');
+  });
+
+  it('restarts the workers on SIGHUP one by one without losing a request', async () => {
+    const s = await serve(clusterBase({ dumper: false }));
+    const before = /pids (\d+), (\d+)/.exec(s.out())!.slice(1).map(Number);
+    const slow = Array.from({ length: 2 }, () => slowDownload(s.port));
+    await Promise.all(slow.map((d) => d.headers));
+    let stop = false;
+    const failures: string[] = [];
+    let answered = 0;
+    // Clients on fresh connections and on kept-alive ones, sending all the time.
+    const keepAlive = new Agent({ keepAlive: true, maxSockets: 2 });
+    const loops = [false, false, keepAlive, keepAlive].map(async (agent) => {
+      while (!stop) {
+        try {
+          const r = await get(s.port, '/index.html', {}, agent);
+          if (r.status !== 200) failures.push(`status ${r.status}`);
+          else answered++;
+        } catch (err) {
+          failures.push((err as Error).message);
+        }
+      }
+    });
+    await new Promise((r) => setTimeout(r, 300));
+    process.kill(s.child.pid!, 'SIGHUP');
+    await waitFor(() => s.err().includes('SIGHUP: restarted'), 30_000, () => `no restart:\n${s.err()}`);
+    await new Promise((r) => setTimeout(r, 300));
+    for (const d of slow) d.resume();
+    for (const d of slow) expect(await d.done).toEqual({ status: 200, bytes: BIG });
+    stop = true;
+    await Promise.all(loops);
+    keepAlive.destroy();
+    expect(failures).toEqual([]);
+    expect(answered).toBeGreaterThan(20);
+    const after = /SIGHUP: restarted: worker \d+ pid (\d+), worker \d+ pid (\d+)/.exec(s.err())!.slice(1).map(Number);
+    for (const pid of after) expect(before).not.toContain(pid);
+  }, 60_000);
+
+  it('replaces a worker that dies, with one log line', async () => {
+    const s = await serve(clusterBase());
+    const pids = /pids (\d+), (\d+)/.exec(s.out())!.slice(1).map(Number);
+    process.kill(pids[0]!, 'SIGKILL');
+    await waitFor(() => s.err().includes('exited with signal SIGKILL'), 10_000, () => s.err());
+    expect(s.err().match(/exited with signal SIGKILL; starting a replacement/g)).toHaveLength(1);
+    // Requests keep being answered, and a new worker answers some of them.
+    const seen = new Set<number>();
+    const deadline = Date.now() + 15_000;
+    for (let i = 0; Date.now() < deadline && ![...seen].some((p) => !pids.includes(p)); i++) {
+      const r = await get(s.port, `/index.html?after-${i}`);
+      expect(r.status).toBe(200);
+      seen.add(await waitFor(() => servedBy(s.err(), `after-${i}`), 5_000, () => `no dump of after-${i}`));
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(seen.has(pids[0]!)).toBe(false);
+    expect([...seen].some((p) => !pids.includes(p))).toBe(true);
+  });
+});
