@@ -228,7 +228,7 @@ describe('serve --workers 2', () => {
     let answered = 0;
     // Clients on fresh connections and on kept-alive ones, sending all the time.
     const keepAlive = new Agent({ keepAlive: true, maxSockets: 2 });
-    const loops = [false, false, keepAlive, keepAlive].map(async (agent) => {
+    const loops = ([false, false, keepAlive, keepAlive] as const).map(async (agent: Agent | false) => {
       while (!stop) {
         try {
           const r = await get(s.port, '/index.html', {}, agent);
