@@ -40,16 +40,32 @@ export interface LoadOptions {
   amount?: number;
 }
 
-/** CPU seconds (user + system) a process has used so far, from /proc; NaN where there is no /proc. */
+/**
+ * CPU seconds (user + system) a process and its living descendants (the workers of `serve --workers`)
+ * have used so far, from /proc; NaN where there is no /proc.
+ */
 export function cpuSeconds(pid: number | undefined): number {
   if (pid === undefined) return NaN;
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     // Fields after the command name (which may hold spaces) start at the last ')'.
     const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(f[11]) + Number(f[12])) / CLOCK_TICKS;
+    let total = (Number(f[11]) + Number(f[12])) / CLOCK_TICKS;
+    for (const child of childrenOf(pid)) {
+      const c = cpuSeconds(child);
+      if (!Number.isNaN(c)) total += c;
+    }
+    return total;
   } catch {
     return NaN;
+  }
+}
+
+function childrenOf(pid: number): number[] {
+  try {
+    return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').split(' ').filter(Boolean).map(Number);
+  } catch {
+    return [];
   }
 }
 const CLOCK_TICKS = 100;

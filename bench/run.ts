@@ -8,6 +8,7 @@
  *   npm run bench                     # everything (about 20 minutes)
  *   npm run bench -- --quick          # shorter runs, smaller sizes (about 6 minutes)
  *   npm run bench -- --only runtime,sessions [--out FILE]
+ *   npm run bench -- --only workers --out /tmp/workers.md   # serve --workers auto against one process and Tomcat
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
@@ -21,6 +22,7 @@ import { LOAD_TOOL } from './load.js';
 import { run as runParse, type ParseBench } from './parse.js';
 import { run as runRuntime, type LoadRow, type RuntimeResult } from './runtime.js';
 import { run as runSessions, type SessionResult } from './sessions.js';
+import { run as runWorkers, type WorkersBench } from './workers.js';
 import { cell, costCell } from './stats.js';
 
 /** What the GC and page-fault columns of the parse and lint tables mean. */
@@ -51,11 +53,12 @@ interface Results {
   cost?: ChainCost;
   instructions?: InstructionsBench;
   sessions?: SessionResult;
+  workers?: WorkersBench;
   external: External[];
   seconds: Record<string, number>;
 }
 
-const SECTIONS = ['parse', 'lint', 'runtime', 'cost', 'instructions', 'sessions', 'soak', 'connections', 'fuzz', 'lsp', 'persist', 'report'] as const;
+const SECTIONS = ['parse', 'lint', 'runtime', 'cost', 'instructions', 'sessions', 'workers', 'soak', 'connections', 'fuzz', 'lsp', 'persist', 'report'] as const;
 
 /** Benchmarks that own their output format: run as commands, their report kept verbatim. */
 function externalCommands(quick: boolean): Record<string, { title: string; args: string[] }> {
@@ -227,6 +230,23 @@ function markdown(r: Results): string {
     );
   }
 
+  if (r.workers) {
+    const w = r.workers;
+    const s = w.settings;
+    out.push(
+      '## `tollgate serve --workers`: one process, one per core, and Tomcat',
+      '',
+      `Command: \`npx tsx bench/workers.ts --seconds ${s.seconds} --runs ${s.runs} --connections ${s.connections}\` (section \`workers\` of bench/run.ts). Load average when it started: ${w.loadAverage.join(', ')} (1, 5, 15 min).`,
+      `\`GET /app/static/app.css\` (1 KB) through the 8-filter chain of bench/fixtures/runtime, served by \`tollgate serve\` as one process, by \`--workers auto\` (${s.workers} processes sharing the port through node:cluster) and by ${s.tomcat}'s default servlet behind the same web.xml;`,
+      `${LOAD_TOOL} with ${s.connections} keep-alive connections on the same machine. Server CPU counts the primary and its workers.`,
+      '',
+      ...loadTable(w.rows, 'of one process'),
+      '',
+      'Goal (issue 20): `--workers auto` at or above Tomcat\'s requests/s on the same machine.',
+      '',
+    );
+  }
+
   for (const e of r.external) {
     out.push(`## ${e.title}`, '', `Command: \`${e.command.join(' ')}\` (${e.seconds.toFixed(0)} s${e.ok ? '' : ', FAILED'}).`, '', '```', e.output, '```', '');
   }
@@ -255,6 +275,7 @@ async function main(): Promise<void> {
   if (only.has('cost')) r.cost = await timed('cost', () => runCost());
   if (only.has('instructions')) r.instructions = await timed('instructions', () => runInstructions());
   if (only.has('sessions')) r.sessions = await timed('sessions', () => runSessions({ requests: quick ? 200_000 : 1_000_000, slices: 10 }));
+  if (only.has('workers')) r.workers = await timed('workers', () => runWorkers({ seconds: quick ? 3 : 5, runs: quick ? 2 : 3, connections: 50, tomcat: true }));
   const ext = externalCommands(quick);
   for (const [name, e] of Object.entries(ext)) if (only.has(name as (typeof SECTIONS)[number])) r.external.push(await timed(name, () => runExternal(e.title, e.args)));
   writeFileSync(values.out!, markdown(r));

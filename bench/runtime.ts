@@ -32,7 +32,7 @@ const work = join(repo, 'bench', 'out', 'runtime');
 export const REQUEST_HEADERS = { origin: 'https://a.example', 'x-forwarded-for': '203.0.113.5' };
 
 export interface LoadRow {
-  section: 'chain' | 'filters' | 'serve';
+  section: 'chain' | 'filters' | 'serve' | 'workers';
   name: string;
   yardstick: string;
   rps: Spread;
@@ -53,7 +53,7 @@ export interface RuntimeResult {
   samples: Record<string, { status: number; headers: string[] }>;
 }
 
-interface Target {
+export interface Target {
   name: string;
   port: number;
   /** The server process, for its CPU time. */
@@ -91,23 +91,24 @@ async function nodeTarget(name: string, variant: Variant, path = '/app/hello'): 
   return { name, port: s.port, pid: s.child.pid, path, stop: s.stop };
 }
 
-/** `tollgate serve` over the prepared base, in its own process. */
-async function serveTarget(base: string, path: string): Promise<Target> {
+/** `tollgate serve` over the prepared base, in its own process (its workers' too, with `--workers`). */
+export async function serveTarget(base: string, path: string, args: string[] = [], name = 'tollgate serve'): Promise<Target> {
   const port = await freePort();
-  const child: ChildProcess = spawn(process.execPath, [join(repo, 'bin', 'tollgate.js'), 'serve', '--base', base, '--port', String(port), '--address', '127.0.0.1'], {
+  const child: ChildProcess = spawn(process.execPath, [join(repo, 'bin', 'tollgate.js'), 'serve', '--base', base, '--port', String(port), '--address', '127.0.0.1', ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (out += d));
   const deadline = Date.now() + 20_000;
-  while (!(await answers(port))) {
+  // "listening on" comes once every worker listens; the port alone answers as soon as the first does.
+  while (!out.includes('listening on') || !(await answers(port))) {
     if (child.exitCode !== null || Date.now() > deadline) throw new Error(`tollgate serve did not start:\n${out}`);
     await new Promise((r) => setTimeout(r, 100));
   }
   process.on('exit', () => child.kill('SIGKILL'));
   return {
-    name: 'tollgate serve',
+    name,
     port,
     pid: child.pid,
     path,
@@ -131,7 +132,7 @@ function answers(port: number): Promise<boolean> {
   });
 }
 
-function sample(port: number, path: string): Promise<{ status: number; headers: string[]; body: string }> {
+export function sample(port: number, path: string): Promise<{ status: number; headers: string[]; body: string }> {
   return new Promise((resolve, reject) => {
     const req = request({ host: '127.0.0.1', port, path, headers: REQUEST_HEADERS }, (res) => {
       let body = '';
@@ -151,7 +152,7 @@ function sample(port: number, path: string): Promise<{ status: number; headers: 
 }
 
 /** Warms each target, then measures them round-robin `runs` times. */
-async function measure(targets: Target[], o: { seconds: number; runs: number; connections: number; warmSeconds: number }): Promise<Map<string, LoadRun[]>> {
+export async function measure(targets: Target[], o: { seconds: number; runs: number; connections: number; warmSeconds: number }): Promise<Map<string, LoadRun[]>> {
   const got = new Map<string, LoadRun[]>(targets.map((t) => [t.name, []]));
   for (const t of targets) await load(t.port, { path: t.path, seconds: o.warmSeconds, connections: o.connections, headers: REQUEST_HEADERS });
   for (let r = 0; r < o.runs; r++) {
@@ -164,7 +165,7 @@ async function measure(targets: Target[], o: { seconds: number; runs: number; co
   return got;
 }
 
-function rowsOf(section: LoadRow['section'], got: Map<string, LoadRun[]>, yardstick: string): LoadRow[] {
+export function rowsOf(section: LoadRow['section'], got: Map<string, LoadRun[]>, yardstick: string): LoadRow[] {
   const base = spread(got.get(yardstick)!.map((r) => r.rps)).median;
   return [...got].map(([name, runs]) => {
     const rps = spread(runs.map((r) => r.rps));
