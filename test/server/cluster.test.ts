@@ -218,6 +218,23 @@ describe('serve --workers 2', () => {
     expect(s.out()).toContain('tollgate serve: stopped');
   });
 
+  it('with --workers 1 runs one process without node:cluster, and drains it on SIGTERM too', async () => {
+    const s = await serve(clusterBase(), ['--workers', '1']);
+    expect(s.out()).not.toContain('worker processes');
+    expect((await get(s.port, '/index.html?single')).status).toBe(200);
+    // The one process logs as before, without a worker's name.
+    await waitFor(() => s.err().includes('queryString=single'), 5_000, () => s.err());
+    expect(s.err()).not.toContain('[worker ');
+    const download = slowDownload(s.port);
+    await download.headers;
+    process.kill(s.child.pid!, 'SIGTERM');
+    await new Promise((r) => setTimeout(r, 1_000));
+    expect(s.child.exitCode).toBeNull();
+    download.resume();
+    expect(await download.done).toEqual({ status: 200, bytes: BIG });
+    expect(await s.exited).toBe(0);
+  });
+
   it('restarts the workers on SIGHUP one by one without losing a request', async () => {
     const s = await serve(clusterBase({ dumper: false }));
     const before = /pids (\d+), (\d+)/.exec(s.out())!.slice(1).map(Number);
