@@ -287,13 +287,14 @@ export function formatRuntime(r: RuntimeResult): string {
     const rows = r.rows.filter((x) => x.section === section);
     if (!rows.length) continue;
     lines.push(`\n${section}: yardstick ${rows[0]!.yardstick}`);
-    for (const x of rows) {
-      lines.push(
-        `  ${x.name.padEnd(60)} ${Math.round(x.rps.median).toString().padStart(7)} req/s (${Math.round(x.rps.min)}-${Math.round(x.rps.max)})  ${(x.ratio * 100).toFixed(0).padStart(4)}%  p50 ${x.p50.median} ms  p99 ${x.p99.median} ms  cpu ${x.cpuUs.median.toFixed(1)} µs/req${x.non2xx || x.errors ? `  non-2xx ${x.non2xx} errors ${x.errors}` : ''}`,
-      );
-    }
+    for (const x of rows) lines.push(rowLine(x, 60));
   }
   return lines.join('\n');
+}
+
+/** One row as the benchmarks print it on the terminal, its name padded to `width`. */
+export function rowLine(x: LoadRow, width: number): string {
+  return `  ${x.name.padEnd(width)} ${Math.round(x.rps.median).toString().padStart(7)} req/s (${Math.round(x.rps.min)}-${Math.round(x.rps.max)})  ${(x.ratio * 100).toFixed(0).padStart(4)}%  p50 ${x.p50.median} ms  p99 ${x.p99.median} ms  cpu ${x.cpuUs.median.toFixed(1)} µs/req${x.non2xx || x.errors ? `  non-2xx ${x.non2xx} errors ${x.errors}` : ''}`;
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

@@ -12,7 +12,7 @@ import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { load } from './load.js';
-import { measure, prepare, REQUEST_HEADERS, rowsOf, sample, serveTarget, type LoadRow, type Target } from './runtime.js';
+import { measure, prepare, REQUEST_HEADERS, rowLine, rowsOf, sample, serveTarget, type LoadRow, type Target } from './runtime.js';
 import { compileServlets, startTomcat, tomcatAvailable, type RunningTomcat } from './tomcat.js';
 
 const repo = join(import.meta.dirname, '..');
@@ -62,11 +62,7 @@ export async function run(o: { seconds: number; runs: number; connections: numbe
 
 export function formatWorkers(r: WorkersBench): string {
   const lines = [`load average at start: ${r.loadAverage.join(' ')}; ${r.settings.workers} cores; Tomcat: ${r.settings.tomcat}`];
-  for (const x of r.rows) {
-    lines.push(
-      `  ${x.name.padEnd(48)} ${Math.round(x.rps.median).toString().padStart(7)} req/s (${Math.round(x.rps.min)}-${Math.round(x.rps.max)})  ${(x.ratio * 100).toFixed(0).padStart(4)}%  p50 ${x.p50.median} ms  p99 ${x.p99.median} ms  cpu ${x.cpuUs.median.toFixed(1)} µs/req${x.non2xx || x.errors ? `  non-2xx ${x.non2xx} errors ${x.errors}` : ''}`,
-    );
-  }
+  for (const x of r.rows) lines.push(rowLine(x, 48));
   return lines.join('\n');
 }
 
