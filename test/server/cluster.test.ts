@@ -136,7 +136,8 @@ function slowDownload(port: number): { headers: Promise<void>; resume(): void; d
   return { headers, resume: () => resume(), done };
 }
 
-describe('serve --workers 2', () => {
+// Real processes on a shared machine: each test starts a cluster (about 2 s when quiet) and some wait on it.
+describe('serve --workers 2', { timeout: 60_000 }, () => {
   it('rejects --workers values that are not auto or a count from 1', async () => {
     const base = clusterBase();
     for (const bad of ['0', 'two', '-1', '1.5']) {
@@ -269,7 +270,7 @@ describe('serve --workers 2', () => {
     expect(answered).toBeGreaterThan(20);
     const after = /SIGHUP: restarted: worker \d+ pid (\d+), worker \d+ pid (\d+)/.exec(s.err())!.slice(1).map(Number);
     for (const pid of after) expect(before).not.toContain(pid);
-  }, 60_000);
+  });
 
   it('replaces a worker that dies, with one log line', async () => {
     const s = await serve(clusterBase());
