@@ -52,7 +52,7 @@ async function listener(v: Variant): Promise<http.RequestListener | 'fastify'> {
         sessionTimeoutMinutes: v.sessionTimeoutMinutes,
         maxSessions: v.maxSessions,
       });
-      const store = mw.sessions.store as { size: number; evicted?: number };
+      const store = mw.sessions.store as unknown as { size: number; evicted?: number };
       sessionStats = () => ({ sessions: store.size, evicted: store.evicted ?? 0 });
       return runtime.toNodeListener(mw, v.session ? withSession(runtime) : hello);
     }

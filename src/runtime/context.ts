@@ -12,7 +12,9 @@ import { EXCHANGE } from './response.js';
 import { getLogger } from './logging.js';
 import { decodeRequestPath, invalidPathMessage, splitRequestTarget } from './request-path.js';
 import { createMimeLookup, type MimeLookup, type MimeMappings } from './mime.js';
-import { MemorySessionStore, type SessionStore } from './session.js';
+import { memoryContextStores } from './memory-state.js';
+import { MemorySessionStore } from './session.js';
+import type { ContextStores, SessionStore } from './state.js';
 import { SessionManager } from './session-manager.js';
 import type { ContextSettings, FilterDeclaration, RuntimeFilter, SessionCookieSettings } from './types.js';
 
@@ -43,7 +45,12 @@ export interface ContextRuntimeOptions {
   /** Default false: remote host names are the addresses. */
   enableLookups?: boolean;
   sessionCookie?: Partial<SessionCookieSettings>;
-  /** Default: a MemorySessionStore bounded by `maxSessions`. */
+  /**
+   * Where the context keeps sessions and rate-limit windows (a StateBackend's
+   * `context(host, path)`, for example Redis's). Default: memory.
+   */
+  stores?: ContextStores;
+  /** The session store (over `stores.sessions`). Default: a MemorySessionStore bounded by `maxSessions`. */
   sessionStore?: SessionStore;
   /** Bound of the default store (default 10,000). */
   maxSessions?: number;
@@ -169,9 +176,10 @@ export function createContextRuntime(options: ContextRuntimeOptions = {}): Conte
   const settings = resolveSettings(options);
   const clock = options.clock ?? Date.now;
   if (typeof clock !== 'function') throw new TypeError('clock must be a function returning milliseconds');
-  const store = options.sessionStore ?? new MemorySessionStore({ maxSessions: options.maxSessions ?? 10_000, clock });
+  const store = options.sessionStore ?? options.stores?.sessions ?? new MemorySessionStore({ maxSessions: options.maxSessions ?? 10_000, clock });
+  const stores: ContextStores = options.stores === undefined ? memoryContextStores(store) : { sessions: store, rateLimiter: (name) => options.stores!.rateLimiter(name) };
   const sessions = new SessionManager({ store, clock, sessionTimeoutMinutes: settings.sessionTimeoutMinutes, contextPath: settings.contextPath, cookie: settings.sessionCookie });
-  const filters = (options.filters ?? []).map((f, i) => instantiate(f, i, settings));
+  const filters = (options.filters ?? []).map((f, i) => instantiate(f, i, settings, stores));
   const all: readonly number[] = filters.map((_, i) => i);
   const table = options.table ?? null;
   const selector = table === null ? null : createChainSelector(table);
@@ -246,6 +254,9 @@ export function createContextRuntime(options: ContextRuntimeOptions = {}): Conte
       return;
     }
     ex.chain = chain;
+    // A networked store is asked for the session now, so its answer travels with the first filter's state
+    // (one round trip); filters that need the session await it, the servlet is called after it.
+    if (sessions.writesBack) ex.request.sessionReady();
     const result = advance(ex);
     if (result === undefined) chainReturned(ex, onStopped);
     else result.then(() => chainReturned(ex, onStopped));
@@ -277,6 +288,7 @@ export function createContextRuntime(options: ContextRuntimeOptions = {}): Conte
     const ex = new Exchange(state, req, res, contextPath + locPath, locQuery, safeDecode(locPath), downstream);
     req.url = inUrl ? contextPath + location : location;
     ex.request.dispatcherType = 'ERROR';
+    ex.request.adoptSession(original);
     for (const name of original.getAttributeNames()) ex.request.setAttribute(name, original.getAttribute(name));
     ex.request.setAttribute(ERROR_ATTRIBUTES.statusCode, status);
     ex.request.setAttribute(ERROR_ATTRIBUTES.message, message ?? '');
@@ -330,6 +342,7 @@ export function createContextRuntime(options: ContextRuntimeOptions = {}): Conte
       ? new Exchange(state, req, res, contextPath + locPath, locQuery, decoded, run)
       : new Exchange(state, req, res, original.requestURI, original.queryString, original.pathWithinContext, run);
     ex.request.dispatcherType = type;
+    ex.request.adoptSession(original);
     ex.mappingPath = decoded;
     for (const name of original.getAttributeNames()) ex.request.setAttribute(name, original.getAttribute(name));
     if (forward) {
@@ -481,11 +494,11 @@ function answer(res: ServerResponse, status: number, location: string | undefine
   res.end();
 }
 
-function instantiate(f: RuntimeFilter | FilterDeclaration<unknown>, index: number, settings: ContextSettings): RuntimeFilter {
+function instantiate(f: RuntimeFilter | FilterDeclaration<unknown>, index: number, settings: ContextSettings, stores: ContextStores): RuntimeFilter {
   if (f === null || typeof f !== 'object') throw new TypeError(`filters[${index}] must be a filter or a filter declaration`);
   if ('factory' in f) {
     if (typeof f.factory !== 'function') throw new TypeError(`filters[${index}] (${f.filterName}): factory must be a function`);
-    const built = f.factory(f.config, { filterName: f.filterName, contextPath: settings.contextPath, logger: getLogger(f.className), settings });
+    const built = f.factory(f.config, { filterName: f.filterName, contextPath: settings.contextPath, logger: getLogger(f.className), settings, stores });
     if (built === null || typeof built !== 'object' || typeof built.doFilter !== 'function') throw new TypeError(`filters[${index}] (${f.filterName}): the factory did not return a filter`);
     return built;
   }

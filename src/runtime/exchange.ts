@@ -96,7 +96,12 @@ export function advance(ex: Exchange): FilterResult {
   const i = ex.pos++;
   const chain = ex.chain;
   if (i < chain.length) return invoke(ex, ex.context.filters[chain[i]!]!);
-  if (i === chain.length) enterDownstream(ex);
+  if (i === chain.length) {
+    // The servlet calls getSession synchronously: a networked store's answer must be in first.
+    const loading = ex.request.sessionPending;
+    if (loading !== null) return loading.then(() => enterDownstream(ex));
+    enterDownstream(ex);
+  }
   return undefined;
 }
 

@@ -14,7 +14,9 @@ export { createContextRuntime, ERROR_ATTRIBUTES, EXCEPTION_ATTRIBUTES, FORWARD_A
 export { forward, include, sendError, sendException, type Servlet } from './dispatch.js';
 export { createMimeLookup, mimeMappingsAgainstDefaults, tomcatMimeLookup, type MimeLookup, type MimeLookupOptions, type MimeMappings } from './mime.js';
 export { toNodeListener, mountContexts, fastifyOnRequest, fastifyFormBodyParser, type ChainRunner, type FastifyReplyLike, type FastifyRequestLike } from './adapters.js';
-export { HttpSession, MemorySessionStore, type MemorySessionStoreOptions, type SessionStore } from './session.js';
+export { HttpSession, MemorySessionStore, newSessionRecord, type MemorySessionStoreOptions } from './session.js';
+export { isExpired, isPromise, type Awaitable, type ContextStores, type LockoutPolicy, type LockoutRecord, type LockoutStore, type RateLimitStore, type SessionRecord, type SessionStore, type StateBackend } from './state.js';
+export { MemoryLockoutStore, MemoryRateLimitStore, MemoryStateBackend, memoryContextStores, type MemoryLockoutStoreOptions } from './memory-state.js';
 export { SessionManager, generateSessionId } from './session-manager.js';
 export { getLogger, setLogLevel, setLogSink, Logger, type LogLevel, type LogRecord, type LogSink } from './logging.js';
 export { createErrorReportRenderer, defaultErrorPage, escapeHtmlContent, reasonPhrase, sendErrorReport, SERVER_INFO, type ErrorRenderer, type ErrorReport, type ErrorReportOptions } from './error-page.js';

@@ -14,6 +14,7 @@ import { charsetOfContentType, mediaTypeOnly } from './media-type.js';
 import { toTomcatRemoteAddr } from '../protocol/net.js';
 import { ParameterMap, parseUrlEncoded, type ParameterFailReason } from './parameters.js';
 import type { HttpSession } from './session.js';
+import { isPromise, type Awaitable } from './state.js';
 import { cookieValues as cookieIds } from './session-manager.js';
 import type { DispatcherType } from './types.js';
 
@@ -71,6 +72,11 @@ export class ExchangeRequest {
   private sessionValue: HttpSession | null | undefined;
   private requestedId: string | null | undefined;
   private requestedIdValid = false;
+  /** The networked store's load of the requested session, until it settles. */
+  private sessionLoading: Promise<void> | null = null;
+  /** Set when the store could not be asked: no session is found or created in this request (fail closed). */
+  private sessionStoreFailed = false;
+  private writeBackQueued = false;
 
   constructor(ex: Exchange, raw: IncomingMessage, requestURI: string, queryString: string | null, contextPath: string, pathInContext: string) {
     this.ex = ex;
@@ -499,13 +505,13 @@ export class ExchangeRequest {
 
   /** The session id the client sent (JSESSIONID cookie), or null. */
   get requestedSessionId(): string | null {
-    if (this.requestedId === undefined) this.lookupSession();
+    if (this.requestedId === undefined) this.readSessionCookies();
     return this.requestedId!;
   }
 
   /** Whether the id the client sent names a live session. */
   isRequestedSessionIdValid(): boolean {
-    if (this.requestedId === undefined) this.lookupSession();
+    if (this.sessionValue === undefined) this.lookupSession();
     return this.requestedIdValid && this.sessionValue != null && this.sessionValue.valid && this.sessionValue.id === this.requestedId;
   }
 
@@ -515,17 +521,32 @@ export class ExchangeRequest {
   }
 
   /**
+   * Starts looking the requested session up (the runtime does it when the
+   * request arrives). Undefined when the answer is already there (no cookie,
+   * or a memory store); a promise while a networked store answers, which
+   * `getSession` needs settled: filters await `sessionReady()` first.
+   */
+  sessionReady(): Promise<void> | undefined {
+    if (this.sessionValue === undefined && this.sessionLoading === null) this.lookupSession();
+    return this.sessionLoading ?? undefined;
+  }
+
+  /**
    * The session, created (with its Set-Cookie) when `create` is true and
-   * there is none. Creating one after the response was committed throws.
+   * there is none. Creating one after the response was committed throws, and
+   * so does asking while a networked store is still loading it (await
+   * `sessionReady()`) or when the store is unreachable.
    */
   getSession(create = true): HttpSession | null {
     if (this.sessionValue === undefined) this.lookupSession();
+    if (this.sessionLoading !== null) throw new Error('getSession: the session is still loading from its store (await request.sessionReady() first)');
     const current = this.sessionValue!;
     if (current !== null && current.valid) return current;
     if (!create) return null;
+    if (this.sessionStoreFailed) throw new Error('getSession: the session store is unavailable');
     if (this.ex.response.committed) throw new Error('Cannot create a session after the response has been committed');
     const s = this.ex.context.sessions.create();
-    this.sessionValue = s;
+    this.attach(s);
     this.ex.response.setSessionCookie(s.id, this.secure);
     return s;
   }
@@ -539,23 +560,95 @@ export class ExchangeRequest {
     return id;
   }
 
-  private lookupSession(): void {
-    const mgr = this.ex.context.sessions;
-    const ids = cookieIds(this.raw.headers.cookie, mgr.cookie.name);
-    this.requestedId = ids.length > 0 ? ids[0]! : null;
-    this.sessionValue = null;
-    // With several cookies of that name (paths / and /ctx), the first live one wins.
-    for (const id of ids) {
-      const s = mgr.find(id);
-      if (s !== undefined) {
-        s.isNew = false;
-        this.requestedId = id;
-        this.requestedIdValid = true;
-        this.sessionValue = s;
-        return;
-      }
+  /** @internal The networked store's load still under way, or null. */
+  get sessionPending(): Promise<void> | null {
+    return this.sessionLoading;
+  }
+
+  /** @internal A dispatch (forward, include, error page) of the same request shares its session. */
+  adoptSession(original: ExchangeRequest): void {
+    if (original.sessionValue === undefined && original.sessionLoading === null) return;
+    this.requestedId = original.requestedId;
+    this.requestedIdValid = original.requestedIdValid;
+    this.sessionStoreFailed = original.sessionStoreFailed;
+    if (original.sessionLoading !== null) {
+      this.sessionLoading = original.sessionLoading.then(() => {
+        this.sessionLoading = null;
+        this.sessionValue = original.sessionValue;
+        this.sessionStoreFailed = original.sessionStoreFailed;
+      });
+    } else {
+      this.sessionValue = original.sessionValue;
     }
   }
+
+  private readSessionCookies(): string[] {
+    const ids = cookieIds(this.raw.headers.cookie, this.ex.context.sessions.cookie.name);
+    this.requestedId = ids.length > 0 ? ids[0]! : null;
+    return ids;
+  }
+
+  private lookupSession(): void {
+    const ids = this.readSessionCookies();
+    this.sessionValue = null;
+    if (ids.length === 0) return;
+    let found: Awaitable<HttpSession | null>;
+    try {
+      found = this.ex.context.sessions.find(ids);
+    } catch {
+      this.sessionStoreFailed = true;
+      return;
+    }
+    if (!isPromise(found)) {
+      this.found(found);
+      return;
+    }
+    this.sessionLoading = found.then(
+      (s) => {
+        this.sessionLoading = null;
+        this.found(s);
+      },
+      () => {
+        // The store logs the outage; the request goes on without a session and cannot create one.
+        this.sessionLoading = null;
+        this.sessionStoreFailed = true;
+      },
+    );
+  }
+
+  private found(s: HttpSession | null): void {
+    if (s === null) return;
+    // With several cookies of that name (paths / and /ctx), the first live one wins.
+    s.isNew = false;
+    this.requestedId = s.id;
+    this.requestedIdValid = true;
+    this.attach(s);
+  }
+
+  /** A networked store's session is written back before the response is committed (or at once after). */
+  private attach(s: HttpSession): void {
+    this.sessionValue = s;
+    if (this.ex.context.sessions.writesBack) s.onChange = this.queueWriteBack;
+  }
+
+  private readonly queueWriteBack = (): void => {
+    if (this.writeBackQueued) return;
+    this.writeBackQueued = true;
+    if (!this.ex.response.onBeforeCommit(writeBackHook, this)) queueMicrotask(() => writeBackHook(this.ex, this));
+  };
+
+  /** @internal */
+  flushSession(): void {
+    this.writeBackQueued = false;
+    const s = this.sessionValue;
+    if (s == null || s.changes === null) return;
+    const done = this.ex.context.sessions.writeBack(s);
+    if (isPromise(done)) done.then(undefined, () => undefined);
+  }
+}
+
+function writeBackHook(_ex: Exchange, req: ExchangeRequest): void {
+  req.flushSession();
 }
 
 /**

@@ -4,7 +4,8 @@
  * HttpOnly`, Secure only for secure requests, no SameSite unless configured).
  */
 import { randomHex128 } from './random.js';
-import { HttpSession, type SessionStore } from './session.js';
+import { HttpSession, MemorySessionStore, newSessionRecord } from './session.js';
+import { isPromise, type Awaitable, type SessionRecord, type SessionStore } from './state.js';
 import type { SessionCookieSettings } from './types.js';
 
 /** Tomcat's id shape: 16 random bytes as 32 upper-case hex digits. */
@@ -12,14 +13,28 @@ export function generateSessionId(): string {
   return randomHex128();
 }
 
+/** The view of a record the memory store hands out: one per record, so every request sees the same HttpSession. */
+const VIEW = Symbol('tollgate.sessionView');
+type Viewed = SessionRecord & { [VIEW]?: HttpSession };
+
+/** A store's answer to a write nobody waits for: its failure is the store's to log (once per outage). */
+function settle(v: Awaitable<unknown>): void {
+  if (isPromise(v)) v.then(undefined, ignore);
+}
+
+function ignore(): void {}
+
 export class SessionManager {
   readonly store: SessionStore;
   readonly clock: () => number;
   /** Seconds; zero or negative: sessions never time out. */
   readonly maxInactiveInterval: number;
   readonly cookie: SessionCookieSettings;
+  /** Whether changes must be written back (the store keeps copies, not the records requests change). */
+  readonly writesBack: boolean;
+  private readonly memory: MemorySessionStore | null;
   private readonly cookiePath: string;
-  private readonly forget = (s: HttpSession): void => this.store.delete(s.id);
+  private readonly forget = (s: HttpSession): void => settle(this.store.remove(s.id));
 
   constructor(options: { store: SessionStore; clock: () => number; sessionTimeoutMinutes: number; contextPath: string; cookie: SessionCookieSettings }) {
     this.store = options.store;
@@ -28,36 +43,56 @@ export class SessionManager {
     this.maxInactiveInterval = options.sessionTimeoutMinutes > 0 ? Math.round(options.sessionTimeoutMinutes * 60) : -1;
     this.cookie = options.cookie;
     this.cookiePath = sessionCookiePath(options.cookie, options.contextPath);
+    this.memory = options.store instanceof MemorySessionStore ? options.store : null;
+    this.writesBack = this.memory === null;
+    // A record the memory store drops (expiry, eviction) ends the session every request sees.
+    if (this.memory !== null) this.memory.onDrop ??= (r) => (r as Viewed)[VIEW]?.expire();
   }
 
-  /** The live session with this id, marking it accessed; expired sessions are removed and not returned. */
-  find(id: string): HttpSession | undefined {
-    const s = this.store.get(id);
-    if (s === undefined) return undefined;
+  /**
+   * The first live session among `ids` (the request's session cookies, in
+   * order), marked accessed, or null; a promise when the store is networked.
+   */
+  find(ids: readonly string[]): Awaitable<HttpSession | null> {
     const now = this.clock();
-    if (!s.valid || s.isExpiredAt(now)) {
-      this.store.delete(id);
-      s.expire();
-      return undefined;
+    for (let i = 0; i < ids.length; i++) {
+      const r = this.store.load(ids[i]!, now);
+      if (isPromise(r)) return r.then((rec) => (rec !== null ? this.view(rec) : this.findAfter(ids, i + 1, now)));
+      if (r !== null) return this.view(r);
     }
-    s.lastAccessedTime = now;
-    return s;
+    return null;
+  }
+
+  private async findAfter(ids: readonly string[], from: number, now: number): Promise<HttpSession | null> {
+    for (let i = from; i < ids.length; i++) {
+      const rec = await this.store.load(ids[i]!, now);
+      if (rec !== null) return this.view(rec);
+    }
+    return null;
   }
 
   /** Creates and stores a new session. */
   create(): HttpSession {
-    const s = new HttpSession(this.freshId(), this.clock(), this.maxInactiveInterval);
-    s.onInvalidate = this.forget;
-    this.store.add(s);
+    const rec = newSessionRecord(this.freshId(), this.clock(), this.maxInactiveInterval);
+    const s = this.view(rec);
+    settle(this.store.create(rec));
     return s;
   }
 
-  /** Gives a session a new id and returns it (session fixation defence). */
+  /** Writes a session's attribute changes back (nothing for the memory store, whose records requests change directly). */
+  writeBack(s: HttpSession): Awaitable<void> {
+    const changes = s.changes;
+    s.changes = null;
+    if (!s.valid) return undefined;
+    return this.store.update(s.record, changes ?? EMPTY_CHANGES);
+  }
+
+  /** Gives a session a new id and returns it (session fixation defence); its nonces and token go with it. */
   changeId(s: HttpSession): string {
     const id = this.freshId();
-    this.store.delete(s.id);
+    const old = s.id;
+    settle(this.store.rename(old, id));
     s.renameTo(id);
-    this.store.add(s);
     return id;
   }
 
@@ -79,12 +114,31 @@ export class SessionManager {
     this.store.close();
   }
 
+  private view(rec: SessionRecord): HttpSession {
+    if (this.memory !== null) {
+      const viewed = rec as Viewed;
+      let s = viewed[VIEW];
+      if (s === undefined) {
+        s = new HttpSession(rec);
+        s.onInvalidate = this.forget;
+        viewed[VIEW] = s;
+      }
+      return s;
+    }
+    const s = new HttpSession(rec);
+    s.onInvalidate = this.forget;
+    return s;
+  }
+
   private freshId(): string {
     let id = generateSessionId();
-    while (this.store.get(id) !== undefined) id = generateSessionId();
+    // 128 random bits do not collide in practice; the memory store can make sure for free.
+    if (this.memory !== null) while (this.memory.peek(id) !== undefined) id = generateSessionId();
     return id;
   }
 }
+
+const EMPTY_CHANGES: ReadonlyMap<string, unknown> = new Map();
 
 /** Tomcat's SessionConfig.getSessionCookiePath: the context path, `/` for ROOT, optionally with a trailing slash. */
 export function sessionCookiePath(cookie: SessionCookieSettings, contextPath: string): string {

@@ -1,33 +1,61 @@
 /**
- * HTTP sessions and where they live. A session expires when it has been idle
- * (no request looked it up) for its max inactive interval, as in Tomcat's
- * StandardSession. Stores are synchronous because `getSession()` is.
+ * HTTP sessions and the in-process store. A session is data (SessionRecord,
+ * src/runtime/state.ts) that a store keeps; an HttpSession is one request's
+ * view of it, which records the attribute changes the request makes so a
+ * networked store gets them written back. A session expires when it has been
+ * idle (no request looked it up) for its max inactive interval, as in Tomcat's
+ * StandardSession.
  */
+import { isExpired, type SessionRecord, type SessionStore } from './state.js';
+
+/** A new session's data. */
+export function newSessionRecord(id: string, now: number, maxInactiveIntervalSeconds: number): SessionRecord {
+  return { id, creationTime: now, lastAccessedTime: now, maxInactiveInterval: maxInactiveIntervalSeconds, attributes: new Map(), nonces: null, restToken: null };
+}
 
 /** A servlet-style session. Ids are 32 upper-case hex characters (16 random bytes), like Tomcat's. */
 export class HttpSession {
-  private currentId: string;
-  readonly creationTime: number;
-  /** When a request last looked this session up (ms since the epoch). */
-  lastAccessedTime: number;
-  /** Seconds of inactivity before the session expires; zero or negative: never. */
-  maxInactiveInterval: number;
+  readonly record: SessionRecord;
   /** True until a request presents the session's id back (the client has not joined yet). */
   isNew = true;
-  private attributes: Map<string, unknown> | null = null;
   private invalidated = false;
-  /** Set by the manager so `invalidate()` can remove the session from its store. */
+  /** Attribute changes not yet written back (name → value, undefined when removed); null when there are none. */
+  changes: Map<string, unknown> | null = null;
+  /** Set by the manager: invalidate() removes the session from its store; a change asks for a write-back. */
   onInvalidate: ((session: HttpSession) => void) | null = null;
+  onChange: ((session: HttpSession) => void) | null = null;
 
-  constructor(id: string, now: number, maxInactiveIntervalSeconds: number) {
-    this.currentId = id;
-    this.creationTime = now;
-    this.lastAccessedTime = now;
-    this.maxInactiveInterval = maxInactiveIntervalSeconds;
+  constructor(record: SessionRecord);
+  constructor(id: string, now: number, maxInactiveIntervalSeconds: number);
+  constructor(recordOrId: SessionRecord | string, now = 0, maxInactiveIntervalSeconds = -1) {
+    this.record = typeof recordOrId === 'string' ? newSessionRecord(recordOrId, now, maxInactiveIntervalSeconds) : recordOrId;
   }
 
   get id(): string {
-    return this.currentId;
+    return this.record.id;
+  }
+
+  get creationTime(): number {
+    return this.record.creationTime;
+  }
+
+  /** When a request last looked this session up (ms since the epoch). */
+  get lastAccessedTime(): number {
+    return this.record.lastAccessedTime;
+  }
+
+  set lastAccessedTime(t: number) {
+    this.record.lastAccessedTime = t;
+  }
+
+  /** Seconds of inactivity before the session expires; zero or negative: never. */
+  get maxInactiveInterval(): number {
+    return this.record.maxInactiveInterval;
+  }
+
+  set maxInactiveInterval(seconds: number) {
+    this.record.maxInactiveInterval = seconds;
+    this.changed();
   }
 
   /** Whether the session was not invalidated (expiry is checked by the store with its clock). */
@@ -37,27 +65,31 @@ export class HttpSession {
 
   getAttribute(name: string): unknown {
     this.checkValid('getAttribute');
-    return this.attributes?.get(name);
+    return this.record.attributes.get(name);
   }
 
   /** Sets an attribute; `undefined` or `null` removes it, as in the servlet API. */
   setAttribute(name: string, value: unknown): void {
     this.checkValid('setAttribute');
     if (value === undefined || value === null) {
-      this.attributes?.delete(name);
+      this.removeAttribute(name);
       return;
     }
-    (this.attributes ??= new Map()).set(name, value);
+    this.record.attributes.set(name, value);
+    (this.changes ??= new Map()).set(name, value);
+    this.changed();
   }
 
   removeAttribute(name: string): void {
     this.checkValid('removeAttribute');
-    this.attributes?.delete(name);
+    if (!this.record.attributes.delete(name)) return;
+    (this.changes ??= new Map()).set(name, undefined);
+    this.changed();
   }
 
   getAttributeNames(): string[] {
     this.checkValid('getAttributeNames');
-    return this.attributes === null ? [] : [...this.attributes.keys()];
+    return [...this.record.attributes.keys()];
   }
 
   /** Ends the session: its attributes are dropped and its id no longer resolves. */
@@ -68,14 +100,15 @@ export class HttpSession {
 
   /** Whether the session has been idle too long at `now`. */
   isExpiredAt(now: number): boolean {
-    return this.maxInactiveInterval > 0 && now - this.lastAccessedTime >= this.maxInactiveInterval * 1000;
+    return isExpired(this.record, now);
   }
 
-  /** Marks the session invalid without the validity check (used by stores when it times out). */
+  /** Marks the session invalid without the validity check (used when it times out). */
   expire(): void {
     if (this.invalidated) return;
     this.invalidated = true;
-    this.attributes = null;
+    this.record.attributes.clear();
+    this.changes = null;
     const cb = this.onInvalidate;
     this.onInvalidate = null;
     if (cb !== null) cb(this);
@@ -83,28 +116,17 @@ export class HttpSession {
 
   /** Gives the session a new id (the manager re-keys its store). */
   renameTo(id: string): void {
-    this.currentId = id;
+    this.record.id = id;
+  }
+
+  private changed(): void {
+    if (this.onChange !== null) this.onChange(this);
   }
 
   private checkValid(what: string): void {
     // The servlet API throws IllegalStateException on an invalidated session.
     if (this.invalidated) throw new Error(`${what}: the session has already been invalidated`);
   }
-}
-
-/** Where a context keeps its sessions. Implement it to share sessions between processes. */
-export interface SessionStore {
-  /** The session with this id if it is stored (expired or not: the manager checks expiry). */
-  get(id: string): HttpSession | undefined;
-  /** Stores a new or renamed session. */
-  add(session: HttpSession): void;
-  /** Forgets the session stored under this id. */
-  delete(id: string): void;
-  readonly size: number;
-  /** Expires and removes every session idle past its interval at `now`; returns how many. */
-  sweep(now: number): number;
-  /** Stops background work (timers). */
-  close(): void;
 }
 
 export interface MemorySessionStoreOptions {
@@ -116,15 +138,22 @@ export interface MemorySessionStoreOptions {
   clock?: () => number;
 }
 
-/** An in-process, bounded session store. Iteration order of the map is least to most recently used. */
+/**
+ * An in-process, bounded session store (Tomcat's StandardManager without
+ * persistence). Records are kept and handed out by reference, so a change
+ * is seen by every request at once and a write-back costs nothing.
+ * Iteration order of the map is least to most recently used.
+ */
 export class MemorySessionStore implements SessionStore {
-  private readonly sessions = new Map<string, HttpSession>();
+  private readonly sessions = new Map<string, SessionRecord>();
   readonly maxSessions: number;
   private readonly clock: () => number;
   private timer: NodeJS.Timeout | null = null;
   private lastFullSweep = -Infinity;
   /** Sessions removed to make room for new ones while still live. */
   evicted = 0;
+  /** Called with each record the store drops (expiry, eviction, remove), so the views of it learn it is gone. */
+  onDrop: ((record: SessionRecord) => void) | null = null;
 
   constructor(options: MemorySessionStoreOptions = {}) {
     const max = options.maxSessions ?? 10_000;
@@ -143,37 +172,78 @@ export class MemorySessionStore implements SessionStore {
     return this.sessions.size;
   }
 
-  get(id: string): HttpSession | undefined {
-    const s = this.sessions.get(id);
-    if (s !== undefined) {
-      // Move to the most recently used end.
-      this.sessions.delete(id);
-      this.sessions.set(id, s);
-    }
-    return s;
+  /** The record under this id, expired or not, without marking it accessed. */
+  peek(id: string): SessionRecord | undefined {
+    return this.sessions.get(id);
   }
 
-  add(session: HttpSession): void {
-    if (!this.sessions.has(session.id) && this.sessions.size >= this.maxSessions) {
+  load(id: string, now: number): SessionRecord | null {
+    const r = this.sessions.get(id);
+    if (r === undefined) return null;
+    this.sessions.delete(id);
+    if (isExpired(r, now)) {
+      this.dropped(r);
+      return null;
+    }
+    // Move to the most recently used end.
+    this.sessions.set(id, r);
+    r.lastAccessedTime = now;
+    return r;
+  }
+
+  create(record: SessionRecord): void {
+    if (!this.sessions.has(record.id) && this.sessions.size >= this.maxSessions) {
       // A full sweep is O(n); under a flood of new sessions sweep at most once a second and evict otherwise.
       const now = this.clock();
       const swept = now - this.lastFullSweep >= 1000 ? this.sweep(now) : 0;
       if (swept === 0) this.evictOldest();
     }
-    this.sessions.set(session.id, session);
+    this.sessions.set(record.id, record);
   }
 
-  delete(id: string): void {
+  update(record: SessionRecord, _changes: ReadonlyMap<string, unknown>): void {
+    // The request changed the stored record itself; only a record this store no longer has is written again.
+    if (this.sessions.get(record.id) !== record && !this.sessions.has(record.id)) return;
+  }
+
+  rename(oldId: string, newId: string): boolean {
+    const r = this.sessions.get(oldId);
+    if (r === undefined) return false;
+    this.sessions.delete(oldId);
+    r.id = newId;
+    this.sessions.set(newId, r);
+    return true;
+  }
+
+  remove(id: string): void {
+    const r = this.sessions.get(id);
+    if (r === undefined) return;
     this.sessions.delete(id);
+    this.dropped(r);
   }
 
+  addNonce(id: string, nonce: string, cacheSize: number): void {
+    const r = this.sessions.get(id);
+    if (r === undefined) return;
+    const list = (r.nonces ??= []);
+    list.push(nonce);
+    while (list.length > cacheSize) list.shift();
+  }
+
+  restToken(id: string, fresh: string): string | null {
+    const r = this.sessions.get(id);
+    if (r === undefined) return null;
+    return (r.restToken ??= fresh);
+  }
+
+  /** Expires and removes every session idle past its interval at `now`; returns how many. */
   sweep(now: number): number {
     this.lastFullSweep = now;
     let n = 0;
-    for (const [id, s] of this.sessions) {
-      if (s.valid && !s.isExpiredAt(now)) continue;
+    for (const [id, r] of this.sessions) {
+      if (!isExpired(r, now)) continue;
       this.sessions.delete(id);
-      s.expire();
+      this.dropped(r);
       n++;
     }
     return n;
@@ -184,12 +254,16 @@ export class MemorySessionStore implements SessionStore {
     this.timer = null;
   }
 
+  private dropped(r: SessionRecord): void {
+    if (this.onDrop !== null) this.onDrop(r);
+  }
+
   private evictOldest(): void {
     const first = this.sessions.keys().next();
     if (first.done) return;
-    const s = this.sessions.get(first.value)!;
+    const r = this.sessions.get(first.value)!;
     this.sessions.delete(first.value);
-    s.expire();
+    this.dropped(r);
     this.evicted++;
   }
 }

@@ -5,6 +5,7 @@
 import type { Exchange } from './exchange.js';
 import type { Logger } from './logging.js';
 import type { MimeLookup } from './mime.js';
+import type { ContextStores } from './state.js';
 
 import type { DispatcherType } from '../protocol/chain-selector.js';
 
@@ -85,6 +86,8 @@ export interface FilterInitContext {
   /** Logger named by the filter class (`org.apache.catalina.filters.ExpiresFilter`). */
   readonly logger: Logger;
   readonly settings: ContextSettings;
+  /** Where the context keeps its state; absent when a factory is called on its own (filters then keep theirs in memory). */
+  readonly stores?: ContextStores;
 }
 
 /** Builds a running filter from its validated config (the output type of its zod schema in src/filters). */

@@ -4,7 +4,7 @@
  * CredentialHandler, optionally wrapped in LockOutRealm semantics.
  */
 import type { ConfigElement, Diagnostic, Located, TomcatUsers } from '../model/index.js';
-import { getLogger } from '../runtime/index.js';
+import { getLogger, MemoryLockoutStore, type LockoutRecord, type LockoutStore, type StateBackend } from '../runtime/index.js';
 import { createCredentialHandler, type CredentialHandler, type CredentialHandlerSettings } from './credentials.js';
 
 export interface UserRecord {
@@ -40,11 +40,8 @@ export interface RealmOptions {
   lockout?: LockoutSettings | null;
   /** Milliseconds since the epoch (default Date.now). */
   clock?: () => number;
-}
-
-interface LockRecord {
-  failures: number;
-  lastFailure: number;
+  /** Where the failed-users table lives (default: in memory, bounded by cacheSize). */
+  lockoutStore?: LockoutStore;
 }
 
 const logger = getLogger('org.apache.catalina.realm.LockOutRealm');
@@ -55,10 +52,9 @@ export class UserRealm {
   private readonly handler: CredentialHandler;
   private readonly lockout: Required<LockoutSettings> | null;
   private readonly clock: () => number;
-  /** Failed users in least-recently-used order (Map iteration order; touched entries are moved to the end). */
-  private readonly failed = new Map<string, LockRecord>();
+  /** The failed-users table: in memory by default, shared (Redis) when the server's state is. */
+  private readonly failed: LockoutStore | null;
   private decoy: Promise<string> | null = null;
-  private readonly evictions = new EvictionLog();
 
   constructor(options: RealmOptions) {
     this.users = new Map();
@@ -67,6 +63,7 @@ export class UserRealm {
     this.handler = h === undefined ? createCredentialHandler({ kind: 'message-digest', algorithm: null }) : 'matches' in h ? h : createCredentialHandler(h);
     this.lockout = options.lockout == null ? null : { failureCount: 5, lockOutTime: 300, cacheSize: 1000, caseSensitive: false, ...options.lockout };
     this.clock = options.clock ?? Date.now;
+    this.failed = this.lockout === null ? null : (options.lockoutStore ?? new MemoryLockoutStore(this.lockout));
   }
 
   /** The principal when the password matches and the user is not locked out, else null. */
@@ -92,101 +89,59 @@ export class UserRealm {
     return principal !== null && principal.roles.has(role);
   }
 
-  /** Whether LockOutRealm currently refuses this user name. */
-  isLocked(username: string): boolean {
+  /** Whether LockOutRealm currently refuses this user name (true while the table cannot be read: fail closed). */
+  async isLocked(username: string): Promise<boolean> {
     if (this.lockout === null) return false;
-    const rec = this.failed.get(this.key(username));
-    return rec !== undefined && this.locks(rec, this.clock());
+    try {
+      const rec = await this.failed!.get(this.key(username));
+      return rec !== null && this.locks(rec, this.clock());
+    } catch {
+      return true;
+    }
   }
 
   /** Whether a record holds a lock at `now` (Tomcat compares whole seconds since the last failure). */
-  private locks(rec: LockRecord, now: number): boolean {
+  private locks(rec: LockoutRecord, now: number): boolean {
     return rec.failures >= this.lockout!.failureCount && Math.floor((now - rec.lastFailure) / 1000) < this.lockout!.lockOutTime;
   }
 
   /** Clears the failure record of a user (as a successful login does). */
-  unlock(username: string): void {
-    this.failed.delete(this.key(username));
-  }
-
-  private filterLocked(username: string, principal: Principal | null): Principal | null {
-    // Failures are counted for unknown users too, so a lockout never tells whether a user exists.
-    if (principal === null) this.registerFailure(username);
-    if (this.isLocked(username)) {
-      logger.warning(`An attempt was made to authenticate the locked user [${username}]`);
-      return null;
-    }
-    if (principal !== null) this.unlock(username);
-    return principal;
-  }
-
-  private registerFailure(username: string): void {
-    const lock = this.lockout!;
-    const key = this.key(username);
-    const now = this.clock();
-    let rec = this.failed.get(key);
-    if (rec === undefined) {
-      rec = { failures: 0, lastFailure: now };
-    } else {
-      this.failed.delete(key);
-      // A lock that has expired starts the count again.
-      if (rec.failures >= lock.failureCount && Math.floor((now - rec.lastFailure) / 1000) > lock.lockOutTime) rec.failures = 0;
-    }
-    rec.failures++;
-    rec.lastFailure = now;
-    this.failed.set(key, rec);
-    if (this.failed.size > lock.cacheSize) this.shrink(now);
+  async unlock(username: string): Promise<void> {
+    if (this.failed !== null) await this.failed.clear(this.key(username));
   }
 
   /**
-   * Brings the table back to cacheSize by dropping the least recently failed records that hold no
-   * lock. Tomcat's LockOutRealm drops the eldest record whatever it holds, so 1,000 failures under other
-   * names unlock a locked user; here a lock stays until it expires. Locked records can outgrow cacheSize
-   * only as fast as real password checks fail (authenticate never answers a failure cheaply) and each
-   * leaves lockOutTime seconds after its last failure, which bounds the table by the attack's own rate.
-   * An eviction of a record that failed within lockOutTime is logged, as Tomcat logs it, once per
-   * burst with the count rather than once per request.
+   * Counts a failure, or lets a principal through unless its name is locked. A table that cannot be
+   * reached refuses everyone (the caller answers 401): its outage is logged by the store, once.
    */
-  private shrink(now: number): void {
-    const lock = this.lockout!;
-    let excess = this.failed.size - lock.cacheSize;
-    for (const [key, rec] of this.failed) {
-      if (excess <= 0) break;
-      if (this.locks(rec, now)) continue;
-      this.failed.delete(key);
-      excess--;
-      if (Math.floor((now - rec.lastFailure) / 1000) < lock.lockOutTime) this.evictions.record(key, Math.floor((now - rec.lastFailure) / 1000), now);
+  private async filterLocked(username: string, principal: Principal | null): Promise<Principal | null> {
+    const table = this.failed!;
+    const key = this.key(username);
+    const now = this.clock();
+    let rec: LockoutRecord | null;
+    try {
+      // Failures are counted for unknown users too, so a lockout never tells whether a user exists.
+      rec = principal === null ? await table.registerFailure(key, now, this.lockout!) : await table.get(key);
+    } catch {
+      return null;
     }
+    if (rec !== null && this.locks(rec, now)) {
+      logger.warning(`An attempt was made to authenticate the locked user [${username}]`);
+      return null;
+    }
+    if (principal === null) return null;
+    if (rec !== null) {
+      try {
+        await table.clear(key);
+      } catch {
+        return null;
+      }
+    }
+    return principal;
   }
 
   private key(username: string): string {
     return this.lockout !== null && !this.lockout.caseSensitive ? username.toLowerCase() : username;
-  }
-}
-
-/**
- * Tomcat logs `lockOutRealm.removeWarning` for every recent record it drops; under a flood that is a line
- * per request. This logs the first eviction of a burst as Tomcat words it, and the rest of the burst as one
- * line with the count when the next eviction comes a minute or more later (or at the minute's end).
- */
-class EvictionLog {
-  private windowStart = -Infinity;
-  private suppressed = 0;
-
-  record(user: string, ageSeconds: number, now: number): void {
-    if (now - this.windowStart >= 60_000) {
-      this.flush();
-      this.windowStart = now;
-      logger.warning(`User [${user}] was removed from the failed users cache after [${ageSeconds}] seconds to keep the cache size within the limit set`);
-      return;
-    }
-    if (this.suppressed++ === 0) setTimeout(() => this.flush(), 60_000 - (now - this.windowStart)).unref();
-  }
-
-  private flush(): void {
-    if (this.suppressed === 0) return;
-    logger.warning(`[${this.suppressed}] more users were removed from the failed users cache within a minute to keep the cache size within the limit set (locked users are kept until their lock expires)`);
-    this.suppressed = 0;
   }
 }
 
@@ -219,7 +174,7 @@ function simpleName(className: Located<string> | null): string {
 export function realmFromConfig(
   users: TomcatUsers | null,
   realms: readonly ConfigElement[],
-  options: { clock?: () => number } = {},
+  options: { clock?: () => number; backend?: StateBackend } = {},
 ): { realm: UserRealm; diagnostics: Diagnostic[] } {
   const diagnostics: Diagnostic[] = [];
   let lockout: LockoutSettings | null = null;
@@ -259,7 +214,12 @@ export function realmFromConfig(
   const chosen = store as ConfigElement | null;
   const handlerEl = chosen?.children.find((c) => c.tag === 'CredentialHandler') ?? null;
   const handler = handlerEl === null ? undefined : credentialHandlerFrom(handlerEl, diagnostics);
-  const realm = new UserRealm({ users: chosen === null ? null : users, credentialHandler: handler, lockout, clock: options.clock });
+  const settings = lockout as LockoutSettings | null;
+  const lockoutStore =
+    settings === null || options.backend === undefined
+      ? undefined
+      : options.backend.lockouts('engine', { failureCount: settings.failureCount ?? 5, lockOutTime: settings.lockOutTime ?? 300, cacheSize: settings.cacheSize ?? 1000 });
+  const realm = new UserRealm({ users: chosen === null ? null : users, credentialHandler: handler, lockout, clock: options.clock, lockoutStore });
   return { realm, diagnostics };
 }
 

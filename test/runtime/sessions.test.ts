@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { exchangeOf, HttpSession, MemorySessionStore, type RuntimeFilter } from '../../src/runtime/index.js';
+import { exchangeOf, HttpSession, MemorySessionStore, newSessionRecord, SessionManager, type RuntimeFilter } from '../../src/runtime/index.js';
 import { request, serve, type Served } from './serve.js';
 
 /** Downstream: ?create, ?invalidate, ?change, ?put=v, ?secure; answers with what it saw. */
@@ -149,24 +149,46 @@ describe('MemorySessionStore', () => {
   it('stays within maxSessions, removing expired sessions first and then the least recently used', () => {
     let now = 0;
     const store = new MemorySessionStore({ maxSessions: 3, clock: () => now, sweepIntervalMs: 0 });
-    const a = new HttpSession('A', now, 60);
-    const b = new HttpSession('B', now, 1);
-    const c = new HttpSession('C', now, 60);
-    store.add(a);
-    store.add(b);
-    store.add(c);
+    const a = newSessionRecord('A', now, 60);
+    const b = newSessionRecord('B', now, 1);
+    const c = newSessionRecord('C', now, 60);
+    const dropped: string[] = [];
+    store.onDrop = (r) => dropped.push(r.id);
+    store.create(a);
+    store.create(b);
+    store.create(c);
     now = 2_000;
-    store.add(new HttpSession('D', now, 60));
-    expect(store.get('B')).toBeUndefined();
-    expect(b.valid).toBe(false);
+    store.create(newSessionRecord('D', now, 60));
+    expect(store.load('B', now)).toBeNull();
+    expect(dropped).toEqual(['B']);
     expect(store.evicted).toBe(0);
-    store.get('A');
-    store.add(new HttpSession('E', now, 60));
+    store.load('A', now);
+    store.create(newSessionRecord('E', now, 60));
     expect(store.size).toBe(3);
-    expect(store.get('C')).toBeUndefined();
-    expect(c.valid).toBe(false);
-    expect(store.get('A')).toBe(a);
+    expect(store.load('C', now)).toBeNull();
+    expect(dropped).toEqual(['B', 'C']);
+    expect(store.load('A', now)).toBe(a);
     expect(store.evicted).toBe(1);
+  });
+
+  it('marks a record accessed when it is loaded and drops one idle past its interval (StandardSession)', () => {
+    const store = new MemorySessionStore({ sweepIntervalMs: 0 });
+    store.create(newSessionRecord('A', 0, 10));
+    expect(store.load('A', 9_999)!.lastAccessedTime).toBe(9_999);
+    expect(store.load('A', 19_998)).not.toBeNull();
+    expect(store.load('A', 29_998)).toBeNull();
+    expect(store.size).toBe(0);
+  });
+
+  it('ends the session every request sees when its record is dropped', () => {
+    let now = 0;
+    const store = new MemorySessionStore({ sweepIntervalMs: 0, clock: () => now });
+    const mgr = new SessionManager({ store, clock: () => now, sessionTimeoutMinutes: 1, contextPath: '', cookie: { name: 'JSESSIONID', path: null, domain: null, httpOnly: true, secure: false, sameSite: null, partitioned: false, pathUsesTrailingSlash: false } });
+    const s = mgr.create();
+    expect(mgr.find([s.id])).toBe(s);
+    now = 61_000;
+    store.sweep(now);
+    expect(s.valid).toBe(false);
   });
 
   it('sweeps expired sessions on its background timer', () => {
@@ -174,14 +196,12 @@ describe('MemorySessionStore', () => {
     let now = 0;
     const store = new MemorySessionStore({ clock: () => now, sweepIntervalMs: 60_000 });
     try {
-      const s = new HttpSession('A', 0, 1);
-      store.add(s);
+      store.create(newSessionRecord('A', 0, 1));
       now = 5_000;
       vi.advanceTimersByTime(59_999);
       expect(store.size).toBe(1);
       vi.advanceTimersByTime(1);
       expect(store.size).toBe(0);
-      expect(s.valid).toBe(false);
     } finally {
       store.close();
       vi.useRealTimers();

@@ -175,15 +175,15 @@ describe('LockOutRealm semantics', () => {
   it('after 5 failures even the right password fails for 300 seconds, then works', async () => {
     const { realm, clock } = lockedRealm();
     for (let i = 0; i < 4; i++) expect(await realm.authenticate('plain', 'wrong')).toBeNull();
-    expect(realm.isLocked('plain')).toBe(false);
+    expect(await realm.isLocked('plain')).toBe(false);
     expect(await realm.authenticate('plain', 'wrong')).toBeNull();
-    expect(realm.isLocked('plain')).toBe(true);
+    expect(await realm.isLocked('plain')).toBe(true);
     expect(await realm.authenticate('plain', 's3cret')).toBeNull();
     clock.now += 299_999;
     expect(await realm.authenticate('plain', 's3cret')).toBeNull();
     clock.now += 1;
     expect(await realm.authenticate('plain', 's3cret')).not.toBeNull();
-    expect(realm.isLocked('plain')).toBe(false);
+    expect(await realm.isLocked('plain')).toBe(false);
   });
 
   it('a success before the limit clears the count', async () => {
@@ -208,13 +208,13 @@ describe('LockOutRealm semantics', () => {
   it('unknown users are locked the same way, so lockout does not reveal who exists', async () => {
     const { realm } = lockedRealm();
     for (let i = 0; i < 5; i++) await realm.authenticate('ghost', 'x');
-    expect(realm.isLocked('ghost')).toBe(true);
+    expect(await realm.isLocked('ghost')).toBe(true);
   });
 
   it('lockout names are case-insensitive by default', async () => {
     const { realm } = lockedRealm();
     for (let i = 0; i < 5; i++) await realm.authenticate('PLAIN', 'x');
-    expect(realm.isLocked('plain')).toBe(true);
+    expect(await realm.isLocked('plain')).toBe(true);
     expect(await realm.authenticate('plain', 's3cret')).toBeNull();
   });
 
@@ -224,13 +224,13 @@ describe('LockOutRealm semantics', () => {
     await realm.authenticate('b', 'x');
     await realm.authenticate('d', 'x');
     // b is locked now; c was the least recently failed record without a lock, so it went.
-    expect(['a', 'b', 'd'].map((u) => realm.isLocked(u))).toEqual([true, true, false]);
+    expect(await Promise.all(['a', 'b', 'd'].map((u) => realm.isLocked(u)))).toEqual([true, true, false]);
     await realm.authenticate('c', 'x');
-    expect(realm.isLocked('c')).toBe(false);
+    expect(await realm.isLocked('c')).toBe(false);
     // c's return pushed out d, the eldest record without a lock: d's first failure is forgotten.
     await realm.authenticate('d', 'x');
-    expect(realm.isLocked('d')).toBe(false);
-    expect(['a', 'b'].map((u) => realm.isLocked(u))).toEqual([true, true]);
+    expect(await realm.isLocked('d')).toBe(false);
+    expect(await Promise.all(['a', 'b'].map((u) => realm.isLocked(u)))).toEqual([true, true]);
   });
 
   it('a locked user stays locked however many other names fail, until the lock expires (unlike Tomcat, whose cache drops it)', async () => {
@@ -238,12 +238,12 @@ describe('LockOutRealm semantics', () => {
     const realm = new UserRealm({ users: USERS, lockout: {}, clock: () => now });
     for (let i = 0; i < 5; i++) await realm.authenticate('plain', `guess-${i}`);
     for (let i = 0; i < 1001; i++) await realm.authenticate(`flood-${i}`, null);
-    expect(realm.isLocked('plain')).toBe(true);
+    expect(await realm.isLocked('plain')).toBe(true);
     expect(await realm.authenticate('plain', 's3cret')).toBeNull();
     // Once the lock has expired, the record is an ordinary one that the flood may push out.
     now = 301_000;
     for (let i = 0; i < 1001; i++) await realm.authenticate(`flood2-${i}`, null);
-    expect(realm.isLocked('plain')).toBe(false);
+    expect(await realm.isLocked('plain')).toBe(false);
     expect(await realm.authenticate('plain', 's3cret')).not.toBeNull();
   });
 
@@ -274,7 +274,7 @@ describe('LockOutRealm semantics', () => {
   it('a missing password never authenticates and counts as a failure, as in LockOutRealm', async () => {
     const { realm } = lockedRealm();
     for (let i = 0; i < 5; i++) expect(await realm.authenticate('plain', null)).toBeNull();
-    expect(realm.isLocked('plain')).toBe(true);
+    expect(await realm.isLocked('plain')).toBe(true);
     expect(await realm.authenticate(null, 's3cret')).toBeNull();
   });
 });

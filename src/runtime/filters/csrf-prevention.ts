@@ -2,7 +2,7 @@
  * CsrfPreventionFilter: every request except GETs to entry points and
  * no-nonce URLs must carry a nonce issued earlier in the session; each
  * request gets a new nonce, kept in a per-session cache of the last
- * nonceCacheSize, and URLs the application passes through
+ * nonceCacheSize (with the session in its store: SessionRecord.nonces), and URLs the application passes through
  * response.encodeURL / encodeRedirectURL get it appended when they point
  * into this web application.
  */
@@ -10,41 +10,17 @@ import { randomHex128 } from '../random.js';
 import type { CsrfPreventionConfig, NoNoncePattern } from '../../filters/csrf-prevention.js';
 import type { Exchange } from '../exchange.js';
 import type { Logger } from '../logging.js';
-import type { HttpSession } from '../session.js';
+import { isPromise } from '../state.js';
 import type { FilterResult, NextFilter, RuntimeFilterFactory } from '../types.js';
 import { parseJavaUri, resolveJavaUri, urlHostPort } from './java-uri.js';
 import { mimeLookupOf, toRegExp, type MimeLookup } from './support.js';
 
-/** Session attribute holding the nonce cache (Constants.CSRF_NONCE_SESSION_ATTR_NAME). */
-export const CSRF_NONCE_SESSION_ATTR = 'org.apache.catalina.filters.CSRF_NONCE';
 /** Request attribute holding this request's new nonce, for pages that build URLs themselves. */
 export const CSRF_NONCE_REQUEST_ATTR = 'org.apache.catalina.filters.CSRF_REQUEST_NONCE';
 
 /** A nonce as Tomcat renders one: 16 random bytes as 32 upper-case hex digits. */
 export function generateNonce(): string {
   return randomHex128();
-}
-
-/**
- * The session's recent nonces. Like Tomcat's LruCache (a LinkedHashMap in
- * insertion order) the eldest is dropped first and a lookup does not refresh.
- */
-export class NonceCache {
-  private readonly nonces = new Set<string>();
-  readonly size: number;
-
-  constructor(size: number) {
-    this.size = size;
-  }
-
-  add(nonce: string): void {
-    this.nonces.add(nonce);
-    if (this.nonces.size > this.size) this.nonces.delete(this.nonces.values().next().value!);
-  }
-
-  contains(nonce: string): boolean {
-    return this.nonces.has(nonce);
-  }
 }
 
 type Predicate = (value: string, mime: MimeLookup) => boolean;
@@ -112,16 +88,21 @@ function filter(csrf: Csrf, ex: Exchange, next: NextFilter): FilterResult {
   const skipCheck = req.method === 'GET' && (csrf.entryPoints.has(path) || matchesNoNonce(csrf, path));
   if (skipCheck) {
     if (csrf.logger.isLoggable('FINEST')) csrf.logger.finest(`Skipping CSRF nonce-check for GET request to ${path}`);
-    return issueNonce(csrf, ex, next);
+    const loading = req.sessionReady();
+    if (loading === undefined) return issueNonce(csrf, ex, next);
+    return loading.then(() => issueNonce(csrf, ex, next));
   }
-  // The nonce may come in a form body: parse it first, asynchronously only when there is one.
+  // The nonce may come in a form body: parse it first, asynchronously only when there is one; and a
+  // networked store's session must be in.
   const parsing = req.parseParameters();
-  if (req.parametersParsed) return check(csrf, ex, next, path);
-  return checkAfter(parsing, csrf, ex, next, path);
+  const loading = req.sessionReady();
+  if (req.parametersParsed && loading === undefined) return check(csrf, ex, next, path);
+  return checkAfter(parsing, loading, csrf, ex, next, path);
 }
 
-async function checkAfter(parsing: Promise<void>, csrf: Csrf, ex: Exchange, next: NextFilter, path: string): Promise<void> {
+async function checkAfter(parsing: Promise<void>, loading: Promise<void> | undefined, csrf: Csrf, ex: Exchange, next: NextFilter, path: string): Promise<void> {
   await parsing;
+  if (loading !== undefined) await loading;
   return check(csrf, ex, next, path);
 }
 
@@ -133,9 +114,10 @@ function check(csrf: Csrf, ex: Exchange, next: NextFilter, path: string): Filter
   if (previous === null) {
     reason = 'because no CSRF nonce was found';
   } else {
-    const cache = cacheOf(session);
+    // The session's cache as loaded with it (a store that cannot be reached gives no session: refused).
+    const cache = session === null ? null : session.record.nonces;
     if (cache === null) reason = 'due to empty or missing nonce cache';
-    else if (!cache.contains(previous)) reason = `due to invalid nonce [${previous}]`;
+    else if (!cache.includes(previous)) reason = `due to invalid nonce [${previous}]`;
   }
   if (reason !== null) {
     const sessionId = session === null ? '(null)' : session.id;
@@ -149,31 +131,39 @@ function check(csrf: Csrf, ex: Exchange, next: NextFilter, path: string): Filter
   return issueNonce(csrf, ex, next);
 }
 
-function cacheOf(session: HttpSession | null): NonceCache | null {
-  if (session === null) return null;
-  const cache = session.getAttribute(CSRF_NONCE_SESSION_ATTR);
-  return cache instanceof NonceCache ? cache : null;
-}
-
-/** Adds a new nonce to the session's cache (creating both when needed) and to every URL the application encodes. */
+/**
+ * Adds a new nonce to the session's cache (creating both when needed) and to every URL the application
+ * encodes. The nonce is sent to the store before the chain goes on, so it is there (the store applies a
+ * request's operations in order) before the response that carries it can reach the client; nobody waits for it.
+ */
 function issueNonce(csrf: Csrf, ex: Exchange, next: NextFilter): FilterResult {
   const req = ex.request;
   let session = req.getSession(false);
-  let cache = cacheOf(session);
-  if (cache === null) {
+  if (session === null || session.record.nonces === null) {
     if (csrf.logger.isLoggable('FINE')) {
       csrf.logger.fine(`Creating new CSRF nonce cache with size [${csrf.cacheSize}] for session [${session === null ? '(null)' : session.id}] (it will be created if null)`);
     }
-    session ??= req.getSession(true)!;
-    cache = new NonceCache(csrf.cacheSize);
-    session.setAttribute(CSRF_NONCE_SESSION_ATTR, cache);
+  }
+  if (session === null) {
+    try {
+      session = req.getSession(true)!;
+    } catch (err) {
+      // The session store is unreachable: no nonce can be kept, so none is handed out (fail closed).
+      if (ex.response.committed) throw err;
+      ex.response.sendError(csrf.denyStatus);
+      return undefined;
+    }
   }
   const nonce = generateNonce();
-  cache.add(nonce);
+  const added = ex.context.sessions.store.addNonce(session.id, nonce, csrf.cacheSize);
+  if (isPromise(added)) added.then(undefined, ignore);
   req.setAttribute(CSRF_NONCE_REQUEST_ATTR, nonce);
   ex.response.addUrlEncoder(encodeWithNonce, { csrf, nonce } satisfies EncoderState);
   return next();
 }
+
+/** A failed write is the store's to log (once per outage); the next request with this nonce is refused. */
+function ignore(): void {}
 
 function encodeWithNonce(url: string, _kind: 'url' | 'redirect', ex: Exchange, state: EncoderState): string {
   const cleaned = removeQueryParameters(url, state.csrf.paramName);

@@ -44,7 +44,6 @@ export const FILTER_FACTORIES: Readonly<Record<string, RuntimeFilterFactory<any>
 export { classifyCorsRequest, type CorsRequestType } from './cors.js';
 export { REMOTE_IP_ATTRIBUTES, hostPortIndex } from './remote-ip.js';
 export { createExpires, expirationOf } from './expires.js';
-export { CSRF_NONCE_REQUEST_ATTR, CSRF_NONCE_SESSION_ATTR, NonceCache, addNonce, generateNonce, removeQueryParameters } from './csrf-prevention.js';
-export { CSRF_REST_NONCE_SESSION_ATTR } from './rest-csrf-prevention.js';
+export { CSRF_NONCE_REQUEST_ATTR, addNonce, generateNonce, removeQueryParameters } from './csrf-prevention.js';
 export { RATE_LIMIT_ATTRIBUTE_COUNT, createRateLimit, rateWindow, type RateWindow } from './rate-limit.js';
 export type { MimeLookup } from './support.js';

@@ -4,6 +4,7 @@
  * X-CSRF-Token response header; any other method must send that nonce in
  * the X-CSRF-Token header, or, on pathsAcceptingParams only, as the
  * X-CSRF-Token parameter. Otherwise: `X-CSRF-Token: Required` and denyStatus.
+ * The nonce is kept with the session in its store (SessionRecord.restToken).
  */
 import type { RestCsrfPreventionConfig } from '../../filters/rest-csrf-prevention.js';
 import type { Exchange } from '../exchange.js';
@@ -11,9 +12,8 @@ import type { Logger } from '../logging.js';
 import type { FilterResult, NextFilter, RuntimeFilterFactory } from '../types.js';
 import { generateNonce } from './csrf-prevention.js';
 import { firstHeader } from './support.js';
+import { isPromise } from '../state.js';
 
-/** Session attribute holding the REST nonce (Constants.CSRF_REST_NONCE_SESSION_ATTR_NAME). */
-export const CSRF_REST_NONCE_SESSION_ATTR = 'org.apache.catalina.filters.CSRF_REST_NONCE';
 const HEADER = 'X-CSRF-Token';
 const HEADER_KEY = 'x-csrf-token';
 
@@ -29,10 +29,18 @@ export const create: RuntimeFilterFactory<RestCsrfPreventionConfig> = (config, c
 };
 
 function filter(rest: RestCsrf, ex: Exchange, next: NextFilter): FilterResult {
+  // The token is kept with the session: a networked store's session must be in first.
+  const loading = ex.request.sessionReady();
+  if (loading !== undefined) return loading.then(() => run(rest, ex, next));
+  return run(rest, ex, next);
+}
+
+function run(rest: RestCsrf, ex: Exchange, next: NextFilter): FilterResult {
   const method = ex.request.method;
   if (method === 'GET' || method === 'HEAD' || method === 'OPTIONS') {
-    fetchNonce(rest, ex);
-    return next();
+    const fetched = fetchNonce(rest, ex);
+    if (fetched === undefined) return next();
+    return fetched.then((ok) => (ok ? next() : undefined));
   }
   const header = firstHeader(ex, HEADER_KEY);
   // The header wins; only an absent or empty one lets a parameter count, and only on the listed paths.
@@ -44,24 +52,62 @@ function filter(rest: RestCsrf, ex: Exchange, next: NextFilter): FilterResult {
   return verify(rest, ex, next, header);
 }
 
-/** Answers `X-CSRF-Token: Fetch` (any case) with the session's nonce; other requests pass untouched. */
-function fetchNonce(rest: RestCsrf, ex: Exchange): void {
+/**
+ * Answers `X-CSRF-Token: Fetch` (any case) with the session's nonce; other requests pass untouched.
+ * A new token is set only if the session has none yet (two concurrent fetches on two instances agree on
+ * one), so a networked store is waited for: the promise says whether to go on (false: refused, store down).
+ */
+function fetchNonce(rest: RestCsrf, ex: Exchange): Promise<boolean> | undefined {
   const asked = firstHeader(ex, HEADER_KEY);
-  if (asked === null || asked.toLowerCase() !== 'fetch') return;
-  let nonce = sessionNonce(ex);
-  if (nonce === null) {
-    nonce = generateNonce();
-    ex.request.getSession(true)!.setAttribute(CSRF_REST_NONCE_SESSION_ATTR, nonce);
+  if (asked === null || asked.toLowerCase() !== 'fetch') return undefined;
+  const existing = sessionNonce(ex);
+  if (existing !== null) {
+    sendNonce(rest, ex, existing);
+    return undefined;
   }
+  let session;
+  try {
+    session = ex.request.getSession(true)!;
+  } catch (err) {
+    if (ex.response.committed) throw err;
+    refuseUnavailable(rest, ex);
+    return Promise.resolve(false);
+  }
+  const fresh = generateNonce();
+  const held = ex.context.sessions.store.restToken(session.id, fresh);
+  if (!isPromise(held)) {
+    session.record.restToken = held ?? fresh;
+    sendNonce(rest, ex, session.record.restToken);
+    return undefined;
+  }
+  return held.then(
+    (token) => {
+      session.record.restToken = token ?? fresh;
+      sendNonce(rest, ex, session.record.restToken);
+      return true;
+    },
+    () => {
+      refuseUnavailable(rest, ex);
+      return false;
+    },
+  );
+}
+
+function sendNonce(rest: RestCsrf, ex: Exchange, nonce: string): void {
   ex.response.setHeader(HEADER, nonce);
   if (rest.logger.isLoggable('FINE')) {
     rest.logger.fine(`CSRF Fetch request is successfully handled - nonce is added to the response. Request method: [${ex.request.method}] and URI [${ex.request.requestURI}].`);
   }
 }
 
+/** No token can be kept while the session store is unreachable: refused as a failed validation is. */
+function refuseUnavailable(rest: RestCsrf, ex: Exchange): void {
+  ex.response.setHeader(HEADER, 'Required');
+  ex.response.sendError(rest.denyStatus, 'CSRF nonce validation failed');
+}
+
 function sessionNonce(ex: Exchange): string | null {
-  const v = ex.request.getSession(false)?.getAttribute(CSRF_REST_NONCE_SESSION_ATTR);
-  return typeof v === 'string' ? v : null;
+  return ex.request.getSession(false)?.record.restToken ?? null;
 }
 
 async function verifyAfter(parsing: Promise<void>, rest: RestCsrf, ex: Exchange, next: NextFilter): Promise<void> {

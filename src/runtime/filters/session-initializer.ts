@@ -5,7 +5,14 @@ import type { RuntimeFilterFactory } from '../types.js';
 export const create: RuntimeFilterFactory<SessionInitializerConfig> = () => ({
   name: 'SessionInitializerFilter',
   doFilter(ex, next) {
-    ex.request.getSession(true);
-    return next();
+    const loading = ex.request.sessionReady();
+    if (loading === undefined) {
+      ex.request.getSession(true);
+      return next();
+    }
+    return loading.then(() => {
+      ex.request.getSession(true);
+      return next();
+    });
   },
 });

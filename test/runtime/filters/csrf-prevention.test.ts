@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spec } from '../../../src/filters/csrf-prevention.js';
-import { addNonce, create, NonceCache, removeQueryParameters } from '../../../src/runtime/filters/csrf-prevention.js';
+import { addNonce, create, removeQueryParameters } from '../../../src/runtime/filters/csrf-prevention.js';
+import { MemorySessionStore, newSessionRecord } from '../../../src/runtime/index.js';
 import type { Exchange, FilterDeclaration } from '../../../src/runtime/index.js';
 import { request, serve, type RawResponse, type Served } from '../serve.js';
 import { declare, reportWith } from './helpers.js';
@@ -250,15 +251,20 @@ describe('CsrfPreventionFilter helpers', () => {
     expect(removeQueryParameters(url, 'csrf')).toBe('/x?keep=1');
   });
 
-  it('keeps the most recent nonces in insertion order, a lookup not refreshing one (LruCache)', () => {
-    const cache = new NonceCache(5);
-    for (let i = 1; i <= 7; i++) cache.add(`key${i}`);
-    expect([1, 2, 3, 4, 5, 6, 7].map((i) => cache.contains(`key${i}`))).toEqual([false, false, true, true, true, true, true]);
-    cache.contains('key3');
-    cache.add('key8');
-    expect(cache.contains('key3')).toBe(false);
-    const none = new NonceCache(0);
-    none.add('x');
-    expect(none.contains('x')).toBe(false);
+  it('keeps the most recent nonces in insertion order, a lookup not refreshing one (LruCache), with the session', () => {
+    const store = new MemorySessionStore({ sweepIntervalMs: 0 });
+    store.create(newSessionRecord('S', 0, 60));
+    const cache = (): string[] => store.peek('S')!.nonces ?? [];
+    for (let i = 1; i <= 7; i++) store.addNonce('S', `key${i}`, 5);
+    expect([1, 2, 3, 4, 5, 6, 7].map((i) => cache().includes(`key${i}`))).toEqual([false, false, true, true, true, true, true]);
+    store.addNonce('S', 'key8', 5);
+    expect(cache().includes('key3')).toBe(false);
+    store.create(newSessionRecord('Z', 0, 60));
+    store.addNonce('Z', 'x', 0);
+    expect(store.peek('Z')!.nonces).toEqual([]);
+    // A session that is gone keeps no nonces: the cache goes with it.
+    store.remove('S');
+    store.addNonce('S', 'key9', 5);
+    expect(store.peek('S')).toBeUndefined();
   });
 });
