@@ -6,11 +6,11 @@ import java.util.*;
 import java.util.jar.*;
 
 /**
- * Writes src/lint/tomcat-classes.ts: per server.xml element, the concrete public classes of
+ * Writes src/filters/tomcat-classes.ts: per server.xml element, the concrete public classes of
  * Tomcat's jars (lib/ and bin/) that the element can name, found by loading each class and
  * asking whether it implements the element's interface.
  *
- *   java scripts/ListTomcatClasses.java /usr/share/tomcat10/lib > src/lint/tomcat-classes.ts
+ *   java scripts/ListTomcatClasses.java /usr/share/tomcat10/lib > src/filters/tomcat-classes.ts
  */
 public class ListTomcatClasses {
   public static void main(String[] args) throws Exception {

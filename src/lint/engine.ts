@@ -348,7 +348,7 @@ export function lintBase(base: CatalinaBase, opts: LintOptions = {}): LintResult
       checked,
       usesOf,
       source,
-      report: (d) => void out.push({ ruleId: id, severity: d.severity ?? defaultSeverity, message: d.message, span: d.span, ...(d.fix ? { fix: d.fix } : {}), ...(d.related ? { related: d.related } : {}), ...(d.benchmarks ? { benchmarks: d.benchmarks } : {}) }),
+      report: (d) => void out.push({ ruleId: id, severity: d.severity ?? defaultSeverity, message: d.message, span: d.span, ...(d.fix ? { fix: d.fix } : {}), ...(d.related ? { related: d.related } : {}), ...(d.benchmarks ? { benchmarks: d.benchmarks } : {}), ...(d.effect ? { effect: d.effect } : {}) }),
     };
     if (!rule.visit) {
       const check = rule.check!;

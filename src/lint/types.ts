@@ -88,7 +88,7 @@ export interface LintContext {
   usesOf(filter: CheckedFilter): FilterUse[];
   source(file: string): SourceFile | undefined;
   /** `benchmarks`: the controls of the rule's RuleMeta.benchmarks this finding fails, when not all of them (see Diagnostic). */
-  report(d: { message: string; span: Span; severity?: Severity; fix?: TextEdit[]; related?: Diagnostic['related']; benchmarks?: readonly string[] }): void;
+  report(d: { message: string; span: Span; severity?: Severity; fix?: TextEdit[]; related?: Diagnostic['related']; benchmarks?: readonly string[]; effect?: Diagnostic['effect'] }): void;
 }
 
 /**

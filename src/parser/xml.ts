@@ -93,6 +93,8 @@ class TreeState {
   tooDeepAt = -1;
   /** A declared entity Java's parser refuses to expand, and the DOCTYPE's span: reported after parsing unless a reference was. */
   bomb: { name: string; span: Span } | null = null;
+  /** Whether the document references an external entity (which Tomcat refuses to read). */
+  externalReferenced = false;
 
   constructor(
     readonly text: string,
@@ -295,6 +297,7 @@ function onError(err: Error): void {
 
 function onEntityProblem(p: TreeParser, name: string, reason: string): void {
   const t = p.tree;
+  if (reason === 'external') t.externalReferenced = true;
   const at = Math.min(p.position, t.text.length);
   const start = Math.max(0, t.text.lastIndexOf('&', at - 1));
   t.report({
@@ -483,6 +486,13 @@ export function parseXmlTree(source: SourceFile, opts: { fastPath?: boolean } = 
       message: `The DOCTYPE declares an entity expansion bomb: &${t.bomb.name}; expands past the JDK's limits (${EXPANSION_LIMIT} expansions, ${TOTAL_SIZE_LIMIT.toLocaleString('en-US')} characters) or refers to itself. Nothing references it, so Tomcat starts; the first reference makes it refuse the descriptor. Remove it.`,
       span: t.bomb.span,
     });
+  }
+  // Declared but never referenced, an external entity is never read: Tomcat starts (observed on Tomcat 10.1.60).
+  const external = t.externalReferenced ? undefined : diagnostics.find((d) => d.ruleId === 'xml-external-entity');
+  if (external) {
+    external.severity = 'warning';
+    external.effect = 'ignores';
+    external.message = 'The DOCTYPE declares an external entity that nothing references: Tomcat never reads it and starts (observed on Tomcat 10.1.60), but the first reference makes it refuse the descriptor (xmlBlockExternal), and tollgate never reads it either. No deployment descriptor needs one: remove it.';
   }
   if (t.tooDeepAt >= 0 && !diagnostics.some((d) => d.ruleId === 'xml-deep-nesting')) {
     diagnostics.push({

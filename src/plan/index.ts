@@ -17,6 +17,7 @@ import { contextsOf, selectorTableOf, type MergedFilter, type ResolvedContext } 
 import { mergeErrorPages, type MergedErrorPage } from '../chain/merge.js';
 import { javaHashMapOrder } from '../chain/mime.js';
 import { isJavaClassName, PLATFORM } from '../filters/class-name.js';
+import { serverClassProblems } from '../filters/server-classes.js';
 import { findFilterSpec, suggestParam, FILTER_SPECS, validateFilterDef, type TomcatTarget } from '../filters/index.js';
 import type { CatalinaBase, Diagnostic, LoadedContext, LoadedHost } from '../model/index.js';
 import { parseContextName } from '../parser/index.js';
@@ -148,10 +149,14 @@ function unreadFiles(base: CatalinaBase): Map<string, Diagnostic> {
 }
 
 /** Every descriptor a context's configuration comes from, read or not. */
-function descriptorFiles(base: CatalinaBase, c: ResolvedContext): string[] {
-  const host = c.host;
+/** Where a host's context files and defaults live: its xmlBase, or conf/<Engine>/<Host>. */
+function configBaseOf(base: CatalinaBase, host: LoadedHost): string {
   const xmlBase = host.def?.attributes['xmlBase']?.value;
-  const configBase = xmlBase ? resolve(base.base, xmlBase) : join(base.base, 'conf', host.engineName, host.name);
+  return xmlBase ? resolve(base.base, xmlBase) : join(base.base, 'conf', host.engineName, host.name);
+}
+
+function descriptorFiles(base: CatalinaBase, c: ResolvedContext): string[] {
+  const configBase = configBaseOf(base, c.host);
   const files = [join(base.base, 'conf', 'web.xml'), join(configBase, 'web.xml.default'), join(c.context.docBase, 'WEB-INF', 'web.xml'), join(c.context.docBase, 'WEB-INF', 'tomcat-web.xml')];
   if (c.context.contextDef) files.push(c.context.contextDef.file);
   else if (c.context.source === 'app-dir') files.push(join(c.context.docBase, 'META-INF', 'context.xml'));
@@ -283,8 +288,7 @@ function firstDeployed(base: CatalinaBase, host: LoadedHost, unparseable: Map<st
     const first = javaHashMapOrder(names, names.length)[0]!;
     return fromServerXml[names.indexOf(first)]!;
   }
-  const xmlBase = host.def?.attributes['xmlBase']?.value;
-  const configBase = xmlBase ? resolve(base.base, xmlBase) : join(base.base, 'conf', host.engineName, host.name);
+  const configBase = configBaseOf(base, host);
   for (const f of listed(configBase)) {
     if (!f.toLowerCase().endsWith('.xml')) continue;
     const c = byName.get(parseContextName(f.slice(0, -4)).name);
@@ -316,6 +320,12 @@ function descriptorRefusals(base: CatalinaBase, c: ResolvedContext, unparseable:
   const contextFile = contextFileOf(base, c.context);
   const ownXml = contextFile ? unparseable.get(contextFile) : undefined;
   if (ownXml) out.push(ownXml);
+  // conf/context.xml and the host's context.xml.default are parsed for every context it starts: "Parse error
+  // in context.xml for [/x]" marks each one unavailable (observed on Tomcat 10.1.60, scripts/observe-rules.ts).
+  for (const file of [join(base.base, 'conf', 'context.xml'), join(configBaseOf(base, c.host), 'context.xml.default')]) {
+    const bad = unparseable.get(file);
+    if (bad) out.push(bad);
+  }
   // "Parse error in application web.xml": ContextConfig marks the context unavailable.
   for (const xml of [c.context.webXml, c.context.tomcatWebXml]) {
     const bad = xml ? unparseable.get(xml.file) : undefined;
@@ -359,7 +369,10 @@ export function planBase(base: CatalinaBase, opts: PlanOptions = {}): Plan {
   const target = opts.target ?? '10.1';
   const unparseable = unparseableFiles(base);
   const unread = unreadFiles(base);
-  const serverReason = base.serverXml ? unparseable.get(base.serverXml.file) : [...unparseable.values()].find((d) => d.span.file === join(base.base, 'conf', 'server.xml'));
+  // A class server.xml names that Tomcat cannot load stops the digester as a parse error does.
+  const serverReason = base.serverXml
+    ? (unparseable.get(base.serverXml.file) ?? serverClassProblems(base, target)[0])
+    : [...unparseable.values()].find((d) => d.span.file === join(base.base, 'conf', 'server.xml'));
   const server: ServerPlan = serverReason ? { state: 'refused', reasons: [serverReason] } : { state: 'starts', reasons: [] };
   const verdicts = new Map<MergedFilter, FilterVerdict>();
   const firsts = new Map<LoadedHost, LoadedContext | null>();

@@ -8,7 +8,21 @@ import { tree } from './helpers.js';
  * runs them, and test/lint/rules.test.ts counts these rules as covered.
  */
 /** A base whose server.xml has these connectors and this Engine body, and whose other files are given. */
-export function base(opts: { connectors?: string; engine?: string; host?: string; hostAttrs?: string; server?: string; files?: Record<string, string> } = {}): string {
+export function base(opts: BaseOptions = {}): string {
+  return tree(baseFiles(opts));
+}
+
+export interface BaseOptions {
+  connectors?: string;
+  engine?: string;
+  host?: string;
+  hostAttrs?: string;
+  server?: string;
+  files?: Record<string, string>;
+}
+
+/** The files of that base, by path (the observation harness deploys them on Tomcat). */
+export function baseFiles(opts: BaseOptions = {}): Record<string, string> {
   const serverXml = `<?xml version="1.0" encoding="UTF-8"?>
 <Server ${opts.server ?? 'port="-1" shutdown="SHUTDOWN"'}>
   <Service name="Catalina">
@@ -21,16 +35,17 @@ ${opts.host ?? ''}
       </Host>
     </Engine>
   </Service>
+  <GlobalNamingResources><Resource name="UserDatabase" auth="Container" type="org.apache.catalina.UserDatabase" factory="org.apache.catalina.users.MemoryUserDatabaseFactory" pathname="conf/tomcat-users.xml"/></GlobalNamingResources>
 </Server>
 `;
-  return tree({ 'conf/server.xml': serverXml, 'webapps/app/WEB-INF/web.xml': '<web-app xmlns="https://jakarta.ee/xml/ns/jakartaee" version="6.0"/>', ...opts.files });
+  return { 'conf/server.xml': serverXml, 'webapps/app/WEB-INF/web.xml': '<web-app xmlns="https://jakarta.ee/xml/ns/jakartaee" version="6.0"/>', ...opts.files };
 }
 
 export interface Case {
   rule: string;
   profile?: Profile;
-  bad: Parameters<typeof base>[0];
-  good: Parameters<typeof base>[0];
+  bad: BaseOptions;
+  good: BaseOptions;
   severity?: Diagnostic['severity'];
 }
 

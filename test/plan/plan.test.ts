@@ -124,10 +124,29 @@ describe('planBase decides what Tomcat starts', () => {
     expect(p.plans).toEqual([]);
   });
 
+  it('a server.xml class Tomcat cannot load refuses the server and every context, as a parse error does (observed: the digester stops, "Cannot start server")', () => {
+    const p = plan({ 'conf/server.xml': '<Server port="-1">\n<Listener className="org.apache.catalina.core.JasperListener"/>\n<Service name="Catalina"><Engine name="Catalina" defaultHost="localhost"><Host name="localhost" appBase="webapps"><Valve className="org.apache.catalina.valves.AccessLogValv"/></Host></Engine></Service></Server>', 'webapps/a/index.html': 'a' });
+    expect(p.server.state).toBe('refused');
+    expect(p.server.reasons.map((d) => [d.ruleId, d.span.line])).toEqual([['server-class-not-found', 2]]);
+    expect(p.contexts.every((c) => c.state === 'refused')).toBe(true);
+    expect(p.plans).toEqual([]);
+  });
+
   it('a malformed META-INF/context.xml refuses its context', () => {
     const p = plan({ 'webapps/a/META-INF/context.xml': '<Context>\n<Valve </Context>', 'webapps/b/index.html': 'b' });
     expect(p.contexts.map((c) => [c.contextPath, c.state])).toEqual([['/a', 'refused'], ['/b', 'starts']]);
     expect(stateOf(p, '/a').reasons[0]!.span.file).toMatch(/META-INF\/context\.xml$/);
+  });
+
+  it('a malformed conf/context.xml or context.xml.default refuses every context of the host, as Tomcat does ("Parse error in context.xml for [/x]", observed: test/fixtures/tomcat-observed/rules.json)', () => {
+    const p = plan({ 'conf/context.xml': '<Context>\n<WatchedResource>WEB-INF/web.xml</WatchedResource>\n', 'webapps/a/index.html': 'a', 'webapps/b/index.html': 'b' });
+    expect(p.server.state).toBe('starts');
+    expect(p.contexts.map((c) => [c.contextPath, c.state])).toEqual([['/a', 'refused'], ['/b', 'refused']]);
+    expect(stateOf(p, '/a').reasons[0]!.span.file).toMatch(/conf\/context\.xml$/);
+    expect(p.plans).toEqual([]);
+    const host = plan({ 'conf/Catalina/localhost/context.xml.default': '<Context><Valve</Context>', 'webapps/a/index.html': 'a' });
+    expect(stateOf(host, '/a').state).toBe('refused');
+    expect(stateOf(host, '/a').reasons[0]!.span.file).toMatch(/context\.xml\.default$/);
   });
 
   it('a digester stop in conf/web.xml fails the first context the host deploys only (Tomcat caches the defaults per host)', () => {

@@ -155,6 +155,19 @@ describe('tollgate serve runs what Tomcat runs', () => {
     }
   });
 
+  it('a server.xml listener class Tomcat cannot load stops everything, as Tomcat does not start (observed: test/fixtures/tomcat-observed/rules.json)', async () => {
+    const dir = baseWith({ 'conf/server.xml': '<Server port="-1">\n  <Listener className="org.apache.catalina.storeconfig.StoreConfigLifecycleListenr"/>\n  <Service name="Catalina"><Engine name="Catalina" defaultHost="localhost"><Host name="localhost" appBase="webapps"/></Engine></Service></Server>\n' });
+    try {
+      await expect(startContainer({ base: dir, port: 0 })).rejects.toBeInstanceOf(ServerRefusedError);
+      let err = '';
+      const code = await main(['serve', '--base', dir, '--port', '0'], { stdout: () => undefined, stderr: (t) => (err += t), cwd: dir });
+      expect(code).toBe(1);
+      expect(err).toMatch(/Tomcat does not start with this configuration, so neither does serve: conf\/server\.xml:2:\d+: .*StoreConfigLifecycleListener/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('a malformed META-INF/context.xml refuses that context only', async () => {
     const dir = baseWith({ 'webapps/ctx/META-INF/context.xml': '<Context><Valve</Context>', 'webapps/ctx/index.html': 'ctx', 'webapps/ok/index.html': 'ok' });
     const c = await startContainer({ base: dir, port: 0 });

@@ -1,5 +1,4 @@
-import { existsSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { baseHasJars } from '../../filters/server-classes.js';
 import type { Param, FilterDef, Span } from '../../model/index.js';
 import type { CheckedFilter, DescriptorRef, LintContext } from '../types.js';
 
@@ -102,8 +101,7 @@ const extraJars = new WeakMap<LintContext['contexts'], boolean>();
 export function hasExtraJars(ctx: LintContext): boolean {
   let answer = extraJars.get(ctx.contexts);
   if (answer === undefined) {
-    const libDirs = [join(ctx.base.base, 'lib'), join(ctx.base.home, 'lib')];
-    answer = libDirs.some((d) => existsSync(d) && readdirSync(d).some((f) => f.endsWith('.jar')));
+    answer = baseHasJars(ctx.base);
     extraJars.set(ctx.contexts, answer);
   }
   return answer;
