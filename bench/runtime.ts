@@ -71,6 +71,8 @@ export function prepare(): { base: string; module: string } {
   mkdirSync(staticDir, { recursive: true });
   writeFileSync(join(staticDir, 'app.css'), `${'body { margin: 0; padding: 0; }\n'.repeat(32)}`);
   writeFileSync(join(staticDir, 'app.js'), `${'console.log("tollgate benchmark asset");\n'.repeat(1560)}`);
+  // 1 MiB: above Tomcat's cacheObjectMaxSize (512 KB), so both stream it from the disk.
+  writeFileSync(join(staticDir, 'app.wasm'), Buffer.alloc(1 << 20, 'tollgate benchmark asset\n'));
   mkdirSync(join(base, 'conf'), { recursive: true });
   writeFileSync(
     join(base, 'conf', 'server.xml'),
@@ -184,6 +186,14 @@ export function rowsOf(section: LoadRow['section'], got: Map<string, LoadRun[]>,
   });
 }
 
+/** The files of the serve section (prepare() writes them), and the status each must answer. */
+const SERVED = [
+  { file: 'app.css', label: '1 KB', status: 200 },
+  { file: 'app.js', label: '64 KB', status: 200 },
+  { file: 'app.wasm', label: '1 MB', status: 200 },
+  { file: 'missing.css', label: '404', status: 404 },
+];
+
 /** Each filter alone, configured so the benchmark request passes it. */
 export const SINGLE_FILTERS: { id: string; params: Record<string, string> }[] = [
   { id: 'add-default-charset', params: { encoding: 'UTF-8' } },
@@ -257,20 +267,20 @@ export async function run(o: { seconds: number; runs: number; connections: numbe
     }
 
     if (o.sections.includes('serve')) {
-      for (const file of ['app.css', 'app.js']) {
+      for (const { file, label, status } of SERVED) {
         const path = `/app/static/${file}`;
         const targets: Target[] = [await serveTarget(base, path), ...tomcatTarget(path)];
         opened.push(...targets);
         for (const t of targets) {
           const s = await sample(t.port, t.path);
-          if (s.status !== 200) throw new Error(`${t.name} answered ${s.status} for ${path}`);
+          if (s.status !== status) throw new Error(`${t.name} answered ${s.status} for ${path}, not ${status}`);
         }
         const got = await measure(targets, { ...o, warmSeconds: tomcat ? 5 : 2 });
         for (const [name, runs] of [...got]) {
           got.delete(name);
-          got.set(`${name}: ${file} (${file === 'app.css' ? '1 KB' : '64 KB'})`, runs);
+          got.set(`${name}: ${file} (${label})`, runs);
         }
-        result.rows.push(...rowsOf('serve', got, `tollgate serve: ${file} (${file === 'app.css' ? '1 KB' : '64 KB'})`));
+        result.rows.push(...rowsOf('serve', got, `tollgate serve: ${file} (${label})`));
         for (const t of targets.splice(0)) if (t.name === 'tollgate serve') await t.stop();
       }
     }

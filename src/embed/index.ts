@@ -15,7 +15,7 @@ import { FILTER_FACTORIES } from '../runtime/filters/index.js';
 import { mimeMappingsAgainstDefaults } from '../runtime/mime.js';
 import { connectorLimits, DEFAULT_CONNECTOR_LIMITS, headSizeExceeds, httpConnector, installConnectorHandlers, serverOptions, tooManyHeaders, type ConnectorLimits } from '../server/connector.js';
 import { errorReportSettings } from '../server/error-report.js';
-import { createStaticHandler, type StaticHandler, type StaticOptions } from '../server/static.js';
+import { createStaticHandler, staticResourceOptions, type StaticHandler, type StaticOptions } from '../server/static.js';
 
 export type { ConnectorLimits, ContextMiddleware, ContextPlan, Plan, PlannedContext, StaticHandler, StaticOptions };
 export { createStaticHandler, DEFAULT_CONNECTOR_LIMITS };
@@ -97,7 +97,14 @@ export function createContextChain(plan: ContextPlan, options: ChainOptions = {}
 
 /** The default servlet of a planned context (its docBase, welcome files and MIME map), as `tollgate serve` runs it. */
 export function createContextStaticHandler(plan: ContextPlan, chain: ContextMiddleware, options: Partial<StaticOptions> = {}): StaticHandler {
-  return createStaticHandler({ docBase: plan.docBase, welcomeFiles: plan.welcomeFiles, contextPath: plan.contextPath, mimeTypes: chain.settings.mimeType, ...options });
+  return createStaticHandler({
+    docBase: plan.docBase,
+    welcomeFiles: plan.welcomeFiles,
+    contextPath: plan.contextPath,
+    mimeTypes: chain.settings.mimeType,
+    ...staticResourceOptions(plan.resources),
+    ...options,
+  });
 }
 
 /**

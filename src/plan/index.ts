@@ -23,6 +23,9 @@ import type { CatalinaBase, Diagnostic, LoadedContext, LoadedHost } from '../mod
 import { parseContextName } from '../parser/index.js';
 import type { SelectorTable } from '../protocol/chain-selector.js';
 import { isSupportedCharset } from '../protocol/charset.js';
+import { resourcesOf, type ResourcesSettings } from './resources.js';
+
+export { DEFAULT_RESOURCES, type ResourcesSettings } from './resources.js';
 
 /** What a started context runs: the one description both compiled modules and `tollgate serve` are built from. */
 export interface ContextPlan {
@@ -41,6 +44,8 @@ export interface ContextPlan {
   mimeMappings: Record<string, string>;
   welcomeFiles: string[];
   errorPages: MergedErrorPage[];
+  /** The context's `<Resources>`: the static resource cache and allowLinking. */
+  resources: ResourcesSettings;
 }
 
 export type StartState = 'starts' | 'refused';
@@ -426,6 +431,7 @@ export function planBase(base: CatalinaBase, opts: PlanOptions = {}): Plan {
             mimeMappings: Object.fromEntries(c.merged.mimeMappings),
             welcomeFiles: [...c.merged.welcomeFiles],
             errorPages: mergeErrorPages(base.globalWebXml, c.host.webXmlDefault, c.context.webXml, c.context.tomcatWebXml ?? null),
+            resources: resourcesOf(base, c.host, c.context),
           }
         : null;
     const planned: PlannedContext = {

@@ -26,7 +26,7 @@ import { hostErrorRenderer } from './error-report.js';
 import { HostRegistry } from './hosts.js';
 import { createServerXmlPersister, storeConfigEnabled } from './persist.js';
 import { realmFromConfig } from './realm.js';
-import { createStaticHandler, type StaticHandler } from './static.js';
+import { createStaticHandler, staticResourceOptions, type StaticHandler } from './static.js';
 
 export interface ContainerOptions {
   base: string;
@@ -106,7 +106,7 @@ function runContext(plan: ContextPlan, limits: ConnectorLimits, errorPages: read
     errorPages,
     errorPage,
   });
-  const serve = createStaticHandler({ docBase: plan.docBase, welcomeFiles: plan.welcomeFiles, mimeTypes: middleware.settings.mimeType, contextPath: plan.contextPath, errorPage });
+  const serve = createStaticHandler({ docBase: plan.docBase, welcomeFiles: plan.welcomeFiles, mimeTypes: middleware.settings.mimeType, contextPath: plan.contextPath, errorPage, ...staticResourceOptions(plan.resources) });
   // Which servlet a path maps to, for the 404 Tomcat gives before any filter when none does.
   const select = createChainSelector(plan.table);
   return { path: plan.contextPath, middleware, serve, hasServlet: (p) => select(p).servlet !== null };

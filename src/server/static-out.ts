@@ -5,6 +5,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { sendErrorReport, type ErrorRenderer, type Exchange } from '../runtime/index.js';
+import type { FileResource } from './static-cache.js';
 
 /** Request attribute holding the served file's modification time in milliseconds. */
 export const LAST_MODIFIED_ATTRIBUTE = 'tollgate.static.lastModified';
@@ -12,6 +13,14 @@ export const LAST_MODIFIED_ATTRIBUTE = 'tollgate.static.lastModified';
 /** The response operations the servlet needs, over an exchange or a bare Node response. */
 export interface Out {
   requestHeaders(name: string): string[];
+  /** Whether the request has the header (`name` lower-cased). */
+  hasRequestHeader(name: string): boolean;
+  /**
+   * The headers of a whole file, 200, from the resource's precomputed values:
+   * Accept-Ranges, ETag, Last-Modified, Content-Type (unless one is set) and
+   * Content-Length, and the modification time for ExpiresFilter.
+   */
+  file(r: FileResource): void;
   header(name: string, value: string): void;
   getContentType(): string | null;
   setContentType(type: string): void;
@@ -26,6 +35,19 @@ export class ExchangeOut implements Out {
   constructor(private readonly ex: Exchange) {}
   requestHeaders(name: string): string[] {
     return this.ex.request.getHeaders(name);
+  }
+  hasRequestHeader(name: string): boolean {
+    return this.ex.request.getHeader(name) !== null;
+  }
+  file(r: FileResource): void {
+    const res = this.ex.response;
+    res.setHeader('Accept-Ranges', 'bytes');
+    res.setHeader('ETag', r.etag);
+    res.setHeader('Last-Modified', r.lastModifiedHttp);
+    this.ex.request.setAttribute(LAST_MODIFIED_ATTRIBUTE, r.mtimeMs);
+    if (r.type !== null && res.getContentType() === null) res.setContentType(r.type);
+    res.setHeader('Content-Length', r.contentLength);
+    res.status = 200;
   }
   header(name: string, value: string): void {
     this.ex.response.setHeader(name, value);
@@ -62,6 +84,25 @@ export class PlainOut implements Out {
   ) {}
   requestHeaders(name: string): string[] {
     return this.req.headersDistinct[name] ?? [];
+  }
+  hasRequestHeader(name: string): boolean {
+    return this.req.headers[name] !== undefined;
+  }
+  file(r: FileResource): void {
+    if (this.res.headersSent) return;
+    if (this.res.getHeaderNames().length > 0) {
+      // Headers set before the servlet ran: merged one by one, as setHeader would.
+      this.header('Accept-Ranges', 'bytes');
+      this.header('ETag', r.etag);
+      this.header('Last-Modified', r.lastModifiedHttp);
+      if (r.type !== null && this.getContentType() === null) this.setContentType(r.type);
+      this.header('Content-Length', r.contentLength);
+      this.res.statusCode = 200;
+      return;
+    }
+    // Nothing set yet: the whole header block in one writeHead, built once per cached resource.
+    r.head ??= ['Accept-Ranges', 'bytes', 'ETag', r.etag, 'Last-Modified', r.lastModifiedHttp, ...(r.type === null ? [] : ['Content-Type', r.type]), 'Content-Length', r.contentLength];
+    this.res.writeHead(200, r.head);
   }
   header(name: string, value: string): void {
     if (!this.res.headersSent) this.res.setHeader(name, value);

@@ -10,14 +10,24 @@
  * (milliseconds since the epoch) for ExpiresFilter's `modification` base.
  */
 import type { FileHandle } from 'node:fs/promises';
-import { constants, open, realpath } from 'node:fs/promises';
+import { constants, open } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { join, resolve, sep } from 'node:path';
+import { resolve } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { defaultErrorPage, exchangeOf, type ErrorRenderer, type Exchange } from '../runtime/index.js';
 import { decodeRequestPath, splitRequestTarget } from '../runtime/request-path.js';
-import { evaluateRange, formatHttpDate, matchEntityTags, parseHttpDate, weakETag, type ByteRange } from './http-conditions.js';
+import { evaluateRange, matchEntityTags, parseHttpDate, type ByteRange } from './http-conditions.js';
+import type { ResourcesSettings } from '../plan/index.js';
 import { createMimeLookup, type MimeLookup, type MimeMappings } from './mime.js';
+import {
+  createResourceCache,
+  DEFAULT_CACHE_MAX_BYTES,
+  DEFAULT_CACHE_TTL_MS,
+  OBJECT_MAX_SIZE_FACTOR,
+  type FileResource,
+  type Resource,
+  type ResourceCache,
+} from './static-cache.js';
 import { ExchangeOut, LAST_MODIFIED_ATTRIBUTE, PlainOut, type Out } from './static-out.js';
 import { METHOD_NOT_IMPLEMENTED_STATUS, methodNotImplementedMessage } from './servlet-methods.js';
 
@@ -42,17 +52,24 @@ export interface StaticOptions {
   allowLinking?: boolean;
   /** Error body when the request has no exchange (an exchange uses its context's renderer). */
   errorPage?: ErrorRenderer;
+  /** Tomcat's `<Resources cachingAllowed>`, default true: false asks the file system on every request. */
+  cachingAllowed?: boolean;
   /**
-   * How long what was learnt about a path (missing, directory, a file's size,
-   * time and, up to `cacheObjectMaxBytes`, its bytes) is reused, in ms:
-   * Tomcat's `<Resources cacheTtl>`, default 5000. 0 turns the cache off
-   * (`cachingAllowed="false"`).
+   * How long what was learnt about a path (missing, directory, a file's
+   * length, time and, within `cacheObjectMaxBytes`, its bytes) is trusted
+   * before the file system is asked again, in ms: `<Resources cacheTtl>`,
+   * default 5000. See static-cache.ts for what Tomcat does after that.
    */
   cacheTtlMs?: number;
-  /** Largest file whose bytes are cached (Tomcat: cacheObjectMaxSize, 512 KB). */
+  /** Largest file whose bytes are cached (`cacheObjectMaxSize`, 512 KB), at most cacheMaxBytes / 20 as in Tomcat. */
   cacheObjectMaxBytes?: number;
-  /** Bytes of file content the cache may hold (Tomcat: cacheMaxSize, 10 MB). */
+  /** What the cache may hold, entries' overhead included (`cacheMaxSize`, 10240 KB). */
   cacheMaxBytes?: number;
+}
+
+/** The static handler's options from a context's `<Resources>` element. */
+export function staticResourceOptions(r: ResourcesSettings): Pick<StaticOptions, 'allowLinking' | 'cachingAllowed' | 'cacheTtlMs' | 'cacheObjectMaxBytes' | 'cacheMaxBytes'> {
+  return { allowLinking: r.allowLinking, cachingAllowed: r.cachingAllowed, cacheTtlMs: r.cacheTtlMs, cacheObjectMaxBytes: r.cacheObjectMaxBytes, cacheMaxBytes: r.cacheMaxBytes };
 }
 
 /** Serves one request; the promise settles when the response is complete. */
@@ -66,19 +83,7 @@ interface Target {
   path: string;
 }
 
-/** A file is open (`fh`) or its bytes are cached (`bytes`); exactly one of the two is set. */
-type Located =
-  | { kind: 'file'; fh: FileHandle | null; bytes: Buffer | null; size: number; mtimeMs: number }
-  | { kind: 'dir' }
-  | { kind: 'missing' };
-
-interface CacheEntry {
-  expires: number;
-  located: Located;
-}
-
-/** Entries (paths) the cache may hold besides the byte budget, so probing random paths cannot grow it. */
-const CACHE_MAX_ENTRIES = 10_000;
+/** Entries the cache may hold is bounded by its byte budget: each costs at least 500 bytes (see static-cache.ts). */
 
 /** Builds the default servlet of one context. Throws TypeError for invalid options. */
 export function createStaticHandler(options: StaticOptions): StaticHandler {
@@ -92,101 +97,26 @@ export function createStaticHandler(options: StaticOptions): StaticHandler {
   if (contextPath !== '' && (!contextPath.startsWith('/') || contextPath.endsWith('/'))) {
     throw new TypeError(`contextPath must be '' or start with '/' without a trailing '/', got ${JSON.stringify(contextPath)}`);
   }
-  const allowLinking = options.allowLinking ?? false;
   const errorPage = options.errorPage ?? defaultErrorPage;
-  let realBase: Promise<string> | null = null;
-  const ttl = options.cacheTtlMs ?? 5000;
-  const objectMax = options.cacheObjectMaxBytes ?? 512 * 1024;
-  const cacheMax = options.cacheMaxBytes ?? 10 * 1024 * 1024;
-  // Insertion order is age order: the oldest entries go first when a budget is exceeded.
-  const cache = new Map<string, CacheEntry>();
-  let cachedBytes = 0;
+  const maxBytes = options.cacheMaxBytes ?? DEFAULT_CACHE_MAX_BYTES;
+  const resources = createResourceCache({
+    docBase,
+    mime,
+    allowLinking: options.allowLinking ?? false,
+    cachingAllowed: options.cachingAllowed ?? true,
+    ttlMs: options.cacheTtlMs ?? DEFAULT_CACHE_TTL_MS,
+    maxBytes,
+    objectMaxBytes: options.cacheObjectMaxBytes ?? Math.floor(maxBytes / OBJECT_MAX_SIZE_FACTOR),
+  });
+  const locate = resources.get;
 
-  function forget(path: string, entry: CacheEntry): void {
-    cache.delete(path);
-    if (entry.located.kind === 'file' && entry.located.bytes !== null) cachedBytes -= entry.located.bytes.length;
-  }
-
-  /**
-   * What the docBase holds at `path`. As Tomcat's resource cache, a result is
-   * reused for `ttl` ms, so a changed file can be served as it was for that
-   * long; a small file's bytes are read once and served from memory.
-   */
   /** The first of the context's welcome files that exists in directory `dir` (ending in /), as DefaultServlet picks it. */
-  async function firstWelcome(dir: string): Promise<{ path: string; file: Extract<Located, { kind: 'file' }> } | null> {
+  async function firstWelcome(dir: string): Promise<FileResource | null> {
     for (const welcome of welcomeFiles) {
       const file = await locate(dir + welcome);
-      if (file.kind === 'file') return { path: dir + welcome, file };
+      if (file.kind === 'file') return file;
     }
     return null;
-  }
-
-  async function locate(path: string): Promise<Located> {
-    if (ttl <= 0) return lookup(path);
-    const now = Date.now();
-    const hit = cache.get(path);
-    if (hit !== undefined) {
-      if (hit.expires > now) return hit.located;
-      forget(path, hit);
-    }
-    let found = await lookup(path);
-    if (found.kind === 'file' && found.fh !== null && found.size <= objectMax && found.size <= cacheMax) {
-      const fh = found.fh;
-      try {
-        const bytes = await fh.readFile();
-        // A file that changed while being read is served from disk this time and looked at again next time.
-        found = bytes.length === found.size ? { kind: 'file', fh: null, bytes, size: found.size, mtimeMs: found.mtimeMs } : found;
-      } catch {
-        return found;
-      }
-      if (found.fh === null) await fh.close().catch(() => undefined);
-      else return found;
-    }
-    if (found.kind === 'file' && found.fh !== null) return found;
-    const size = found.kind === 'file' && found.bytes !== null ? found.bytes.length : 0;
-    for (const [p, e] of cache) {
-      if (cache.size < CACHE_MAX_ENTRIES && cachedBytes + size <= cacheMax) break;
-      forget(p, e);
-    }
-    cache.set(path, { expires: now + ttl, located: found });
-    cachedBytes += size;
-    return found;
-  }
-
-  async function lookup(path: string): Promise<Located> {
-    const file = join(docBase, ...path.split('/'));
-    if (file !== docBase && !file.startsWith(docBase + sep)) return { kind: 'missing' };
-    let fh: FileHandle;
-    try {
-      // Non-blocking, so a FIFO in the docBase cannot stall a worker thread waiting for a writer.
-      fh = await open(file, constants.O_RDONLY | constants.O_NONBLOCK);
-    } catch {
-      return { kind: 'missing' };
-    }
-    try {
-      if (!allowLinking) {
-        // As Tomcat without allowLinking: the canonical path must be the requested one (no symlinks).
-        realBase ??= realpath(docBase).catch(() => docBase);
-        const rel = file.slice(docBase.length);
-        if ((await realpath(file)) !== (await realBase) + rel.replace(/[/\\]+$/, '')) {
-          await fh.close();
-          return { kind: 'missing' };
-        }
-      }
-      const st = await fh.stat();
-      if (st.isDirectory()) {
-        await fh.close();
-        return { kind: 'dir' };
-      }
-      if (!st.isFile() || path.endsWith('/')) {
-        await fh.close();
-        return { kind: 'missing' };
-      }
-      return { kind: 'file', fh, bytes: null, size: st.size, mtimeMs: Math.floor(st.mtimeMs) };
-    } catch {
-      await fh.close().catch(() => undefined);
-      return { kind: 'missing' };
-    }
   }
 
   return async function serveStatic(req, res) {
@@ -230,14 +160,12 @@ export function createStaticHandler(options: StaticOptions): StaticHandler {
     if (isProtected(target.path)) return out.error(404);
     if (isJsp(target.path)) return noJsp(out, target.path, await locate(target.path));
 
-    let path = target.path;
-    let found = await locate(path);
+    let found: Resource = await locate(target.path);
     if (found.kind === 'dir') {
-      if (!path.endsWith('/')) return out.redirect(directoryLocation(target));
-      const welcome = await firstWelcome(path);
-      if (welcome && isJsp(welcome.path)) return noJsp(out, welcome.path, welcome.file);
-      if (welcome) ({ path, file: found } = welcome);
-      else found = { kind: 'missing' };
+      if (!target.path.endsWith('/')) return out.redirect(directoryLocation(target));
+      const welcome = await firstWelcome(target.path);
+      if (welcome && isJsp(welcome.path)) return noJsp(out, welcome.path, welcome);
+      if (welcome) found = welcome;
     }
     if (found.kind !== 'file') {
       // Tomcat evaluates the If-* headers even for a missing resource (If-Match then fails).
@@ -245,11 +173,7 @@ export function createStaticHandler(options: StaticOptions): StaticHandler {
       if (verdict !== 0) return verdict === 304 ? out.end(304) : out.error(verdict);
       return out.error(404, `The requested resource [${target.uri}] is not available`);
     }
-    try {
-      await serveFile(out, method, path, found, mime, res);
-    } finally {
-      await found.fh?.close().catch(() => undefined);
-    }
+    await serveFile(out, method, found, resources, res);
   }
 
   /**
@@ -263,39 +187,49 @@ export function createStaticHandler(options: StaticOptions): StaticHandler {
   async function serveErrorPage(out: Out, page: Target, status: number, head: boolean, res: ServerResponse): Promise<void> {
     const pagePath = page.path;
     if (isJsp(pagePath)) return noJsp(out, pagePath, await locate(pagePath));
-    let path = pagePath;
-    let found = await locate(path);
+    let found: Resource = await locate(pagePath);
     if (found.kind === 'dir') {
-      if (!path.endsWith('/')) return out.redirect(directoryLocation(page));
-      const welcome = await firstWelcome(path);
+      if (!pagePath.endsWith('/')) return out.redirect(directoryLocation(page));
+      const welcome = await firstWelcome(pagePath);
       if (!welcome) return out.error(404);
-      if (isJsp(welcome.path)) return noJsp(out, welcome.path, welcome.file);
-      ({ path, file: found } = welcome);
+      if (isJsp(welcome.path)) return noJsp(out, welcome.path, welcome);
+      found = welcome;
     }
     if (found.kind !== 'file') return out.error(status);
-    const file = found;
-    try {
-      const type = mime(path.slice(path.lastIndexOf('/') + 1));
-      if (type !== null && out.getContentType() === null) out.setContentType(type);
-      out.header('Content-Length', String(file.size));
-      if (head || file.size === 0) return out.end(status);
-      out.status(status);
-      await pump(file, 0, file.size - 1, res, true);
-    } finally {
-      await file.fh?.close().catch(() => undefined);
-    }
+    if (found.type !== null && out.getContentType() === null) out.setContentType(found.type);
+    out.header('Content-Length', found.contentLength);
+    if (head || found.size === 0) return out.end(status);
+    out.status(status);
+    await pump(found, resources, 0, found.size - 1, res, true);
   }
 }
 
-async function noJsp(out: Out, path: string, found: Located): Promise<void> {
-  if (found.kind === 'file') await found.fh?.close().catch(() => undefined);
+function noJsp(out: Out, path: string, found: Resource): void {
   const message = found.kind === 'file' ? `JSP file [${path}] cannot be run: tollgate has no JSP engine` : `JSP file [${path}] not found`;
   out.error(404, message);
 }
 
-async function serveFile(out: Out, method: string, path: string, file: Extract<Located, { kind: 'file' }>, mime: MimeLookup, res: ServerResponse): Promise<void> {
-  const { size, mtimeMs } = file;
-  const etag = weakETag(size, mtimeMs);
+/** The request asks nothing conditional and no range: the common case, answered without parsing any of those headers. */
+function unconditional(out: Out): boolean {
+  return (
+    !out.hasRequestHeader('if-none-match') &&
+    !out.hasRequestHeader('if-modified-since') &&
+    !out.hasRequestHeader('if-match') &&
+    !out.hasRequestHeader('if-unmodified-since') &&
+    !out.hasRequestHeader('range')
+  );
+}
+
+async function serveFile(out: Out, method: string, file: FileResource, resources: ResourceCache, res: ServerResponse): Promise<void> {
+  const { size, mtimeMs, etag, type } = file;
+  const body = method !== 'HEAD';
+  if (unconditional(out)) {
+    // The cached resource's precomputed header values, sent as Tomcat sends them for a whole file.
+    out.file(file);
+    if (!body || size === 0) return out.end(200);
+    await pump(file, resources, 0, size - 1, res, true);
+    return;
+  }
   const verdict = preconditions(out, method, etag, mtimeMs);
   if (verdict === 304) {
     out.header('ETag', etag);
@@ -319,17 +253,15 @@ async function serveFile(out: Out, method: string, path: string, file: Extract<L
     }
   }
   out.header('ETag', etag);
-  out.header('Last-Modified', formatHttpDate(mtimeMs));
+  out.header('Last-Modified', file.lastModifiedHttp);
   out.lastModified(mtimeMs);
-  const type = mime(path.slice(path.lastIndexOf('/') + 1));
-  const body = method !== 'HEAD';
 
   if (ranges === null) {
     if (type !== null && out.getContentType() === null) out.setContentType(type);
-    out.header('Content-Length', String(size));
+    out.header('Content-Length', file.contentLength);
     out.status(200);
     if (!body || size === 0) return out.end(200);
-    await pump(file, 0, size - 1, res, true);
+    await pump(file, resources, 0, size - 1, res, true);
     return;
   }
   out.status(206);
@@ -339,7 +271,7 @@ async function serveFile(out: Out, method: string, path: string, file: Extract<L
     // Tomcat's connector writes Content-Type before Content-Length.
     if (type !== null) out.setContentType(type);
     out.header('Content-Length', String(end - start + 1));
-    await pump(file, start, end, res, true);
+    await pump(file, resources, start, end, res, true);
     return;
   }
   // multipart/byteranges, byte for byte as Tomcat frames it (CRLF line ends).
@@ -352,26 +284,46 @@ async function serveFile(out: Out, method: string, path: string, file: Extract<L
   for (let i = 0; i < ranges.length; i++) {
     if (res.destroyed) return;
     res.write(heads[i]!);
-    if (!(await pump(file, ranges[i]!.start, ranges[i]!.end, res, false))) return;
+    if (!(await pump(file, resources, ranges[i]!.start, ranges[i]!.end, res, false))) return;
   }
   res.end(tail);
 }
 
-/** Sends bytes start..end (inclusive) of the file; false when the transfer broke off (the response is then destroyed). */
-async function pump(file: Extract<Located, { kind: 'file' }>, start: number, end: number, res: ServerResponse, last: boolean): Promise<boolean> {
-  if (file.bytes !== null) {
-    const part = file.bytes.subarray(start, end + 1);
+/**
+ * Sends bytes start..end (inclusive) of the file: from memory when its
+ * bytes may be cached, streamed from the disk otherwise. False when the
+ * transfer broke off (the response is then destroyed, or answered 404 when
+ * the file vanished before anything was sent).
+ */
+async function pump(file: FileResource, resources: ResourceCache, start: number, end: number, res: ServerResponse, last: boolean): Promise<boolean> {
+  const bytes = file.keepBytes ? await resources.content(file) : null;
+  if (bytes !== null) {
+    const part = start === 0 && end === bytes.length - 1 ? bytes : bytes.subarray(start, end + 1);
     if (last) res.end(part);
     else res.write(part);
     return !res.destroyed;
   }
+  let fh: FileHandle;
   try {
-    await pipeline(file.fh!.createReadStream({ start, end, autoClose: false }), res, { end: last });
+    fh = await open(file.file, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch {
+    // Deleted while its metadata is still trusted (within the TTL): nothing can be sent.
+    if (!res.headersSent) {
+      res.statusCode = 404;
+      res.setHeader('Content-Length', '0');
+      res.end();
+    } else res.destroy();
+    return false;
+  }
+  try {
+    await pipeline(fh.createReadStream({ start, end, autoClose: false }), res, { end: last });
     return true;
   } catch {
     // The client went away or the file became unreadable mid-way: a truncated response is the only honest signal.
     res.destroy();
     return false;
+  } finally {
+    await fh.close().catch(() => undefined);
   }
 }
 
@@ -449,15 +401,15 @@ function ifRangeHolds(out: Out, etag: string, lastModified: number): boolean | '
   return lastModified >= t && lastModified < t + 1000;
 }
 
+const PROTECTED = /^\/(?:WEB|META)-INF(?:\/|$)/i;
 function isProtected(path: string): boolean {
-  const p = path.toUpperCase();
-  return p === '/WEB-INF' || p.startsWith('/WEB-INF/') || p === '/META-INF' || p.startsWith('/META-INF/');
+  return PROTECTED.test(path);
 }
 
 /** `*.jsp` and `*.jspx` belong to Tomcat's JSP servlet; matched in any case so no file system serves their source. */
+const JSP = /\.jspx?$/i;
 function isJsp(path: string): boolean {
-  const p = path.toLowerCase();
-  return p.endsWith('.jsp') || p.endsWith('.jspx');
+  return JSP.test(path);
 }
 
 /** Tomcat's directory redirect: the request URI plus `/`, the query kept, never protocol-relative. */
@@ -502,10 +454,14 @@ function invalidUriMessage(target: string): string | null {
   return 'Invalid URI';
 }
 
+const NEEDS_DECODING = /[%\x80-\uffff]/;
+const UTF8_NAME = /^utf-?8$/i;
+
 function exchangeTarget(ex: Exchange): Target | 'bad' {
   const r = ex.request;
   // The runtime decodes with the connector's charset; under UTF-8 a malformed sequence is a 400 in Tomcat.
-  if (/^utf-?8$/i.test(ex.context.settings.uriEncoding) && strictPath(r.requestURI) === 'bad') return 'bad';
+  // Without an escape or a non-ASCII character there is nothing to decode, so nothing malformed.
+  if (NEEDS_DECODING.test(r.requestURI) && UTF8_NAME.test(ex.context.settings.uriEncoding) && strictPath(r.requestURI) === 'bad') return 'bad';
   return { uri: r.requestURI, query: r.queryString, path: r.pathWithinContext };
 }
 

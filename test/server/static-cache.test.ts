@@ -4,10 +4,12 @@
  * are served from memory, large ones are streamed from disk, and a TTL of 0
  * (cachingAllowed="false") sees every change at once.
  */
-import { mkdtempSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createMimeLookup } from '../../src/server/mime.js';
+import { createResourceCache } from '../../src/server/static-cache.js';
 import { createStaticHandler, type StaticOptions } from '../../src/server/static.js';
 import { ask, listen, type Running } from './http.js';
 
@@ -105,5 +107,89 @@ describe('static resource cache', () => {
     for (let round = 0; round < 2; round++) {
       for (let i = 0; i < 5; i++) expect((await ask(port, `/f${i}.txt`)).text).toBe(String(i).repeat(100));
     }
+  });
+
+  it('after the TTL keeps an entry whose length and modification time are unchanged, bytes and all, as CachedResource.validateResource does', async () => {
+    writeFileSync(join(dir, 'same.txt'), 'aaaa');
+    // Whole seconds: a fractional time set through utimes can come back a millisecond off.
+    const mtime = 1_700_000_000;
+    utimesSync(join(dir, 'same.txt'), mtime, mtime);
+    const port = await serve({ cacheTtlMs: 30 });
+    expect((await ask(port, '/same.txt')).text).toBe('aaaa');
+    // Same length, same modification time: Tomcat cannot tell the file changed and keeps serving what it cached.
+    writeFileSync(join(dir, 'same.txt'), 'bbbb');
+    utimesSync(join(dir, 'same.txt'), mtime, mtime);
+    await wait(60);
+    expect((await ask(port, '/same.txt')).text).toBe('aaaa');
+    // A new modification time replaces the entry.
+    utimesSync(join(dir, 'same.txt'), mtime + 5, mtime + 5);
+    await wait(60);
+    expect((await ask(port, '/same.txt')).text).toBe('bbbb');
+  });
+
+  it('answers a whole file with the precomputed validators in the order Tomcat sends them', async () => {
+    writeFileSync(join(dir, 'v.css'), 'body{}');
+    const { mtimeMs } = statSync(join(dir, 'v.css'));
+    const port = await serve();
+    for (let i = 0; i < 2; i++) {
+      const r = await ask(port, '/v.css');
+      expect(r.headers.etag).toBe(`W/"6-${Math.floor(mtimeMs)}"`);
+      expect(r.headers['last-modified']).toBe(new Date(Math.floor(mtimeMs)).toUTCString());
+      expect(r.headerOrder.filter((h) => !['date', 'connection', 'keep-alive'].includes(h))).toEqual(['accept-ranges', 'etag', 'last-modified', 'content-type', 'content-length']);
+      expect(r.headers['content-type']).toBe('text/css');
+    }
+    const again = await ask(port, '/v.css', { headers: { 'if-none-match': `W/"6-${Math.floor(mtimeMs)}"` } });
+    expect(again.status).toBe(304);
+  });
+
+  it('with cachingAllowed false reads the file system on every request', async () => {
+    writeFileSync(join(dir, 'a.txt'), 'first');
+    const port = await serve({ cachingAllowed: false, cacheTtlMs: 60_000 });
+    expect((await ask(port, '/a.txt')).text).toBe('first');
+    writeFileSync(join(dir, 'a.txt'), 'second');
+    expect((await ask(port, '/a.txt')).text).toBe('second');
+  });
+});
+
+describe('resource cache accounting (Tomcat\'s Cache)', () => {
+  const mime = createMimeLookup();
+
+  it('costs an entry 500 bytes, two per path character and the length of a file within the object limit', async () => {
+    writeFileSync(join(dir, 'small.txt'), 'x'.repeat(100));
+    writeFileSync(join(dir, 'large.txt'), 'x'.repeat(5000));
+    const cache = createResourceCache({ docBase: dir, mime, allowLinking: false, cachingAllowed: true, ttlMs: 60_000, maxBytes: 1024 * 1024, objectMaxBytes: 1000 });
+    await cache.get('/small.txt');
+    expect(cache.size).toBe(500 + 2 * '/small.txt'.length + 100);
+    await cache.get('/large.txt');
+    expect(cache.size).toBe(500 + 2 * '/small.txt'.length + 100 + 500 + 2 * '/large.txt'.length);
+    await cache.get('/nothing-here');
+    expect(cache.entries).toBe(3);
+  });
+
+  it('never holds more than cacheMaxSize: probing many missing paths within the TTL drops the new entries, not the checked ones', async () => {
+    const cache = createResourceCache({ docBase: dir, mime, allowLinking: false, cachingAllowed: true, ttlMs: 60_000, maxBytes: 5000, objectMaxBytes: 250 });
+    for (let i = 0; i < 200; i++) expect((await cache.get(`/probe-${i}`)).kind).toBe('missing');
+    expect(cache.size).toBeLessThanOrEqual(5000);
+    expect(cache.entries).toBe(Math.floor(5000 / (500 + 2 * '/probe-0'.length)));
+  });
+
+  it('evicts entries whose TTL has passed to make room, down to 95% of the budget', async () => {
+    const cache = createResourceCache({ docBase: dir, mime, allowLinking: false, cachingAllowed: true, ttlMs: 20, maxBytes: 5000, objectMaxBytes: 250 });
+    for (let i = 0; i < 9; i++) await cache.get(`/old-${i}`);
+    expect(cache.entries).toBe(9);
+    await wait(40);
+    await cache.get('/a-longer-new-path');
+    // One expired entry went (9 x 514 + 534 is over 5000; 8 x 514 + 534 is within 95% of it) and the new one stayed.
+    expect(cache.size).toBe(8 * (500 + 2 * '/old-0'.length) + 500 + 2 * '/a-longer-new-path'.length);
+    expect(cache.size).toBeLessThanOrEqual(5000 * 0.95);
+    expect(cache.entries).toBe(9);
+  });
+
+  it('caps the object limit at cacheMaxSize / 20, as Tomcat does at start', async () => {
+    writeFileSync(join(dir, 'f.txt'), 'x'.repeat(300));
+    const cache = createResourceCache({ docBase: dir, mime, allowLinking: false, cachingAllowed: true, ttlMs: 60_000, maxBytes: 4000, objectMaxBytes: 512 * 1024 });
+    const f = await cache.get('/f.txt');
+    expect(f.kind === 'file' && f.keepBytes).toBe(false);
+    expect(cache.size).toBe(500 + 2 * '/f.txt'.length);
   });
 });
