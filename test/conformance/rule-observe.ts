@@ -80,6 +80,7 @@ const PREFLIGHT = (headers: Record<string, string> = {}): Probe => ({
   headers: { ...ORIGIN, 'Access-Control-Request-Method': 'GET', ...headers },
   record: ['access-control-allow-origin', 'access-control-allow-methods', 'access-control-allow-headers', 'access-control-max-age'],
 });
+const POST = (path: string): Probe => ({ method: 'POST', path, headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: 'a=b' });
 const SECURITY_HEADERS = ['strict-transport-security', 'x-frame-options', 'x-content-type-options'];
 
 /**
@@ -113,6 +114,7 @@ export const PROBES: Record<string, Probe[]> = {
   'global-filter-redefined': [{ record: ['cache-control', 'content-type'] }],
   'set-character-encoding-no-effect': [{ method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: 'a=b' }],
   'csrf-not-covering-all': [{ method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: 'a=b' }],
+  'rest-csrf-not-covering': [POST('api/index.html'), POST('admin/index.html')],
   'rest-csrf-no-fetch-path': [{ headers: { 'X-CSRF-Token': 'Fetch' }, record: ['x-csrf-token'] }],
   'connector-allow-trace': [{ method: 'TRACE' }],
   'connector-x-powered-by': [{ path: 'probe.jsp', record: ['x-powered-by'] }],

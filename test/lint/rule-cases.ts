@@ -14,6 +14,8 @@ const servletMapping = (name: string, pattern: string) => `<servlet-mapping><ser
 const mimeMapping = (extension: string, type: string) => `<mime-mapping><extension>${extension}</extension><mime-type>${type}</mime-type></mime-mapping>`;
 /** Without a servlet for the path Tomcat answers 404 and runs no filter: chains need the default servlet. */
 const defaultServlet = '<servlet><servlet-name>default</servlet-name><servlet-class>org.apache.catalina.servlets.DefaultServlet</servlet-class></servlet><servlet-mapping><servlet-name>default</servlet-name><url-pattern>/</url-pattern></servlet-mapping>';
+/** An application whose own servlet answers under /api/* and /admin/* (a DefaultServlet, so Tomcat can run it: POST is served as GET). */
+const restApi = '<servlet><servlet-name>api</servlet-name><servlet-class>org.apache.catalina.servlets.DefaultServlet</servlet-class></servlet><servlet-mapping><servlet-name>api</servlet-name><url-pattern>/api/*</url-pattern><url-pattern>/admin/*</url-pattern></servlet-mapping>';
 const hostManager: Files = { 'webapps/host-manager/WEB-INF/web.xml': '<web-app xmlns="https://jakarta.ee/xml/ns/jakartaee" version="6.0"/>' };
 
 /** For every rule: files that trigger it and files that do not (the closest correct version). */
@@ -127,6 +129,10 @@ export const RULE_CASES: Record<string, { fail: Files; pass: Files }> = {
   'rest-csrf-no-fetch-path': {
     fail: app(filter('r', 'RestCsrfPreventionFilter', {}, false) + '<filter-mapping><filter-name>r</filter-name><url-pattern>/api/*</url-pattern><dispatcher>FORWARD</dispatcher></filter-mapping>'),
     pass: app(filter('r', 'RestCsrfPreventionFilter', {}, false) + '<filter-mapping><filter-name>r</filter-name><url-pattern>/api/*</url-pattern></filter-mapping>'),
+  },
+  'rest-csrf-not-covering': {
+    fail: { ...app(restApi + filter('r', 'RestCsrfPreventionFilter', {}, false) + '<filter-mapping><filter-name>r</filter-name><url-pattern>/api/*</url-pattern></filter-mapping>'), 'webapps/app/api/index.html': 'api', 'webapps/app/admin/index.html': 'admin' },
+    pass: app(restApi + filter('r', 'RestCsrfPreventionFilter', {}, false) + '<filter-mapping><filter-name>r</filter-name><url-pattern>/api/*</url-pattern><url-pattern>/admin/*</url-pattern></filter-mapping>'),
   },
   'header-filter-overridden': {
     fail: { 'conf/web.xml': `<web-app>${defaultServlet}${filter('httpHeaderSecurity', 'HttpHeaderSecurityFilter', { hstsMaxAgeSeconds: '1' })}</web-app>`, ...app(filter('frameOptions', 'HttpHeaderSecurityFilter', { hstsMaxAgeSeconds: '1', antiClickJackingOption: 'SAMEORIGIN' })) },

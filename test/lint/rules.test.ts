@@ -84,3 +84,23 @@ describe('unknown-filter-class against what Tomcat 10.1 did with each class', ()
     expect(found('org.ebaysf.web.cors.CORSFilter')).toEqual([]);
   });
 });
+
+describe('rest-csrf-not-covering weighs url-patterns by their shapes', () => {
+  const servlets = (...patterns: string[]) =>
+    `<servlet><servlet-name>api</servlet-name><servlet-class>com.example.Api</servlet-class></servlet><servlet-mapping><servlet-name>api</servlet-name>${patterns.map((p) => `<url-pattern>${p}</url-pattern>`).join('')}</servlet-mapping>`;
+  const mapped = (...targets: string[]) =>
+    filter('r', 'RestCsrfPreventionFilter', {}, false) + `<filter-mapping><filter-name>r</filter-name>${targets.map((t) => (t.startsWith('name:') ? `<servlet-name>${t.slice(5)}</servlet-name>` : `<url-pattern>${t}</url-pattern>`)).join('')}</filter-mapping>`;
+  const found = (body: string) => lintFiles(app(body)).filter((d) => d.ruleId === 'rest-csrf-not-covering');
+  it('a prefix covers the prefixes under it and exact paths in it, not its parent', () => {
+    expect(found(servlets('/api/v1/*', '/api/login') + mapped('/api/*'))).toEqual([]);
+    expect(found(servlets('/api/*') + mapped('/api/v1/*'))[0]!.message).toContain('"/api/*"');
+  });
+  it('an extension covers only itself; the default servlet only /*', () => {
+    expect(found(servlets('*.do') + mapped('*.do'))).toEqual([]);
+    expect(found(servlets('*.do', '/') + mapped('/x/*'))[0]!.message).toMatch(/"\*\.do", "\/"/);
+    expect(found(servlets('*.do', '/') + mapped('/*'))).toEqual([]);
+  });
+  it('a mapping by servlet name covers every URL of that servlet', () => {
+    expect(found(servlets('/api/*', '/admin/*') + mapped('name:api'))).toEqual([]);
+  });
+});

@@ -90,6 +90,7 @@ import { rule as remoteHostWithoutLookups } from './remote-host-without-lookups.
 import { rule as remoteIpAfterAddressFilter } from './remote-ip-after-address-filter.js';
 import { rule as requestDumperEnabled } from './request-dumper-enabled.js';
 import { rule as restCsrfNoFetchPath } from './rest-csrf-no-fetch-path.js';
+import { rule as restCsrfNotCovering } from './rest-csrf-not-covering.js';
 import { rule as securityHeaderDisabled } from './security-header-disabled.js';
 import { rule as serverClassNotFound } from './server-class-not-found.js';
 import { rule as serverMissingAttribute } from './server-missing-attribute.js';
@@ -191,6 +192,7 @@ export const RULES: readonly Rule[] = [
   remoteIpAfterAddressFilter,
   requestDumperEnabled,
   restCsrfNoFetchPath,
+  restCsrfNotCovering,
   securityHeaderDisabled,
   serverClassNotFound,
   serverMissingAttribute,
