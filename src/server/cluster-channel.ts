@@ -4,6 +4,7 @@
  * carries `tollgate: 'serve'`, so anything else on the channel is left alone.
  */
 import type { Diagnostic } from '../model/index.js';
+import type { StateAnswer, StateCall } from './cluster-state.js';
 import type { AddHostInput, AddPolicy, HostRegistry, HostResult, VirtualHost } from './hosts.js';
 
 /** A host-manager command that changes state, as the primary replays it on every worker. */
@@ -16,13 +17,16 @@ export type WorkerRequest =
   /** The hosts as they are now; the primary runs no host command until this worker reports ready or exits. */
   | { kind: 'join' }
   | { kind: 'host'; command: HostCommand }
-  | { kind: 'persist' };
+  | { kind: 'persist' }
+  /** Calls on the stores the primary keeps for every worker (cluster-state.ts). */
+  | { kind: 'state'; calls: StateCall[] };
 
 export interface WorkerAnswers {
   hello: { unsafe: Diagnostic[] };
   join: { hosts: VirtualHost[] };
   host: HostResult;
   persist: { ok: true } | { ok: false; message: string };
+  state: StateAnswer[];
 }
 
 /** What the primary asks a worker: apply a command the primary has already applied to its own registry. */

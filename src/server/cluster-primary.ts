@@ -16,6 +16,7 @@ import { getLogger } from '../runtime/logging.js';
 import {
   applyCommand, Channel, undoCommand, type HostCommand, type PrimaryNotice, type PrimaryRequest, type WorkerAnswers, type WorkerNotice, type WorkerRequest,
 } from './cluster-channel.js';
+import { primaryStore, StateHost } from './cluster-state.js';
 import { DRAIN_TIMEOUT_MS, WORKER_ENV } from './cluster-worker.js';
 import { ServerRefusedError } from './container.js';
 import type { Persister } from './host-manager.js';
@@ -89,6 +90,8 @@ export async function startCluster(options: ClusterOptions): Promise<RunningClus
   let registry = HostRegistry.fromBase(prepared.loaded);
   let persister = persisterOf(prepared.loaded, registry);
 
+  // The workers' shared state; it outlives any worker, and SIGHUP's restart too.
+  const state = new StateHost(primaryStore);
   const members = new Map<Worker, Member>();
   let stopping = false;
   /** Until every first worker listens, a death fails the start instead of being replaced. */
@@ -160,6 +163,8 @@ export async function startCluster(options: ClusterOptions): Promise<RunningClus
         });
       case 'host':
         return serial(() => runCommand(request.command, member));
+      case 'state':
+        return state.run(request.calls);
       case 'persist':
         return serial(async () => {
           if (persister === null) return { ok: false, message: 'StoreConfig is not enabled' } as const;
@@ -264,6 +269,7 @@ export async function startCluster(options: ClusterOptions): Promise<RunningClus
       process.off('SIGTERM', onStop);
       process.off('SIGINT', onStop);
       await Promise.all([...members.values()].map(stopMember));
+      for (const store of state.stores()) store.close();
       stopDone();
     })();
     return stopAll;

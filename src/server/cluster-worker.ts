@@ -13,6 +13,7 @@ import { formatLogRecord, setLogSink } from '../runtime/logging.js';
 import {
   applyCommand, catchUp, Channel, type HostCommand, type PrimaryNotice, type PrimaryRequest, type WorkerAnswers, type WorkerNotice, type WorkerRequest,
 } from './cluster-channel.js';
+import { ClusterStateBackend, StateClient } from './cluster-state.js';
 import { ServerRefusedError, startContainer, type Container } from './container.js';
 import type { HostOperations, Persister } from './host-manager.js';
 import type { HostResult } from './hosts.js';
@@ -93,6 +94,8 @@ export async function runServeWorker(options: WorkerOptions): Promise<never> {
       target: options.target,
       allowAppBaseOutsideBase: options.allowAppBaseOutsideBase,
       hostOperations: operations,
+      // Sessions, nonces, rate-limit windows and the lock-out table: one copy, in the primary.
+      state: new ClusterStateBackend(new StateClient((calls) => ask({ kind: 'state', calls }))),
       persister: storeConfigEnabled(loaded.serverXml) ? persister : null,
       beforeListen: async (registry) => catchUp(registry, (await ask({ kind: 'join' })).hosts),
     });

@@ -17,6 +17,7 @@ import { decodeRequestPath } from '../runtime/request-path.js';
 import { createContextRuntime, type ContextMiddleware } from '../runtime/context.js';
 import { defaultErrorPage, sendErrorReport, type ErrorRenderer } from '../runtime/error-page.js';
 import { FILTER_FACTORIES } from '../runtime/filters/index.js';
+import type { ContextStores, StateBackend } from '../runtime/state.js';
 import { mimeMappingsAgainstDefaults } from '../runtime/mime.js';
 import {
   absoluteFormAuthority, connectorLimits, headSizeExceeds, hostProblem, httpConnector, installConnectorHandlers, serverOptions, tooManyHeaders, type ConnectorLimits,
@@ -48,6 +49,8 @@ export interface ContainerOptions {
   hostOperations?: HostOperations;
   /** What `persist` calls (default: a server.xml persister when StoreConfig is enabled, else none). */
   persister?: Persister | null;
+  /** Where sessions, rate-limit windows and the lock-out table live (default: this process's memory). */
+  state?: StateBackend;
   /** Runs after every context is deployed and before the port is opened (a cluster worker catches up on host changes here). */
   beforeListen?: (registry: HostRegistry) => Promise<void>;
 }
@@ -91,9 +94,10 @@ export class ServerRefusedError extends Error {
   }
 }
 
-function runContext(plan: ContextPlan, limits: ConnectorLimits, errorPages: readonly MergedErrorPage[], errorPage: ErrorRenderer): RunningContext {
+function runContext(plan: ContextPlan, limits: ConnectorLimits, errorPages: readonly MergedErrorPage[], errorPage: ErrorRenderer, stores: ContextStores | undefined): RunningContext {
   const mime = mimeMappingsAgainstDefaults(plan.mimeMappings);
   const middleware = createContextRuntime({
+    ...(stores ? { stores } : {}),
     mimeTypes: mime.mappings,
     mimeDefaults: mime.defaults,
     contextPath: plan.contextPath,
@@ -181,7 +185,7 @@ export async function startContainer(options: ContainerOptions): Promise<Contain
     for (const c of planned) {
       const at = `  http://${hostName}${c.contextPath || ''}/`;
       if (c.run) {
-        list.push(runContext(c.run, limits, c.run.errorPages, rendererOf(hostName)));
+        list.push(runContext(c.run, limits, c.run.errorPages, rendererOf(hostName), options.state?.context(hostName, c.contextPath)));
         summary.push(`${at}  (${c.run.filters.length} filter${c.run.filters.length === 1 ? '' : 's'})`);
       } else if (c.state === 'refused') {
         const d = c.reasons[0]!;
@@ -209,7 +213,7 @@ export async function startContainer(options: ContainerOptions): Promise<Contain
     }
   });
 
-  const realm = realmFromConfig(base.users, base.serverXml?.services.flatMap((s) => s.engine?.realms ?? []) ?? []);
+  const realm = realmFromConfig(base.users, base.serverXml?.services.flatMap((s) => s.engine?.realms ?? []) ?? [], options.state ? { backend: options.state } : {});
   const serverXmlPath = join(base.base, 'conf', 'server.xml');
   const hostManager = createHostManagerHandler({
     registry,

@@ -56,11 +56,33 @@ afterEach(async () => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
 
-function clusterBase(opts: { dumper?: boolean } = {}): string {
+/** ROOT's own filters: RestCsrfPreventionFilter on /api/*, RateLimitFilter (5 per window) on /limited/*. */
+const STATEFUL_WEB_XML = `<?xml version="1.0" encoding="UTF-8"?>
+<web-app xmlns="https://jakarta.ee/xml/ns/jakartaee" version="6.0">
+  <filter><filter-name>csrf</filter-name><filter-class>org.apache.catalina.filters.RestCsrfPreventionFilter</filter-class></filter>
+  <filter-mapping><filter-name>csrf</filter-name><url-pattern>/api/*</url-pattern></filter-mapping>
+  <filter>
+    <filter-name>limit</filter-name><filter-class>org.apache.catalina.filters.RateLimitFilter</filter-class>
+    <init-param><param-name>bucketDuration</param-name><param-value>3600</param-value></init-param>
+    <init-param><param-name>bucketRequests</param-name><param-value>5</param-value></init-param>
+  </filter>
+  <filter-mapping><filter-name>limit</filter-name><url-pattern>/limited/*</url-pattern></filter-mapping>
+</web-app>
+`;
+
+function clusterBase(opts: { dumper?: boolean; stateful?: boolean } = {}): string {
   const base = makeBase(serverXml({ storeConfig: true }));
   dirs.push(base);
   if (opts.dumper !== false) writeFileSync(join(base, 'conf', 'web.xml'), DUMPER_WEB_XML);
   writeFileSync(join(base, 'webapps', 'ROOT', 'big.bin'), Buffer.alloc(BIG, 0x61));
+  if (opts.stateful) {
+    mkdirSync(join(base, 'webapps', 'ROOT', 'WEB-INF'), { recursive: true });
+    writeFileSync(join(base, 'webapps', 'ROOT', 'WEB-INF', 'web.xml'), STATEFUL_WEB_XML);
+    for (const dir of ['api', 'limited']) {
+      mkdirSync(join(base, 'webapps', 'ROOT', dir), { recursive: true });
+      writeFileSync(join(base, 'webapps', 'ROOT', dir, 'index.html'), `${dir}\n`);
+    }
+  }
   return base;
 }
 
@@ -95,9 +117,9 @@ interface Answer {
 }
 
 /** One request on a connection of its own (so the cluster hands each to the next worker). */
-function get(port: number, path: string, headers: Record<string, string> = {}, agent: Agent | false = false): Promise<Answer> {
+function get(port: number, path: string, headers: Record<string, string> = {}, agent: Agent | false = false, method = 'GET'): Promise<Answer> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, path, agent, headers: { Host: 'localhost', ...headers } }, (res) => {
+    const req = request({ host: '127.0.0.1', port, path, agent, method, headers: { Host: 'localhost', ...headers } }, (res) => {
       let body = '';
       res.setEncoding('latin1');
       res.on('data', (c: string) => (body += c));
@@ -270,6 +292,45 @@ describe('serve --workers 2', { timeout: 60_000 }, () => {
     expect(answered).toBeGreaterThan(20);
     const after = /SIGHUP: restarted: worker \d+ pid (\d+), worker \d+ pid (\d+)/.exec(s.err())!.slice(1).map(Number);
     for (const pid of after) expect(before).not.toContain(pid);
+  });
+
+  it('keeps sessions, REST CSRF tokens, rate limits and lock-outs in the primary, so every worker sees the same', async () => {
+    const s = await serve(clusterBase({ stateful: true }));
+    const pids = /pids (\d+), (\d+)/.exec(s.out())!.slice(1).map(Number);
+    const by = (query: string): Promise<number> => waitFor(() => servedBy(s.err(), query), 5_000, () => `no dump of ${query}`);
+
+    // A token fetched from one worker (it creates the session) is accepted by the other, and only that token.
+    const fetched = await get(s.port, '/api/index.html?fetch', { 'X-CSRF-Token': 'Fetch' });
+    const token = fetched.headers['x-csrf-token'] as string;
+    const cookie = (fetched.headers['set-cookie'] as string[])[0]!.split(';')[0]!;
+    expect(token).toMatch(/^[0-9A-F]{32}$/);
+    const fetchedBy = await by('fetch');
+    const answeredBy = new Set<number>();
+    for (let i = 0; i < 4; i++) {
+      const post = await get(s.port, `/api/index.html?post-${i}`, { Cookie: cookie, 'X-CSRF-Token': token }, false, 'POST');
+      expect(post.status).toBe(200);
+      answeredBy.add(await by(`post-${i}`));
+      const forged = await get(s.port, `/api/index.html?forged-${i}`, { Cookie: cookie, 'X-CSRF-Token': 'ABC' }, false, 'POST');
+      expect(forged.status).toBe(403);
+    }
+    expect([...answeredBy].some((p) => p !== fetchedBy)).toBe(true);
+
+    // The requests per window for one address (FastRateLimiter's rounding, as the filter logs it: 5 per 3600 s
+    // becomes 6 per 4194 s), counted once whichever worker takes them: each worker alone would let all of them through.
+    const allowed = Number(/Actual is \[(\d+)\] per/.exec(s.err())![1]);
+    const limited = [];
+    for (let i = 0; i < allowed + 3; i++) limited.push((await get(s.port, `/limited/index.html?limit-${i}`)).status);
+    expect(limited).toEqual([...Array<number>(allowed).fill(200), 429, 429, 429]);
+    expect(new Set(await Promise.all([0, 1, 2, 3].map((i) => by(`limit-${i}`)))).size).toBe(2);
+
+    // LockOutRealm's five failures, spread over both workers, lock the user on both.
+    const wrong = 'Basic ' + Buffer.from('admin:wrong').toString('base64');
+    for (let i = 0; i < 5; i++) expect((await get(s.port, '/host-manager/text/list', { Authorization: wrong })).status).toBe(401);
+    for (let i = 0; i < 4; i++) expect((await get(s.port, '/host-manager/text/list', { Authorization: ADMIN })).status).toBe(401);
+    // As LockOutRealm.filterLockedAccounts: the fifth failure registers, then finds the user locked and logs it; so does each try after.
+    expect(s.err().match(/An attempt was made to authenticate the locked user \[admin\]/g)).toHaveLength(5);
+    const lockedBy = new Set([...s.err().matchAll(/\[worker \d+ pid (\d+)\] \[org\.apache\.catalina\.realm\.LockOutRealm\] An attempt was made to authenticate the locked user/g)].map((m) => Number(m[1])));
+    expect([...lockedBy].sort()).toEqual([...pids].sort());
   });
 
   it('replaces a worker that dies, with one log line', async () => {
