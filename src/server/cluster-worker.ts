@@ -15,6 +15,7 @@ import {
 } from './cluster-channel.js';
 import { ClusterStateBackend, StateClient } from './cluster-state.js';
 import { ServerRefusedError, startContainer, type Container } from './container.js';
+import type { StateBackend } from '../runtime/state.js';
 import type { HostOperations, Persister } from './host-manager.js';
 import type { HostResult } from './hosts.js';
 import { storeConfigEnabled } from './persist.js';
@@ -37,6 +38,8 @@ export interface WorkerOptions {
   address: string;
   target: TomcatTarget;
   allowAppBaseOutsideBase: boolean;
+  /** Where the worker keeps its state when the workers share a store of their own (Redis, each worker its own connection); default: the primary. */
+  state?: StateBackend;
 }
 
 type WorkerChannel = Channel<PrimaryRequest, WorkerRequest, PrimaryNotice, WorkerNotice>;
@@ -94,8 +97,8 @@ export async function runServeWorker(options: WorkerOptions): Promise<never> {
       target: options.target,
       allowAppBaseOutsideBase: options.allowAppBaseOutsideBase,
       hostOperations: operations,
-      // Sessions, nonces, rate-limit windows and the lock-out table: one copy, in the primary.
-      state: new ClusterStateBackend(new StateClient((calls) => ask({ kind: 'state', calls }))),
+      // Sessions, nonces, rate-limit windows and the lock-out table: one copy, in the store or else the primary.
+      state: options.state ?? new ClusterStateBackend(new StateClient((calls) => ask({ kind: 'state', calls }))),
       persister: storeConfigEnabled(loaded.serverXml) ? persister : null,
       beforeListen: async (registry) => catchUp(registry, (await ask({ kind: 'join' })).hosts),
     });
