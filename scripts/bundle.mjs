@@ -6,10 +6,10 @@
 // and no parser. tsc's unbundled dist/**/*.js stays for the benchmarks; the package ships only
 // these bundles and tsc's .d.ts files.
 import { rmSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { build } from 'esbuild';
 
 export const ENTRY_POINTS = {
-  cli: 'src/cli/index.ts',
   index: 'src/index.ts',
   runtime: 'src/runtime/index.ts',
   lint: 'src/api/lint.ts',
@@ -40,6 +40,42 @@ await build({
   external: ['recheck', 'vscode-languageserver', 'vscode-languageserver/node', 'vscode-languageserver-textdocument'],
   // CommonJS dependencies bundled here (saxes, picomatch) call require(); give each output file one.
   banner: { js: "import { createRequire as __tollgateRequire } from 'node:module'; const require = __tollgateRequire(import.meta.url);" },
+});
+
+// src/ loads large libraries on first use with createRequire(import.meta.url)('refa'), which esbuild
+// cannot follow. In the CommonJS build that is a plain require('refa'): bundled, still initialised on
+// first use only, and its compiled code lands in the code cache (refa and regexpp were compiled afresh
+// by every lint of a file with an address pattern). Externals stay package imports.
+const lazyRequiresBundled = {
+  name: 'lazy-requires-bundled',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]src[\\/].*\.ts$/ }, async (args) => {
+      const text = await readFile(args.path, 'utf8');
+      if (!text.includes('createRequire(import.meta.url)(')) return undefined;
+      return { contents: text.replaceAll('createRequire(import.meta.url)(', 'require('), loader: 'ts' };
+    });
+  },
+};
+
+// The CLI: one CommonJS file, so bin/tollgate.js can compile it through vm.Script with V8's code
+// cache (Node 20 has no compile cache for ES modules; module.enableCompileCache is Node 22). Every
+// command is in it, zod and yargs too: with the cache, code that a run does not call costs a read,
+// not a parse. import.meta.url becomes the file's URL (workers, assets and package.json are found from it).
+await build({
+  entryPoints: { cli: 'src/cli/index.ts' },
+  outdir: 'dist/bundle',
+  outExtension: { '.js': '.cjs' },
+  bundle: true,
+  platform: 'node',
+  mainFields: ['module', 'main'],
+  format: 'cjs',
+  target: 'node20',
+  sourcemap: false,
+  logLevel: 'warning',
+  external: ['recheck', 'vscode-languageserver', 'vscode-languageserver/node', 'vscode-languageserver-textdocument'],
+  define: { 'import.meta.url': '__tollgate_url' },
+  banner: { js: "const __tollgate_url = require('node:url').pathToFileURL(__filename).href;" },
+  plugins: [lazyRequiresBundled],
 });
 
 // The runtime's chain selector for the browser: \`tollgate report\` inlines it in the page, so its URL

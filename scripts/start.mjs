@@ -7,7 +7,7 @@ import { cpSync, existsSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
 const root = join(import.meta.dirname, '..');
-const built = join(root, 'dist', 'bundle', 'cli.js');
+const built = join(root, 'dist', 'bundle', 'cli.cjs');
 
 /** The newest modification time under these paths (files and whole folders). */
 function newest(paths) {

@@ -1,5 +1,5 @@
-import { createRequire } from 'node:module';
 import type { Argv } from 'yargs';
+import yargsFactory from 'yargs/yargs';
 import type { Command, Io } from './command.js';
 import { UsageError } from './command.js';
 import { chainCommand } from './commands/chain.js';
@@ -13,10 +13,9 @@ import { reportCommand } from './commands/report.js';
 import { toolVersion } from '../lint/docs.js';
 import { auditCommand } from './commands/audit.js';
 
-// yargs 17 through require: parsing a command line with it costs ~40 ms of CPU over a bare node
-// start, against ~100 ms for yargs 18's ES modules and ~60 ms for yargs 18 bundled (medians of 30
-// runs each), and that start-up is most of a lint run on one file.
-const yargs = createRequire(import.meta.url)('yargs/yargs') as (args: string[]) => Argv;
+// yargs 17 (CommonJS) is bundled into dist/bundle/cli.cjs, whose compiled code bin/tollgate.js keeps in
+// V8's code cache: loaded through require, its 20 files were compiled on every start.
+const yargs = yargsFactory as unknown as (args: string[]) => Argv;
 
 /** Every command, in the order `--help` lists them. Each lives in ./commands/<name>.ts. */
 export const commands: Command[] = [lintCommand, auditCommand, chainCommand, compileCommand, serveCommand, schemaCommand, convertCommand, reportCommand, lspCommand];

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { reader, readCharset, unknownCharsetMessage } from './values.js';
 import { defineFilter, param, refuse, type Note } from './define.js';
 

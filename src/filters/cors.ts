@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { javaBoolean, commaList, javaInt, reader } from './values.js';
 import { defineFilter, param, refuse, type Note } from './define.js';
 import { commaSeparatedTexts, eachCommaSeparated, splitCommaSeparated, type Piece } from './java-text.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { classNameParam } from './class-name.js';
 import { commaList, compileRegex, javaBoolean, javaInt, patternText, reader, regexNotes, statusCode, text, type CompiledRegex } from './values.js';
 import { defineFilter, param, refuse, type Note } from './define.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { FilterSpec, ParamDoc, ParamNote, TomcatTarget } from './spec.js';
 
 /** Both class names of a filter: Tomcat's and the spec's vendor-neutral one. */

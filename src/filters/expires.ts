@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { defineFilter, param, refuse } from './define.js';
 import { patternText, reader } from './values.js';
 import { javaTrim, parseJavaInteger, splitCommaSeparated } from './java-text.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { javaBoolean, javaInt, patternText, reader } from './values.js';
 import { defineFilter, param, refuse } from './define.js';
 import { checkJavaUri } from './java-text.js';

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { classNameParam } from './class-name.js';
 import { javaBoolean, javaInt, optionalText, statusCode, text } from './values.js';
 import { defineFilter, param } from './define.js';

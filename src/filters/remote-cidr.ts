@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { parseCidr, type Cidr } from '../protocol/net.js';
 import { defineFilter, param, refuse, type Note } from './define.js';
 import { reader } from './values.js';

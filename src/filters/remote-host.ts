@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { defineFilter } from './define.js';
 import { deniesEverything, requestFilterParams } from './request-filter.js';
 

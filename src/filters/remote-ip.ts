@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { javaBoolean, javaInt, javaRegex, optionalText, text } from './values.js';
 import { defineFilter, param } from './define.js';
 import type { ParamNote } from './spec.js';

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { commaList, statusCode } from './values.js';
 import { defineFilter, param } from './define.js';
 import { randomClassParam } from './csrf-prevention.js';

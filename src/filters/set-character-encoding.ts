@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { javaBoolean, reader, readCharset, unknownCharsetMessage, type CharsetValue } from './values.js';
 import { defineFilter, param, type Note } from './define.js';
 

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 import type { Severity } from '../model/index.js';
 
 /** Tomcat versions whose differences the linter knows. */

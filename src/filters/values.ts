@@ -3,7 +3,7 @@
  * Every one accepts the raw string of web.xml and the natural JSON type of the
  * JSON chain format, and yields the same typed output.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { javaCharset, isLegalCharsetName, suggestCharset } from '../protocol/charsets.js';
 import { refuse, type Note, type ValueReader } from './define.js';
 import { commaSeparatedTexts, JAVA_INT_MAX, JAVA_INT_MIN, javaSplit, parseJavaInteger, splitCommaSeparated, trimPieces, type Piece } from './java-text.js';

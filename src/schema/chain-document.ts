@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { FILTER_SPECS } from '../filters/index.js';
 
 const DISPATCHER = z.enum(['REQUEST', 'FORWARD', 'INCLUDE', 'ERROR', 'ASYNC']);

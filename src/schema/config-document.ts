@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const RULE_LEVELS = ['off', 'info', 'warn', 'error'] as const;
 export type RuleLevel = (typeof RULE_LEVELS)[number];

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { FILTER_SPECS } from '../filters/index.js';
 import { configFileSchema } from './config-document.js';
 import { chainDocumentSchema } from './chain-document.js';

@@ -33,7 +33,7 @@ describe('the built package', () => {
       // --ignore-scripts: prepack would rebuild; npm test has just built dist/.
       const [packed] = JSON.parse(execFileSync('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', dir], { cwd: repo, encoding: 'utf8' })) as { filename: string; files: { path: string }[] }[];
       const files = packed!.files.map((f) => f.path);
-      expect(files).toContain('dist/bundle/cli.js');
+      expect(files).toContain('dist/bundle/cli.cjs');
       expect(files).toContain('dist/index.d.ts');
       expect(files.filter((f) => f.endsWith('.map'))).toEqual([]);
       // tsc's unbundled JavaScript stays home: the bundles are what bin/ and the exports load.

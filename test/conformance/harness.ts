@@ -245,7 +245,7 @@ export function startTomcatOnly(fixtureBase: string, opts: StartOptions = {}): P
 
 async function startTollgate(fixtureBase: string): Promise<Side & { stop(): Promise<void> }> {
   const cli = join(REPO, 'bin', 'tollgate.js');
-  if (!existsSync(join(REPO, 'dist', 'bundle', 'cli.js'))) {
+  if (!existsSync(join(REPO, 'dist', 'bundle', 'cli.cjs'))) {
     throw new Error('tollgate is not built: run `npm run build` (npm run conformance does)');
   }
   const port = await freePort();
