@@ -12,8 +12,7 @@
  *   npm run build && npx tsx bench/chain-cost.ts [--json]
  */
 import type http from 'node:http';
-import { pathToFileURL } from 'node:url';
-import { fromDist } from './dist.js';
+import { fromDist, importCompiled } from './dist.js';
 import { hello, helloWithChainHeaders, inProcessRequester } from './handlers.js';
 import { measureInChild, summarise, type Timing } from './stats.js';
 
@@ -45,7 +44,7 @@ async function listenerFor(mode: Mode): Promise<http.RequestListener> {
   const runtime = await fromDist<typeof import('../src/runtime/index.js')>('runtime/index.js');
   // Log records are built as usual and then dropped: RequestDumperFilter's cost here leaves out writing its lines.
   runtime.setLogSink(() => {});
-  if (mode.kind === 'compiled') return runtime.toNodeListener((await import(pathToFileURL(mode.module).href)).default, hello);
+  if (mode.kind === 'compiled') return runtime.toNodeListener((await importCompiled<{ default: Parameters<typeof runtime.toNodeListener>[0] }>(mode.module)).default, hello);
   const { filterSpecById } = await fromDist<typeof import('../src/filters/index.js')>('filters/index.js');
   const filters = mode.filters.map(({ id, params }) => {
     const spec = filterSpecById(id)!;

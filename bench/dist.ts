@@ -1,5 +1,5 @@
 /** Where the benchmarks load tollgate from: the built dist/, what users run (warns when src/ is newer). */
-import { readdirSync, statSync } from 'node:fs';
+import { readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
@@ -34,3 +34,17 @@ export async function fromDist<T>(rel: string): Promise<T> {
 }
 
 export const repoRoot = repo;
+
+/**
+ * Imports a compiled module (`import ... from 'tollgate/runtime'`) against the build being measured: under
+ * TOLLGATE_BENCH_DIST a copy next to it imports that build's runtime, so two builds' chains can be compared in one run.
+ */
+export async function importCompiled<T>(module: string): Promise<T> {
+  let file = module;
+  if (process.env.TOLLGATE_BENCH_DIST) {
+    file = `${module.slice(0, -'.mjs'.length)}.bench-dist.mjs`;
+    const runtime = pathToFileURL(join(distDir, 'runtime', 'index.js')).href;
+    writeFileSync(file, readFileSync(module, 'utf8').replaceAll("from 'tollgate/runtime'", `from ${JSON.stringify(runtime)}`));
+  }
+  return (await import(pathToFileURL(file).href)) as T;
+}

@@ -10,13 +10,16 @@
  *
  *   npm run build && npx tsx bench/instructions.ts [--variants bare,bare-headers,bare-headers-one-call,chain]
  *
+ * Besides those, `none` (the runtime with no filter) and `filter:<id>` (one filter alone, configured as in
+ * bench/runtime.ts's SINGLE_FILTERS) count what bench/chain-cost.ts times, for one change's before and after
+ * (TOLLGATE_BENCH_DIST names the other build).
+ *
  * Needs valgrind (apt-get install valgrind).
  */
 import { spawnSync } from 'node:child_process';
 import type http from 'node:http';
 import { parseArgs } from 'node:util';
-import { pathToFileURL } from 'node:url';
-import { fromDist } from './dist.js';
+import { fromDist, importCompiled } from './dist.js';
 import { BARE_HANDLERS, hello, inProcessRequester } from './handlers.js';
 
 const VARIANTS = {
@@ -25,17 +28,37 @@ const VARIANTS = {
   'bare-headers-one-call': 'the same headers in one writeHead call',
   chain: 'tollgate compiled chain (8 filters)',
 } as const;
-type Variant = keyof typeof VARIANTS;
+type Variant = keyof typeof VARIANTS | 'none' | `filter:${string}`;
+
+/** The filters `filter:<id>` may name, with their bench/runtime.ts parameters (passed in by the parent, which may load the schemas). */
+type FilterParams = Record<string, Record<string, string>>;
+
+function nameOf(variant: Variant): string {
+  if (variant in VARIANTS) return VARIANTS[variant as keyof typeof VARIANTS];
+  return variant === 'none' ? 'tollgate runtime, no filter' : `tollgate runtime, ${variant.slice('filter:'.length)} alone`;
+}
 
 const WARM_UP = 20_000;
 const SHORT = 10_000;
 const LONG = 40_000;
 
 async function listenerFor(variant: Variant, module: string): Promise<http.RequestListener> {
-  if (variant !== 'chain') return BARE_HANDLERS[variant];
+  if (variant in BARE_HANDLERS) return BARE_HANDLERS[variant as keyof typeof BARE_HANDLERS];
   const runtime = await fromDist<typeof import('../src/runtime/index.js')>('runtime/index.js');
-  const mw = (await import(pathToFileURL(module).href)).default;
-  return runtime.toNodeListener(mw, hello);
+  if (variant === 'chain') return runtime.toNodeListener((await importCompiled<{ default: Parameters<typeof runtime.toNodeListener>[0] }>(module)).default, hello);
+  const filters: { id: string; params: Record<string, string> }[] = [];
+  if (variant !== 'none') {
+    const id = variant.slice('filter:'.length);
+    filters.push({ id, params: (JSON.parse(process.env.TOLLGATE_BENCH_FILTER_PARAMS ?? '{}') as FilterParams)[id] ?? {} });
+  }
+  const { filterSpecById } = await fromDist<typeof import('../src/filters/index.js')>('filters/index.js');
+  runtime.setLogSink(() => {});
+  const specs = filters.map(({ id, params }) => {
+    const spec = filterSpecById(id);
+    if (spec === undefined) throw new Error(`no filter ${id}`);
+    return { filterName: spec.simpleName, className: spec.classNames[0]!, factory: runtime.FILTER_FACTORIES[id]!, config: spec.schema.parse(params) };
+  });
+  return runtime.toNodeListener(runtime.createContextRuntime({ contextPath: '/app', filters: specs }), hello);
 }
 
 async function measure(variant: Variant, module: string, requests: number): Promise<void> {
@@ -51,7 +74,7 @@ async function measure(variant: Variant, module: string, requests: number): Prom
 function countInstructions(variant: Variant, module: string, requests: number): number {
   const args = ['--tool=cachegrind', '--cache-sim=no', '--cachegrind-out-file=/dev/null', process.execPath, ...process.execArgv];
   args.push('--predictable', '--random-seed=1', '--hash-seed=1', import.meta.filename, '--measure', variant, module, String(requests));
-  const r = spawnSync('valgrind', args, { encoding: 'utf8', maxBuffer: 1 << 24 });
+  const r = spawnSync('valgrind', args, { encoding: 'utf8', maxBuffer: 1 << 24, env: { ...process.env, TOLLGATE_BENCH_FILTER_PARAMS: filterParams } });
   if (r.status !== 0) throw new Error(`valgrind ${variant} ${requests}: exit ${r.status}\n${r.stderr.slice(-2000)}`);
   const m = /I\s+refs:\s+([\d,]+)/.exec(r.stderr);
   if (!m) throw new Error(`cachegrind printed no instruction count:\n${r.stderr.slice(-2000)}`);
@@ -83,15 +106,18 @@ export async function runAll(): Promise<InstructionsBench> {
   return { command, skipped: null, rows: await run(Object.keys(VARIANTS) as Variant[]) };
 }
 
+let filterParams = '{}';
+
 export async function run(variants: Variant[]): Promise<InstructionsRow[]> {
   // Imported here, not in the measured child: it loads the compiler and parser from src/, whose modules
   // would share the child's heap with the requests being counted.
-  const { prepare } = await import('./runtime.js');
+  const { prepare, SINGLE_FILTERS } = await import('./runtime.js');
+  filterParams = JSON.stringify(Object.fromEntries(SINGLE_FILTERS.map((f) => [f.id, f.params])));
   const { module } = prepare();
   const rows: InstructionsRow[] = [];
   for (const variant of variants) {
     const counts = [SHORT, LONG].map((n) => countInstructions(variant, module, n));
-    rows.push({ variant, name: VARIANTS[variant], perRequest: Math.round((counts[1]! - counts[0]!) / (LONG - SHORT)) });
+    rows.push({ variant, name: nameOf(variant), perRequest: Math.round((counts[1]! - counts[0]!) / (LONG - SHORT)) });
   }
   return rows;
 }
@@ -106,9 +132,9 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   } else {
     const { values } = parseArgs({ options: { variants: { type: 'string', default: Object.keys(VARIANTS).join(',') } } });
     const variants = values.variants!.split(',') as Variant[];
-    const unknown = variants.filter((v) => !(v in VARIANTS));
+    const unknown = variants.filter((v) => !(v in VARIANTS) && v !== 'none' && !v.startsWith('filter:'));
     if (unknown.length) {
-      console.error(`unknown variant ${unknown.join(', ')}; known: ${Object.keys(VARIANTS).join(', ')}`);
+      console.error(`unknown variant ${unknown.join(', ')}; known: ${Object.keys(VARIANTS).join(', ')}, none, filter:<id>`);
       process.exit(2);
     }
     if (!valgrindAvailable()) {

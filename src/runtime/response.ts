@@ -1,14 +1,18 @@
 /**
  * The response side of an exchange: HttpServletResponse semantics over
- * Node's ServerResponse. Node's headers stay the single source of truth, so
- * downstream code may keep using `res.setHeader`/`res.writeHead`; the
- * content-type/charset pair is re-read from the header when someone else
- * changed it.
+ * Node's ServerResponse. The headers live in the runtime's own store
+ * (response-headers.ts) until commit; node's header methods on the response
+ * read and write the same store, so downstream code may keep using
+ * `res.setHeader`/`res.writeHead`. The content-type/charset pair is re-read
+ * from the header when someone else changed it.
  */
-import type { OutgoingHttpHeader, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import type { ServerResponse } from 'node:http';
+import { validateHeaderName, validateHeaderValue } from 'node:http';
 import { isSupportedCharset } from '../protocol/charset.js';
 import type { Exchange } from './exchange.js';
 import { parseContentType } from './media-type.js';
+import { BEFORE_COMMIT, headersOf, ResponseHeaders, type HeaderValue } from './response-headers.js';
+import { httpDate as formatHttpDate } from './http-date.js';
 
 /** Runs once, just before the status line and headers go out. */
 export type CommitHook<T = undefined> = (ex: Exchange, arg: T) => void;
@@ -25,22 +29,26 @@ export type UrlEncoder<T = undefined> = (url: string, kind: 'url' | 'redirect', 
 
 /** Where the exchange is kept on Node's req and res (shared between copies of the runtime). */
 export const EXCHANGE = Symbol.for('tollgate.runtime.exchange');
-const ORIGINAL_WRITE_HEAD = Symbol.for('tollgate.runtime.writeHead');
 
 type HookedResponse = ServerResponse & {
   [EXCHANGE]?: Exchange;
-  [ORIGINAL_WRITE_HEAD]?: ServerResponse['writeHead'];
+  [BEFORE_COMMIT]?: (res: ServerResponse) => void;
 };
+
+/** A store for a response whose headers were already sent before the exchange began: nothing reads it but getters. */
+const SENT = new ResponseHeaders();
 
 export class ExchangeResponse {
   /** The Node response underneath. */
   readonly raw: ServerResponse;
+  /** The headers until commit (shared by every exchange of the same response). */
+  readonly headers: ResponseHeaders;
   private readonly ex: Exchange;
   /** Content type without charset, and the charset text, as the servlet API keeps them. */
   private typeWithoutCharset: string | null = null;
   private charset: string | null = null;
   /** The Content-Type header value last written by this object; anything else means someone wrote it directly. */
-  private written: string | number | string[] | undefined = undefined;
+  private written: HeaderValue | undefined = undefined;
   /** The value setContentType/setCharacterEncoding last wrote (unlike `written`, not moved by a direct write). */
   private apiWritten: string | undefined = undefined;
   private wrapper: ContentTypeWrapper<unknown> | null = null;
@@ -56,6 +64,8 @@ export class ExchangeResponse {
   constructor(ex: Exchange, raw: ServerResponse) {
     this.ex = ex;
     this.raw = raw;
+    this.headers = headersOf(raw) ?? SENT;
+    (raw as HookedResponse)[BEFORE_COMMIT] = commitCurrentExchange;
   }
 
   get status(): number {
@@ -80,7 +90,21 @@ export class ExchangeResponse {
       this.setContentType(typeof value === 'object' ? (value[0] ?? null) : String(value));
       return;
     }
-    this.raw.setHeader(name, typeof value === 'object' ? [...value] : value);
+    validateHeaderName(name);
+    validateHeaderValue(name, value as string);
+    this.headers.set(name, name.toLowerCase(), typeof value === 'object' ? [...value] : value);
+  }
+
+  /**
+   * setHeader for a filter's own header: a literal name other than
+   * Content-Type with its lower-cased form, and a value built from the
+   * filter's validated configuration or from header values already stored.
+   * Nothing is checked per request; node:http still validates every line when
+   * the headers are sent.
+   */
+  setHeaderNamed(name: string, lowerCased: string, value: string): void {
+    if (this.raw.headersSent) return;
+    this.headers.set(name, lowerCased, value);
   }
 
   /** Adds a header line, keeping existing ones. Ignored once committed. */
@@ -90,9 +114,15 @@ export class ExchangeResponse {
       this.setContentType(value);
       return;
     }
-    // Node's appendHeader validates the line and, for a header not yet set, hands it to setHeader to validate again.
-    if (this.raw.hasHeader(name)) this.raw.appendHeader(name, value);
-    else this.raw.setHeader(name, value);
+    validateHeaderName(name);
+    validateHeaderValue(name, value);
+    this.headers.append(name, name.toLowerCase(), value);
+  }
+
+  /** addHeader for a filter's own header, as setHeaderNamed. */
+  addHeaderNamed(name: string, lowerCased: string, value: string): void {
+    if (this.raw.headersSent) return;
+    this.headers.append(name, lowerCased, value);
   }
 
   /** setDateHeader: the date (ms since the epoch) as an HTTP date, `Thu, 01 Jan 1970 00:00:00 GMT`. Ignored once committed. */
@@ -108,20 +138,28 @@ export class ExchangeResponse {
   /** The first value of a header, or null. */
   getHeader(name: string): string | null {
     if (isContentType(name)) return this.getContentType();
-    const v = this.raw.getHeader(name);
+    const v = this.headers.get(name.toLowerCase());
     if (v === undefined) return null;
-    return Array.isArray(v) ? (v[0] ?? null) : String(v);
+    return typeof v === 'object' ? (v[0] ?? null) : String(v);
   }
 
   /** All values of a header. */
   getHeaders(name: string): string[] {
-    const v = isContentType(name) ? (this.getContentType() ?? undefined) : this.raw.getHeader(name);
+    const v = isContentType(name) ? (this.getContentType() ?? undefined) : this.headers.get(name.toLowerCase());
     if (v === undefined) return [];
-    return Array.isArray(v) ? [...v] : [String(v)];
+    return typeof v === 'object' ? [...v] : [String(v)];
+  }
+
+  /** Every line of a header with a lower-cased name other than Content-Type joined with ',' (getHeaders(name).join(',')), or null when there is none. */
+  joinedHeader(lowerCased: string): string | null {
+    const v = this.headers.get(lowerCased);
+    if (v === undefined) return null;
+    if (typeof v !== 'object') return String(v);
+    return v.length === 0 ? null : v.join(',');
   }
 
   containsHeader(name: string): boolean {
-    return isContentType(name) ? this.getContentType() !== null : this.raw.hasHeader(name);
+    return isContentType(name) ? this.getContentType() !== null : this.headers.has(name.toLowerCase());
   }
 
   removeHeader(name: string): void {
@@ -130,11 +168,12 @@ export class ExchangeResponse {
       this.setContentType(null);
       return;
     }
+    // Through node's method on the response: removing Date or Content-Length also changes what node adds itself.
     this.raw.removeHeader(name);
   }
 
   getHeaderNames(): string[] {
-    return this.raw.getHeaderNames();
+    return this.headers.keys();
   }
 
   // ---- content type and charset
@@ -200,8 +239,11 @@ export class ExchangeResponse {
 
   private writeContentType(): void {
     const value = this.typeWithoutCharset === null ? undefined : this.charset === null ? this.typeWithoutCharset : `${this.typeWithoutCharset};charset=${this.charset}`;
-    if (value === undefined) this.raw.removeHeader('content-type');
-    else this.raw.setHeader('content-type', value);
+    if (value === undefined) this.headers.remove('content-type');
+    else {
+      validateHeaderValue('Content-Type', value);
+      this.headers.set('Content-Type', 'content-type', value);
+    }
     this.written = value;
     this.apiWritten = value;
   }
@@ -219,16 +261,16 @@ export class ExchangeResponse {
 
   /** Whether the Content-Type header was written other than through this API (res.setHeader, res.writeHead). */
   get contentTypeWrittenDirectly(): boolean {
-    const h = this.raw.getHeader('content-type');
+    const h = this.headers.get('content-type');
     return h !== undefined && h !== this.apiWritten;
   }
 
   private resync(): void {
-    const h = this.raw.getHeader('content-type');
+    const h = this.headers.get('content-type');
     if (h === this.written) return;
     // Someone wrote the header directly: it is the truth now.
     this.written = h;
-    const text = h === undefined ? null : Array.isArray(h) ? (h[0] ?? null) : String(h);
+    const text = h === undefined ? null : typeof h === 'object' ? (h[0] ?? null) : String(h);
     if (text === null) {
       this.typeWithoutCharset = null;
       this.charset = null;
@@ -350,22 +392,12 @@ export class ExchangeResponse {
   onBeforeCommit<T>(hook: CommitHook<T>, arg: T): boolean;
   onBeforeCommit(hook: CommitHook): boolean;
   onBeforeCommit(hook: CommitHook<any>, arg?: unknown): boolean {
-    const res = this.raw as HookedResponse;
-    if (res.headersSent || this.hooksRan) return false;
-    if (this.hooks === null) {
-      this.hooks = [];
-      // Node's implicit header path (write/end) calls this.writeHead too, so one instance property covers all.
-      // A response already patched (a second context on the same request) must not wrap itself.
-      if (res.writeHead !== (writeHeadWithHooks as unknown)) {
-        res[ORIGINAL_WRITE_HEAD] = res.writeHead;
-        res.writeHead = writeHeadWithHooks as ServerResponse['writeHead'];
-      }
-    }
-    this.hooks.push(hook, arg);
+    if (this.raw.headersSent || this.hooksRan) return false;
+    (this.hooks ??= []).push(hook, arg);
     return true;
   }
 
-  /** Called by the patched writeHead: runs each hook once; a failing hook is logged and skipped. */
+  /** Called by the store's writeHead: runs each hook once; a failing hook is logged and skipped. */
   runCommitHooks(): void {
     if (this.hooksRan) return;
     this.hooksRan = true;
@@ -379,14 +411,15 @@ export class ExchangeResponse {
 
   /** Writes (or replaces) this response's session cookie. */
   setSessionCookie(id: string, secureRequest: boolean): void {
-    const res = this.raw;
-    if (res.headersSent) return;
+    if (this.raw.headersSent) return;
     const mgr = this.ex.context.sessions;
     const prefix = `${mgr.cookie.name}=`;
-    const existing = res.getHeader('set-cookie');
-    const lines = existing === undefined ? [] : Array.isArray(existing) ? existing.filter((l) => !l.startsWith(prefix)) : [String(existing)].filter((l) => !l.startsWith(prefix));
-    lines.push(mgr.cookieHeader(id, secureRequest));
-    res.setHeader('set-cookie', lines);
+    const existing = this.headers.get('set-cookie');
+    const lines = existing === undefined ? [] : typeof existing === 'object' ? existing.filter((l) => !l.startsWith(prefix)) : [String(existing)].filter((l) => !l.startsWith(prefix));
+    const cookie = mgr.cookieHeader(id, secureRequest);
+    validateHeaderValue('Set-Cookie', cookie);
+    lines.push(cookie);
+    this.headers.set('Set-Cookie', 'set-cookie', lines);
   }
 }
 
@@ -402,39 +435,13 @@ function runHook(ex: Exchange, hook: CommitHook<unknown>, arg: unknown): void {
   }
 }
 
-/** Installed on a response instance by onBeforeCommit: applies writeHead's arguments, runs the hooks, then sends. */
-function writeHeadWithHooks(this: HookedResponse, statusCode: number, reasonOrHeaders?: unknown, maybeHeaders?: unknown): ServerResponse {
-  const original = this[ORIGINAL_WRITE_HEAD]!;
-  const ex = this[EXCHANGE];
-  if (ex === undefined || this.headersSent) return original.apply(this, arguments as unknown as Parameters<ServerResponse['writeHead']>);
-  const reason = typeof reasonOrHeaders === 'string' ? reasonOrHeaders : undefined;
-  const headers = reason === undefined ? reasonOrHeaders : maybeHeaders;
-  this.statusCode = statusCode;
-  // Headers passed to writeHead are applied first so the hooks see (and may override) them.
-  if (headers !== undefined && headers !== null) applyHeaders(this, headers as OutgoingHttpHeaders | OutgoingHttpHeader[]);
-  ex.response.runCommitHooks();
-  // A hook that answered by itself (sendError) has already sent the headers.
-  if (this.headersSent) return this;
-  return reason === undefined ? original.call(this, this.statusCode) : (original as (code: number, reason: string) => ServerResponse).call(this, this.statusCode, reason);
-}
-
-function applyHeaders(res: ServerResponse, headers: OutgoingHttpHeaders | OutgoingHttpHeader[]): void {
-  if (!Array.isArray(headers)) {
-    for (const k of Object.keys(headers)) {
-      const v = (headers as OutgoingHttpHeaders)[k];
-      if (v !== undefined) res.setHeader(k, v);
-    }
-    return;
-  }
-  if (headers.length > 0 && Array.isArray(headers[0])) {
-    for (const pair of headers as unknown as [string, string | string[]][]) res.appendHeader(pair[0], pair[1]);
-    return;
-  }
-  for (let i = 0; i + 1 < headers.length; i += 2) res.appendHeader(String(headers[i]), headers[i + 1] as string | string[]);
+/** The store's before-commit call: the hooks of the exchange the response belongs to now. */
+function commitCurrentExchange(res: ServerResponse): void {
+  (res as HookedResponse)[EXCHANGE]?.response.runCommitHooks();
 }
 
 /** FastHttpDateFormat's RFC 1123 form, which Date#toUTCString writes too. */
 function httpDate(name: string, ms: number): string {
   if (typeof ms !== 'number' || !Number.isFinite(ms)) throw new TypeError(`${name}: a date header needs milliseconds since the epoch, got ${String(ms)}`);
-  return new Date(ms).toUTCString();
+  return formatHttpDate(ms);
 }

@@ -71,9 +71,8 @@ function asResponseSetsIt(type: string): string {
 
 function addCharsetToDirect(ex: Exchange, state: Charsets): void {
   if (!ex.response.contentTypeWrittenDirectly) return;
-  const res = ex.res;
-  const ct = res.getHeader('content-type');
+  const ct = ex.response.headers.get('content-type');
   if (typeof ct !== 'string') return;
   const value = state.direct(ct);
-  if (value !== null) res.setHeader('content-type', value);
+  if (value !== null) ex.res.setHeader('content-type', value);
 }

@@ -16,6 +16,7 @@ import type { Logger } from '../logging.js';
 import type { FilterInitContext, RuntimeFilter, RuntimeFilterFactory } from '../types.js';
 import { mimeLookupOf, type MimeLookup } from './support.js';
 import { parseHttpDate } from '../../protocol/http-date.js';
+import { httpDate } from '../http-date.js';
 
 interface Expires {
   /**
@@ -82,10 +83,9 @@ function beforeCommit(ex: Exchange, state: Expires): void {
     const path = ex.request.servletPath;
     contentType = state.mimeType(path.slice(path.lastIndexOf('/') + 1));
   }
-  const cacheControl = res.raw.getHeader('cache-control');
   // The lines joined with ',' (what getHeaders('cache-control').join(',') gives), null when there are none.
-  const cc = cacheControl === undefined ? null : Array.isArray(cacheControl) ? (cacheControl.length === 0 ? null : cacheControl.join(',')) : String(cacheControl);
-  if (res.containsHeader('expires') || (cc !== null && cc.includes('max-age'))) {
+  const cc = res.joinedHeader('cache-control');
+  if (res.headers.has('expires') || (cc !== null && cc.includes('max-age'))) {
     log?.fine(`Request [${uri}] with response status [${status}] content-type [${contentType}], Expires header already defined`);
     return;
   }
@@ -108,8 +108,8 @@ function beforeCommit(ex: Exchange, state: Expires): void {
   if (fixed !== undefined && Number.isInteger(now) && Math.abs(now) < 2 ** 52) {
     const expires = now + fixed.ms;
     log?.fine(`Request [${uri}] with response status [${status}] content-type [${contentType}], set expiration date [${new Date(expires).toUTCString()}]`);
-    res.setHeader('Cache-Control', cc === null ? fixed.maxAge : `${cc}, ${fixed.maxAge}`);
-    res.setHeader('Expires', httpDate(expires));
+    res.setHeaderNamed('Cache-Control', 'cache-control', cc === null ? fixed.maxAge : `${cc}, ${fixed.maxAge}`);
+    res.setHeaderNamed('Expires', 'expires', httpDate(expires));
     return;
   }
   let base = now;
@@ -126,22 +126,8 @@ function beforeCommit(ex: Exchange, state: Expires): void {
   log?.fine(`Request [${uri}] with response status [${status}] content-type [${contentType}], set expiration date [${new Date(expires).toUTCString()}]`);
   // Java's long division truncates toward zero; a date in the past gives a negative max-age, as in Tomcat.
   const maxAge = `max-age=${Math.trunc((expires - now) / 1000)}`;
-  res.setHeader('Cache-Control', cc === null ? maxAge : `${cc}, ${maxAge}`);
-  res.setHeader('Expires', httpDate(expires));
-}
-
-// HTTP dates have whole seconds: a busy server formats each one once (Date#toUTCString was the filter's largest cost).
-let cachedSecond = NaN;
-let cachedDate = '';
-
-/** The IMF-fixdate of a time in ms, formatted once per second. */
-function httpDate(ms: number): string {
-  const second = Math.floor(ms / 1000);
-  if (second !== cachedSecond) {
-    cachedDate = new Date(ms).toUTCString();
-    cachedSecond = second;
-  }
-  return cachedDate;
+  res.setHeaderNamed('Cache-Control', 'cache-control', cc === null ? maxAge : `${cc}, ${maxAge}`);
+  res.setHeaderNamed('Expires', 'expires', httpDate(expires));
 }
 
 /** The rule for a (lower-cased) content type: exact, then without parameters, then the major type, then the default. */

@@ -19,10 +19,10 @@ export const create: RuntimeFilterFactory<HttpHeaderSecurityConfig> = (config) =
         // Tomcat throws a ServletException here: the headers could no longer be sent.
         throw new Error('Unable to add HTTP headers since response is already committed on entry to the HTTP header security Filter');
       }
-      if (hsts !== null && ex.request.secure) res.setHeader('Strict-Transport-Security', hsts);
-      if (frameOptions !== null) res.setHeader('X-Frame-Options', frameOptions);
-      if (noSniff) res.setHeader('X-Content-Type-Options', 'nosniff');
-      if (xss) res.setHeader('X-XSS-Protection', '1; mode=block');
+      if (hsts !== null && ex.request.secure) res.setHeaderNamed('Strict-Transport-Security', 'strict-transport-security', hsts);
+      if (frameOptions !== null) res.setHeaderNamed('X-Frame-Options', 'x-frame-options', frameOptions);
+      if (noSniff) res.setHeaderNamed('X-Content-Type-Options', 'x-content-type-options', 'nosniff');
+      if (xss) res.setHeaderNamed('X-XSS-Protection', 'x-xss-protection', '1; mode=block');
       return next();
     },
   };

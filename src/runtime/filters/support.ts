@@ -53,14 +53,11 @@ export function splitCommaSeparated(text: string): string[] {
 
 /**
  * ExchangeResponse.addHeader for a header other than Content-Type whose
- * lower-cased name is a literal: Node finds an existing line by that name
- * without lower-casing the mixed-case one and looking the copy up again.
+ * lower-cased name is a literal: the store finds an existing line by that
+ * name without lower-casing the mixed-case one per request.
  */
 export function addHeaderNamed(res: ExchangeResponse, name: string, lowerCased: string, value: string): void {
-  const raw = res.raw;
-  if (raw.headersSent) return;
-  if (raw.hasHeader(lowerCased)) raw.appendHeader(name, value);
-  else raw.setHeader(name, value);
+  res.addHeaderNamed(name, lowerCased, value);
 }
 
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
@@ -72,8 +69,8 @@ const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
  */
 export function addVaryFieldName(res: ExchangeResponse, name: string): void {
   // Most responses have no Vary yet: the name then goes in as given, with no list to read.
-  if (!res.containsHeader('vary')) {
-    res.setHeader('vary', name);
+  if (!res.headers.has('vary')) {
+    res.setHeaderNamed('vary', 'vary', name);
     return;
   }
   const existing = res.getHeaders('vary');

@@ -1,0 +1,297 @@
+/**
+ * The response headers of an exchange, kept by the runtime while the chain
+ * runs and handed to node:http once, at commit, as one `writeHead` with a flat
+ * list. Filters set, read and replace headers many times per request; through
+ * node:http each of those calls validated the line and stored a fresh
+ * [name, value] pair, and the headers were validated once more when sent.
+ *
+ * Code that holds the Node response (the downstream handler, a framework)
+ * keeps using `res.setHeader`, `res.getHeader` and the rest: those methods are
+ * replaced on the response instance (one shared function each, nothing
+ * allocated per request) so that they read and write this store, with
+ * node:http's own validation and errors, and `writeHead` runs the commit hooks
+ * and sends the store. Names are kept as last set, looked up lower-cased, in
+ * insertion order, as node:http keeps them.
+ */
+import { ServerResponse, validateHeaderName, validateHeaderValue, type OutgoingHttpHeader, type OutgoingHttpHeaders } from 'node:http';
+
+/** A header value as node:http accepts it. */
+export type HeaderValue = string | number | readonly string[];
+
+/** Where the store is kept on the Node response (shared between copies of the runtime). */
+export const HEADERS = Symbol.for('tollgate.runtime.responseHeaders');
+
+/** Called by the patched writeHead before the store is sent (the exchange's commit hooks). */
+export const BEFORE_COMMIT = Symbol.for('tollgate.runtime.beforeCommit');
+
+/** node's header methods as this module calls them (loosely typed: @types/node lacks getRawHeaderNames, and values are passed on as given). */
+interface NodeHeaderMethods {
+  setHeader(name: string, value: unknown): ServerResponse;
+  getHeader(name: unknown): unknown;
+  removeHeader(name: unknown): void;
+  appendHeader(name: string, value: unknown): ServerResponse;
+  writeHead(...args: unknown[]): ServerResponse;
+  getRawHeaderNames(): string[];
+  getHeaderNames(): string[];
+  hasHeader(name: string): boolean;
+  getHeaders(): OutgoingHttpHeaders;
+  setHeaders(headers: unknown): ServerResponse;
+}
+
+type Patched = ServerResponse & NodeHeaderMethods & { [HEADERS]?: ResponseHeaders; [BEFORE_COMMIT]?: (res: ServerResponse) => void };
+
+const proto = ServerResponse.prototype as unknown as NodeHeaderMethods;
+const nodeSetHeader = proto.setHeader;
+const nodeGetHeader = proto.getHeader;
+const nodeRemoveHeader = proto.removeHeader;
+const nodeAppendHeader = proto.appendHeader;
+const nodeWriteHead = proto.writeHead;
+const nodeGetRawHeaderNames = proto.getRawHeaderNames;
+
+/** One entry per header name: [name as last set, lower-cased name, value], flattened. */
+export class ResponseHeaders {
+  private readonly entries: unknown[] = [];
+  /**
+   * Set when node held headers before the store was installed: node then keeps a (now empty) header table of its
+   * own, and a writeHead with a list would merge into it through the replaced methods, so the store is sent
+   * through node's table instead.
+   */
+  nodeHadHeaders = false;
+
+  /** Position of the entry for a lower-cased name, or -1. */
+  indexOf(key: string): number {
+    const e = this.entries;
+    for (let i = 1; i < e.length; i += 3) if (e[i] === key) return i - 1;
+    return -1;
+  }
+
+  /** The value as set (a list for several lines), or undefined. `key` is lower-cased. */
+  get(key: string): HeaderValue | undefined {
+    const i = this.indexOf(key);
+    return i < 0 ? undefined : (this.entries[i + 2] as HeaderValue);
+  }
+
+  has(key: string): boolean {
+    return this.indexOf(key) >= 0;
+  }
+
+  /** Replaces the header (validated by the caller). */
+  set(name: string, key: string, value: HeaderValue): void {
+    const i = this.indexOf(key);
+    if (i < 0) {
+      this.entries.push(name, key, value);
+    } else {
+      this.entries[i] = name;
+      this.entries[i + 2] = value;
+    }
+  }
+
+  /** Adds line(s) after any existing ones, keeping the name as first set (node's appendHeader). */
+  append(name: string, key: string, value: HeaderValue): void {
+    const i = this.indexOf(key);
+    if (i < 0) {
+      this.entries.push(name, key, value);
+      return;
+    }
+    const existing = this.entries[i + 2] as HeaderValue;
+    const lines: string[] = Array.isArray(existing) ? [...(existing as string[])] : [existing as string];
+    if (Array.isArray(value)) for (const v of value as string[]) lines.push(v);
+    else lines.push(value as string);
+    this.entries[i + 2] = lines;
+  }
+
+  /** Removes the header; whether it was there. */
+  remove(key: string): boolean {
+    const i = this.indexOf(key);
+    if (i < 0) return false;
+    this.entries.splice(i, 3);
+    return true;
+  }
+
+  /** Lower-cased names, in order. */
+  keys(): string[] {
+    const out: string[] = [];
+    for (let i = 1; i < this.entries.length; i += 3) out.push(this.entries[i] as string);
+    return out;
+  }
+
+  /** Names as set, in order. */
+  rawNames(): string[] {
+    const out: string[] = [];
+    for (let i = 0; i < this.entries.length; i += 3) out.push(this.entries[i] as string);
+    return out;
+  }
+
+  /** node's getHeaders(): lower-cased names to values, on a null prototype. */
+  toObject(): OutgoingHttpHeaders {
+    const out: OutgoingHttpHeaders = Object.create(null) as OutgoingHttpHeaders;
+    for (let i = 0; i < this.entries.length; i += 3) out[this.entries[i + 1] as string] = this.entries[i + 2] as OutgoingHttpHeader;
+    return out;
+  }
+
+  /** Puts every header into node's own table (with node's setHeader). */
+  copyInto(res: ServerResponse): void {
+    const e = this.entries;
+    for (let i = 0; i < e.length; i += 3) nodeSetHeader.call(res, e[i] as string, e[i + 2]);
+  }
+
+  /** [name, value, name, value...] for writeHead: node writes a list value as one line per element. */
+  flat(): unknown[] {
+    const e = this.entries;
+    const out = new Array<unknown>((e.length / 3) * 2);
+    for (let i = 0, j = 0; i < e.length; i += 3, j += 2) {
+      out[j] = e[i];
+      out[j + 1] = e[i + 2];
+    }
+    return out;
+  }
+}
+
+/**
+ * The store of a Node response, installed on first use: node's header
+ * methods are replaced on the instance, and headers node already holds (set
+ * before the runtime saw the response) move into the store. Null when the
+ * headers are already sent (nothing can change them any more).
+ */
+export function headersOf(res: ServerResponse): ResponseHeaders | null {
+  const p = res as Patched;
+  const existing = p[HEADERS];
+  if (existing !== undefined) return existing;
+  if (res.headersSent) return null;
+  const store = new ResponseHeaders();
+  const held = nodeGetRawHeaderNames.call(res);
+  if (held.length > 0) adopt(res, store, held);
+  p[HEADERS] = store;
+  const m = res as unknown as Record<keyof NodeHeaderMethods, unknown>;
+  m.setHeader = setHeader;
+  m.getHeader = getHeader;
+  m.hasHeader = hasHeader;
+  m.removeHeader = removeHeader;
+  m.appendHeader = appendHeader;
+  m.getHeaders = getHeaders;
+  m.getHeaderNames = getHeaderNames;
+  m.getRawHeaderNames = getRawHeaderNames;
+  m.setHeaders = setHeaders;
+  m.writeHead = writeHead;
+  return store;
+}
+
+/** Moves headers node already holds into the store, leaving node's flags (sendDate and the others removeHeader sets) as they were. */
+function adopt(res: ServerResponse, store: ResponseHeaders, names: string[]): void {
+  const r = res as unknown as Record<string, unknown>;
+  const flags = [r.sendDate, r._removedConnection, r._removedContLen, r._removedTE];
+  for (const name of names) {
+    store.set(name, name.toLowerCase(), nodeGetHeader.call(res, name) as HeaderValue);
+    nodeRemoveHeader.call(res, name);
+  }
+  [r.sendDate, r._removedConnection, r._removedContLen, r._removedTE] = flags;
+  store.nodeHadHeaders = true;
+}
+
+function storeOf(res: ServerResponse): ResponseHeaders {
+  return (res as Patched)[HEADERS]!;
+}
+
+function setHeader(this: ServerResponse, name: string, value: HeaderValue): ServerResponse {
+  // After commit, node's own method throws its ERR_HTTP_HEADERS_SENT.
+  if (this.headersSent) return nodeSetHeader.call(this, name, value);
+  validateHeaderName(name);
+  validateHeaderValue(name, value as string);
+  storeOf(this).set(name, name.toLowerCase(), value);
+  return this;
+}
+
+function appendHeader(this: ServerResponse, name: string, value: HeaderValue): ServerResponse {
+  if (this.headersSent) return nodeAppendHeader.call(this, name, value);
+  validateHeaderName(name);
+  validateHeaderValue(name, value as string);
+  storeOf(this).append(name, name.toLowerCase(), value);
+  return this;
+}
+
+function getHeader(this: ServerResponse, name: string): HeaderValue | undefined {
+  if (typeof name !== 'string') return nodeGetHeader.call(this, name) as undefined;
+  return storeOf(this).get(name.toLowerCase());
+}
+
+function hasHeader(this: ServerResponse, name: string): boolean {
+  if (typeof name !== 'string') return nodeGetHeader.call(this, name) !== undefined;
+  return storeOf(this).has(name.toLowerCase());
+}
+
+function removeHeader(this: ServerResponse, name: string): void {
+  if (typeof name !== 'string' || this.headersSent) {
+    nodeRemoveHeader.call(this, name);
+    return;
+  }
+  const key = name.toLowerCase();
+  storeOf(this).remove(key);
+  // Node remembers these removals (no Date header, no automatic Content-Length...): its own method sets the flags.
+  if (key === 'date' || key === 'connection' || key === 'content-length' || key === 'transfer-encoding') nodeRemoveHeader.call(this, name);
+}
+
+function getHeaders(this: ServerResponse): OutgoingHttpHeaders {
+  return storeOf(this).toObject();
+}
+
+function getHeaderNames(this: ServerResponse): string[] {
+  return storeOf(this).keys();
+}
+
+function getRawHeaderNames(this: ServerResponse): string[] {
+  return storeOf(this).rawNames();
+}
+
+function setHeaders(this: ServerResponse, headers: unknown): ServerResponse {
+  if (this.headersSent) return proto.setHeaders.call(this, headers);
+  // node's setHeaders: a Headers or Map, each entry through setHeader (Set-Cookie of a Headers as its list of lines).
+  if (headers === null || typeof headers !== 'object' || typeof (headers as Map<string, unknown>).entries !== 'function') return proto.setHeaders.call(this, headers);
+  const cookies = headers instanceof Headers ? headers.getSetCookie() : [];
+  for (const [k, v] of (headers as Map<string, HeaderValue>).entries()) {
+    if (cookies.length > 0 && k.toLowerCase() === 'set-cookie') continue;
+    this.setHeader(k, v);
+  }
+  if (cookies.length > 0) this.setHeader('set-cookie', cookies);
+  return this;
+}
+
+/** writeHead on a response with a store: its arguments go into the store, the hooks run, then the store is sent in one call. */
+function writeHead(this: Patched, statusCode: number, reasonOrHeaders?: unknown, maybeHeaders?: unknown): ServerResponse {
+  if (this.headersSent) return nodeWriteHead.apply(this, arguments as unknown as unknown[]);
+  const reason = typeof reasonOrHeaders === 'string' ? reasonOrHeaders : undefined;
+  const headers = reason === undefined ? reasonOrHeaders : maybeHeaders;
+  this.statusCode = statusCode;
+  // Headers passed to writeHead are applied first so the hooks see (and may override) them.
+  if (headers !== undefined && headers !== null) applyHeaders(this, storeOf(this), headers as OutgoingHttpHeaders | OutgoingHttpHeader[]);
+  const before = this[BEFORE_COMMIT];
+  if (before !== undefined) before(this);
+  // A hook that answered by itself (sendError) has already sent the headers.
+  if (this.headersSent) return this;
+  const store = storeOf(this);
+  if (store.nodeHadHeaders) {
+    store.copyInto(this);
+    return reason === undefined ? nodeWriteHead.call(this, this.statusCode) : nodeWriteHead.call(this, this.statusCode, reason);
+  }
+  const flat = store.flat();
+  return reason === undefined ? nodeWriteHead.call(this, this.statusCode, flat) : nodeWriteHead.call(this, this.statusCode, reason, flat);
+}
+
+/** writeHead's headers as node applies them over headers already set: an object replaces, a list replaces each name and keeps its repeats. */
+function applyHeaders(res: ServerResponse, store: ResponseHeaders, headers: OutgoingHttpHeaders | OutgoingHttpHeader[]): void {
+  if (!Array.isArray(headers)) {
+    for (const k of Object.keys(headers)) {
+      const v = (headers as OutgoingHttpHeaders)[k];
+      if (v !== undefined) res.setHeader(k, v);
+    }
+    return;
+  }
+  const pairs: [string, HeaderValue][] = [];
+  if (headers.length > 0 && Array.isArray(headers[0])) {
+    for (const pair of headers as unknown as [string, HeaderValue][]) pairs.push([pair[0], pair[1]]);
+  } else {
+    if (headers.length % 2 !== 0) throw Object.assign(new TypeError("The argument 'headers' is invalid: a flat header list needs a value for every name"), { code: 'ERR_INVALID_ARG_VALUE' });
+    for (let i = 0; i + 1 < headers.length; i += 2) pairs.push([String(headers[i]), headers[i + 1] as HeaderValue]);
+  }
+  for (const [k] of pairs) store.remove(k.toLowerCase());
+  for (const [k, v] of pairs) if (k) res.appendHeader(k, v as string);
+}
