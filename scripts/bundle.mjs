@@ -16,6 +16,7 @@ export const ENTRY_POINTS = {
   compile: 'src/api/compile.ts',
   schema: 'src/api/schema.ts',
   embed: 'src/embed/index.ts',
+  'stores-redis': 'src/stores/redis.ts',
 };
 
 rmSync('dist/bundle', { recursive: true, force: true });
@@ -37,7 +38,8 @@ await build({
   logLevel: 'warning',
   // recheck (2.9 MB, loaded lazily by the regex-redos rule) stays a package import: bundled, every start would parse it.
   // The language server's libraries likewise: only `tollgate lsp` loads them (src/lsp/server.ts requires them).
-  external: ['recheck', 'vscode-languageserver', 'vscode-languageserver/node', 'vscode-languageserver-textdocument'],
+  // @redis/client likewise: only `serve --store redis://` and tollgate/stores/redis load it.
+  external: ['@redis/client', 'recheck', 'vscode-languageserver', 'vscode-languageserver/node', 'vscode-languageserver-textdocument'],
   // CommonJS dependencies bundled here (saxes, picomatch) call require(); give each output file one.
   banner: { js: "import { createRequire as __tollgateRequire } from 'node:module'; const require = __tollgateRequire(import.meta.url);" },
 });

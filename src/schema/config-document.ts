@@ -22,8 +22,22 @@ export const configFileSchema = z
       .enum(PROFILES)
       .optional()
       .meta({ description: 'Rule set: recommended (default), cis (adds the CIS Apache Tomcat 10.1 Benchmark rules) or stig (adds the DISA STIG rules). `rules` levels apply on top.' }),
+    store: z
+      .object({
+        url: z
+          .string()
+          .regex(/^(memory|redis|rediss?:\/\/.+)$/, 'write memory, redis (TOLLGATE_REDIS_URL, else redis://127.0.0.1:6379) or a redis:// URL')
+          .meta({ description: 'memory (the default), redis (the URL in TOLLGATE_REDIS_URL, else redis://127.0.0.1:6379) or a redis:// / rediss:// URL.' }),
+        prefix: z.string().min(1).optional().meta({ description: 'Prepended to every Redis key (default tollgate:).' }),
+        timeoutMs: z.number().int().min(1).max(60_000).optional().meta({ description: 'Most milliseconds a Redis command may take before the request fails closed (default 300).' }),
+        connectTimeoutMs: z.number().int().min(1).max(60_000).optional().meta({ description: 'Most milliseconds to wait for a connection (default 1000).' }),
+        failOpen: z.boolean().optional().meta({ description: 'RateLimitFilter lets requests through while Redis cannot count them (default false: they are refused).' }),
+      })
+      .strict()
+      .optional()
+      .meta({ description: 'Where tollgate serve keeps sessions, CSRF nonces, rate-limit windows and the lock-out table (docs/deployment.md). `serve --store` wins over it.' }),
   })
   .strict()
-  .meta({ title: 'tollgate.config.json', description: 'Configuration of tollgate lint.' });
+  .meta({ title: 'tollgate.config.json', description: 'Configuration of tollgate lint and of the state tollgate serve shares.' });
 
 export type ConfigFile = z.output<typeof configFileSchema>;

@@ -115,5 +115,6 @@ export async function runServeWorker(options: WorkerOptions): Promise<never> {
   await stopSignal;
   await running.drain(DRAIN_TIMEOUT_MS);
   await running.stop();
+  await options.state?.close();
   process.exit(0);
 }

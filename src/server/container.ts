@@ -49,7 +49,10 @@ export interface ContainerOptions {
   hostOperations?: HostOperations;
   /** What `persist` calls (default: a server.xml persister when StoreConfig is enabled, else none). */
   persister?: Persister | null;
-  /** Where sessions, rate-limit windows and the lock-out table live (default: this process's memory). */
+  /**
+   * Where sessions, CSRF nonces, rate-limit windows and the lock-out table live (default: this process's
+   * memory). The caller owns it and closes it after `stop()`.
+   */
   state?: StateBackend;
   /** Runs after every context is deployed and before the port is opened (a cluster worker catches up on host changes here). */
   beforeListen?: (registry: HostRegistry) => Promise<void>;

@@ -11,6 +11,10 @@ import { ServerRefusedError, startContainer } from '../../server/container.js';
 import type { Diagnostic } from '../../model/index.js';
 import { UsageError, type Command, type Io } from '../command.js';
 import { integerOption, single, stringOption, targetOption } from '../options.js';
+import { ConfigError, loadConfig } from '../../lint/config.js';
+import type { StateBackend } from '../../runtime/state.js';
+import type { RedisStateOptions } from '../../stores/redis.js';
+import { parseStoreChoice, type StoreChoice } from '../../stores/url.js';
 import { skippedLine, stylish, UNSAFE_RULES } from '../plan-output.js';
 
 /** The most processes `--workers` accepts: far more than any machine has cores for, few enough to be a mistake beyond. */
@@ -37,7 +41,13 @@ export const serveCommand: Command = {
       .option('strict', { type: 'boolean', default: false, describe: 'Refuse to start when lint finds any error' })
       .option('target', targetOption(true))
       .option('allow-app-base-outside-base', { type: 'boolean', default: false, describe: 'Let the host manager add hosts whose appBase is outside the base' })
-      .option('workers', { type: 'string', default: '1', requiresArg: true, coerce: parseServeWorkers, describe: 'Processes sharing the port (node:cluster): auto (one per core) or a number; 1 runs one process' }),
+      .option('workers', { type: 'string', default: '1', requiresArg: true, coerce: parseServeWorkers, describe: 'Processes sharing the port (node:cluster): auto (one per core) or a number; 1 runs one process' })
+      .option('store', {
+        type: 'string',
+        requiresArg: true,
+        coerce: (v: unknown) => parseStoreChoice(single('store', v)),
+        describe: "Where sessions, CSRF nonces, rate-limit windows and the lock-out table live: memory (default), redis (TOLLGATE_REDIS_URL) or redis://host:port (default: tollgate.config.json's store)",
+      }),
   run: async (argv: Record<string, unknown>, io: Io) => {
     const base = resolve(io.cwd, String(argv['base']));
     if (!existsSync(base) || !statSync(base).isDirectory()) throw new UsageError(`--base ${String(argv['base'])} is not a directory`);
@@ -46,8 +56,12 @@ export const serveCommand: Command = {
     const address = String(argv['address']);
     const port = argv['port'] !== undefined ? Number(argv['port']) : undefined;
     const allowAppBaseOutsideBase = argv['allowAppBaseOutsideBase'] === true;
-    // A worker forked by the primary below: the primary has linted and printed; the worker serves.
-    if (isServeWorker()) return runServeWorker({ base, ...(home ? { home } : {}), ...(port !== undefined ? { port } : {}), address, target, allowAppBaseOutsideBase });
+    const store = storeSettings(argv['store'] as StoreChoice | undefined, io.cwd);
+    // A worker forked by the primary below: the primary has linted and printed; the worker serves (its own connection to the store).
+    if (isServeWorker()) {
+      const state = await openState(store, io, false);
+      return runServeWorker({ base, ...(home ? { home } : {}), ...(port !== undefined ? { port } : {}), address, target, allowAppBaseOutsideBase, ...(state ? { state } : {}) });
+    }
     const requested = argv['workers'] as number | 'auto';
     const workers = requested === 'auto' ? availableParallelism() : requested;
 
@@ -74,9 +88,11 @@ export const serveCommand: Command = {
       return again;
     });
     const { loaded, unsafe } = first;
+    const state = await openState(store, io, true);
     let container;
     try {
       container = await startContainer({
+        ...(state ? { state } : {}),
         base,
         loaded,
         unsafe,
@@ -87,6 +103,7 @@ export const serveCommand: Command = {
         allowAppBaseOutsideBase,
       });
     } catch (e) {
+      await state?.close();
       return startFailure(e, io);
     }
     for (const s of container.plan.skipped) io.stderr(skippedLine('serve', s, io));
@@ -99,7 +116,11 @@ export const serveCommand: Command = {
         process.off('SIGINT', stop);
         process.off('SIGTERM', stop);
         // The requests in flight finish; new connections are refused.
-        void container.drain(DRAIN_TIMEOUT_MS).then(() => container.stop()).then(done);
+        void container
+          .drain(DRAIN_TIMEOUT_MS)
+          .then(() => container.stop())
+          .then(() => state?.close())
+          .then(done);
       };
       process.on('SIGINT', stop);
       process.on('SIGTERM', stop);
@@ -108,6 +129,38 @@ export const serveCommand: Command = {
     return 0;
   },
 };
+
+/** What `--store` says, else tollgate.config.json's `store` (found upward from the working directory), else memory. */
+function storeSettings(flag: StoreChoice | undefined, cwd: string): RedisStateOptions | null {
+  let config;
+  try {
+    config = loadConfig(cwd).config.store;
+  } catch (e) {
+    if (e instanceof ConfigError) throw new UsageError(e.message);
+    throw e;
+  }
+  let choice = flag;
+  if (choice === undefined && config !== undefined) {
+    try {
+      choice = parseStoreChoice(config.url);
+    } catch (e) {
+      throw new UsageError(`tollgate.config.json store.url: ${(e as Error).message}`);
+    }
+  }
+  if (choice === undefined || choice.kind === 'memory') return null;
+  const { url: _url, ...options } = config ?? {};
+  return { ...options, url: choice.url };
+}
+
+/** Connects to Redis when chosen; serve starts either way (failing closed until Redis answers). */
+async function openState(options: RedisStateOptions | null, io: Io, report: boolean): Promise<StateBackend | null> {
+  if (options === null) return null;
+  const { createRedisBackend } = await import('../../stores/redis.js');
+  const backend = createRedisBackend(options);
+  const up = await backend.ready(options.connectTimeoutMs ?? 2_000);
+  if (report) io.stdout(`state: ${backend.name}${up ? '' : ' (not answering yet: CSRF checks, the lock-out and rate limits refuse until it does)'}\n`);
+  return backend;
+}
 
 /** Why serve did not start, as exit code 1 (Tomcat refuses) or a usage error (the port). */
 function startFailure(e: unknown, io: Io): number {

@@ -1,0 +1,430 @@
+/**
+ * tollgate/stores/redis: the runtime's state (src/runtime/state.ts) in Redis,
+ * so that several processes or machines share sessions, CSRF nonces, rate
+ * limit windows and the lock-out table. Loaded only when asked for (`serve
+ * --store redis://…`, or a compiled module's `create({ state })`).
+ *
+ * Every operation is one command (a Lua script where it reads and writes), so
+ * a request's operations issued in one turn of the event loop travel in one
+ * write and come back in one round trip (node-redis writes what was queued in
+ * a turn together). Every key has a TTL. Commands time out after `timeoutMs`
+ * and are refused at once while the connection is down (no offline queue):
+ * callers fail closed. The outage is logged once, and its end once.
+ */
+import { createHash } from 'node:crypto';
+import { createClient } from '@redis/client';
+import { defaultRedisUrl, redisUrlProblem } from './url.js';
+import { getLogger, type ContextStores, type LockoutPolicy, type LockoutRecord, type LockoutStore, type RateLimitStore, type SessionRecord, type SessionStore, type StateBackend } from '../runtime/index.js';
+
+export interface RedisStateOptions {
+  /** redis:// or rediss:// URL (default: TOLLGATE_REDIS_URL, else redis://127.0.0.1:6379). */
+  url?: string;
+  /** Prepended to every key (default `tollgate:`), so several deployments can share one Redis. */
+  prefix?: string;
+  /** Most milliseconds a command may take before the request goes on without it, failing closed (default 300). */
+  timeoutMs?: number;
+  /** Most milliseconds to wait for a connection (default 1000); reconnection is retried every 0.1 to 2 s. */
+  connectTimeoutMs?: number;
+  /** RateLimitFilter lets requests through while Redis cannot count them (default false: refuses them). */
+  failOpen?: boolean;
+  /** TTL of sessions that never time out (session-timeout 0), counted from their last access (default 86,400 s). */
+  idleSessionTtlSeconds?: number;
+}
+
+const logger = getLogger('tollgate.stores.RedisStateBackend');
+
+/** A script run by its SHA1 (EVALSHA), loaded with EVAL when the server does not know it yet. */
+class Script {
+  readonly sha: string;
+  constructor(readonly source: string) {
+    this.sha = createHash('sha1').update(source).digest('hex');
+  }
+}
+
+// Sessions: one hash per session. c creation, l last access, m max inactive (s), n nonces (space separated,
+// eldest first), r REST token, a:<name> attributes as JSON. Times are the callers' clocks (ms).
+const LOAD = new Script(`
+local h = redis.call('HGETALL', KEYS[1])
+if #h == 0 then return false end
+local l, m = 0, 0
+for i = 1, #h, 2 do
+  if h[i] == 'l' then l = tonumber(h[i + 1]) elseif h[i] == 'm' then m = tonumber(h[i + 1]) end
+end
+local now = tonumber(ARGV[1])
+if m > 0 and now - l >= m * 1000 then redis.call('DEL', KEYS[1]) return false end
+redis.call('HSET', KEYS[1], 'l', ARGV[1])
+redis.call('PEXPIRE', KEYS[1], m > 0 and (m * 1000 + 1000) or tonumber(ARGV[2]))
+return h`);
+
+const UPDATE = new Script(`
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+local m = tonumber(ARGV[1])
+redis.call('HSET', KEYS[1], 'm', ARGV[1])
+for i = 3, #ARGV, 2 do
+  if ARGV[i + 1] == '' then redis.call('HDEL', KEYS[1], ARGV[i]) else redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1]) end
+end
+redis.call('PEXPIRE', KEYS[1], m > 0 and (m * 1000 + 1000) or tonumber(ARGV[2]))
+return 1`);
+
+const RENAME = new Script(`
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+redis.call('RENAME', KEYS[1], KEYS[2])
+return 1`);
+
+const ADD_NONCE = new Script(`
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+local size = tonumber(ARGV[2])
+local list = {}
+local old = redis.call('HGET', KEYS[1], 'n')
+if old then for n in string.gmatch(old, '%S+') do list[#list + 1] = n end end
+list[#list + 1] = ARGV[1]
+local from = #list - size + 1
+if from < 1 then from = 1 end
+redis.call('HSET', KEYS[1], 'n', table.concat(list, ' ', from, #list))
+return 1`);
+
+const REST_TOKEN = new Script(`
+if redis.call('EXISTS', KEYS[1]) == 0 then return false end
+redis.call('HSETNX', KEYS[1], 'r', ARGV[1])
+return redis.call('HGET', KEYS[1], 'r')`);
+
+// Rate limit: one counter per window and address, expiring with the window.
+const INCREMENT = new Script(`
+local n = redis.call('INCR', KEYS[1])
+if n == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
+return n`);
+
+// Lock-out: f failures, t last failure (ms); the record lives lockOutTime after its last failure, so a lock
+// is never dropped before it expires and nothing else stays.
+const FAILURE = new Script(`
+local f = tonumber(redis.call('HGET', KEYS[1], 'f') or '0')
+local t = tonumber(redis.call('HGET', KEYS[1], 't') or ARGV[1])
+local now = tonumber(ARGV[1])
+local count, lockOut = tonumber(ARGV[2]), tonumber(ARGV[3])
+if f >= count and math.floor((now - t) / 1000) > lockOut then f = 0 end
+f = f + 1
+redis.call('HSET', KEYS[1], 'f', f, 't', ARGV[1])
+redis.call('PEXPIRE', KEYS[1], lockOut * 1000 + 1000)
+return {f, ARGV[1]}`);
+
+type Client = ReturnType<typeof createClient>;
+
+/** The shared connection: commands, their timeout, and the outage log. */
+class Connection {
+  readonly client: Client;
+  private down = false;
+  private downSince = 0;
+  private closed = false;
+
+  constructor(
+    readonly url: string,
+    private readonly timeoutMs: number,
+    connectTimeoutMs: number,
+  ) {
+    this.client = createClient({
+      url,
+      // Requests never wait for a connection: while it is down a command is refused at once.
+      disableOfflineQueue: true,
+      socket: { connectTimeout: connectTimeoutMs, reconnectStrategy: (retries: number) => Math.min(100 * 2 ** Math.min(retries, 5), 2_000) },
+    });
+    this.client.on('error', (err: Error) => this.failed(err));
+    this.client.on('ready', () => this.recovered());
+    // The first connection is made in the background: a server starts (failing closed) while Redis is down.
+    this.client.connect().catch((err: Error) => this.failed(err));
+  }
+
+  /** Resolves when connected, or after `ms` (false). */
+  async ready(ms: number): Promise<boolean> {
+    if (this.client.isReady) return true;
+    return new Promise((resolve) => {
+      const t = setTimeout(() => {
+        this.client.off('ready', ok);
+        resolve(false);
+      }, ms);
+      const ok = (): void => {
+        clearTimeout(t);
+        resolve(true);
+      };
+      this.client.once('ready', ok);
+    });
+  }
+
+  /** Runs a script; rejects (and logs the outage once) when Redis does not answer within the timeout. */
+  async eval(script: Script, keys: readonly string[], args: readonly string[]): Promise<unknown> {
+    const opts = { timeout: this.timeoutMs };
+    try {
+      let reply: unknown;
+      try {
+        reply = await this.client.sendCommand(['EVALSHA', script.sha, String(keys.length), ...keys, ...args], opts);
+      } catch (err) {
+        if (!String((err as Error)?.message).startsWith('NOSCRIPT')) throw err;
+        reply = await this.client.sendCommand(['EVAL', script.source, String(keys.length), ...keys, ...args], opts);
+      }
+      if (this.down) this.recovered();
+      return reply;
+    } catch (err) {
+      this.failed(err);
+      throw err;
+    }
+  }
+
+  async del(key: string): Promise<void> {
+    try {
+      await this.client.sendCommand(['DEL', key], { timeout: this.timeoutMs });
+    } catch (err) {
+      this.failed(err);
+      throw err;
+    }
+  }
+
+  private failed(err: unknown): void {
+    if (this.down || this.closed) return;
+    this.down = true;
+    this.downSince = Date.now();
+    const why = err instanceof Error ? err.message || err.name : String(err);
+    logger.warning(`Redis at ${redact(this.url)} is unreachable (${why}): CSRF checks and the lock-out refuse, rate limits ${'refuse or pass as configured'}, until it answers again`);
+  }
+
+  private recovered(): void {
+    if (!this.down || this.closed) return;
+    this.down = false;
+    logger.info(`Redis at ${redact(this.url)} answers again after ${((Date.now() - this.downSince) / 1000).toFixed(1)} s`);
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    try {
+      if (this.client.isOpen) await this.client.close();
+      else this.client.destroy();
+    } catch {
+      this.client.destroy();
+    }
+  }
+}
+
+/** The URL without its password, for logs. */
+function redact(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password !== '') u.password = '***';
+    return u.toString();
+  } catch {
+    return url;
+  }
+}
+
+/** A key part that cannot run into the next: host names and paths are free text. */
+function part(s: string): string {
+  return encodeURIComponent(s);
+}
+
+/** One context's sessions, keyed `<prefix>s:<id>`. */
+class RedisSessionStore implements SessionStore {
+  constructor(
+    private readonly conn: Connection,
+    private readonly prefix: string,
+    private readonly idleTtlMs: number,
+  ) {}
+
+  private key(id: string): string {
+    return `${this.prefix}s:${id}`;
+  }
+
+  async load(id: string, now: number): Promise<SessionRecord | null> {
+    const reply = (await this.conn.eval(LOAD, [this.key(id)], [String(now), String(this.idleTtlMs)])) as string[] | null;
+    if (reply === null || !Array.isArray(reply)) return null;
+    return toRecord(id, reply, now);
+  }
+
+  async create(record: SessionRecord): Promise<void> {
+    const args = [String(record.maxInactiveInterval), String(this.idleTtlMs), 'c', String(record.creationTime), 'l', String(record.lastAccessedTime)];
+    // A new key: UPDATE refuses to resurrect a missing session, so the first write goes through HSET in the script below.
+    await this.conn.eval(CREATE, [this.key(record.id)], [...args, ...attributeArgs(record.attributes)]);
+  }
+
+  async update(record: SessionRecord, changes: ReadonlyMap<string, unknown>): Promise<void> {
+    await this.conn.eval(UPDATE, [this.key(record.id)], [String(record.maxInactiveInterval), String(this.idleTtlMs), ...attributeArgs(changes)]);
+  }
+
+  async rename(oldId: string, newId: string): Promise<boolean> {
+    return (await this.conn.eval(RENAME, [this.key(oldId), this.key(newId)], [])) === 1;
+  }
+
+  async remove(id: string): Promise<void> {
+    await this.conn.del(this.key(id));
+  }
+
+  async addNonce(id: string, nonce: string, cacheSize: number): Promise<void> {
+    await this.conn.eval(ADD_NONCE, [this.key(id)], [nonce, String(cacheSize)]);
+  }
+
+  async restToken(id: string, fresh: string): Promise<string | null> {
+    const r = await this.conn.eval(REST_TOKEN, [this.key(id)], [fresh]);
+    return typeof r === 'string' ? r : null;
+  }
+
+  close(): void {}
+}
+
+const CREATE = new Script(`
+local m = tonumber(ARGV[1])
+redis.call('HSET', KEYS[1], 'm', ARGV[1])
+for i = 3, #ARGV, 2 do redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1]) end
+redis.call('PEXPIRE', KEYS[1], m > 0 and (m * 1000 + 1000) or tonumber(ARGV[2]))
+return 1`);
+
+/** Attribute names and JSON values as script arguments (`''`: removed). */
+function attributeArgs(attrs: ReadonlyMap<string, unknown>): string[] {
+  const out: string[] = [];
+  for (const [name, value] of attrs) {
+    if (value === undefined) {
+      out.push(`a:${name}`, '');
+      continue;
+    }
+    let json: string | undefined;
+    try {
+      json = JSON.stringify(value);
+    } catch {
+      json = undefined;
+    }
+    if (json === undefined) {
+      unserialisable(name);
+      continue;
+    }
+    out.push(`a:${name}`, json);
+  }
+  return out;
+}
+
+const warnedAttributes = new Set<string>();
+
+function unserialisable(name: string): void {
+  if (warnedAttributes.has(name) || warnedAttributes.size > 1000) return;
+  warnedAttributes.add(name);
+  logger.warning(`The session attribute [${name}] is not JSON-serialisable and is not stored in Redis (other instances will not see it)`);
+}
+
+function toRecord(id: string, flat: readonly string[], now: number): SessionRecord {
+  const attributes = new Map<string, unknown>();
+  let c = now;
+  let m = -1;
+  let nonces: string[] | null = null;
+  let restToken: string | null = null;
+  for (let i = 0; i + 1 < flat.length; i += 2) {
+    const k = flat[i]!;
+    const v = flat[i + 1]!;
+    if (k === 'c') c = Number(v);
+    else if (k === 'm') m = Number(v);
+    else if (k === 'n') nonces = v === '' ? [] : v.split(' ');
+    else if (k === 'r') restToken = v;
+    else if (k.startsWith('a:')) {
+      try {
+        attributes.set(k.slice(2), JSON.parse(v));
+      } catch {
+        // A value some other writer stored unreadably is left out rather than failing the request.
+      }
+    }
+  }
+  return { id, creationTime: c, lastAccessedTime: now, maxInactiveInterval: m, attributes, nonces, restToken };
+}
+
+/** One RateLimitFilter's counters, keyed `<prefix>rl:<filter>:<window>:<address>`. */
+class RedisRateLimitStore implements RateLimitStore {
+  constructor(
+    private readonly conn: Connection,
+    private readonly prefix: string,
+    readonly failOpen: boolean,
+  ) {}
+
+  async increment(key: string, window: number, windowMs: number): Promise<number> {
+    return Number(await this.conn.eval(INCREMENT, [`${this.prefix}${window}:${key}`], [String(windowMs)]));
+  }
+
+  close(): void {}
+}
+
+/** A realm's failed-users table, keyed `<prefix>lock:<scope>:<user>`. */
+class RedisLockoutStore implements LockoutStore {
+  constructor(
+    private readonly conn: Connection,
+    private readonly prefix: string,
+  ) {}
+
+  private key(user: string): string {
+    return `${this.prefix}${part(user)}`;
+  }
+
+  async get(user: string): Promise<LockoutRecord | null> {
+    const r = (await this.conn.eval(GET_LOCK, [this.key(user)], [])) as [string, string] | null;
+    return Array.isArray(r) ? { failures: Number(r[0]), lastFailure: Number(r[1]) } : null;
+  }
+
+  async registerFailure(user: string, now: number, policy: LockoutPolicy): Promise<LockoutRecord> {
+    const r = (await this.conn.eval(FAILURE, [this.key(user)], [String(now), String(policy.failureCount), String(policy.lockOutTime)])) as [number, string];
+    return { failures: Number(r[0]), lastFailure: Number(r[1]) };
+  }
+
+  async clear(user: string): Promise<void> {
+    await this.conn.del(this.key(user));
+  }
+
+  close(): void {}
+}
+
+const GET_LOCK = new Script(`
+local f = redis.call('HGET', KEYS[1], 'f')
+if not f then return false end
+return {f, redis.call('HGET', KEYS[1], 't')}`);
+
+/** All of a server's state in one Redis, each context and realm under its own key prefix. */
+export class RedisStateBackend implements StateBackend {
+  readonly name: string;
+  private readonly conn: Connection;
+  private readonly prefix: string;
+  private readonly failOpen: boolean;
+  private readonly idleTtlMs: number;
+
+  constructor(options: RedisStateOptions = {}) {
+    const url = options.url ?? defaultRedisUrl();
+    const problem = redisUrlProblem(url);
+    if (problem !== null) throw new TypeError(problem);
+    const timeoutMs = options.timeoutMs ?? 300;
+    if (!(Number.isInteger(timeoutMs) && timeoutMs > 0)) throw new TypeError(`timeoutMs must be a positive integer, got ${String(options.timeoutMs)}`);
+    this.conn = new Connection(url, timeoutMs, options.connectTimeoutMs ?? 1_000);
+    this.name = redact(url);
+    this.prefix = options.prefix ?? 'tollgate:';
+    this.failOpen = options.failOpen ?? false;
+    this.idleTtlMs = (options.idleSessionTtlSeconds ?? 86_400) * 1000;
+  }
+
+  /** Resolves true once connected, false after `ms` (the backend works either way, failing closed until then). */
+  ready(ms = 2_000): Promise<boolean> {
+    return this.conn.ready(ms);
+  }
+
+  context(host: string, contextPath: string): ContextStores {
+    const p = `${this.prefix}c:${part(host.toLowerCase())}:${part(contextPath === '' ? '/' : contextPath)}:`;
+    const conn = this.conn;
+    const failOpen = this.failOpen;
+    return {
+      sessions: new RedisSessionStore(conn, p, this.idleTtlMs),
+      rateLimiter: (filterName) => new RedisRateLimitStore(conn, `${p}rl:${part(filterName)}:`, failOpen),
+    };
+  }
+
+  lockouts(scope: string): LockoutStore {
+    return new RedisLockoutStore(this.conn, `${this.prefix}lock:${part(scope)}:`);
+  }
+
+  close(): Promise<void> {
+    return this.conn.close();
+  }
+}
+
+/** A Redis backend (tollgate/stores/redis's entry point). */
+export function createRedisBackend(options: RedisStateOptions = {}): RedisStateBackend {
+  return new RedisStateBackend(options);
+}
+
+export { defaultRedisUrl, parseStoreChoice, redisUrlProblem, type StoreChoice } from './url.js';
