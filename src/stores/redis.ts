@@ -427,4 +427,5 @@ export function createRedisBackend(options: RedisStateOptions = {}): RedisStateB
   return new RedisStateBackend(options);
 }
 
+export type { StateBackend } from '../runtime/index.js';
 export { defaultRedisUrl, parseStoreChoice, redisUrlProblem, type StoreChoice } from './url.js';

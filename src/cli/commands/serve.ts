@@ -12,8 +12,7 @@ import type { Diagnostic } from '../../model/index.js';
 import { UsageError, type Command, type Io } from '../command.js';
 import { integerOption, single, stringOption, targetOption } from '../options.js';
 import { ConfigError, loadConfig } from '../../lint/config.js';
-import type { StateBackend } from '../../runtime/state.js';
-import type { RedisStateOptions } from '../../stores/redis.js';
+import type { RedisStateOptions, StateBackend } from '../../stores/redis.js';
 import { parseStoreChoice, type StoreChoice } from '../../stores/url.js';
 import { skippedLine, stylish, UNSAFE_RULES } from '../plan-output.js';
 
