@@ -413,7 +413,8 @@ export class RedisStateBackend implements StateBackend {
     };
   }
 
-  lockouts(scope: string): LockoutStore {
+  /** `settings.cacheSize` is not needed: each record expires lockOutTime after its last failure, a lock never sooner. */
+  lockouts(scope: string, _settings?: LockoutPolicy & { readonly cacheSize: number }): LockoutStore {
     return new RedisLockoutStore(this.conn, `${this.prefix}lock:${part(scope)}:`);
   }
 
