@@ -120,6 +120,7 @@ class Connection {
     readonly url: string,
     private readonly timeoutMs: number,
     connectTimeoutMs: number,
+    private readonly failOpen: boolean,
   ) {
     this.client = createClient({
       url,
@@ -182,7 +183,7 @@ class Connection {
     this.down = true;
     this.downSince = Date.now();
     const why = err instanceof Error ? err.message || err.name : String(err);
-    logger.warning(`Redis at ${redact(this.url)} is unreachable (${why}): CSRF checks and the lock-out refuse, rate limits ${'refuse or pass as configured'}, until it answers again`);
+    logger.warning(`Redis at ${redact(this.url)} is unreachable (${why}): sessions are not found, CSRF checks and the lock-out refuse and rate limits ${this.failOpen ? 'let requests through' : 'refuse'} until it is back`);
   }
 
   private recovered(): void {
@@ -391,7 +392,7 @@ export class RedisStateBackend implements StateBackend {
     if (problem !== null) throw new TypeError(problem);
     const timeoutMs = options.timeoutMs ?? 300;
     if (!(Number.isInteger(timeoutMs) && timeoutMs > 0)) throw new TypeError(`timeoutMs must be a positive integer, got ${String(options.timeoutMs)}`);
-    this.conn = new Connection(url, timeoutMs, options.connectTimeoutMs ?? 1_000);
+    this.conn = new Connection(url, timeoutMs, options.connectTimeoutMs ?? 1_000, options.failOpen ?? false);
     this.name = redact(url);
     this.prefix = options.prefix ?? 'tollgate:';
     this.failOpen = options.failOpen ?? false;

@@ -791,6 +791,7 @@ async function compileTarget(base: CatalinaBase, ws: Workspace, importModule: bo
     const body = m.code
       .replace(/^import \{([^}]*)\} from 'tollgate\/runtime';$/m, 'const {$1} = __rt;')
       .replace(/^export function createChain\(/m, 'function createChain(')
+      .replace(/^export function create\(/m, 'function create(')
       .replace(/^export default middleware;$/m, 'return middleware;');
     if (body === m.code) throw new Error(`compiled module ${m.fileName} does not have the expected import and export`);
     sharedStore ??= new MemorySessionStore({ sweepIntervalMs: 0 });

@@ -1,6 +1,7 @@
 import { createClient } from '@redis/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newSessionRecord, setLogSink, type LogRecord } from '../../src/runtime/index.js';
+import { UserRealm } from '../../src/server/realm.js';
 import { createRedisBackend, type RedisStateBackend } from '../../src/stores/redis.js';
 import { parseStoreChoice } from '../../src/stores/url.js';
 import { startRedis, type RedisProcess } from './redis-server.js';
@@ -92,6 +93,20 @@ describe('the Redis backend (a real redis-server, two connections)', () => {
     await la.clear('bob');
     expect(await lb.get('bob')).toBeNull();
   });
+
+  it('keeps a locked user locked through a flood of 1,001 other names until the lock expires (issue 25), on both instances', async () => {
+    let now = 5_000_000;
+    const settings = { failureCount: 5, lockOutTime: 300, cacheSize: 1000 };
+    const users = [{ username: 'plain', password: 's3cret', roles: [] }];
+    const ra = new UserRealm({ users, lockout: settings, clock: () => now, lockoutStore: a.lockouts('flood', settings) });
+    const rb = new UserRealm({ users, lockout: settings, clock: () => now, lockoutStore: b.lockouts('flood', settings) });
+    for (let i = 0; i < 5; i++) expect(await (i % 2 ? ra : rb).authenticate('plain', `guess-${i}`)).toBeNull();
+    for (let i = 0; i < 1001; i += 50) await Promise.all(Array.from({ length: Math.min(50, 1001 - i) }, (_, k) => (k % 2 ? ra : rb).authenticate(`flood-${i + k}`, null)));
+    expect(await ra.authenticate('plain', 's3cret')).toBeNull();
+    expect(await rb.authenticate('plain', 's3cret')).toBeNull();
+    now += 300_000;
+    expect(await rb.authenticate('plain', 's3cret')).not.toBeNull();
+  }, 30_000);
 
   it('gives every key it writes a TTL, so nothing grows without bound', async () => {
     const keys = await raw.keys('tollgate:*');
