@@ -9,6 +9,7 @@
  *   npm run bench -- --quick          # shorter runs, smaller sizes (about 6 minutes)
  *   npm run bench -- --only runtime,sessions [--out FILE]
  *   npm run bench -- --only workers --out /tmp/workers.md   # serve --workers auto against one process and Tomcat
+ *   npm run bench -- --only stores    # the compiled chain with its state in Redis vs in memory
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
@@ -58,7 +59,7 @@ interface Results {
   seconds: Record<string, number>;
 }
 
-const SECTIONS = ['parse', 'lint', 'runtime', 'cost', 'instructions', 'sessions', 'workers', 'soak', 'connections', 'fuzz', 'lsp', 'persist', 'report'] as const;
+const SECTIONS = ['parse', 'lint', 'runtime', 'cost', 'instructions', 'sessions', 'workers', 'soak', 'connections', 'fuzz', 'lsp', 'persist', 'report', 'stores'] as const;
 
 /** Benchmarks that own their output format: run as commands, their report kept verbatim. */
 function externalCommands(quick: boolean): Record<string, { title: string; args: string[] }> {
@@ -69,6 +70,7 @@ function externalCommands(quick: boolean): Record<string, { title: string; args:
     lsp: { title: 'Editor latency: tollgate lsp, diagnostics after a keystroke', args: ['bench/lsp.ts', '--keys', quick ? '40' : '200'] },
     persist: { title: 'Host manager persist on a server.xml of 10,000 hosts', args: ['bench/persist.ts', '--runs', quick ? '3' : '5'] },
     report: { title: 'tollgate report of the 1,000-app base in headless Chromium', args: ['bench/report.ts', '--runs', quick ? '3' : '5'] },
+    stores: { title: 'The compiled chain with its state in Redis vs in memory', args: ['bench/stores.ts', '--seconds', quick ? '5' : '10', '--runs', quick ? '2' : '3'] },
   };
 }
 

@@ -10,6 +10,8 @@ export const REDIS_SERVER = '/usr/bin/redis-server';
 
 export interface RedisProcess {
   readonly port: number;
+  /** The running redis-server's pid (undefined while it is down). */
+  readonly pid: number | undefined;
   readonly url: string;
   /** SIGKILL, as a crash or a pulled cable looks to a client. */
   kill(): Promise<void>;
@@ -76,6 +78,9 @@ export async function startRedis(): Promise<RedisProcess> {
   let child: ChildProcess | null = await launch(port);
   return {
     port,
+    get pid() {
+      return child?.pid;
+    },
     url: `redis://127.0.0.1:${port}`,
     async kill() {
       if (child === null) return;
