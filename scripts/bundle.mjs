@@ -74,7 +74,7 @@ await build({
   target: 'node20',
   sourcemap: false,
   logLevel: 'warning',
-  external: ['recheck', 'vscode-languageserver', 'vscode-languageserver/node', 'vscode-languageserver-textdocument'],
+  external: ['@redis/client', 'recheck', 'vscode-languageserver', 'vscode-languageserver/node', 'vscode-languageserver-textdocument'],
   define: { 'import.meta.url': '__tollgate_url' },
   banner: { js: "const __tollgate_url = require('node:url').pathToFileURL(__filename).href;" },
   plugins: [lazyRequiresBundled],
