@@ -8,15 +8,10 @@
  * reports what is wrong. A well-formed document in the subset has no
  * diagnostics, so none are produced here.
  */
-import type { Located, Span } from '../model/index.js';
+import type { Located } from '../model/index.js';
 import type { LineIndex } from './lines.js';
-import type { XmlAttribute, XmlElement } from './xml.js';
-
-const XML_NAMESPACE = 'http://www.w3.org/XML/1998/namespace';
-const XMLNS_NAMESPACE = 'http://www.w3.org/2000/xmlns/';
-
-/** Stands in for an element's span until its end tag is read. */
-const PENDING: Span = { file: '', line: 0, column: 0, endLine: 0, endColumn: 0, offset: 0, endOffset: 0 };
+import { attributeErrors, Namespaces } from './namespaces.js';
+import { MAX_DEPTH, STOP_DEPTH, TreeBuilder, type RawAttribute, type XmlElement, type XmlSink } from './tree.js';
 
 /** Characters XML 1.0 forbids anywhere, and CR (saxes normalises line ends). */
 const OUTSIDE_SUBSET = /[\x00-\x08\x0B\x0C\x0E-\x1F\r\uD800-\uDFFF\uFFFE\uFFFF]/;
@@ -59,104 +54,52 @@ function allSpace(text: string, from: number, to: number): boolean {
   return true;
 }
 
-/** An attribute as written: its qualified name, normalised value and offsets. */
-export interface RawAttribute {
-  qname: string;
-  value: string;
-  nameStart: number;
-  valueStart: number;
-  valueEnd: number;
-}
+/** The bindings of the scan (reused: a scan never nests). */
+const NS = new Namespaces();
+/** Scratch for one element's declarations and the messages saxes would give (any message: leave the file to saxes). */
+const DECL_PREFIXES: string[] = [];
+const DECL_URIS: string[] = [];
+const MESSAGES: string[] = [];
+const ATTRIBUTE_NAMES: string[] = [];
 
-/** Namespace bindings of one open element, chained to its parent's. */
-export interface Scope {
-  parent: Scope | null;
-  bindings: Map<string, string> | null;
-  /** resolve(this, ''), computed once: the namespace of every unprefixed element in this scope. */
-  defaultNamespace: string | undefined;
-}
-
-function resolve(scope: Scope, prefix: string): string | undefined {
-  for (let s: Scope | null = scope; s; s = s.parent) {
-    const uri = s.bindings?.get(prefix);
-    if (uri !== undefined) return uri;
-  }
-  return prefix === 'xml' ? XML_NAMESPACE : prefix === 'xmlns' ? XMLNS_NAMESPACE : undefined;
-}
-
-/** The scope of elements outside any declaration. */
-const NO_BINDINGS: Scope = { parent: null, bindings: null, defaultNamespace: undefined };
-
-/** The scope an element opens (its parent's when it declares nothing), or null where saxes would report a declaration. */
-function openScope(parent: Scope, attrs: RawAttribute[]): Scope | null {
-  let bindings: Map<string, string> | null = null;
+/**
+ * Binds an element's declarations at `depth`; false where saxes would report something
+ * (rebinding xml or xmlns, undeclaring a prefix...): the scan then gives up.
+ */
+function declare(depth: number, attrs: readonly RawAttribute[]): boolean {
+  let n = 0;
   for (const a of attrs) {
-    let prefix: string;
-    if (a.qname === 'xmlns') prefix = '';
-    else if (a.qname.startsWith('xmlns:')) prefix = a.qname.slice(6);
-    else continue;
-    const uri = a.value.trim();
-    // Rebinding xml or xmlns, binding their namespaces, or undeclaring a prefix: saxes reports each.
-    if (prefix === 'xml' || prefix === 'xmlns' || prefix.includes(':') || uri === XML_NAMESPACE || uri === XMLNS_NAMESPACE) return null;
-    if (prefix !== '' && uri === '') return null;
-    (bindings ??= new Map()).set(prefix, uri);
-  }
-  return bindings ? { parent, bindings, defaultNamespace: bindings.has('') ? bindings.get('') : parent.defaultNamespace } : parent;
-}
-
-/** The expanded names (namespace, local name) of the attributes being checked (reused: a check never nests). */
-const URIS: string[] = [];
-const LOCALS: string[] = [];
-
-/** Whether saxes reads these attributes without a finding: every prefix bound, no two with the same expanded name. */
-function attributesValid(scope: Scope, attrs: readonly RawAttribute[]): boolean {
-  const n = attrs.length;
-  const seen = n > 16 ? new Set<string>() : null;
-  for (let i = 0; i < n; i++) {
-    const qname = attrs[i]!.qname;
-    const colon = qname.indexOf(':');
-    // An unprefixed attribute is in no namespace: its expanded name is its name ("" never resolves to a bound namespace).
-    let uri = '';
-    let local = qname;
-    if (colon >= 0) {
-      // Malformed as saxes reads it: an empty prefix or local name, or a second colon.
-      if (colon === 0 || colon === qname.length - 1 || qname.indexOf(':', colon + 1) >= 0) return false;
-      const found = resolve(scope, qname.slice(0, colon));
-      if (found === undefined || found === '') return false;
-      uri = found;
-      local = qname.slice(colon + 1);
+    const q = a.qname;
+    if (q.charCodeAt(0) !== 120 /* x */ || !q.startsWith('xmlns') || (q.length > 5 && q.charCodeAt(5) !== 58)) continue;
+    const bound = attributeErrors(q, a.value, true, MESSAGES);
+    if (MESSAGES.length > 0) {
+      MESSAGES.length = 0;
+      return false;
     }
-    if (seen) {
-      const key = colon < 0 ? qname : `{${uri}}${local}`;
-      if (seen.has(key)) return false;
-      seen.add(key);
-    } else {
-      // Few attributes: compared pairwise rather than through a Set (or a key string) per element.
-      for (let j = 0; j < i; j++) if (LOCALS[j] === local && URIS[j] === uri) return false;
-      URIS[i] = uri;
-      LOCALS[i] = local;
+    if (bound) {
+      DECL_PREFIXES[n] = bound.prefix;
+      DECL_URIS[n++] = bound.uri;
     }
   }
+  if (n > 0) NS.bind(depth, DECL_PREFIXES.slice(0, n), DECL_URIS.slice(0, n));
   return true;
 }
 
-/**
- * The attributes of an element with their names resolved and located, as the
- * saxes path gives them (for attributes attributesValid accepted).
- */
-export function xmlAttributes(attrs: readonly RawAttribute[], lines: LineIndex): XmlAttribute[] {
-  const out: XmlAttribute[] = [];
-  for (const a of attrs) {
-    const colon = a.qname.indexOf(':');
-    out.push({
-      name: colon < 0 ? a.qname : a.qname.slice(colon + 1),
-      qname: a.qname,
-      value: a.value,
-      nameSpan: lines.span(a.nameStart, a.nameStart + a.qname.length),
-      valueSpan: lines.span(a.valueStart, a.valueEnd),
-    });
+/** Whether saxes reads these attributes without a finding: every prefix bound, no two with the same expanded name. */
+function attributesValid(attrs: readonly RawAttribute[]): boolean {
+  const n = attrs.length;
+  for (let i = 0; i < n; i++) {
+    const q = attrs[i]!.qname;
+    const colon = q.indexOf(':');
+    // Malformed as saxes reads it (an empty prefix or local name, or a second colon): saxes reports it.
+    if (colon >= 0 && (colon === 0 || colon === q.length - 1 || q.indexOf(':', colon + 1) >= 0)) return false;
+    ATTRIBUTE_NAMES[i] = q;
   }
-  return out;
+  ATTRIBUTE_NAMES.length = n;
+  NS.element('', ATTRIBUTE_NAMES, MESSAGES);
+  if (MESSAGES.length === 0) return true;
+  MESSAGES.length = 0;
+  return false;
 }
 
 /** What readStartTag read, in module fields rather than a new object per element (parsing never nests). */
@@ -210,41 +153,19 @@ function readStartTag(text: string, lt: number, nEnd: number): RawAttribute[] | 
   }
 }
 
-/**
- * How deep elements nest before the tree stops keeping them. No descriptor
- * schema nests more than eight levels; without a bound, 100,000 nested
- * elements (700 KB) took 185 MB, and an 8 MiB file of them would take gigabytes.
- */
-export const MAX_DEPTH = 256;
-
-
-/**
- * What scanSimple reports, in document order. `depth` is 0 for the root.
- * When the scan gives up (returns null), what the sink built so far is to be dropped.
- */
-export interface SimpleSink {
-  /**
-   * A start tag (`end` is after its `>`), with its attributes as written (checked: xmlAttributes
-   * resolves and locates them for a sink that keeps them); false to give up on the document.
-   */
-  open(depth: number, lt: number, end: number, qname: string, name: string, namespace: string, attributes: readonly RawAttribute[], selfClosing: boolean): boolean;
-  /** The end tag `</...>` from `lt` to `end` of the element opened at `start`. */
-  close(depth: number, start: number, lt: number, end: number): void;
-  /** Character data [from, to) directly inside the open element at `depth` (no entity: the scan gives up on "&"). */
-  text(depth: number, from: number, to: number): void;
-}
+/** Where the last scan first opened an element below MAX_DEPTH (-1: none): its caller reports it (deepNesting). */
+export let tooDeepAt = -1;
 
 /** scanSimple's stacks, never shrunk (V8 drops an array's storage when its length is set to 0). */
 const OPEN_NAMES: string[] = [];
 const OPEN_STARTS: number[] = [];
-const OPEN_SCOPES: Scope[] = [];
 
 /**
  * Reads a document in the simple subset and reports its elements and text to
  * `sink`; returns its comments, or null to leave the document to saxes (then
  * whatever the sink built is to be dropped). `text` is the decoded text (no BOM).
  */
-export function scanSimple(text: string, lines: LineIndex, sink: SimpleSink): Located<string>[] | null {
+export function scanSimple(text: string, lines: LineIndex, sink: XmlSink): Located<string>[] | null {
   // "]]>" may not appear in char data; searched apart, as one pattern with both is slower.
   if (OUTSIDE_SUBSET.test(text) || text.includes(']]>')) return null;
   let i = 0;
@@ -254,12 +175,12 @@ export function scanSimple(text: string, lines: LineIndex, sink: SimpleSink): Lo
     i = XML_DECL.lastIndex;
   }
   const comments: Located<string>[] = [];
-  // The open elements' names, start offsets and parents' scopes, in reused arrays (a scan never nests): the first `depth` entries.
+  // The open elements' names and start offsets, in reused arrays (a scan never nests): the first `depth` entries.
   const qnames = OPEN_NAMES;
   const starts = OPEN_STARTS;
-  const scopes = OPEN_SCOPES;
   let depth = 0;
-  let scope: Scope = NO_BINDINGS;
+  NS.reset();
+  tooDeepAt = -1;
   let sawRoot = false;
   // The next "&" at or after i (-1: none left): found once rather than per text segment.
   let amp = text.indexOf('&');
@@ -299,15 +220,18 @@ export function scanSimple(text: string, lines: LineIndex, sink: SimpleSink): Lo
       if (after >= 128 || NAME[after] !== 0) return null; // NaN (end of text) too: no ">" follows
       while (isSpace(text.charCodeAt(j))) j++;
       if (text.charCodeAt(j) !== 62) return null;
-      scope = scopes[depth]!;
+      NS.unbind(depth);
       sink.close(depth, starts[depth]!, lt, j + 1);
       i = j + 1;
       continue;
     }
     // A second root element is an error saxes reports.
     if (sawRoot && depth === 0) return null;
-    // Past MAX_DEPTH the saxes path drops elements and reports it.
-    if (depth >= MAX_DEPTH) return null;
+    // Past MAX_DEPTH the sinks keep nothing (and the caller warns); past STOP_DEPTH saxes' path stops reading and says so.
+    if (depth >= MAX_DEPTH) {
+      if (depth >= STOP_DEPTH) return null;
+      if (tooDeepAt < 0) tooDeepAt = lt;
+    }
     const nEnd = nameEnd(text, lt + 1);
     if (nEnd < 0) return null;
     // Read before readStartTag, whose attribute names move it.
@@ -316,29 +240,28 @@ export function scanSimple(text: string, lines: LineIndex, sink: SimpleSink): Lo
     if (!attrs) return null;
     const end = tagEnd;
     const selfClosing = tagSelfClosing;
-    const own = attrs.length === 0 ? scope : openScope(scope, attrs);
-    if (!own) return null;
+    if (attrs.length > 0 && !declare(depth, attrs)) return null;
     const qname = text.slice(lt + 1, nEnd);
     // Saxes' qualified-name rules without a {prefix, local} object per element (colon: from nameEnd).
     let name = qname;
     let uri: string | undefined;
     if (colon < 0) {
-      uri = own.defaultNamespace ?? '';
+      uri = NS.defaultNamespace;
     } else {
       const prefix = qname.slice(0, colon);
       name = qname.slice(colon + 1);
       if (colon === 0 || name === '' || name.includes(':') || prefix === 'xmlns') return null;
-      uri = resolve(own, prefix);
+      uri = NS.resolve(prefix);
       if (uri === undefined || uri === '') return null;
     }
-    if (attrs.length > 0 && !attributesValid(own, attrs)) return null;
+    if (attrs.length > 0 && !attributesValid(attrs)) return null;
     sawRoot = true;
     if (!sink.open(depth, lt, end, qname, name, uri, attrs, selfClosing)) return null;
-    if (!selfClosing) {
+    if (selfClosing) {
+      NS.unbind(depth);
+    } else {
       qnames[depth] = qname;
-      starts[depth] = lt;
-      scopes[depth++] = scope;
-      scope = own;
+      starts[depth++] = lt;
     }
     i = end;
   }
@@ -347,50 +270,12 @@ export function scanSimple(text: string, lines: LineIndex, sink: SimpleSink): Lo
   return comments.length === 0 ? comments : comments.slice();
 }
 
-/** Builds the XmlElement tree, exactly as the saxes path does. */
-class TreeSink implements SimpleSink {
-  root: XmlElement | null = null;
-  private readonly stack: XmlElement[] = [];
-
-  constructor(private readonly source: string, private readonly lines: LineIndex) {}
-
-  open(_depth: number, lt: number, end: number, qname: string, name: string, namespace: string, attributes: readonly RawAttribute[], selfClosing: boolean): boolean {
-    const el: XmlElement = {
-      name,
-      qname,
-      namespace,
-      attributes: attributes.length === 0 ? [] : xmlAttributes(attributes, this.lines),
-      children: [],
-      text: '',
-      span: PENDING,
-      contentStart: end,
-      contentEnd: end,
-    };
-    const parent = this.stack[this.stack.length - 1];
-    if (parent) parent.children.push(el);
-    else this.root = el;
-    if (selfClosing) el.span = this.lines.span(lt, end);
-    else this.stack.push(el);
-    return true;
-  }
-
-  close(_depth: number, start: number, lt: number, end: number): void {
-    const el = this.stack.pop()!;
-    el.contentEnd = lt;
-    el.span = this.lines.span(start, end);
-  }
-
-  text(_depth: number, from: number, to: number): void {
-    this.stack[this.stack.length - 1]!.text += this.source.slice(from, to);
-  }
-}
-
 /**
  * The positioned tree of a document in the simple subset, or null to leave
  * the document to saxes. `text` is the decoded text (no BOM).
  */
-export function parseSimpleTree(text: string, lines: LineIndex): { root: XmlElement; comments: Located<string>[] } | null {
-  const sink = new TreeSink(text, lines);
+export function parseSimpleTree(text: string, lines: LineIndex): { root: XmlElement; comments: Located<string>[]; tooDeepAt: number } | null {
+  const sink = new TreeBuilder(text, lines);
   const comments = scanSimple(text, lines, sink);
-  return comments && sink.root ? { root: sink.root, comments } : null;
+  return comments && sink.root ? { root: sink.root, comments, tooDeepAt: sink.tooDeepAt } : null;
 }

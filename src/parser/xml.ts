@@ -1,44 +1,12 @@
-import { SaxesParser, type SaxesTagNS } from 'saxes';
+import { SaxesParser, type SaxesTagPlain } from 'saxes';
 import type { Diagnostic, Located, SourceFile, Span } from '../model/index.js';
-import { MAX_DEPTH, parseSimpleTree } from './fast-xml.js';
-
-/** Where reading stops altogether: past MAX_DEPTH elements are dropped, past this saxes' own stack of open tags is the cost. */
-const STOP_DEPTH = 10_000;
+import { parseSimpleTree } from './fast-xml.js';
 import { LineIndex } from './lines.js';
+import { attributeErrors, Namespaces } from './namespaces.js';
+import { deepNesting, MAX_DEPTH, STOP_DEPTH, TreeBuilder, type RawAttribute, type XmlDocument, type XmlElement } from './tree.js';
 
-export interface XmlAttribute {
-  /** Local name (prefix removed). */
-  name: string;
-  qname: string;
-  value: string;
-  nameSpan: Span;
-  valueSpan: Span;
-}
+export type { XmlAttribute, XmlDocument, XmlElement } from './tree.js';
 
-export interface XmlElement {
-  /** Local name (prefix removed). */
-  name: string;
-  qname: string;
-  namespace: string;
-  attributes: XmlAttribute[];
-  children: XmlElement[];
-  /** Character data directly inside the element (text and CDATA), entities resolved. */
-  text: string;
-  /** From `<` of the start tag to after `>` of the end tag. */
-  span: Span;
-  /** Offsets of the content between the tags (equal for an empty element). */
-  contentStart: number;
-  contentEnd: number;
-}
-
-export interface XmlDocument {
-  root: XmlElement | null;
-  /** Top-level elements after the first (a malformed file with several roots). */
-  extraRoots: XmlElement[];
-  doctype: Located<string> | null;
-  comments: Located<string>[];
-  lines: LineIndex;
-}
 
 /**
  * Java's parser, and so Tomcat, stops at the first fatal error of a file: so does this one, and the
@@ -46,220 +14,244 @@ export interface XmlDocument {
  */
 const MAX_ERRORS = 1;
 
-
-type Handler = ((...args: never[]) => void) | undefined;
-
-/** The handler slots saxes reads; filled in the constructor so every parser has one stable shape. */
-interface Handlers {
-  doctypeHandler: Handler;
-  commentHandler: Handler;
-  openTagStartHandler: Handler;
-  openTagHandler: Handler;
-  closeTagHandler: Handler;
-  textHandler: Handler;
-  cdataHandler: Handler;
-  errorHandler: Handler;
-}
-
 /** Java's limit on entity expansions in one document (jdk.xml.entityExpansionLimit). */
 const EXPANSION_LIMIT = 64000;
 /** The JDK's jdk.xml.totalEntitySizeLimit: characters all entity expansions of one document may produce. */
 const TOTAL_SIZE_LIMIT = 50_000_000;
 
-/** Stands in for an element's span until its end tag is read. */
-const PENDING: Span = { file: '', line: 0, column: 0, endLine: 0, endColumn: 0, offset: 0, endOffset: 0 };
-
 /**
- * A saxes parser that builds the positioned tree. Every field is set in the
- * constructor and the handlers are module-level functions shared by all
- * instances: saxes then sees one object shape and one callee per event, which
- * keeps V8's optimised code stable (per-parse closures or on() made it swing
- * between fast and twice as slow from one run to the next).
+ * One saxes read of a document: the tree it builds (through the TreeBuilder the fast scanner
+ * feeds too), the namespaces in scope and the entity accounting. saxes runs without its own
+ * namespace processing, whose prefix lookup walks every open tag (quadratic in depth): namespaces.ts
+ * does it with the same results and messages. Only saxes' public API is used: its handlers (on),
+ * fail(), position, xmlDecl and the ENTITIES table. Seven handlers, no more: see declare().
  */
-/** What the handlers build; kept apart from the parser so no name can clash with saxes' own fields. */
-class TreeState {
+class SaxesRead {
   readonly diagnostics: Diagnostic[] = [];
-  readonly comments: Located<string>[] = [];
   doctype: Located<string> | null = null;
-  root: XmlElement | null = null;
-  readonly extraRoots: XmlElement[] = [];
-  readonly stack: XmlElement[] = [];
-  /** Start offsets of the open elements, parallel to `stack`: spans are built once, at the close. */
-  readonly starts: number[] = [];
+  readonly tree: TreeBuilder;
+  readonly ns = new Namespaces();
+  readonly parser = new SaxesParser({ xmlns: false, position: true });
   errors = 0;
   stopped = false;
-  /** Open elements below MAX_DEPTH, not kept in the tree; where the first began. */
-  skipped = 0;
-  tooDeepAt = -1;
+  /** Set while this reader reports a namespace message through saxes' fail() (saxes' own duplicate check is replaced). */
+  emulating = false;
+  /** The attributes of the start tag being read, as written (duplicates included). */
+  readonly attributeNames: string[] = [];
   /** A declared entity Java's parser refuses to expand, and the DOCTYPE's span: reported after parsing unless a reference was. */
   bomb: { name: string; span: Span } | null = null;
   /** Whether the document references an external entity (which Tomcat refuses to read). */
   externalReferenced = false;
+  /** The declared entities, measured (evaluateEntities). */
+  entities: EntityTable | null = null;
+  expansions = 0;
+  /** Characters all expansions produced so far (the JDK's totalEntitySizeLimit counts the same). */
+  expandedChars = 0;
 
   constructor(
     readonly text: string,
     readonly lines: LineIndex,
-  ) {}
+  ) {
+    this.tree = new TreeBuilder(text, lines);
+    // Module-level handlers, registered in one order: saxes then sees one object shape and one
+    // callee per event, which keeps V8's optimised code stable (per-parse closures made it swing
+    // between fast and twice as slow from one run to the next).
+    const p = this.parser;
+    p.on('doctype', onDoctype);
+    p.on('comment', onComment);
+    p.on('opentag', onOpenTag);
+    p.on('closetag', onCloseTag);
+    p.on('text', onText);
+    p.on('cdata', onText);
+    p.on('error', onError);
+  }
 
   report(d: Diagnostic): void {
     if (this.stopped) return;
     this.diagnostics.push(d);
     if (++this.errors >= MAX_ERRORS) this.stopped = true;
   }
-}
 
-/**
- * A saxes parser that builds the positioned tree. Every field is set in the
- * constructor and the handlers are module-level functions shared by all
- * instances: saxes then sees one object shape and one callee per event, which
- * keeps V8's optimised code stable (per-parse closures or on() made it swing
- * between fast and twice as slow from one run to the next).
- */
-class TreeParser extends SaxesParser<{ xmlns: true; position: true }> {
-  readonly tree: TreeState;
-  /** Expansions each declared entity costs (itself and every entity inside it); null without declarations. */
-  entityCosts: Map<string, number> | null = null;
-  /** Declared entities Java's parser refuses to expand, with the reason. */
-  refusedEntities: Map<string, string> | null = null;
-  expansions = 0;
-  /** Characters all expansions produced so far (the JDK's totalEntitySizeLimit counts the same). */
-  expandedChars = 0;
-
-  constructor(tree: TreeState) {
-    super({ xmlns: true, position: true });
-    this.tree = tree;
-    const h = this as unknown as Handlers;
-    h.doctypeHandler = onDoctype;
-    h.commentHandler = onComment;
-    h.openTagStartHandler = undefined;
-    h.openTagHandler = onOpenTag;
-    h.closeTagHandler = onCloseTag;
-    h.textHandler = onText;
-    h.cdataHandler = onText;
-    h.errorHandler = onError;
+  /** A namespace message, through saxes so that it is located and counted as saxes' own would be. */
+  fail(message: string): void {
+    this.emulating = true;
+    try {
+      this.parser.fail(message);
+    } finally {
+      this.emulating = false;
+    }
   }
 }
 
-/** The parser being fed: saxes calls some handlers without `this`, and parsing never nests. */
-let active: TreeParser | null = null;
+/** The read being fed: saxes calls some handlers without `this`, and parsing never nests. */
+let active: SaxesRead | null = null;
 
 function onDoctype(dt: string): void {
-  const p = active!;
-  const t = p.tree;
-  const end = p.position;
-  const start = t.text.lastIndexOf('<!DOCTYPE', end);
-  const doctype = { value: dt, span: t.lines.span(start < 0 ? 0 : start, end) };
-  t.doctype = doctype;
+  const r = active!;
+  const end = r.parser.position;
+  const start = r.text.lastIndexOf('<!DOCTYPE', end);
+  const doctype = { value: dt, span: r.lines.span(start < 0 ? 0 : start, end) };
+  r.doctype = doctype;
   const declared = declaredEntities(dt);
   const table = declared.size > 0 ? evaluateEntities(declared) : null;
-  const bomb = table ? [...table.refused].find(([, reason]) => reason === 'limit' || reason === 'size' || reason === 'recursive')?.[0] : undefined;
-  if (bomb !== undefined) t.bomb = { name: bomb, span: doctype.span };
-  checkDoctype(dt, doctype.span, t.lines, t.diagnostics, bomb);
+  let bomb: string | undefined;
   if (table) {
-    for (const [name, value] of table.values) p.ENTITIES[name] = value;
-    p.entityCosts = table.costs;
-    p.refusedEntities = table.refused;
+    for (const [name, reason] of table.refused) {
+      if (reason === 'limit' || reason === 'size' || reason === 'recursive') {
+        bomb = name;
+        break;
+      }
+    }
   }
+  if (bomb !== undefined) r.bomb = { name: bomb, span: doctype.span };
+  checkDoctype(dt, doctype.span, r.lines, r.diagnostics, bomb);
+  if (table) {
+    const entities = r.parser.ENTITIES;
+    r.entities = table;
+    // saxes looks every reference up in its public ENTITIES table: counting the lookups bounds
+    // declared entities the way the JDK does (a refused one is left as written, and reported).
+    r.parser.ENTITIES = new Proxy(entities, { get: (target, name) => (typeof name === 'string' ? entityValue(r, target, name) : undefined) });
+  }
+}
+
+function entityValue(r: SaxesRead, entities: Record<string, string>, entity: string): string | undefined {
+  const table = r.entities!;
+  const reason = table.refused.get(entity);
+  if (reason !== undefined) {
+    onEntityProblem(r, entity, reason);
+    return `&${entity};`;
+  }
+  const cost = table.costs.get(entity);
+  if (cost !== undefined) {
+    const before = r.expansions;
+    r.expansions += cost;
+    if (r.expansions > EXPANSION_LIMIT) {
+      if (before <= EXPANSION_LIMIT) onEntityProblem(r, entity, 'limit');
+      return `&${entity};`;
+    }
+    // Quadratic blowup: few expansions of one large entity. Building it would outgrow V8's longest string.
+    const value = entityText(table, entity);
+    const beforeChars = r.expandedChars;
+    r.expandedChars += value.length;
+    if (r.expandedChars > TOTAL_SIZE_LIMIT) {
+      if (beforeChars <= TOTAL_SIZE_LIMIT) onEntityProblem(r, entity, 'size');
+      return `&${entity};`;
+    }
+    return value;
+  }
+  return entities[entity];
 }
 
 function onComment(body: string): void {
-  const p = active!;
-  const t = p.tree;
-  const start = t.text.lastIndexOf('<!--', p.position);
-  const close = t.text.indexOf('-->', start + 4);
-  const end = close < 0 ? p.position : close + 3;
-  t.comments.push({ value: body, span: t.lines.span(start, end) });
+  const r = active!;
+  const position = r.parser.position;
+  const start = r.text.lastIndexOf('<!--', position);
+  const close = r.text.indexOf('-->', start + 4);
+  r.tree.comment(start, close < 0 ? position : close + 3, body);
 }
 
-function onOpenTag(tag: SaxesTagNS): void {
-  const p = active!;
-  const t = p.tree;
-  const text = t.text;
-  const openEnd = p.position;
-  if (t.skipped > 0 || t.stack.length >= MAX_DEPTH) {
-    // Self-closing tags get a close event too, so every skipped open is matched.
-    if (t.tooDeepAt < 0) t.tooDeepAt = text.lastIndexOf('<', openEnd - 1);
-    if (++t.skipped + MAX_DEPTH > STOP_DEPTH) {
-      // saxes keeps every open tag (about 1 KB each): stop before that grows without bound.
-      const at = text.lastIndexOf('<', openEnd - 1);
-      t.diagnostics.push({
-        ruleId: 'xml-deep-nesting',
-        severity: 'error',
-        message: `Elements nest more than ${STOP_DEPTH} levels deep here: tollgate stopped reading the file at this point to keep memory bounded, so nothing after it is checked, and serve/compile leave what depends on it unstarted. Tomcat reads on (a 100,000-level web.xml started on Tomcat 10.1.60); no descriptor schema nests more than eight levels.`,
-        span: t.lines.span(at, at + 1),
-      });
-      t.stopped = true;
-      throw new Error('nesting too deep');
-    }
-    return;
-  }
+function onOpenTag(tag: SaxesTagPlain): void {
+  const r = active!;
+  const tree = r.tree;
+  const text = r.text;
+  const openEnd = r.parser.position;
+  const depth = tree.openDepth;
   // No "<" can occur inside a start tag (attribute values may not hold one), so the last one is ours.
   const tagStart = text.lastIndexOf('<', openEnd - 1);
   const afterName = tagStart + 1 + tag.name.length;
   const c = text.charCodeAt(afterName);
-  const attributes = c === 62 /* > */ || c === 47 /* / */ ? [] : readAttributes(text, afterName, openEnd, tag.attributes as Record<string, { local: string; value: string }>, t.lines);
-  const el: XmlElement = {
-    name: tag.local || tag.name,
-    qname: tag.name,
-    namespace: tag.uri ?? '',
-    attributes,
-    children: [],
-    text: '',
-    span: PENDING,
-    contentStart: openEnd,
-    contentEnd: openEnd,
-  };
-  const stack = t.stack;
-  const depth = stack.length;
-  if (depth > 0) stack[depth - 1]!.children.push(el);
-  else if (!t.root) t.root = el;
-  else t.extraRoots.push(el);
-  stack.push(el);
-  t.starts.push(tagStart);
+  const attributes = c === 62 /* > */ || c === 47 /* / */ ? NO_ATTRIBUTES : readAttributes(text, afterName, openEnd, tag.attributes);
+  const names = r.attributeNames;
+  names.length = 0;
+  if (attributes.length > 0) declare(r, depth, attributes);
+  // saxes' processAttribsNS, at the end of the start tag as in saxes.
+  const namespace = r.ns.element(tag.name, names, MESSAGES);
+  if (MESSAGES.length > 0) for (const m of MESSAGES.splice(0)) r.fail(m);
+  if (depth + 1 > STOP_DEPTH) {
+    // saxes keeps every open tag (about 1 KB each): stop before that grows without bound.
+    r.diagnostics.push({
+      ruleId: 'xml-deep-nesting',
+      severity: 'error',
+      message: `Elements nest more than ${STOP_DEPTH} levels deep here: tollgate stopped reading the file at this point to keep memory bounded, so nothing after it is checked, and serve/compile leave what depends on it unstarted. Tomcat reads on (a 100,000-level web.xml started on Tomcat 10.1.60); no descriptor schema nests more than eight levels.`,
+      span: r.lines.span(tagStart, tagStart + 1),
+    });
+    r.stopped = true;
+    throw new Error('nesting too deep');
+  }
+  const colon = tag.name.indexOf(':');
+  // saxes' local name, or the qualified name where it has none ("a:").
+  const local = colon < 0 ? tag.name : tag.name.slice(colon + 1) || tag.name;
+  tree.open(depth, tagStart, openEnd, tag.name, local, namespace, attributes, tag.isSelfClosing);
 }
 
-function onCloseTag(tag: SaxesTagNS): void {
-  const p = active!;
-  const t = p.tree;
-  if (t.skipped > 0) {
-    t.skipped--;
+/**
+ * The attributes' names (for processAttribsNS) and declarations of a start tag, and what saxes'
+ * namespace mode reports of each as it reads it (pushAttribNS), located where saxes locates it:
+ * the attribute's closing quote. Done here rather than in an attribute handler: an eighth handler
+ * set through saxes' on() turns the parser into a dictionary-mode object in V8, and every saxes
+ * step twice as slow. (A tag that also has a syntax error after such an attribute reports that
+ * one first; both make Tomcat refuse the file.)
+ */
+function declare(r: SaxesRead, depth: number, attributes: readonly RawAttribute[]): void {
+  const xml10 = r.parser.xmlDecl.version !== '1.1';
+  let prefixes: string[] | null = null;
+  let uris: string[] | null = null;
+  for (const a of attributes) {
+    r.attributeNames.push(a.qname);
+    if (!a.qname.startsWith('xmlns') && !a.qname.includes(':')) continue;
+    // This occurrence's own value (a.value is the last of duplicates, as saxes keeps it), where it reads as written.
+    const written = r.text.slice(a.valueStart, a.valueEnd);
+    const bound = attributeErrors(a.qname, /[&\t\n\r]/.test(written) ? a.value : written, xml10, MESSAGES);
+    if (bound) {
+      (prefixes ??= []).push(bound.prefix);
+      (uris ??= []).push(bound.uri);
+    }
+    if (MESSAGES.length > 0) for (const m of MESSAGES.splice(0)) reportAt(r, m, a.valueEnd + 1);
+  }
+  if (prefixes) r.ns.bind(depth, prefixes, uris!);
+}
+
+/** A message saxes would have given with its position at `at`, reported as onError reports it. */
+function reportAt(r: SaxesRead, message: string, at: number): void {
+  // Past the cap reading stops, as at any further saxes error.
+  if (r.stopped) throw new Error(message);
+  r.report({ ruleId: 'xml-malformed', severity: 'error', message: `Malformed XML: ${message.replace(/\.+$/, '')}.`, span: r.lines.span(at - 1, at) });
+}
+
+function onCloseTag(tag: SaxesTagPlain): void {
+  const r = active!;
+  const tree = r.tree;
+  const end = r.parser.position;
+  if (tag.isSelfClosing) {
+    // Completed at its start tag: only its declarations go out of scope.
+    r.ns.unbind(tree.openDepth);
     return;
   }
-  const el = t.stack.pop();
-  const start = t.starts.pop();
-  if (!el || start === undefined) return;
-  const end = p.position;
-  if (tag.isSelfClosing) {
-    el.contentStart = el.contentEnd = end;
-  } else {
-    const closeStart = t.text.lastIndexOf('</', end - 1);
-    el.contentEnd = closeStart < el.contentStart ? el.contentStart : closeStart;
-  }
-  el.span = t.lines.span(start, end);
+  r.ns.unbind(tree.openDepth - 1);
+  tree.close(0, 0, r.text.lastIndexOf('</', end - 1), end);
 }
 
 function onText(t: string): void {
-  if (active!.tree.skipped > 0) return;
-  const stack = active!.tree.stack;
-  const el = stack[stack.length - 1];
-  if (el) el.text += t;
+  active!.tree.appendText(t);
 }
 
 function onError(err: Error): void {
-  const p = active!;
-  const t = p.tree;
+  const r = active!;
+  const message = err.message.replace(/^(?:[^:]*:)?\d+:\d+: /, '').replace(/\.+$/, '');
+  // Without its namespace processing saxes compares attributes by qualified name; with it, by
+  // expanded name, which SaxesRead checks (and reports) when the start tag is complete.
+  if (!r.emulating && message.startsWith('duplicate attribute: ')) return;
   // Past the cap nothing more is reported: stop reading. Garbage after it made saxes build an
   // Error (with its stack) per character, over a second for 190 KB (found by test/fuzz).
-  if (t.stopped) throw err;
-  const text = t.text;
-  const at = Math.min(p.position, text.length);
-  const message = err.message.replace(/^(?:[^:]*:)?\d+:\d+: /, '').replace(/\.+$/, '');
+  if (r.stopped) throw err;
+  const text = r.text;
+  const at = Math.min(r.parser.position, text.length);
   if (/malformed comment/.test(message)) {
-    t.report({
+    r.report({
       ruleId: 'xml-malformed',
       severity: 'error',
       message: 'Malformed XML: a comment may not contain "--" (Tomcat\'s parser rejects the whole file). In a tollgate suppression, write the reason after "::".',
-      span: t.lines.span(Math.max(0, at - 1), at),
+      span: r.lines.span(Math.max(0, at - 1), at),
     });
     return;
   }
@@ -268,39 +260,38 @@ function onError(err: Error): void {
   if (/attribute name/.test(message) && tagStart > 0 && text.startsWith('<!--', tagStart)) {
     const open = text.lastIndexOf('<', tagStart - 1);
     const name = /^<([^\s/>]+)/.exec(text.slice(open))?.[1] ?? 'element';
-    t.report({
+    r.report({
       ruleId: 'xml-malformed',
       severity: 'error',
       message: `Malformed XML: a comment cannot stand inside the tag <${name} ...>: Tomcat's parser stops here ("Element type must be followed by either attribute specifications, '>' or '/>'") and refuses the file. Move the comment after the ">".`,
-      span: t.lines.span(tagStart, Math.min(text.length, tagStart + 4)),
+      span: r.lines.span(tagStart, Math.min(text.length, tagStart + 4)),
     });
     return;
   }
   if (message === 'unexpected close tag') {
     const close = /^<\/[^>\s]*/.exec(text.slice(text.lastIndexOf('</', at - 1)))?.[0];
     if (close) {
-      t.report({ ruleId: 'xml-malformed', severity: 'error', message: `Malformed XML: ${close}> closes no open element (Tomcat's parser stops here and refuses the file).`, span: t.lines.span(Math.max(0, at - 1), at) });
+      r.report({ ruleId: 'xml-malformed', severity: 'error', message: `Malformed XML: ${close}> closes no open element (Tomcat's parser stops here and refuses the file).`, span: r.lines.span(Math.max(0, at - 1), at) });
       return;
     }
   }
   const undefinedEntity = /undefined entity/.test(message);
   const entityStart = undefinedEntity ? text.lastIndexOf('&', at - 1) : -1;
-  t.report({
+  r.report({
     ruleId: undefinedEntity ? 'xml-entity-expansion' : 'xml-malformed',
     severity: 'error',
     message: undefinedEntity
       ? `Malformed XML: ${text.slice(entityStart, at)} refers to an entity no declaration defines; Tomcat refuses the descriptor and the application fails to start (observed on Tomcat 10.1.60). Write the character itself, or &amp; for "&".`
       : `Malformed XML: ${message}.`,
-    span: entityStart >= 0 ? t.lines.span(entityStart, at) : t.lines.span(Math.max(0, at - 1), at),
+    span: entityStart >= 0 ? r.lines.span(entityStart, at) : r.lines.span(Math.max(0, at - 1), at),
   });
 }
 
-function onEntityProblem(p: TreeParser, name: string, reason: string): void {
-  const t = p.tree;
-  if (reason === 'external') t.externalReferenced = true;
-  const at = Math.min(p.position, t.text.length);
-  const start = Math.max(0, t.text.lastIndexOf('&', at - 1));
-  t.report({
+function onEntityProblem(r: SaxesRead, name: string, reason: string): void {
+  if (reason === 'external') r.externalReferenced = true;
+  const at = Math.min(r.parser.position, r.text.length);
+  const start = Math.max(0, r.text.lastIndexOf('&', at - 1));
+  r.report({
     ruleId: 'xml-entity-expansion',
     severity: 'error',
     message:
@@ -313,108 +304,13 @@ function onEntityProblem(p: TreeParser, name: string, reason: string): void {
           : reason === 'external'
             ? `&${name}; is an external entity: Tomcat (xmlBlockExternal, on by default) refuses to read it, so the descriptor is refused and the application fails to start (observed on Tomcat 10.1.60).`
             : `&${name}; uses &${reason}; which no declaration defines: Java's parser refuses the descriptor, so the application fails to start.`,
-    span: t.lines.span(start, at),
+    span: r.lines.span(start, at),
   });
 }
 
-type ParseEntity = (this: TreeParser, entity: string) => string;
-const baseParseEntity = (SaxesParser.prototype as unknown as { parseEntity: ParseEntity }).parseEntity;
-
-// saxes resolves every reference through parseEntity (private in its typings): counting
-// expansions there bounds declared entities the way the JDK does.
-Object.defineProperty(TreeParser.prototype, 'parseEntity', {
-  value: function parseEntity(this: TreeParser, entity: string): string {
-    if (this.entityCosts === null || entity.charCodeAt(0) === 35 /* # */) return baseParseEntity.call(this, entity);
-    const reason = this.refusedEntities!.get(entity);
-    if (reason !== undefined) {
-      onEntityProblem(this, entity, reason);
-      return `&${entity};`;
-    }
-    const cost = this.entityCosts.get(entity);
-    if (cost !== undefined) {
-      const before = this.expansions;
-      this.expansions += cost;
-      if (this.expansions > EXPANSION_LIMIT) {
-        if (before <= EXPANSION_LIMIT) onEntityProblem(this, entity, 'limit');
-        return `&${entity};`;
-      }
-      // Quadratic blowup: few expansions of one large entity. Building it would outgrow V8's longest string.
-      const beforeChars = this.expandedChars;
-      this.expandedChars += (this.ENTITIES[entity] ?? '').length;
-      if (this.expandedChars > TOTAL_SIZE_LIMIT) {
-        if (beforeChars <= TOTAL_SIZE_LIMIT) onEntityProblem(this, entity, 'size');
-        return `&${entity};`;
-      }
-    }
-    return baseParseEntity.call(this, entity);
-  } satisfies ParseEntity,
-});
-
-interface NsTag {
-  ns: Record<string, string>;
-  /** Set once resolve has seen this tag open on the stack (and bound its declarations, if any). */
-  nsSeen?: true;
-}
-
-/** A tag whose declarations are bound, and the prefixes it bound (to unbind when it closes). */
-interface Bound {
-  tag: NsTag;
-  depth: number;
-  prefixes: string[];
-}
-
-/** In-scope namespace bindings: one stack of URIs per prefix, so a lookup is one Map read. */
-interface NsScopes {
-  byPrefix: Map<string, string[]>;
-  bound: Bound[];
-}
-
-const nsScopes = new WeakMap<object, NsScopes>();
-
-// saxes resolves every prefix by walking the whole stack of open tags: quadratic in depth (216 s
-// for 100,000 nested elements; 18.6 s for 4,000 nested elements that each declare a prefix, with
-// 40,000 prefixed elements inside). Here the bindings of open tags are kept as a stack per
-// prefix, synchronised with saxes' stack of open tags at each call: between two calls tags only
-// close, and at most the last element opened is new, so each tag is bound and unbound once.
-// Same answers: the innermost open tag that binds the prefix wins, as in saxes' walk.
-Object.defineProperty(TreeParser.prototype, 'resolve', {
-  value: function resolve(this: TreeParser, prefix: string): string | undefined {
-    const self = this as unknown as { topNS: Record<string, string>; tags: NsTag[]; ns: Record<string, string> };
-    const own = self.topNS[prefix];
-    if (own !== undefined) return own;
-    let scopes = nsScopes.get(this);
-    if (scopes === undefined) nsScopes.set(this, (scopes = { byPrefix: new Map(), bound: [] }));
-    const { tags } = self;
-    const { bound, byPrefix } = scopes;
-    // Unbind the tags that closed since the last call.
-    while (bound.length > 0) {
-      const last = bound[bound.length - 1]!;
-      if (last.depth < tags.length && tags[last.depth] === last.tag) break;
-      for (const p of last.prefixes) byPrefix.get(p)!.pop();
-      bound.pop();
-    }
-    // Bind the tags opened since, innermost last (usually none or one: the new top).
-    let first = tags.length;
-    while (first > 0 && tags[first - 1]!.nsSeen !== true) first--;
-    for (let depth = first; depth < tags.length; depth++) {
-      const tag = tags[depth]!;
-      tag.nsSeen = true;
-      const prefixes: string[] = [];
-      for (const p in tag.ns) {
-        let stack = byPrefix.get(p);
-        if (stack === undefined) byPrefix.set(p, (stack = []));
-        stack.push(tag.ns[p]!);
-        prefixes.push(p);
-      }
-      if (prefixes.length > 0) bound.push({ tag, depth, prefixes });
-    }
-    const stack = byPrefix.get(prefix);
-    if (stack !== undefined && stack.length > 0) return stack[stack.length - 1];
-    // Past the open tags: the document's own bindings (xml, xmlns); TreeParser sets no resolvePrefix.
-    return self.ns[prefix];
-  } satisfies (this: TreeParser, prefix: string) => string | undefined,
-});
-
+const NO_ATTRIBUTES: RawAttribute[] = [];
+/** The messages of one start tag (reused: reading never nests, and they are taken out before reporting). */
+const MESSAGES: string[] = [];
 const ATTR_RE = /([^\s=/>]+)\s*=\s*("([^"]*)"|'([^']*)')/gy;
 
 /**
@@ -439,28 +335,21 @@ export function parseXmlTree(source: SourceFile, opts: { fastPath?: boolean } = 
 
   // Most descriptors are plain elements and comments: read those without saxes (fast-xml.ts says exactly which).
   const simple = opts.fastPath === false ? null : parseSimpleTree(text, lines);
-  if (simple) return { doc: { root: simple.root, extraRoots: [], doctype: null, comments: simple.comments, lines }, diagnostics: [] };
+  if (simple) return { doc: { root: simple.root, extraRoots: [], doctype: null, comments: simple.comments, lines }, diagnostics: simple.tooDeepAt < 0 ? [] : [deepNesting(lines, simple.tooDeepAt)] };
 
-  const t = new TreeState(text, lines);
-  const p = new TreeParser(t);
+  const r = new SaxesRead(text, lines);
+  const p = r.parser;
   const outer = active;
-  active = p;
+  active = r;
   try {
     // Feeding in one piece keeps positions absolute; stop early once errors are capped.
     p.write(text);
-    if (!t.stopped) {
-      // close() is write(null), a branch the optimised write() has not seen (a deoptimisation
-      // per file); ending directly avoids it, unless write() held back a final CR or high
-      // surrogate that only close() processes.
-      const last = text.charCodeAt(text.length - 1);
-      if (last === 13 || (last >= 0xd800 && last <= 0xdbff)) p.close();
-      else (p as unknown as { end(): void }).end();
-    }
+    if (!r.stopped) p.close();
   } catch (err) {
-    // saxes throws when writing after a fatal state (the diagnostic is already recorded, t.stopped); anything else,
+    // saxes throws when writing after a fatal state (the diagnostic is already recorded, r.stopped); anything else,
     // such as a string past V8's length limit, must still say that reading stopped there.
-    if (!t.stopped || !t.diagnostics.some((d) => d.severity === 'error')) {
-      t.diagnostics.push({
+    if (!r.stopped || !r.diagnostics.some((d) => d.severity === 'error')) {
+      r.diagnostics.push({
         ruleId: 'xml-malformed',
         severity: 'error',
         message: `tollgate stopped reading the file here (${(err as Error).message}): nothing after this point is checked.`,
@@ -470,39 +359,26 @@ export function parseXmlTree(source: SourceFile, opts: { fastPath?: boolean } = 
   } finally {
     active = outer;
   }
-  // Elements never closed (a truncated or malformed file) run to the end of what was read.
-  const readTo = Math.min(Math.max(p.position, 0), text.length);
-  while (t.stack.length > 0) {
-    const el = t.stack.pop()!;
-    const start = t.starts.pop()!;
-    el.contentEnd = Math.max(el.contentStart, readTo);
-    el.span = lines.span(start, Math.max(start, readTo));
-  }
-  const diagnostics = t.diagnostics;
-  if (t.bomb && !diagnostics.some((d) => d.ruleId === 'xml-entity-expansion')) {
+  const tree = r.tree;
+  tree.finish(Math.min(Math.max(p.position, 0), text.length));
+  const diagnostics = r.diagnostics;
+  if (r.bomb && !diagnostics.some((d) => d.ruleId === 'xml-entity-expansion')) {
     diagnostics.push({
       ruleId: 'xml-entity-expansion',
       severity: 'warning',
-      message: `The DOCTYPE declares an entity expansion bomb: &${t.bomb.name}; expands past the JDK's limits (${EXPANSION_LIMIT} expansions, ${TOTAL_SIZE_LIMIT.toLocaleString('en-US')} characters) or refers to itself. Nothing references it, so Tomcat starts; the first reference makes it refuse the descriptor. Remove it.`,
-      span: t.bomb.span,
+      message: `The DOCTYPE declares an entity expansion bomb: &${r.bomb.name}; expands past the JDK's limits (${EXPANSION_LIMIT} expansions, ${TOTAL_SIZE_LIMIT.toLocaleString('en-US')} characters) or refers to itself. Nothing references it, so Tomcat starts; the first reference makes it refuse the descriptor. Remove it.`,
+      span: r.bomb.span,
     });
   }
   // Declared but never referenced, an external entity is never read: Tomcat starts (observed on Tomcat 10.1.60).
-  const external = t.externalReferenced ? undefined : diagnostics.find((d) => d.ruleId === 'xml-external-entity');
+  const external = r.externalReferenced ? undefined : diagnostics.find((d) => d.ruleId === 'xml-external-entity');
   if (external) {
     external.severity = 'warning';
     external.effect = 'ignores';
     external.message = 'The DOCTYPE declares an external entity that nothing references: Tomcat never reads it and starts (observed on Tomcat 10.1.60), but the first reference makes it refuse the descriptor (xmlBlockExternal), and tollgate never reads it either. No deployment descriptor needs one: remove it.';
   }
-  if (t.tooDeepAt >= 0 && !diagnostics.some((d) => d.ruleId === 'xml-deep-nesting')) {
-    diagnostics.push({
-      ruleId: 'xml-deep-nesting',
-      severity: 'warning',
-      message: `Elements nest more than ${MAX_DEPTH} levels deep here; no descriptor schema nests more than eight. tollgate keeps nothing below level ${MAX_DEPTH} (so memory stays bounded); Tomcat reads and ignores such unknown elements (a 100,000-level web.xml started on Tomcat 10.1.60). Remove them.`,
-      span: lines.span(t.tooDeepAt, t.tooDeepAt + 1),
-    });
-  }
-  if (!t.root && !diagnostics.some((d) => d.severity === 'error')) {
+  if (tree.tooDeepAt >= 0 && !diagnostics.some((d) => d.ruleId === 'xml-deep-nesting')) diagnostics.push(deepNesting(lines, tree.tooDeepAt));
+  if (!tree.root && !diagnostics.some((d) => d.severity === 'error')) {
     diagnostics.push({
       ruleId: 'xml-malformed',
       severity: 'error',
@@ -510,35 +386,22 @@ export function parseXmlTree(source: SourceFile, opts: { fastPath?: boolean } = 
       span: lines.span(0, 0),
     });
   }
-  return { doc: { root: t.root, extraRoots: t.extraRoots, doctype: t.doctype, comments: t.comments, lines }, diagnostics };
+  return { doc: { root: tree.root, extraRoots: tree.extraRoots, doctype: r.doctype, comments: tree.comments, lines }, diagnostics };
 }
 
-function readAttributes(
-  text: string,
-  from: number,
-  to: number,
-  parsed: Record<string, { local: string; value: string }>,
-  lines: LineIndex,
-): XmlAttribute[] {
-  const out: XmlAttribute[] = [];
+/** The attributes of a start tag located in the text [from, to), with the values saxes read (entities expanded). */
+function readAttributes(text: string, from: number, to: number, values: Record<string, string>): RawAttribute[] {
+  const out: RawAttribute[] = [];
   ATTR_RE.lastIndex = from;
   for (;;) {
     while (ATTR_RE.lastIndex < to && isSpace(text.charCodeAt(ATTR_RE.lastIndex))) ATTR_RE.lastIndex++;
     const m = ATTR_RE.exec(text);
     if (!m || m.index >= to) break;
     const qname = m[1]!;
-    const info = parsed[qname];
-    if (!info) continue;
+    const value = values[qname];
+    if (value === undefined) continue;
     const nameStart = m.index;
-    const valueStart = nameStart + m[0].length - m[2]!.length + 1;
-    const valueEnd = nameStart + m[0].length - 1;
-    out.push({
-      name: info.local || qname,
-      qname,
-      value: info.value,
-      nameSpan: lines.span(nameStart, nameStart + qname.length),
-      valueSpan: lines.span(valueStart, valueEnd),
-    });
+    out.push({ qname, value, nameStart, valueStart: nameStart + m[0].length - m[2]!.length + 1, valueEnd: nameStart + m[0].length - 1 });
   }
   return out;
 }
@@ -633,74 +496,152 @@ const ENTITY_REF = /&([^\s&;]+);/g;
 const MAX_EXPANDED = 1 << 22;
 
 /**
- * Expands declared entities as Java's parser would, without ever building a
- * value past the JDK's limits: costs and lengths are computed first, and only
- * entities within them are materialised.
+ * Measures declared entities as Java's parser would count them, without building any value:
+ * each entity's cost (expansions, itself and every entity inside it) and expanded length, or why
+ * the JDK refuses it. Iterative (a chain of 300,000 entities each naming the previous one would
+ * overflow the stack through recursion), and each entity is measured once.
  */
-function evaluateEntities(declared: Map<string, string | null>): { values: Map<string, string>; costs: Map<string, number>; refused: Map<string, string> } {
+function evaluateEntities(declared: Map<string, string | null>): EntityTable {
   const costs = new Map<string, number>();
   const lengths = new Map<string, number>();
   const refused = new Map<string, string>();
   const visiting = new Set<string>();
-  const measure = (name: string): void => {
-    if (costs.has(name) || refused.has(name)) return;
+  interface Frame {
+    name: string;
+    refs: RegExpExecArray[];
+    i: number;
+    cost: number;
+    length: number;
+    /** refs[i] is being measured (the frame was left to measure it). */
+    pending: boolean;
+  }
+  const stack: Frame[] = [];
+  /** Measures what needs no frame; true when a frame was pushed for `name`. */
+  const enter = (name: string): boolean => {
+    if (costs.has(name) || refused.has(name)) return false;
     const raw = declared.get(name);
     if (raw === null || raw === undefined) {
       refused.set(name, 'external');
-      return;
+      return false;
+    }
+    if (raw.indexOf('&') < 0) {
+      costs.set(name, 1);
+      lengths.set(name, raw.length);
+      return false;
     }
     visiting.add(name);
-    let cost = 1;
-    let length = raw.length;
-    for (const m of raw.matchAll(ENTITY_REF)) {
-      const ref = m[1]!;
-      length -= m[0].length;
-      if (ref.startsWith('#') || PREDEFINED.has(ref)) {
-        length += 2;
-        continue;
+    stack.push({ name, refs: [...raw.matchAll(ENTITY_REF)], i: 0, cost: 1, length: raw.length, pending: false });
+    return true;
+  };
+  for (const root of declared.keys()) {
+    if (!enter(root)) continue;
+    while (stack.length > 0) {
+      const f = stack[stack.length - 1]!;
+      let descended = false;
+      while (f.i < f.refs.length) {
+        const m = f.refs[f.i]!;
+        const ref = m[1]!;
+        if (!f.pending) {
+          f.length -= m[0].length;
+          if (ref.startsWith('#') || PREDEFINED.has(ref)) {
+            f.length += 2;
+            f.i++;
+            continue;
+          }
+          if (visiting.has(ref) || refused.get(ref) === 'recursive') {
+            refused.set(f.name, 'recursive');
+            break;
+          }
+          if (!declared.has(ref)) {
+            refused.set(f.name, ref);
+            break;
+          }
+          f.pending = true;
+          if (enter(ref)) {
+            descended = true;
+            break;
+          }
+        }
+        f.pending = false;
+        const inner = refused.get(ref);
+        if (inner !== undefined) {
+          refused.set(f.name, inner);
+          break;
+        }
+        f.cost += costs.get(ref)!;
+        f.length += lengths.get(ref)!;
+        f.i++;
       }
-      if (visiting.has(ref) || refused.get(ref) === 'recursive') {
-        refused.set(name, 'recursive');
-        break;
+      if (descended) continue;
+      stack.pop();
+      visiting.delete(f.name);
+      if (!refused.has(f.name)) {
+        costs.set(f.name, f.cost);
+        lengths.set(f.name, f.length);
       }
-      if (!declared.has(ref)) {
-        refused.set(name, ref);
-        break;
-      }
-      measure(ref);
-      const inner = refused.get(ref);
-      if (inner !== undefined) {
-        refused.set(name, inner);
-        break;
-      }
-      cost += costs.get(ref)!;
-      length += lengths.get(ref)!;
     }
-    visiting.delete(name);
-    if (refused.has(name)) return;
-    costs.set(name, cost);
-    lengths.set(name, length);
-  };
-  for (const name of declared.keys()) measure(name);
-
-  const values = new Map<string, string>();
-  const expand = (name: string): string => {
-    let v = values.get(name);
-    if (v !== undefined) return v;
-    v = declared.get(name)!.replace(ENTITY_REF, (ref: string, inner: string) => {
-      if (inner.startsWith('#')) return charRef(inner) ?? ref;
-      if (PREDEFINED.has(inner)) return { lt: '<', gt: '>', amp: '&', apos: "'", quot: '"' }[inner]!;
-      return expand(inner);
-    });
-    values.set(name, v);
-    return v;
-  };
+  }
   for (const [name, cost] of costs) {
     if (cost > EXPANSION_LIMIT) refused.set(name, 'limit');
     else if (lengths.get(name)! > MAX_EXPANDED) refused.set(name, 'limit');
   }
-  for (const name of costs.keys()) if (!refused.has(name)) expand(name);
-  return { values, costs, refused };
+  return { declared, costs, refused, values: new Map() };
+}
+
+/** Declared entities measured by evaluateEntities; values are built when first referenced. */
+interface EntityTable {
+  declared: Map<string, string | null>;
+  costs: Map<string, number>;
+  refused: Map<string, string>;
+  values: Map<string, string>;
+}
+
+const ENTITY_AT = /&([^\s&;]+);/y;
+const PREDEFINED_VALUES: Record<string, string> = { lt: '<', gt: '>', amp: '&', apos: "'", quot: '"' };
+
+/**
+ * The replacement text of an entity evaluateEntities accepted (so every entity inside it is
+ * declared, internal and not recursive), built once and kept: iteratively, in one pass over
+ * what it produces, and only for entities a document references (building every declared one
+ * made a chain of nested entities quadratic in memory).
+ */
+function entityText(table: EntityTable, name: string): string {
+  const known = table.values.get(name);
+  if (known !== undefined) return known;
+  const parts: string[] = [];
+  const raws: string[] = [table.declared.get(name)!];
+  const positions: number[] = [0];
+  while (raws.length > 0) {
+    const top = raws.length - 1;
+    const raw = raws[top]!;
+    const pos = positions[top]!;
+    const amp = raw.indexOf('&', pos);
+    if (amp < 0) {
+      parts.push(raw.slice(pos));
+      raws.pop();
+      positions.pop();
+      continue;
+    }
+    parts.push(raw.slice(pos, amp));
+    ENTITY_AT.lastIndex = amp;
+    const m = ENTITY_AT.exec(raw);
+    if (!m) {
+      parts.push('&');
+      positions[top] = amp + 1;
+      continue;
+    }
+    positions[top] = amp + m[0].length;
+    const inner = m[1]!;
+    if (inner.startsWith('#')) parts.push(charRef(inner) ?? m[0]);
+    else if (PREDEFINED.has(inner)) parts.push(PREDEFINED_VALUES[inner]!);
+    else {
+      raws.push(table.declared.get(inner)!);
+      positions.push(0);
+    }
+  }
+  const value = parts.join('');
+  table.values.set(name, value);
+  return value;
 }
 
 function charRef(ref: string): string | null {

@@ -1,0 +1,74 @@
+/**
+ * Issue 25 item 2: the hostile parser shapes of test/fuzz/hostile.ts (deep nesting that declares
+ * namespaces, 300,000 entity declarations, wide documents), each parsed once in a fresh process
+ * through parseWebXml (what lint, compile and serve call) and through parseXmlTree on the path
+ * the shape takes; the time of the parse and the process's peak RSS (process.resourceUsage). The
+ * promise is under one second each (docs/security.md).
+ *
+ *   npm run build && npx tsx bench/hostile.ts [--shapes a,b] [--json]
+ *
+ * TOLLGATE_BENCH_DIST=<another build> measures that build instead (bench/dist.ts).
+ */
+import { execFileSync } from 'node:child_process';
+import { parseArgs } from 'node:util';
+import { hostileShapes } from '../test/fuzz/hostile.js';
+import { fromDist } from './dist.js';
+
+export interface HostileRow {
+  shape: string;
+  what: string;
+  bytes: number;
+  /** parseWebXml of the bytes, as loadBase calls it. */
+  webXmlMs: number;
+  /** parseXmlTree of the text (the positioned tree every other file type is read through). */
+  treeMs: number;
+  peakRssMb: number;
+  findings: string[];
+}
+
+async function measureOne(name: string): Promise<HostileRow> {
+  const shape = hostileShapes().find((s) => s.name === name);
+  if (!shape) throw new Error(`no shape ${name}`);
+  const { parseWebXml, parseXmlTree } = await fromDist<typeof import('../src/parser/index.js') & typeof import('../src/parser/xml.js')>('parser/index.js').then(async (p) => ({
+    ...p,
+    ...(await fromDist<typeof import('../src/parser/xml.js')>('parser/xml.js')),
+  }));
+  const text = shape.make();
+  const bytes = Buffer.from(text, "utf8");
+  let t0 = performance.now();
+  const r = parseWebXml(bytes, 'web.xml');
+  const webXmlMs = performance.now() - t0;
+  t0 = performance.now();
+  parseXmlTree({ path: "web.xml", text, comments: [] } as never);
+  const treeMs = performance.now() - t0;
+  const findings = [...new Set(r.diagnostics.map((d) => `${d.ruleId}:${d.severity}`))];
+  return { shape: shape.name, what: shape.what, bytes: bytes.length, webXmlMs, treeMs, peakRssMb: process.resourceUsage().maxRSS / 1024, findings };
+}
+
+export function formatHostile(rows: HostileRow[]): string {
+  const out = ['| shape | bytes | parseWebXml, ms | parseXmlTree, ms | peak RSS, MB | findings |', '|---|---:|---:|---:|---:|---|'];
+  for (const r of rows) {
+    out.push(`| ${r.shape}: ${r.what} | ${r.bytes.toLocaleString('en-US')} | ${r.webXmlMs.toFixed(0)} | ${r.treeMs.toFixed(0)} | ${r.peakRssMb.toFixed(0)} | ${r.findings.join(', ') || 'none'} |`);
+  }
+  return out.join('\n');
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({ options: { measure: { type: 'string' }, shapes: { type: 'string' }, json: { type: 'boolean' } } });
+  if (values.measure) {
+    process.stdout.write(`${JSON.stringify(await measureOne(values.measure))}\n`);
+    return;
+  }
+  const names = values.shapes ? values.shapes.split(',') : hostileShapes().map((s) => s.name);
+  const rows: HostileRow[] = [];
+  for (const name of names) {
+    // A fresh process per shape: its peak RSS is the shape's alone.
+    const out = execFileSync(process.execPath, [...process.execArgv, import.meta.filename, '--measure', name], { encoding: 'utf8', maxBuffer: 1 << 24 });
+    const row = JSON.parse(out.trim().split('\n').pop()!) as HostileRow;
+    rows.push(row);
+    if (!values.json) process.stderr.write(`${row.shape}: ${row.webXmlMs.toFixed(0)} ms / ${row.treeMs.toFixed(0)} ms, ${row.peakRssMb.toFixed(0)} MB\n`);
+  }
+  process.stdout.write(values.json ? `${JSON.stringify(rows, null, 2)}\n` : `${formatHostile(rows)}\n`);
+}
+
+if (process.argv[1] === import.meta.filename) await main();

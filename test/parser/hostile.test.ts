@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { attributes, entities, entityChain, longAttribute, longText, nestedNamespaces, siblings } from '../fuzz/hostile.js';
+import { parseWebXml } from '../../src/parser/index.js';
+
+/**
+ * Issue 25 item 2: every parse path is linear in its input. Each shape is parsed at a size and at
+ * four times that size, on the fast scanner and (behind a DOCTYPE) on the saxes path: linear work
+ * takes about 4 times the CPU, quadratic 16. CPU time, the best of three runs, so a loaded machine
+ * moves both sides alike. The full-size shapes (8 MiB, under one second each) are timed by
+ * bench/hostile.ts and replayed through every target by test/fuzz/fuzz.test.ts.
+ */
+function cpuMs(text: string): number {
+  const bytes = Buffer.from(text);
+  let best = Infinity;
+  for (let i = 0; i < 3; i++) {
+    const c = process.cpuUsage();
+    parseWebXml(bytes, 'web.xml');
+    const d = process.cpuUsage(c);
+    best = Math.min(best, (d.user + d.system) / 1000);
+  }
+  return best;
+}
+
+function expectLinear(make: (n: number) => string, n: number): void {
+  // Warm up the code paths first: the first parse also pays for compilation.
+  cpuMs(make(n));
+  const small = cpuMs(make(n));
+  const large = cpuMs(make(4 * n));
+  expect(large / Math.max(small, 1), `${small.toFixed(1)} ms at n, ${large.toFixed(1)} ms at 4n`).toBeLessThan(9);
+}
+
+describe('hostile shapes parse in time linear in their size', () => {
+  for (const saxes of [false, true]) {
+    const path = saxes ? 'on the saxes path' : 'on the fast path';
+    it(`nesting that declares a namespace per level, then prefixed elements, ${path}`, () => {
+      expectLinear((n) => nestedNamespaces(n, n * 60, saxes), 2_000);
+    });
+    it(`one element with many attributes, ${path}`, () => {
+      expectLinear((n) => attributes(n, true, saxes), 10_000);
+    });
+    it(`many siblings, ${path}`, () => {
+      expectLinear((n) => siblings(n, saxes), 50_000);
+    });
+    it(`a long text node and a long attribute value, ${path}`, () => {
+      expectLinear((n) => longText(n, saxes), 500_000);
+      expectLinear((n) => longAttribute(n, saxes), 500_000);
+    });
+  }
+  it('many entity declarations', () => {
+    expectLinear((n) => entities(n, true), 20_000);
+  });
+  it('a chain of entities each naming the one before', () => {
+    expectLinear((n) => entityChain(n), 10_000);
+  });
+});
