@@ -80,6 +80,32 @@ await build({
   plugins: [lazyRequiresBundled],
 });
 
+/** A bundled package's licence text, or its package.json licence field where it ships none. */
+async function licence(pkg) {
+  for (const name of ['LICENSE', 'LICENSE.txt', 'LICENSE.md']) {
+    const text = await readFile(`node_modules/${pkg}/${name}`, 'utf8').catch(() => null);
+    if (text !== null) return `${pkg}:\n${text}`;
+  }
+  return `${pkg}: ${JSON.parse(await readFile(`node_modules/${pkg}/package.json`, 'utf8')).license} licence\n`;
+}
+
+// recheck's JavaScript build (the regex-redos rule's analyser) as one file the package ships, so
+// that installing tollgate installs no recheck package: its optional dependencies are a 23 MB Java
+// JAR and a 29 MB native binary. Loaded on first use by src/lint/rules/regex-redos.ts.
+await build({
+  entryPoints: { recheck: 'node_modules/recheck/lib/main.js' },
+  // Their licences (MIT, and tslib's 0BSD) travel with the code.
+  banner: { js: `/*\n${(await Promise.all(['recheck', 'synckit', '@pkgr/core', 'tslib'].map(licence))).join('\n').replaceAll('*/', '* /')}*/` },
+  outdir: 'dist/bundle',
+  outExtension: { '.js': '.cjs' },
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20',
+  sourcemap: false,
+  logLevel: 'error',
+});
+
 // The runtime's chain selector for the browser: \`tollgate report\` inlines it in the page, so its URL
 // box gives the chain \`tollgate chain --path\` gives, from the same code (src/report/html.ts).
 await build({

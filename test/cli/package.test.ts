@@ -1,7 +1,7 @@
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const repo = join(import.meta.dirname, '..', '..');
@@ -45,6 +45,14 @@ describe('the built package', () => {
       const out = execFileSync('npx', ['--no', '--', 'tollgate', 'lint', join(repo, 'examples', 'base'), '--format', 'json'], { cwd: app, encoding: 'utf8' });
       expect((JSON.parse(out) as { filePath: string }[]).map((r) => r.filePath)).toContain(join(repo, 'examples', 'base', 'conf', 'server.xml'));
       expect(execFileSync('npx', ['--no', '--', 'tollgate', '--version'], { cwd: app, encoding: 'utf8' }).trim()).toBe(JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')).version);
+      // regex-redos runs recheck's JavaScript build shipped in dist/bundle/recheck.cjs: the recheck package, whose optional
+      // dependencies are a 23 MB JAR and a 29 MB native binary, is not installed.
+      expect(existsSync(join(app, 'node_modules', 'recheck')), 'node_modules/recheck').toBe(false);
+      const appXml = join(dir, 'redos', 'webapps', 'a', 'WEB-INF', 'web.xml');
+      mkdirSync(dirname(appXml), { recursive: true });
+      writeFileSync(appXml, '<web-app xmlns="https://jakarta.ee/xml/ns/jakartaee" version="6.0"><filter><filter-name>a</filter-name><filter-class>org.apache.catalina.filters.RemoteAddrFilter</filter-class><init-param><param-name>allow</param-name><param-value>(a+)+b</param-value></init-param></filter><filter-mapping><filter-name>a</filter-name><url-pattern>/*</url-pattern></filter-mapping></web-app>\n');
+      const redos = spawnSync('npx', ['--no', '--', 'tollgate', 'lint', appXml, '--format', 'json'], { cwd: app, encoding: 'utf8' });
+      expect((JSON.parse(redos.stdout) as { messages: { ruleId: string }[] }[]).flatMap((r) => r.messages.map((m) => m.ruleId))).toContain('regex-redos');
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -13,10 +13,44 @@ interface Verdict {
 }
 type CheckSync = (source: string, flags: string, params?: Record<string, unknown>) => Verdict;
 
-// recheck is 2.9 MB of JavaScript: loaded on the first regex parameter only, so a lint of a base without one starts as fast as before.
+/**
+ * recheck's JavaScript build, run in this thread. The package ships it as dist/bundle/recheck.cjs
+ * (scripts/bundle.mjs; the bundles and their chunks look beside and above them), so installing
+ * tollgate installs no recheck: the recheck package pulls a 23 MB Java JAR and a 29 MB native
+ * binary as optional dependencies (57 MB installed for this one rule). From src/ it is the recheck
+ * package (a devDependency). The same analyser as the native binary: the 30 patterns of
+ * test/hardening/regex-redos.test.ts get the same verdicts, in about 4x the time (the search is
+ * bounded by work, not time: see DETERMINISTIC).
+ */
+const RECHECK_PATHS = ['./recheck.cjs', '../recheck.cjs', 'recheck'];
+
+// 2.9 MB of JavaScript: loaded on the first regex parameter only, so a lint of a base without one starts as fast as before.
 let checkSync: CheckSync | null = null;
 function analyser(): CheckSync {
-  checkSync ??= (createRequire(import.meta.url)('recheck') as { checkSync: CheckSync }).checkSync;
+  if (checkSync) return checkSync;
+  const load = createRequire(import.meta.url);
+  let mod: { checkSync: CheckSync } | null = null;
+  for (const path of RECHECK_PATHS) {
+    try {
+      mod = load(path) as { checkSync: CheckSync };
+      break;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'MODULE_NOT_FOUND' || path === RECHECK_PATHS[RECHECK_PATHS.length - 1]) throw err;
+    }
+  }
+  const pure = mod!.checkSync;
+  // recheck's documented switch for its synchronous backend, read on each call: "pure" is its
+  // JavaScript build in this thread (its default starts a worker thread that starts the native binary).
+  checkSync = (source, flags, params) => {
+    const before = process.env['RECHECK_SYNC_BACKEND'];
+    process.env['RECHECK_SYNC_BACKEND'] = 'pure';
+    try {
+      return pure(source, flags, params);
+    } finally {
+      if (before === undefined) delete process.env['RECHECK_SYNC_BACKEND'];
+      else process.env['RECHECK_SYNC_BACKEND'] = before;
+    }
+  };
   return checkSync;
 }
 
