@@ -83,10 +83,10 @@ export function rules(): RuleMeta[] {
  * Reads what `tollgate lint PATH` reads: a CATALINA_BASE (it has conf/ or webapps/), a web
  * application (it has WEB-INF/web.xml), a single configuration file or a tollgate.chain.json.
  */
-export function loadLintInput(path: string): CatalinaBase {
+export function loadLintInput(path: string, home?: string): CatalinaBase {
   let base: CatalinaBase;
   try {
-    base = loadInput(path);
+    base = loadInput(path, home ? { home } : {});
   } catch (e) {
     if (e instanceof InputError) throw new TollgateInputError(e.message);
     throw e;
@@ -124,6 +124,7 @@ export async function lint(paths: string | readonly string[] = [], options: Lint
     profile: options.profile ?? config.config.profile ?? 'recommended',
     ruleLevels: { ...(config.config.rules ?? {}), ...(options.rules ?? {}) },
     inlineConfig: options.inlineConfig !== false,
+    ...(config.config.accounts ? { accounts: config.config.accounts } : {}),
     ...(includeFile ? { includeFile } : {}),
   };
   const workers = options.workers ?? 'auto';

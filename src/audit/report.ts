@@ -3,7 +3,7 @@ import { lintBase, type LintResult } from '../lint/engine.js';
 import { profileLevel } from '../lint/profiles.js';
 import { RULES } from '../lint/rules/index.js';
 import type { SuppressedDiagnostic } from '../lint/suppressions.js';
-import type { RuleLevel } from '../lint/config.js';
+import type { Accounts, RuleLevel } from '../lint/config.js';
 import type { TomcatTarget } from '../filters/index.js';
 import { CATALOGUE, type Applicability, type BenchmarkId, type Control } from './catalogue.js';
 
@@ -79,7 +79,7 @@ export function unreadable(lint: LintResult): Diagnostic[] {
  * control is then pass or fail by its rules' findings, manual when no rule decides it, or not
  * applicable when the base lacks what it is about.
  */
-export function auditBase(base: CatalinaBase, benchmark: BenchmarkId, opts: { target?: TomcatTarget; inlineConfig?: boolean } = {}): AuditResult {
+export function auditBase(base: CatalinaBase, benchmark: BenchmarkId, opts: { target?: TomcatTarget; inlineConfig?: boolean; accounts?: Accounts } = {}): AuditResult {
   const deciding = rulesByControl(benchmark);
   const profile = benchmark === 'cis-tomcat-10.1' ? 'cis' : 'stig';
   const ruleLevels: Record<string, RuleLevel> = {};
@@ -87,7 +87,7 @@ export function auditBase(base: CatalinaBase, benchmark: BenchmarkId, opts: { ta
     if (!rule.meta.benchmarks?.some((b) => b.startsWith(`${benchmark}:`))) continue;
     if (profileLevel(rule.meta, profile) === 'off') ruleLevels[rule.meta.id] = LEVEL_OF[rule.meta.defaultSeverity];
   }
-  const lint = lintBase(base, { profile, ruleLevels, ...(opts.target ? { target: opts.target } : {}), ...(opts.inlineConfig === false ? { inlineConfig: false } : {}) });
+  const lint = lintBase(base, { profile, ruleLevels, ...(opts.target ? { target: opts.target } : {}), ...(opts.inlineConfig === false ? { inlineConfig: false } : {}), ...(opts.accounts ? { accounts: opts.accounts } : {}) });
   const byRule = new Map<string, Diagnostic[]>();
   for (const d of lint.diagnostics) {
     const list = byRule.get(d.ruleId);

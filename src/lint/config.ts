@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { findNodeAtLocation, parseTree } from 'jsonc-parser';
 
-export { PROFILES, RULE_LEVELS, configFileSchema, type ConfigFile, type Profile, type RuleLevel } from '../schema/config-document.js';
+export { PROFILES, RULE_LEVELS, configFileSchema, type Accounts, type ConfigFile, type Profile, type RuleLevel } from '../schema/config-document.js';
 import type { ConfigFile } from '../schema/config-document.js';
 import { configFileSchema } from '../schema/config-document.js';
 

@@ -1,7 +1,7 @@
 import { contextsOf, mergedOf, type MergedFilter, type ResolvedContext } from '../chain/index.js';
 import { validateFilterDef, type TomcatTarget, type ValidatedFilter } from '../filters/index.js';
 import type { CatalinaBase, Diagnostic, FilterDef, LoadedContext, Severity, SourceFile } from '../model/index.js';
-import type { Profile, RuleLevel } from './config.js';
+import type { Accounts, Profile, RuleLevel } from './config.js';
 import { profileLevel } from './profiles.js';
 import { RULES, ruleById } from './rules/index.js';
 import { applySuppressions, type SuppressedDiagnostic } from './suppressions.js';
@@ -19,6 +19,8 @@ export interface LintOptions {
   includeFile?: (file: string) => boolean;
   /** For one part of a base split between workers: hosts that deploy contexts in some part (see BasePartition). */
   hostsWithContexts?: ReadonlySet<string>;
+  /** The account names the file-owner rule expects (config `accounts`); defaults per profile. */
+  accounts?: Accounts;
 }
 
 export interface LintResult {
@@ -341,6 +343,7 @@ export function lintBase(base: CatalinaBase, opts: LintOptions = {}): LintResult
       base,
       target,
       profile,
+      accounts: opts.accounts ?? {},
       descriptors,
       contexts,
       filters,

@@ -85,7 +85,7 @@ export function isBaseInput(path: string): boolean {
  * What `tollgate lint PATH` reads: a CATALINA_BASE (has conf/ or webapps/),
  * a web application (has WEB-INF/web.xml), or a single configuration file.
  */
-export function loadInput(input: string, opts: { overlay?: Overlay; cache?: ParseCache } = {}): CatalinaBase {
+export function loadInput(input: string, opts: { overlay?: Overlay; cache?: ParseCache; home?: string } = {}): CatalinaBase {
   const path = resolve(input);
   const unsaved = opts.overlay?.has(path) === true;
   if (!unsaved && !existsSync(path)) throw new InputError(`${input}: no such file or directory`);
@@ -112,7 +112,7 @@ export function loadInput(input: string, opts: { overlay?: Overlay; cache?: Pars
     base.hosts[0]!.contexts.push(appContext(path, r.webXml));
     return base;
   }
-  if (existsSync(join(path, 'conf')) || existsSync(join(path, 'webapps'))) return loadBase({ base: path, ...(opts.overlay ? { overlay: opts.overlay } : {}), ...(opts.cache ? { cache: opts.cache } : {}) });
+  if (existsSync(join(path, 'conf')) || existsSync(join(path, 'webapps'))) return loadBase({ base: path, ...(opts.home ? { home: opts.home } : {}), ...(opts.overlay ? { overlay: opts.overlay } : {}), ...(opts.cache ? { cache: opts.cache } : {}) });
   const base = emptyBase(path);
   base.diagnostics.push({
     ruleId: 'base-unreadable',

@@ -2,7 +2,7 @@ import type { ResolvedContext } from '../chain/index.js';
 import type { MergedFilter, MergedFilterMapping } from '../chain/index.js';
 import type { FilterSpec, TomcatTarget } from '../filters/index.js';
 import type { CatalinaBase, Diagnostic, FilterDef, Severity, SourceFile, Span, TextEdit, TomcatEffect, WebXml } from '../model/index.js';
-import type { Profile } from '../schema/config-document.js';
+import type { Accounts, Profile } from '../schema/config-document.js';
 
 export type { Profile };
 
@@ -69,6 +69,8 @@ export interface LintContext {
   target: TomcatTarget;
   /** The profile being linted for: a rule whose limit differs between benchmarks (the STIG's 600 s lockout, CIS's 300 s) reads it. */
   profile: Profile;
+  /** The account names file ownership is judged against (config `accounts`; unset names take the profile's default). */
+  accounts: Accounts;
   descriptors: DescriptorRef[];
   contexts: ResolvedContext[];
   /** Every <filter> of every descriptor, validated once. */

@@ -91,6 +91,7 @@ export function check(file: string, overlay: Overlay, settings: CheckSettings = 
     profile: settings.profile ?? config.config.profile ?? 'recommended',
     ruleLevels: { ...(config.config.rules ?? {}), ...(settings.rules ?? {}) },
     inlineConfig: true,
+    ...(config.config.accounts ? { accounts: config.config.accounts } : {}),
     ...(ignore ? { includeFile: (f: string) => !ignore(relative(configDir, f)) } : {}),
   });
   for (const d of result.diagnostics) add(d);

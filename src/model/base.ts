@@ -2,6 +2,7 @@ import type { Diagnostic } from './diagnostic.js';
 import type { SourceFile } from './span.js';
 import type { ContextDef, HostDef, ServerXml, TomcatUsers } from './server.js';
 import type { PropertiesFile } from './properties.js';
+import type { SetenvFile } from './setenv.js';
 import type { WebXml } from './webxml.js';
 
 /** How a context was found, as Tomcat's HostConfig finds them. */
@@ -24,6 +25,8 @@ export interface LoadedContext {
   webXml: WebXml | null;
   /** `WEB-INF/tomcat-web.xml`, which Tomcat merges between web.xml and the host defaults; absent or null when none. */
   tomcatWebXml?: WebXml | null;
+  /** `WEB-INF/classes/logging.properties`, the application's own JULI configuration; absent or null when none. */
+  loggingProperties?: PropertiesFile | null;
 }
 
 export interface LoadedHost {
@@ -54,6 +57,8 @@ export interface CatalinaBase {
   catalinaProperties?: PropertiesFile | null;
   /** `conf/logging.properties` (JULI's configuration); absent or null when none. */
   loggingProperties?: PropertiesFile | null;
+  /** `bin/setenv.sh` of the base, else of the home (catalina.sh sources the first it finds); absent or null when none. */
+  setenv?: SetenvFile | null;
   engineName: string;
   defaultHost: string;
   hosts: LoadedHost[];

@@ -4,3 +4,4 @@ export * from './webxml.js';
 export * from './server.js';
 export * from './base.js';
 export * from './properties.js';
+export * from './setenv.js';

@@ -5,6 +5,7 @@ export { parseWebXml, type WebXmlOptions } from './webxml.js';
 export { parseServerXml, parseContextXml, parseTomcatUsers } from './server.js';
 export { resolveProperties, parseJavaProperties } from './properties.js';
 export { parsePropertiesFile, propertyOf } from './properties-file.js';
+export { parseSetenv, jvmProperty } from './setenv.js';
 export { parseContextName, contextBaseName, isContextPathValid } from './context-name.js';
 export { loadBase, loadAddedHost, ParseCache, type BasePartition } from './load.js';
 export { parseChainJson } from './json-chain.js';

@@ -1,9 +1,10 @@
 import { existsSync, readdirSync, realpathSync, statSync, type Dirent } from 'node:fs';
 import { basename, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import type { CatalinaBase, ContextDef, Diagnostic, HostDef, LoadedContext, LoadedHost, PropertiesFile, SourceFile, WebXml } from '../model/index.js';
+import type { CatalinaBase, ContextDef, Diagnostic, HostDef, LoadedContext, LoadedHost, PropertiesFile, SetenvFile, SourceFile, WebXml } from '../model/index.js';
 import { fileStartSpan } from '../model/index.js';
 import { contextBaseName, isContextPathValid, parseContextName } from './context-name.js';
 import { parsePropertiesFile } from './properties-file.js';
+import { parseSetenv } from './setenv.js';
 import { acceptConfigBytes, readConfigBytes, type ReadResult } from './read.js';
 import { parseContextXml, parseServerXml, parseTomcatUsers } from './server.js';
 import { parseWebXml, type WebXmlOptions } from './webxml.js';
@@ -188,11 +189,28 @@ function readContextFile(path: string, properties: Record<string, string>, r: Re
 }
 
 function readPropertiesFile(path: string, r: Reader): PropertiesFile | null {
-  const bytes = readBytes(path, r);
+  return readPropertiesFileIf(path, r, 'unknown');
+}
+
+function readPropertiesFileIf(path: string, r: Reader, presence: Presence = 'optional'): PropertiesFile | null {
+  const bytes = readBytes(path, r, presence);
   if (!bytes) return null;
   const { properties, source } = parsePropertiesFile(bytes, path);
   r.files.set(path, source);
   return properties;
+}
+
+/** catalina.sh sources $CATALINA_BASE/bin/setenv.sh when it is readable, else $CATALINA_HOME/bin/setenv.sh. */
+function readSetenv(base: string, home: string, r: Reader): SetenvFile | null {
+  for (const dir of base === home ? [base] : [base, home]) {
+    const path = join(dir, 'bin', 'setenv.sh');
+    const bytes = readBytes(path, r, 'optional');
+    if (!bytes) continue;
+    const { setenv, source } = parseSetenv(bytes, path);
+    r.files.set(path, source);
+    return setenv;
+  }
+  return null;
 }
 
 /** Shared (parseWebXml only reads them). */
@@ -244,6 +262,7 @@ export function loadBase(opts: { base: string; home?: string; partition?: BasePa
   result.properties = properties;
   if (r.cache) r.propertiesKey = JSON.stringify(properties);
   result.loggingProperties = readPropertiesFile(join(base, 'conf', 'logging.properties'), r);
+  result.setenv = readSetenv(base, home, r);
 
   const serverPath = join(base, 'conf', 'server.xml');
   const serverBytes = readBytes(serverPath, r);
@@ -358,6 +377,9 @@ function loadHost(result: CatalinaBase, def: HostDef | null, properties: Record<
     const ctx: LoadedContext = { path: base.path, version: base.version, name: base.name, docBase, source, contextDef, webXml: readWebXml(`${webInf}${sep}web.xml`, properties, r, nsOf(contextDef)) };
     const t = readWebXml(`${webInf}${sep}tomcat-web.xml`, properties, r, nsOf(contextDef), 'optional');
     if (t) ctx.tomcatWebXml = t;
+    // JULI's ClassLoaderLogManager gives the application its own configuration from this file.
+    const logging = readPropertiesFileIf(`${webInf}${sep}classes${sep}logging.properties`, r);
+    if (logging) ctx.loggingProperties = logging;
     return ctx;
   };
   const packedWar = (war: string): void => {

@@ -36,8 +36,18 @@ export const configFileSchema = z
       .strict()
       .optional()
       .meta({ description: 'Where tollgate serve keeps sessions, CSRF nonces, rate-limit windows and the lock-out table (docs/deployment.md). `serve --store` wins over it.' }),
+    accounts: z
+      .object({
+        admin: z.string().min(1).optional().meta({ description: 'Owner of CATALINA_HOME, conf/ and the files Tomcat only reads (default: root for stig, tomcat_admin for cis).' }),
+        service: z.string().min(1).optional().meta({ description: 'Account Tomcat runs as, owner of logs/, temp/ and work/ (default: tomcat).' }),
+        group: z.string().min(1).optional().meta({ description: 'Group of every Tomcat file and folder (default: tomcat).' }),
+      })
+      .strict()
+      .optional()
+      .meta({ description: 'Account names file-owner judges ownership against (the benchmarks\' tomcat_admin / root, tomcat and tomcat).' }),
   })
   .strict()
   .meta({ title: 'tollgate.config.json', description: 'Configuration of tollgate lint and of the state tollgate serve shares.' });
 
 export type ConfigFile = z.output<typeof configFileSchema>;
+export type Accounts = NonNullable<ConfigFile['accounts']>;

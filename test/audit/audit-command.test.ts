@@ -1,3 +1,4 @@
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/index.js';
@@ -67,11 +68,11 @@ describe('tollgate audit --format json', () => {
 
   it('leaves a control no rule decides to be checked by hand', async () => {
     const { entries } = await json(`${fixtures}/hardened`, 'stig-tomcat');
-    // File permissions: never decidable from the files' contents.
-    expect(entries.find((e) => e.control === 'V-222943')).toEqual({
+    // The host's audit rules (auditctl): nothing in CATALINA_BASE or CATALINA_HOME decides it.
+    expect(entries.find((e) => e.control === 'V-222998')).toEqual({
       benchmark: 'stig-tomcat',
-      control: 'V-222943',
-      title: '$CATALINA_BASE/logs folder permissions must be set to 750.',
+      control: 'V-222998',
+      title: 'Changes to $CATALINA_HOME/bin/ folder must be logged.',
       status: 'manual',
       findings: [],
     });
@@ -92,12 +93,12 @@ describe('tollgate audit --format json', () => {
     for (const e of entries) expect(Object.keys(e)).toEqual(['benchmark', 'control', 'title', 'status', 'findings']);
   });
 
-  // V-222943 (the logs folder's permissions) stands in for a control here: no real rule can decide it, so no other rule's finding mixes in.
+  // V-222998 (auditd watching bin/) stands in for a control here: no real rule can decide it, so no other rule's finding mixes in.
   it('runs a rule the benchmark decides a control with even when its profile level is off', async () => {
-    decides(['stig-tomcat:V-222943'], { recommended: 'off', stig: 'off' });
+    decides(['stig-tomcat:V-222998'], { recommended: 'off', stig: 'off' });
     const { code, entries } = await json(`${fixtures}/stock`, 'stig-tomcat');
     expect(code).toBe(1);
-    expect(entries.find((e) => e.control === 'V-222943')).toMatchObject({ status: 'fail', findings: [{ ruleId: 'shutdown-port-default', line: 3 }] });
+    expect(entries.find((e) => e.control === 'V-222998')).toMatchObject({ status: 'fail', findings: [{ ruleId: 'shutdown-port-default', line: 3 }] });
     // The other benchmark's audit does not run it.
     const cis = await json(`${fixtures}/stock`, 'cis-tomcat-10.1');
     expect(cis.entries.flatMap((e) => e.findings).filter((f) => f.ruleId === 'shutdown-port-default')).toEqual([]);
@@ -113,7 +114,7 @@ describe('tollgate audit, text and html', () => {
     const controls = lines.filter((l) => /^(pass|FAIL|manual|n\/a) /.test(l));
     expect(controls).toHaveLength(61);
     expect(lines.find((l) => /^FAIL\s+3\.1 /.test(l))).toContain(`${fixtures}/stock/conf/server.xml:3:15 shutdown-port-default`);
-    expect(lines.find((l) => /^manual\s+4\.1 /.test(l))).toContain('check by hand: ls -ld $CATALINA_HOME');
+    expect(lines.find((l) => /^manual\s+10\.1 /.test(l))).toContain('check by hand: df $CATALINA_HOME');
     const { entries } = await json(`${fixtures}/stock`, 'cis-tomcat-10.1');
     const n = (status: string): number => entries.filter((e) => e.status === status).length;
     expect(r.out).toContain(`61 controls: ${n('pass')} pass, ${n('fail')} fail, ${n('manual')} manual, ${n('not-applicable')} not applicable`);
@@ -192,19 +193,19 @@ describe('tollgate audit on a file it could read', () => {
 
 describe('a finding that names the controls it fails', () => {
   it('fails only those of its rule\'s controls, and every format shows them', async () => {
-    // Permission controls stand in again: no real rule decides them.
-    decides(['stig-tomcat:V-222943', 'stig-tomcat:V-222944'], { stig: 'warning' });
+    // The auditd controls stand in again: no real rule decides them.
+    decides(['stig-tomcat:V-222998', 'stig-tomcat:V-222999'], { stig: 'warning' });
     const check = rule.check!;
-    rule.check = (ctx) => check({ ...ctx, report: (d) => ctx.report({ ...d, benchmarks: ['stig-tomcat:V-222944'] }) });
+    rule.check = (ctx) => check({ ...ctx, report: (d) => ctx.report({ ...d, benchmarks: ['stig-tomcat:V-222999'] }) });
     try {
       const { entries } = await json(`${fixtures}/stock`, 'stig-tomcat');
-      expect(entries.find((e) => e.control === 'V-222944')).toMatchObject({ status: 'fail', findings: [{ ruleId: 'shutdown-port-default' }] });
-      expect(entries.find((e) => e.control === 'V-222943')).toMatchObject({ status: 'pass', findings: [] });
+      expect(entries.find((e) => e.control === 'V-222999')).toMatchObject({ status: 'fail', findings: [{ ruleId: 'shutdown-port-default' }] });
+      expect(entries.find((e) => e.control === 'V-222998')).toMatchObject({ status: 'pass', findings: [] });
       const lint = await run(['lint', `${fixtures}/stock`, '--format', 'json', '--profile', 'stig']);
       const messages = (JSON.parse(lint.out) as { messages: { ruleId: string; benchmarks?: string[] }[] }[]).flatMap((f) => f.messages);
-      expect(messages.find((m) => m.ruleId === 'shutdown-port-default')!.benchmarks).toEqual(['stig-tomcat:V-222944']);
+      expect(messages.find((m) => m.ruleId === 'shutdown-port-default')!.benchmarks).toEqual(['stig-tomcat:V-222999']);
       const stylish = await run(['lint', `${fixtures}/stock`, '--profile', 'stig']);
-      expect(stylish.out).toContain('shutdown-port-default (STIG V-222944)');
+      expect(stylish.out).toContain('shutdown-port-default (STIG V-222999)');
     } finally {
       rule.check = check;
     }
@@ -220,12 +221,26 @@ describe('a finding that names the controls it fails', () => {
 });
 
 describe('the audit with the hardening rules main has', () => {
-  it('passes every control a rule decides on the hardened fixture, and exits 0', async () => {
-    for (const benchmark of ['cis-tomcat-10.1', 'stig-tomcat']) {
-      const { code, entries } = await json('test/fixtures/hardening/hardened', benchmark);
-      expect(entries.filter((e) => e.status === 'fail'), benchmark).toEqual([]);
-      expect(entries.filter((e) => e.status === 'pass').length, benchmark).toBeGreaterThan(20);
-      expect(code).toBe(0);
+  it('passes every control a rule decides on the hardened fixture laid out as the benchmarks ask, with the accounts its tollgate.config.json names, and exits 0', async () => {
+    const { hardenedCopy } = await import('../lint/hardened-copy.js');
+    const { dir } = hardenedCopy();
+    try {
+      for (const benchmark of ['cis-tomcat-10.1', 'stig-tomcat']) {
+        let out = '';
+        const code = await main(['audit', '.', '--benchmark', benchmark, '--format', 'json'], { stdout: (t) => (out += t), stderr: () => {}, cwd: dir });
+        const entries = JSON.parse(out) as Entry[];
+        expect(entries.filter((e) => e.status === 'fail'), benchmark).toEqual([]);
+        expect(entries.filter((e) => e.status === 'pass').length, benchmark).toBeGreaterThan(40);
+        expect(code).toBe(0);
+      }
+      // The same copy with the benchmarks' own account names: the owner controls fail, nothing else.
+      rmSync(join(dir, 'tollgate.config.json'));
+      let out = '';
+      await main(['audit', '.', '--benchmark', 'stig-tomcat', '--format', 'json'], { stdout: (t) => (out += t), stderr: () => {}, cwd: dir });
+      const failed = (JSON.parse(out) as Entry[]).filter((e) => e.status === 'fail');
+      expect(new Set(failed.flatMap((e) => e.findings.map((f) => f.ruleId)))).toEqual(new Set(['file-owner-unexpected']));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 

@@ -36,9 +36,9 @@ describe('each web.xml / tomcat-users.xml hardening rule on its fixtures (test/f
     }
   }
 
-  it('errors only where Tomcat exposes the server to a remote attacker (a writable DefaultServlet, default credentials) or certainly does not do what is written (a clear-text password the digesting realm never matches)', () => {
+  it('errors only where Tomcat exposes the server to a remote attacker (a writable DefaultServlet, default credentials, remote JMX without a password) or certainly does not do what is written (a clear-text password the digesting realm never matches)', () => {
     const errors = [...HARDENING_APP_CASE_IDS].filter((r) => of(r, fixtureFiles(r, 'fail')).some((d) => d.severity === 'error'));
-    expect(errors.sort()).toEqual(['default-servlet-writable', 'user-default-credentials', 'user-plaintext-password']);
+    expect(errors.sort()).toEqual(['default-servlet-writable', 'jmx-remote-unprotected', 'user-default-credentials', 'user-plaintext-password']);
   });
 });
 
@@ -203,13 +203,14 @@ describe("Debian's stock configuration (/etc/tomcat10 with tomcat10-admin's mana
     expect(ours(stock(), 'recommended')).toEqual(manager);
   });
 
-  it('gets, in the cis profile, CIS 2.5 (no Throwable error page) and 10.11 (no TLS for all applications) besides', () => {
-    expect(ours(stock(), 'cis')).toEqual(['error-page-throwable-missing conf/web.xml:18', ...manager, 'transport-not-confidential conf/web.xml:18'].sort());
+  it('gets, in the cis profile, CIS 2.5 (no Throwable error page), 10.11 (no TLS for all applications) and 7.1 (no logging.properties in the docs, manager and host-manager applications) besides', () => {
+    const ownLog = ['/usr/share/tomcat10-docs/docs', 'tomcat10-admin/host-manager', 'tomcat10-admin/manager'].map((a) => `app-logging-missing ${a}/WEB-INF/web.xml:1`);
+    expect(ours(stock(), 'cis')).toEqual([...ownLog, 'error-page-throwable-missing conf/web.xml:18', ...manager, 'transport-not-confidential conf/web.xml:18'].sort());
   });
 
-  it('gets, in the stig profile, V-222928 (no HSTS filter), V-222932 (no Secure cookie-config) and V-222979 (30-minute manager sessions) besides', () => {
+  it('gets, in the stig profile, V-222928 (no HSTS filter), V-222932 (no Secure cookie-config), V-222979 (30-minute manager sessions) and V-222936 (no Security Manager: Debian starts without -security unless SECURITY_MANAGER=true) besides', () => {
     expect(ours(stock(), 'stig')).toEqual(
-      ['hsts-missing conf/web.xml:18', 'session-cookie-not-secure conf/web.xml:18', 'manager-session-timeout tomcat10-admin/host-manager/WEB-INF/web.xml:18', 'manager-session-timeout tomcat10-admin/manager/WEB-INF/web.xml:18', ...manager].sort(),
+      ['hsts-missing conf/web.xml:18', 'security-manager-off conf/server.xml:1', 'session-cookie-not-secure conf/web.xml:18', 'manager-session-timeout tomcat10-admin/host-manager/WEB-INF/web.xml:18', 'manager-session-timeout tomcat10-admin/manager/WEB-INF/web.xml:18', ...manager].sort(),
     );
   });
 });

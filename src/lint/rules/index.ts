@@ -1,6 +1,12 @@
 import type { Rule } from '../types.js';
 import { rule as remoteIpValveTrustsAny } from './remote-ip-valve-trusts-any.js';
 import { rule as stuckThreadDetectionDisabled } from './stuck-thread-detection-disabled.js';
+import { rule as appLoggingMissing } from './app-logging-missing.js';
+import { rule as securityManagerOff } from './security-manager-off.js';
+import { rule as jmxRemoteUnprotected } from './jmx-remote-unprotected.js';
+import { rule as umaskTooOpen } from './umask-too-open.js';
+import { rule as fileModeTooOpen } from './file-mode-too-open.js';
+import { rule as fileOwnerUnexpected } from './file-owner-unexpected.js';
 import { rule as addressRegexBareDot } from './address-regex-bare-dot.js';
 import { rule as addressRegexMatchesNothing } from './address-regex-matches-nothing.js';
 import { rule as accessLogMissing } from './access-log-missing.js';
@@ -278,6 +284,12 @@ export const RULES: readonly Rule[] = [
   systemPropertyRemoved,
   remoteIpValveTrustsAny,
   stuckThreadDetectionDisabled,
+  appLoggingMissing,
+  securityManagerOff,
+  jmxRemoteUnprotected,
+  umaskTooOpen,
+  fileModeTooOpen,
+  fileOwnerUnexpected,
 ];
 
 const byId = new Map(RULES.map((r) => [r.meta.id, r]));

@@ -1,0 +1,38 @@
+import { fileStartSpan } from '../../model/index.js';
+import { accessOf, accountNames, expectedAccounts, isWholeBase, protectedPaths } from '../file-access.js';
+import type { Rule } from '../types.js';
+
+export const rule: Rule = {
+  meta: {
+    id: 'file-owner-unexpected',
+    description: 'A Tomcat folder or file on disk is not owned by the account and group the benchmark names (CIS 4.x, 7.4, 7.6: tomcat_admin:tomcat; STIG V-222986 to V-222991, V-222967: root:tomcat, tomcat:tomcat for logs, temp and work).',
+    defaultSeverity: 'warning', effect: 'weakens', reason: 'Tomcat starts whoever owns its files; when the account Tomcat runs as owns its configuration, a compromised application can rewrite it.',
+    category: 'security',
+    securitySeverity: 4.0,
+    benchmarks: [
+      ...['4.1', '4.2', '4.3', '4.4', '4.5', '4.6', '4.7', '4.8', '4.9', '4.10', '4.11', '4.12', '4.13', '4.14', '4.15', '7.4', '7.6'].map((c) => `cis-tomcat-10.1:${c}`),
+      ...['V-222967', 'V-222986', 'V-222987', 'V-222988', 'V-222989', 'V-222991'].map((c) => `stig-tomcat:${c}`),
+    ],
+    // Which accounts exist is the host's business; the names come from config `accounts` (see the rule's page).
+    profiles: { recommended: 'off' },
+  },
+  check(ctx) {
+    if (!isWholeBase(ctx.base)) return;
+    const want = expectedAccounts(ctx.accounts, ctx.profile);
+    const { users, groups } = accountNames();
+    for (const p of protectedPaths(ctx.base, ctx.profile)) {
+      if (!p.owner) continue;
+      const a = accessOf(p.path);
+      if (!a) continue;
+      const user = users.get(a.uid) ?? String(a.uid);
+      const group = groups.get(a.gid) ?? String(a.gid);
+      const owner = want[p.owner];
+      if (user === owner && group === want.group) continue;
+      ctx.report({
+        message: `${p.label} is owned by ${user}:${group}; the benchmark asks for ${owner}:${want.group} (chown ${owner}:${want.group} ${a.path}). Other names: "accounts" in tollgate.config.json.`,
+        span: p.at ?? fileStartSpan(a.path),
+        benchmarks: [p.control],
+      });
+    }
+  },
+};
