@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # What Tomcat 10.1 does with the web.xml settings the hardening rules judge (docs/rules/default-servlet-*.md,
-# http-method-uncovered.md, manager-without-confidential-transport.md, hsts-disabled.md cite this output).
+# http-method-uncovered.md, manager-without-confidential-transport.md, hsts-disabled.md, manager-sample-error-pages.md cite this output).
 # Runs Debian's tomcat10 on a temporary CATALINA_BASE bound to 127.0.0.1 (HTTP and HTTPS on free ports),
 # asks it a few requests with curl, prints what came back, and stops it.
 set -euo pipefail
@@ -59,7 +59,7 @@ printf '<Context docBase="/usr/share/tomcat10-admin/manager" privileged="true"/>
 ( set -m; CATALINA_HOME="$HOME_DIR" CATALINA_BASE="$BASE" exec "$HOME_DIR/bin/catalina.sh" run >"$BASE/logs/out.txt" 2>&1 ) &
 PID=$!
 for _ in $(seq 1 120); do curl -s -o /dev/null "http://127.0.0.1:$HTTP/" && break; sleep 0.5; done
-show() { echo "\$ $*"; "$@" 2>&1 | tr -d '\r' | grep -iE '^(HTTP/|strict-transport|x-frame|www-authenticate|content-length)|Directory Listing|a\.txt|secret' | head -8; echo; }
+show() { echo "\$ $*"; "$@" 2>&1 | tr -d '\r' | grep -iE '^(HTTP/|strict-transport|x-frame|www-authenticate|content-length)|Directory Listing|a\.txt|secret|s3cret' | head -8; echo; }
 show curl -si "http://127.0.0.1:$HTTP/files/"
 show curl -si -X PUT --data-binary 'written by PUT' "http://127.0.0.1:$HTTP/files/put.txt"
 show curl -si "http://127.0.0.1:$HTTP/files/put.txt"

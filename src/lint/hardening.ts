@@ -138,3 +138,36 @@ export function allValves(base: CatalinaBase): ConfigElement[] {
   const engine = engineOf(base);
   return [...(engine?.valves ?? []), ...(engine?.hosts.flatMap((h) => h.valves) ?? []), ...contextSites(base).flatMap((s) => s.def.valves)];
 }
+
+/** Tomcat's host manager (its HostManagerServlet, or failing a web.xml its directory name), as against the manager. */
+export function isHostManager(c: LoadedContext): boolean {
+  const servlets = c.webXml?.servlets ?? [];
+  if (servlets.length > 0) return servlets.some((s) => s.className?.value.trim().startsWith('org.apache.catalina.manager.host.'));
+  return /host-manager[\\/]*$/.test(c.docBase);
+}
+
+/** Every Realm of the Engine, its Hosts and every context definition, nested ones (inside LockOutRealm, CombinedRealm) included. */
+export function allRealms(base: CatalinaBase): ConfigElement[] {
+  const engine = engineOf(base);
+  const out: ConfigElement[] = [];
+  const walk = (els: readonly ConfigElement[]): void => {
+    for (const r of els) {
+      if (r.tag !== 'Realm') continue;
+      out.push(r);
+      walk(r.children);
+    }
+  };
+  walk(engine?.realms ?? []);
+  for (const h of engine?.hosts ?? []) walk(h.realms ?? []);
+  for (const s of contextSites(base)) walk(s.def.children ?? []);
+  return out;
+}
+
+/** The Realms a context authenticates against: its own definitions' first, else its Host's, else the Engine's (nested ones included). */
+export function realmsOf(base: CatalinaBase, host: LoadedHost, context: LoadedContext): ConfigElement[] {
+  const nested = (els: readonly ConfigElement[]): ConfigElement[] => els.filter((e) => e.tag === 'Realm').flatMap((r) => [r, ...nested(r.children)]);
+  const own = nested(contextChain(base, host, context).flatMap((d) => d.children ?? []));
+  if (own.length > 0) return own;
+  const onHost = nested(host.def?.realms ?? []);
+  return onHost.length > 0 ? onHost : nested(engineOf(base)?.realms ?? []);
+}

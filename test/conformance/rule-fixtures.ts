@@ -21,6 +21,17 @@ export interface FailFixture {
   source: string;
 }
 
+/**
+ * Rules whose failing fixtures are not deployed on Tomcat, and why: what they configure would listen
+ * beyond 127.0.0.1, which no test may do. Their lint tests keep the fixtures; their pages say so.
+ */
+export const NOT_DEPLOYED: ReadonlyMap<string, string> = new Map([
+  [
+    'jmx-remote-unprotected',
+    'the fixture opens remote JMX, and Java 17\'s agent binds one of its RMI ports on every interface even with com.sun.management.jmxremote.host=127.0.0.1 (observed with ss -ltn: *:<port> beside 127.0.0.1:<port>)',
+  ],
+]);
+
 export function failFixtures(): FailFixture[] {
   const out: FailFixture[] = [];
   const count = new Map<string, number>();
@@ -36,7 +47,7 @@ export function failFixtures(): FailFixture[] {
   for (const c of CASES) add({ rule: c.rule, files: baseFiles(c.bad), source: 'test/lint/hardening-cases.ts', ...(c.profile ? { profile: c.profile } : {}) });
   for (const rule of [...HARDENING_APP_CASE_IDS].sort()) add({ rule, files: fixtureFiles(rule, 'fail'), source: `test/fixtures/hardening/rules/${rule}/fail` });
   const known = new Set(RULES.map((r) => r.meta.id));
-  return out.filter((f) => known.has(f.rule));
+  return out.filter((f) => known.has(f.rule) && !NOT_DEPLOYED.has(f.rule));
 }
 
 /** A fingerprint of the fixture's files: a recording of other files than today's is stale. */

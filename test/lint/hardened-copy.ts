@@ -40,5 +40,3 @@ export function hardenedCopy(): { dir: string; accounts: ReturnType<typeof ownAc
   return { dir, accounts };
 }
 
-/** The rules about modes and owners on disk: git keeps neither, so their failing and passing cases are made in test/lint/hardening-files.test.ts. */
-export const FILE_CASE_IDS: ReadonlySet<string> = new Set(['file-mode-too-open', 'file-owner-unexpected']);

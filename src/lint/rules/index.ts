@@ -7,6 +7,14 @@ import { rule as jmxRemoteUnprotected } from './jmx-remote-unprotected.js';
 import { rule as umaskTooOpen } from './umask-too-open.js';
 import { rule as fileModeTooOpen } from './file-mode-too-open.js';
 import { rule as fileOwnerUnexpected } from './file-owner-unexpected.js';
+import { rule as realmInsecure } from './realm-insecure.js';
+import { rule as managerDefaultPath } from './manager-default-path.js';
+import { rule as keystoreDefaultPassword } from './keystore-default-password.js';
+import { rule as managerMaxSessions } from './manager-max-sessions.js';
+import { rule as managerSampleErrorPages } from './manager-sample-error-pages.js';
+import { rule as managerNotClientCert } from './manager-not-client-cert.js';
+import { rule as ldapRealmCleartext } from './ldap-realm-cleartext.js';
+import { rule as managerRealmNotLdap } from './manager-realm-not-ldap.js';
 import { rule as addressRegexBareDot } from './address-regex-bare-dot.js';
 import { rule as addressRegexMatchesNothing } from './address-regex-matches-nothing.js';
 import { rule as accessLogMissing } from './access-log-missing.js';
@@ -290,6 +298,14 @@ export const RULES: readonly Rule[] = [
   umaskTooOpen,
   fileModeTooOpen,
   fileOwnerUnexpected,
+  realmInsecure,
+  managerDefaultPath,
+  keystoreDefaultPassword,
+  managerMaxSessions,
+  managerSampleErrorPages,
+  managerNotClientCert,
+  ldapRealmCleartext,
+  managerRealmNotLdap,
 ];
 
 const byId = new Map(RULES.map((r) => [r.meta.id, r]));

@@ -4,9 +4,9 @@ import type { Rule } from '../types.js';
 
 const P = 'com.sun.management.jmxremote';
 
-/** The JVM opens a remote JMX connector only when a port is given (the bare jmxremote property opens a local one). */
+/** The JVM's management agent opens a remote JMX connector only when com.sun.management.jmxremote.port is given. */
 function remotePort(props: readonly JvmProperty[]): boolean {
-  return props.some((p) => p.name.value === `${P}.port` || p.name.value === `${P}.rmi.port`);
+  return props.some((p) => p.name.value === `${P}.port`);
 }
 
 export const rule: Rule = {

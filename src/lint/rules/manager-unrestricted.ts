@@ -1,5 +1,5 @@
 import { fileStartSpan } from '../../model/index.js';
-import { contextChain, contextElements, engineOf, isAdminApp, simpleName, startTag } from '../hardening.js';
+import { contextChain, contextElements, engineOf, isAdminApp, isHostManager, simpleName, startTag } from '../hardening.js';
 import type { Rule } from '../types.js';
 
 const RESTRICTS = /^Remote(?:Addr|CIDR)(?:Valve|Filter)$/;
@@ -11,7 +11,7 @@ export const rule: Rule = {
     defaultSeverity: 'warning', effect: 'weakens', reason: 'Tomcat lets any address reach the management application\'s login.',
     category: 'security',
     securitySeverity: 6.5,
-    benchmarks: ['cis-tomcat-10.1:10.2', 'stig-tomcat:V-222970'],
+    benchmarks: ['cis-tomcat-10.1:10.2', 'cis-tomcat-10.1:10.3', 'stig-tomcat:V-222970'],
   },
   check(ctx) {
     const engine = engineOf(ctx.base);
@@ -26,8 +26,11 @@ export const rule: Rule = {
         const ignored = own && c.source === 'context-file'
           ? ' A RemoteCIDRValve in the application\'s META-INF/context.xml does not count: Tomcat reads that file only when no context file in conf/<Engine>/<Host>/ defines the context (observed on Tomcat 10.1.60 with Debian\'s conf/Catalina/localhost/manager.xml: 401, not 403, from an address the valve refuses).'
           : '';
+        const hostManager = isHostManager(c);
         ctx.report({
-          message: `${c.path} (Tomcat's ${c.path.includes('host') ? 'host-manager' : 'manager'}) answers every address: only its password stands between the network and deploying code. Add <Valve className="org.apache.catalina.valves.RemoteCIDRValve" allow="127.0.0.0/8, ::1/128"/> to its <Context>.${ignored}`,
+          // CIS 10.3 is about the manager alone; 10.2 and the STIG about both.
+          benchmarks: hostManager ? ['cis-tomcat-10.1:10.2', 'stig-tomcat:V-222970'] : ['cis-tomcat-10.1:10.2', 'cis-tomcat-10.1:10.3', 'stig-tomcat:V-222970'],
+          message: `${c.path} (Tomcat's ${hostManager ? 'host-manager' : 'manager'}) answers every address: only its password stands between the network and deploying code. Add <Valve className="org.apache.catalina.valves.RemoteCIDRValve" allow="127.0.0.0/8, ::1/128"/> to its <Context>.${ignored}`,
           span: own ? startTag(own.span, 'Context') : fileStartSpan(c.webXml?.file ?? c.docBase),
         });
       }
