@@ -181,9 +181,7 @@ describe('serve --workers 2', { timeout: 60_000 }, () => {
 
     const added = await get(s.port, '/host-manager/text/add?name=new.test&appBase=newapps', { Authorization: ADMIN });
     expect(added.body).toBe('OK - Host [new.test] added\n');
-    const line = /host manager: add \[new\.test\] applied in 2 worker\(s\) \(received by worker \d+, pid (\d+)\)/.exec(s.err());
-    expect(line).not.toBeNull();
-    const receivedBy = Number(line![1]);
+    const receivedBy = Number(await waitFor(() => /host manager: add \[new\.test\] applied in 2 worker\(s\) \(received by worker \d+, pid (\d+)\)/.exec(s.err())?.[1], 5_000, () => s.err()));
     expect(pids).toContain(receivedBy);
 
     // Connections go round-robin: within a few, one lands on the worker that did not receive the add.
@@ -317,7 +315,7 @@ describe('serve --workers 2', { timeout: 60_000 }, () => {
 
     // The requests per window for one address (FastRateLimiter's rounding, as the filter logs it: 5 per 3600 s
     // becomes 6 per 4194 s), counted once whichever worker takes them: each worker alone would let all of them through.
-    const allowed = Number(/Actual is \[(\d+)\] per/.exec(s.err())![1]);
+    const allowed = Number(await waitFor(() => /Actual is \[(\d+)\] per/.exec(s.err())?.[1], 5_000, () => s.err()));
     const limited = [];
     for (let i = 0; i < allowed + 3; i++) limited.push((await get(s.port, `/limited/index.html?limit-${i}`)).status);
     expect(limited).toEqual([...Array<number>(allowed).fill(200), 429, 429, 429]);
@@ -328,7 +326,11 @@ describe('serve --workers 2', { timeout: 60_000 }, () => {
     for (let i = 0; i < 5; i++) expect((await get(s.port, '/host-manager/text/list', { Authorization: wrong })).status).toBe(401);
     for (let i = 0; i < 4; i++) expect((await get(s.port, '/host-manager/text/list', { Authorization: ADMIN })).status).toBe(401);
     // As LockOutRealm.filterLockedAccounts: the fifth failure registers, then finds the user locked and logs it; so does each try after.
-    expect(s.err().match(/An attempt was made to authenticate the locked user \[admin\]/g)).toHaveLength(5);
+    // The workers' log arrives on its own pipe, after the answers it goes with.
+    const lockedLines = (): number => s.err().match(/An attempt was made to authenticate the locked user \[admin\]/g)?.length ?? 0;
+    await waitFor(() => lockedLines() >= 5, 5_000, () => s.err());
+    await new Promise((r) => setTimeout(r, 200));
+    expect(lockedLines()).toBe(5);
     const lockedBy = new Set([...s.err().matchAll(/\[worker \d+ pid (\d+)\] \[org\.apache\.catalina\.realm\.LockOutRealm\] An attempt was made to authenticate the locked user/g)].map((m) => Number(m[1])));
     expect([...lockedBy].sort()).toEqual([...pids].sort());
   });
