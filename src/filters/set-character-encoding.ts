@@ -10,7 +10,7 @@ const encoding = reader(
   // Tomcat does not check the name at start-up: Request.setCharacterEncoding throws on each request instead.
   (v: unknown): Note[] =>
     typeof v === 'string' && readCharset(v).name === null
-      ? [{ ruleId: 'filter-param-invalid', severity: 'error', message: `${unknownCharsetMessage(v)}: Tomcat starts, but every request this filter sets it on fails (UnsupportedEncodingException, status 500)` }]
+      ? [{ ruleId: 'filter-param-invalid', severity: 'error', message: `${unknownCharsetMessage(v)}: Tomcat starts and never applies it, so requests are decoded in the default charset, not the one meant (observed on Tomcat 10.1.60: GET, a form POST and getReader() answered 200)` }]
       : [],
 );
 

@@ -19,16 +19,17 @@
  *   static files with serve's static handler too); everything else goes to
  *   the real `tollgate serve`.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import type { AddressInfo } from 'node:net';
 import { appendFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
-import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
 import { createContextChain, createContextStaticHandler, exchangeOf, planCatalinaBase, type ContextMiddleware, type StaticHandler } from '../../src/embed/index.js';
 import type { Exchange } from '../../src/runtime/exchange.js';
+import { freePort, track } from './processes.js';
 
 export const CATALINA_HOME = process.env.CATALINA_HOME ?? '/usr/share/tomcat10';
 export const HOST_MANAGER_WEBAPP = '/usr/share/tomcat10-admin/host-manager';
@@ -80,38 +81,7 @@ export interface Response {
 
 // ---------------------------------------------------------------- processes
 
-const children = new Set<ChildProcess>();
-function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
-  try {
-    process.kill(-child.pid!, signal);
-  } catch {
-    // already gone
-  }
-}
-process.on('exit', () => {
-  for (const c of children) killGroup(c, 'SIGKILL');
-});
-
-async function stopChild(child: ChildProcess, exited: Promise<unknown>): Promise<void> {
-  if (child.exitCode === null && child.signalCode === null) {
-    killGroup(child, 'SIGTERM');
-    const timer = setTimeout(() => killGroup(child, 'SIGKILL'), 10_000);
-    await exited;
-    clearTimeout(timer);
-  }
-  children.delete(child);
-}
-
-export function freePort(): Promise<number> {
-  return new Promise((resolvePort, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as AddressInfo;
-      s.close(() => resolvePort(port));
-    });
-  });
-}
+export { freePort };
 
 /** Why Tomcat cannot run here, or null when it can. */
 export function tomcatMissing(): string | null {
@@ -217,12 +187,11 @@ async function startTomcat(fixtureBase: string, opts: StartOptions): Promise<Sid
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  children.add(child);
+  const stopChild = track(child);
   child.stdout!.on('data', (d) => (log += d));
   child.stderr!.on('data', (d) => (log += d));
-  const exited = new Promise((r) => child.once('exit', r));
   const stop = async (): Promise<void> => {
-    await stopChild(child, exited);
+    await stopChild();
     rmSync(base, { recursive: true, force: true });
   };
   const deadline = Date.now() + 90_000;
@@ -256,14 +225,13 @@ async function startTollgate(fixtureBase: string): Promise<Side & { stop(): Prom
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  children.add(child);
+  const stopChild = track(child);
   child.stdout!.on('data', (d) => (log += d));
   child.stderr!.on('data', (d) => (log += d));
-  const exited = new Promise((r) => child.once('exit', r));
   const probe = await startProbeServer(base);
   const stop = async (): Promise<void> => {
     await probe.stop();
-    await stopChild(child, exited);
+    await stopChild();
     rmSync(base, { recursive: true, force: true });
   };
   const deadline = Date.now() + 30_000;

@@ -17,13 +17,13 @@
  * conformance test rules-observed.conformance.test.ts records again and compares.
  * Test tooling only: nothing here ships.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
-import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { Files } from '../lint/rule-cases.js';
+import { freePort, track } from './processes.js';
 import { fixtureHash, type FailFixture } from './rule-fixtures.js';
 
 export const CATALINA_HOME = process.env.CATALINA_HOME ?? '/usr/share/tomcat10';
@@ -102,7 +102,6 @@ export const PROBES: Record<string, Probe[]> = {
   'cors-no-allowed-origins': [{ headers: ORIGIN, record: CORS_RECORD }],
   'cors-http-origin': [{ headers: { Origin: 'http://localhost:8000' }, record: CORS_RECORD }],
   'cors-exposes-cors-headers': [{ headers: ORIGIN, record: CORS_RECORD }],
-  'cors-allowed-headers-wildcard': [PREFLIGHT({ 'Access-Control-Request-Headers': 'X-Custom' })],
   'cors-preflight-maxage-negative': [PREFLIGHT()],
   'filter-param-no-effect': [PREFLIGHT({ 'Access-Control-Request-Method': 'POST' })],
   'filter-denies-everything': [{}],
@@ -114,6 +113,9 @@ export const PROBES: Record<string, Probe[]> = {
   'global-filter-redefined': [{ record: ['cache-control', 'content-type'] }],
   'set-character-encoding-no-effect': [{ method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: 'a=b' }],
   'csrf-not-covering-all': [{ method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: 'a=b' }],
+  'filter-never-mapped': [POST('index.html')],
+  'filter-param-invalid': [POST('probe.jsp'), POST('reader.jsp')],
+  'cors-allowed-headers-wildcard': [PREFLIGHT({ 'Access-Control-Request-Headers': 'X-Custom' }), { headers: ORIGIN, record: CORS_RECORD }],
   'rest-csrf-not-covering': [POST('api/index.html'), POST('admin/index.html')],
   'rest-csrf-no-fetch-path': [{ headers: { 'X-CSRF-Token': 'Fetch' }, record: ['x-csrf-token'] }],
   'connector-allow-trace': [{ method: 'TRACE' }],
@@ -192,17 +194,6 @@ export interface Ports {
   http: number | null;
   /** A second plain connector with secure="true", added in shared runs. */
   secure: number | null;
-}
-
-export function freePort(): Promise<number> {
-  return new Promise((resolvePort, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as AddressInfo;
-      s.close(() => resolvePort(port));
-    });
-  });
 }
 
 /** Moves every Connector (and an enabled shutdown port) to a free port on 127.0.0.1. */
@@ -295,18 +286,6 @@ function makeKeystore(file: string, password: string): void {
 
 // ---------------------------------------------------------------- Tomcat
 
-const children = new Set<ChildProcess>();
-function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
-  try {
-    process.kill(-child.pid!, signal);
-  } catch {
-    // already gone
-  }
-}
-process.on('exit', () => {
-  for (const c of children) killGroup(c, 'SIGKILL');
-});
-
 interface Running {
   started: boolean;
   log(): string;
@@ -327,19 +306,9 @@ async function startTomcat(base: string, httpPort: number | null): Promise<Runni
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  children.add(child);
+  const stop = track(child);
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (out += d));
-  const exited = new Promise((r) => child.once('exit', r));
-  const stop = async () => {
-    if (child.exitCode === null && child.signalCode === null) {
-      killGroup(child, 'SIGTERM');
-      const timer = setTimeout(() => killGroup(child, 'SIGKILL'), 10_000);
-      await exited;
-      clearTimeout(timer);
-    }
-    children.delete(child);
-  };
   const deadline = Date.now() + STARTUP_TIMEOUT_MS;
   for (;;) {
     const log = fullLog(out, base);

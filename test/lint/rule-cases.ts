@@ -169,6 +169,24 @@ export const MORE_FAILS: Record<string, Files[]> = {
     { 'conf/context.xml': '<?xml version="1.0" encoding="UTF-8"?>\n<Context>\n  <WatchedResource>WEB-INF/web.xml</WatchedResource>\n', ...app('') },
     { 'conf/Catalina/localhost/context.xml.default': '<?xml version="1.0" encoding="UTF-8"?>\n<Context><Valve</Context>\n', ...app('') },
   ],
-  // A noNonceURLPatterns entry that is none of *.ext, /prefix*, /regex/ after mime: ("Unsupported pattern").
-  'filter-param-invalid': [app(filter('c', 'CsrfPreventionFilter', { noNonceURLPatterns: 'mime:text/x-up' }))],
+  // A noNonceURLPatterns entry that is none of *.ext, /prefix*, /regex/ after mime: ("Unsupported pattern");
+  // a charset SetCharacterEncodingFilter checks only per request (the context starts, requests fail).
+  'filter-param-invalid': [app(filter('c', 'CsrfPreventionFilter', { noNonceURLPatterns: 'mime:text/x-up' })), { ...app(filter('s', 'SetCharacterEncodingFilter', { encoding: 'no-such-charset' })), 'webapps/app/reader.jsp': '<%= request.getReader().readLine() %>' }],
+  // The variants of rules whose first fixture shows one effect only.
+  'filter-never-mapped': [app(filter('c', 'CsrfPreventionFilter', {}, false))],
+  'filter-param-unknown': [app(filter('c', 'CorsFilter', { 'cors.allowed.origins': 'https://a.example', 'cors.alowed.methods': 'GET' }))],
+  'filter-param-boolean-spelling': [
+    app(filter('h', 'HttpHeaderSecurityFilter', { hstsMaxAgeSeconds: '1', hstsIncludeSubDomains: 'maybe' })),
+    app(filter('h', 'HttpHeaderSecurityFilter', { hstsMaxAgeSeconds: '1', hstsIncludeSubDomains: 'TRUE' })),
+  ],
+  'xml-entity-expansion': [
+    { 'webapps/app/WEB-INF/web.xml': '<?xml version="1.0"?><!DOCTYPE web-app [<!ENTITY a "&b;"><!ENTITY b "&a;">]><web-app xmlns="https://jakarta.ee/xml/ns/jakartaee" version="6.0"><display-name>&a;</display-name></web-app>' },
+    { 'webapps/app/WEB-INF/web.xml': '<?xml version="1.0"?><!DOCTYPE web-app [<!ENTITY a "&b;"><!ENTITY b "&a;">]><web-app xmlns="https://jakarta.ee/xml/ns/jakartaee" version="6.0"/>' },
+  ],
+  'filter-param-cidr': [app(filter('c', 'RemoteCIDRFilter', { allow: '10.1.2/24, 127.0.0.1/32' }))],
+  'filter-param-no-effect': [app(filter('h', 'HttpHeaderSecurityFilter', { hstsMaxAgeSeconds: '1', antiClickJackingUri: 'https://a.example' }))],
+  'cors-allowed-headers-wildcard': [app(filter('c', 'CorsFilter', { 'cors.allowed.origins': 'https://a.example', 'cors.exposed.headers': '*' }))],
+  'expires-negative-duration': [app(filter('e', 'ExpiresFilter', { 'ExpiresByType text/html': 'access plus 2 hours -1 hours' }))],
+  'address-regex-bare-dot': [app(filter('r', 'RemoteAddrFilter', { allow: '127.0.0.1' }))],
+  'filter-param-regex': [app(filter('r', 'RemoteAddrFilter', { allow: '127\\.0\\.0\\.1(' }))],
 };
