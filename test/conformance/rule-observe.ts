@@ -441,6 +441,17 @@ function send(port: number, path: string, p: Probe): Promise<{ status: number; h
   });
 }
 
+/**
+ * A header value as it is on every run: the session id masked, and ExpiresFilter's max-age (the
+ * expiration minus the current time, truncated to seconds: 3600 or 3599 by the millisecond) rounded
+ * to the minute.
+ */
+function masked(name: string, value: string): string {
+  if (name === 'set-cookie') return value.replace(/=[0-9A-F]{32}/, '=<id>');
+  if (name === 'cache-control') return value.replace(/max-age=(-?\d+)/, (_, n: string) => `max-age=${Math.round(Number(n) / 60) * 60}`);
+  return value;
+}
+
 async function probe(running: Running, ports: Ports, base: string, context: string, p: Probe): Promise<ProbeResult> {
   const path = `${context}/${p.path ?? 'index.html'}`;
   const port = p.secure ? ports.secure : ports.http;
@@ -451,7 +462,7 @@ async function probe(running: Running, ports: Ports, base: string, context: stri
   await new Promise((res) => setTimeout(res, 50));
   const headers: Record<string, string> = {};
   for (const name of p.record ?? []) {
-    const values = r.headers.filter(([k]) => k === name).map(([, v]) => (name === 'set-cookie' ? v.replace(/=[0-9A-F]{32}/, '=<id>') : v));
+    const values = r.headers.filter(([k]) => k === name).map(([, v]) => masked(name, v));
     if (values.length) headers[name] = values.join(', ');
   }
   return { request: requestLine, status: r.status, headers, log: records(running.log().slice(before), base).filter(loud).map((x) => x.text) };
