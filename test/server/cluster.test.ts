@@ -10,7 +10,9 @@ import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { Agent, request, type IncomingMessage } from 'node:http';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { createClient } from '@redis/client';
 import { loadBase } from '../../src/parser/index.js';
+import { startRedis } from '../stores/redis-server.js';
 import { makeBase, serverXml } from './harness.js';
 
 const repo = join(import.meta.dirname, '..', '..');
@@ -333,6 +335,33 @@ describe('serve --workers 2', { timeout: 60_000 }, () => {
     expect(lockedLines()).toBe(5);
     const lockedBy = new Set([...s.err().matchAll(/\[worker \d+ pid (\d+)\] \[org\.apache\.catalina\.realm\.LockOutRealm\] An attempt was made to authenticate the locked user/g)].map((m) => Number(m[1])));
     expect([...lockedBy].sort()).toEqual([...pids].sort());
+  });
+
+  it('with --store redis, keeps the state in Redis, where every worker reads it', async () => {
+    const redis = await startRedis();
+    const raw = createClient({ url: redis.url });
+    try {
+      await raw.connect();
+      const s = await serve(clusterBase({ stateful: true }), ['--workers', '2', '--store', redis.url]);
+      expect(s.out()).toContain('state (sessions, CSRF nonces, rate limits, lock-outs): Redis, each worker connected to it');
+      const fetched = await get(s.port, '/api/index.html?fetch', { 'X-CSRF-Token': 'Fetch' });
+      const token = fetched.headers['x-csrf-token'] as string;
+      const cookie = (fetched.headers['set-cookie'] as string[])[0]!.split(';')[0]!;
+      const sessionId = cookie.split('=')[1]!;
+      // The worker wrote the session to Redis itself.
+      expect((await raw.keys('*')).some((k) => k.endsWith(`s:${sessionId}`))).toBe(true);
+      const fetchedBy = await waitFor(() => servedBy(s.err(), 'fetch'), 5_000, () => s.err());
+      const answeredBy = new Set<number>();
+      for (let i = 0; i < 3; i++) {
+        const post = await get(s.port, `/api/index.html?post-${i}`, { Cookie: cookie, 'X-CSRF-Token': token }, false, 'POST');
+        expect(post.status).toBe(200);
+        answeredBy.add(await waitFor(() => servedBy(s.err(), `post-${i}`), 5_000, () => s.err()));
+      }
+      expect([...answeredBy].some((p) => p !== fetchedBy)).toBe(true);
+    } finally {
+      await raw.quit().catch(() => undefined);
+      await redis.stop();
+    }
   });
 
   it('replaces a worker that dies, with one log line', async () => {

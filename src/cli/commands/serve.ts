@@ -81,7 +81,7 @@ export const serveCommand: Command = {
       io.stderr(`tollgate serve: --strict: ${first.errors} lint error(s), not starting\n`);
       return 1;
     }
-    if (workers > 1) return serveCluster(io, workers, target, first, () => {
+    if (workers > 1) return serveCluster(io, workers, target, store === null ? 'in the primary process, for every worker' : 'Redis, each worker connected to it', first, () => {
       const again = prepare(false);
       if (argv['strict'] === true && again.errors > 0) throw new Error(`--strict: ${again.errors} lint error(s)`);
       return again;
@@ -174,7 +174,7 @@ function startFailure(e: unknown, io: Io): number {
 }
 
 /** `--workers N` with N > 1: the primary forks the workers, prints what they serve and waits for SIGTERM/SIGINT. */
-async function serveCluster(io: Io, workers: number, target: TomcatTarget, first: PreparedBase, again: () => PreparedBase): Promise<number> {
+async function serveCluster(io: Io, workers: number, target: TomcatTarget, state: string, first: PreparedBase, again: () => PreparedBase): Promise<number> {
   let prepared: PreparedBase | null = first;
   let running;
   try {
@@ -197,6 +197,7 @@ async function serveCluster(io: Io, workers: number, target: TomcatTarget, first
   io.stdout(`listening on ${origin} with ${workers} worker processes (pids ${running.pids().join(', ')}; send the Host header to pick a virtual host)\n`);
   io.stdout(running.summary.map((l) => l.replace(/http:\/\/([^/]+)/, `$1 -> ${origin}`)).join('\n') + '\n');
   io.stdout(`host manager: ${origin}/host-manager/text/list (user with the admin-script role)\n`);
+  io.stdout(`state (sessions, CSRF nonces, rate limits, lock-outs): ${state}\n`);
   await running.stopped;
   io.stdout('tollgate serve: stopped\n');
   return 0;
