@@ -14,6 +14,7 @@ import { createClient } from '@redis/client';
 import { loadBase } from '../../src/parser/index.js';
 import { startRedis } from '../stores/redis-server.js';
 import { makeBase, serverXml } from './harness.js';
+import { waitFor } from './http.js';
 
 const repo = join(import.meta.dirname, '..', '..');
 const bin = join(repo, 'bin', 'tollgate.js');
@@ -100,16 +101,6 @@ async function serve(base: string, args: string[] = ['--workers', '2']): Promise
   const port = await waitFor(() => /listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(out)?.[1], 30_000, () => `serve did not start:\n${out}\n${err}`);
   s.port = Number(port);
   return s;
-}
-
-async function waitFor<T>(probe: () => T | undefined | null | false, ms: number, why: () => string): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = probe();
-    if (v !== undefined && v !== null && v !== false) return v;
-    if (Date.now() > deadline) throw new Error(why());
-    await new Promise((r) => setTimeout(r, 25));
-  }
 }
 
 interface Answer {

@@ -61,3 +61,14 @@ export function ask(port: number, target: string, opts: Ask = {}): Promise<Reply
     req.end();
   });
 }
+
+/** Polls `probe` every 25 ms until it gives a value (not undefined, null or false); after `ms`, fails with `why()`. */
+export async function waitFor<T>(probe: () => T | undefined | null | false, ms: number, why: () => string): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const v = probe();
+    if (v !== undefined && v !== null && v !== false) return v;
+    if (Date.now() > deadline) throw new Error(why());
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeBase, serverXml } from '../server/harness.js';
 import { startRedis, type RedisProcess } from './redis-server.js';
+import { waitFor } from '../server/http.js';
 
 const repo = join(import.meta.dirname, '..', '..');
 const bin = join(repo, 'bin', 'tollgate.js');
@@ -54,16 +55,6 @@ let redis: RedisProcess;
 let base: string;
 let a: Instance;
 let b: Instance;
-
-async function waitFor<T>(probe: () => T | undefined | null | false, ms: number, why: () => string): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = probe();
-    if (v !== undefined && v !== null && v !== false) return v;
-    if (Date.now() > deadline) throw new Error(why());
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 
 async function serve(): Promise<Instance> {
   const child = spawn(process.execPath, [bin, 'serve', '--base', base, '--port', '0', '--store', redis.url], { stdio: ['ignore', 'pipe', 'pipe'] });
