@@ -6,7 +6,12 @@
  *     stack and real Tomcat 10.1 running the same web.xml;
  *   - each filter alone against no filter;
  *   - static files through the chain (`tollgate serve`) against Tomcat's
- *     default servlet serving the same files behind the same chain.
+ *     default servlet serving the same files behind the same chain;
+ *   - session creation (section `sessions`, not in the default list): a
+ *     request through SessionInitializerFilter alone, which creates a session
+ *     per request (no cookie is sent back), against the same request with no
+ *     filter, in tollgate and in Tomcat: the difference in server CPU per
+ *     request is each one's cost of creating a session.
  * Every server runs in its own process; autocannon runs here. Runs are
  * interleaved (run 1 of every variant, then run 2, ...) so drift in the
  * machine's speed touches all variants alike.
@@ -32,7 +37,7 @@ const work = join(repo, 'bench', 'out', 'runtime');
 export const REQUEST_HEADERS = { origin: 'https://a.example', 'x-forwarded-for': '203.0.113.5' };
 
 export interface LoadRow {
-  section: 'chain' | 'filters' | 'serve' | 'workers';
+  section: 'chain' | 'filters' | 'serve' | 'workers' | 'sessions';
   name: string;
   yardstick: string;
   rps: Spread;
@@ -214,6 +219,20 @@ export const SINGLE_FILTERS: { id: string; params: Record<string, string> }[] = 
   { id: 'webdav-fix', params: {} },
 ];
 
+const SESSION_FILTER_XML = `
+  <filter><filter-name>SessionInitializer</filter-name><filter-class>org.apache.catalina.filters.SessionInitializerFilter</filter-class></filter>
+  <filter-mapping><filter-name>SessionInitializer</filter-name><url-pattern>/*</url-pattern></filter-mapping>`;
+
+/** A web.xml with the benchmark's servlet at /hello and `filters` before it. */
+function sessionWebXml(filters: string): string {
+  return `<?xml version="1.0" encoding="UTF-8"?>
+<web-app xmlns="https://jakarta.ee/xml/ns/jakartaee" version="6.0">${filters}
+  <servlet><servlet-name>hello</servlet-name><servlet-class>bench.HelloServlet</servlet-class></servlet>
+  <servlet-mapping><servlet-name>hello</servlet-name><url-pattern>/hello</url-pattern></servlet-mapping>
+</web-app>
+`;
+}
+
 export async function run(o: { seconds: number; runs: number; connections: number; sections: string[]; tomcat: boolean }): Promise<RuntimeResult> {
   const { base, module } = prepare();
   const avail = o.tomcat ? tomcatAvailable() : { ok: false as const, why: 'disabled with --no-tomcat' };
@@ -266,6 +285,45 @@ export async function run(o: { seconds: number; runs: number; connections: numbe
       for (const t of targets.splice(0)) await t.stop();
     }
 
+    if (o.sections.includes('sessions')) {
+      let sessionTomcat: RunningTomcat | null = null;
+      const targets: Target[] = [
+        await nodeTarget('tollgate, no filter', { kind: 'filters', filters: [] }),
+        await nodeTarget('tollgate, SessionInitializerFilter', { kind: 'filters', filters: [{ id: 'session-initializer', params: {} }] }),
+      ];
+      opened.push(...targets);
+      if (avail.ok) {
+        // Two applications in one Tomcat: the same servlet, one behind SessionInitializerFilter. Tomcat's
+        // manager keeps every session for its 30 minutes (maxActiveSessions is unlimited); tollgate's store
+        // holds 10,000 and evicts the least recently used.
+        const webapps = join(work, 'session-webapps');
+        for (const [app, filter] of [['plain', ''], ['sess', SESSION_FILTER_XML]] as const) {
+          const dir = join(webapps, app);
+          mkdirSync(join(dir, 'WEB-INF'), { recursive: true });
+          writeFileSync(join(dir, 'WEB-INF', 'web.xml'), sessionWebXml(filter));
+          compileServlets(join(repo, 'bench', 'tomcat-src'), dir);
+        }
+        sessionTomcat = await startTomcat(webapps);
+        const name = `Tomcat ${avail.version.replace('Apache Tomcat/', '')}`;
+        const stop = async (): Promise<void> => {};
+        targets.push({ name: `${name}, no filter`, port: sessionTomcat.port, pid: sessionTomcat.pid, path: '/plain/hello', stop });
+        targets.push({ name: `${name}, SessionInitializerFilter`, port: sessionTomcat.port, pid: sessionTomcat.pid, path: '/sess/hello', stop });
+        await load(sessionTomcat.port, { path: '/plain/hello', seconds: 15, connections: o.connections, headers: REQUEST_HEADERS });
+        await load(sessionTomcat.port, { path: '/sess/hello', seconds: 15, connections: o.connections, headers: REQUEST_HEADERS });
+      }
+      try {
+        for (const t of targets) {
+          const s = await sample(t.port, t.path);
+          const creates = t.name.endsWith('SessionInitializerFilter');
+          if (s.status !== 200 || s.headers.some((h) => h.startsWith('set-cookie: JSESSIONID=')) !== creates) throw new Error(`${t.name} answered ${s.status} ${s.headers.join('; ')}`);
+        }
+        result.rows.push(...rowsOf('sessions', await measure(targets, { ...o, warmSeconds: 2 }), 'tollgate, no filter'));
+      } finally {
+        for (const t of targets.splice(0)) await t.stop();
+        await sessionTomcat?.stop();
+      }
+    }
+
     if (o.sections.includes('serve')) {
       for (const { file, label, status } of SERVED) {
         const path = `/app/static/${file}`;
@@ -293,7 +351,7 @@ export async function run(o: { seconds: number; runs: number; connections: numbe
 
 export function formatRuntime(r: RuntimeResult): string {
   const lines: string[] = [];
-  for (const section of ['chain', 'filters', 'serve'] as const) {
+  for (const section of ['chain', 'filters', 'serve', 'sessions'] as const) {
     const rows = r.rows.filter((x) => x.section === section);
     if (!rows.length) continue;
     lines.push(`\n${section}: yardstick ${rows[0]!.yardstick}`);

@@ -73,7 +73,7 @@ interface Kind {
 const DEPLOYER = `Basic ${Buffer.from('deployer:tollgate-demo').toString('base64')}`;
 const GHOST = `Basic ${Buffer.from('ghost:guess').toString('base64')}`;
 
-class Client {
+export class Client {
   /** Session cookies and their CSRF tokens, most recent last; a bounded pool of "returning" clients. */
   readonly sessions: { cookie: string; token: string }[] = [];
   private readonly agent = new Agent({ keepAlive: true, maxSockets: 64 });
@@ -148,8 +148,8 @@ function pick(): Kind {
 }
 
 /** Starts the example served from `base` in a child process (this file with --child) and resolves with it and its port. */
-export async function startExampleChild(base: string): Promise<{ child: ChildProcess; port: number }> {
-  const child = fork(THIS_FILE, ['--child', base], { execArgv: ['--expose-gc', '--import', 'tsx'], stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+export async function startExampleChild(base: string, env: NodeJS.ProcessEnv = process.env): Promise<{ child: ChildProcess; port: number }> {
+  const child = fork(THIS_FILE, ['--child', base], { execArgv: ['--expose-gc', '--import', 'tsx'], stdio: ['ignore', 'ignore', 'inherit', 'ipc'], env });
   const port = await new Promise<number>((resolve, reject) => {
     child.once('message', (m: { port?: number }) => (m.port ? resolve(m.port) : reject(new Error('child did not start'))));
     child.once('exit', (code) => reject(new Error(`child exited with ${code}`)));
@@ -264,10 +264,17 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
 /** The child: the example served as `npm start` serves it, answering memory samples over IPC. */
 async function child(base: string): Promise<void> {
   const { startContainer } = await import('../src/server/container.js');
-  const { setLogLevel } = await import('../src/runtime/index.js');
+  const { setLogLevel, MemoryStateBackend } = await import('../src/runtime/index.js');
   // The host-manager ghost logins log a warning each; the soak measures memory, not stderr.
   setLogLevel('', 'SEVERE');
-  const c = await startContainer({ base, port: 0 });
+  // bench/session-heap.ts raises each context's session cap (the store's only difference from serve's default).
+  const cap = Number(process.env.TOLLGATE_BENCH_MAX_SESSIONS ?? 0);
+  const memory = new MemoryStateBackend();
+  const state =
+    cap > 0
+      ? { name: 'memory', context: (host: string, path: string) => memory.context(host, path, { maxSessions: cap }), lockouts: memory.lockouts.bind(memory), close: () => memory.close() }
+      : undefined;
+  const c = await startContainer({ base, port: 0, state });
   process.on('message', (m: { type?: string }) => {
     if (m.type !== 'memory') return;
     (globalThis as { gc?: () => void }).gc?.();
