@@ -109,11 +109,16 @@ return {f, ARGV[1]}`);
 
 type Client = ReturnType<typeof createClient>;
 
+/** How often a Redis that failed is asked again (one command lets through as a probe). */
+const PROBE_INTERVAL_MS = 500;
+
 /** The shared connection: commands, their timeout, and the outage log. */
 class Connection {
   readonly client: Client;
   private down = false;
   private downSince = 0;
+  /** While down, commands are refused without asking until then (ms since the epoch). */
+  private refuseUntil = 0;
   private closed = false;
 
   constructor(
@@ -150,16 +155,22 @@ class Connection {
     });
   }
 
-  /** Runs a script; rejects (and logs the outage once) when Redis does not answer within the timeout. */
+  /**
+   * Runs a script; rejects (and logs the outage once) when Redis does not answer within the timeout.
+   * node-redis's own command timeout covers only the wait to be written, not the wait for the answer
+   * (a hung server), so the wait is bounded here. After a failure, commands are refused at once for
+   * half a second, then one goes through as a probe: a hung Redis costs a request nothing, and the
+   * commands waiting for it do not pile up.
+   */
   async eval(script: Script, keys: readonly string[], args: readonly string[]): Promise<unknown> {
-    const opts = { timeout: this.timeoutMs };
+    this.admit();
     try {
       let reply: unknown;
       try {
-        reply = await this.client.sendCommand(['EVALSHA', script.sha, String(keys.length), ...keys, ...args], opts);
+        reply = await this.bounded(this.client.sendCommand(['EVALSHA', script.sha, String(keys.length), ...keys, ...args]));
       } catch (err) {
         if (!String((err as Error)?.message).startsWith('NOSCRIPT')) throw err;
-        reply = await this.client.sendCommand(['EVAL', script.source, String(keys.length), ...keys, ...args], opts);
+        reply = await this.bounded(this.client.sendCommand(['EVAL', script.source, String(keys.length), ...keys, ...args]));
       }
       if (this.down) this.recovered();
       return reply;
@@ -170,15 +181,41 @@ class Connection {
   }
 
   async del(key: string): Promise<void> {
+    this.admit();
     try {
-      await this.client.sendCommand(['DEL', key], { timeout: this.timeoutMs });
+      await this.bounded(this.client.sendCommand(['DEL', key]));
+      if (this.down) this.recovered();
     } catch (err) {
       this.failed(err);
       throw err;
     }
   }
 
+  private admit(): void {
+    if (!this.down) return;
+    const now = Date.now();
+    if (now < this.refuseUntil) throw new Error('Redis is unreachable');
+    this.refuseUntil = now + PROBE_INTERVAL_MS;
+  }
+
+  private bounded<T>(p: Promise<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      const t = setTimeout(() => reject(new Error(`Redis did not answer within ${this.timeoutMs} ms`)), this.timeoutMs);
+      p.then(
+        (v) => {
+          clearTimeout(t);
+          resolve(v);
+        },
+        (e: unknown) => {
+          clearTimeout(t);
+          reject(e);
+        },
+      );
+    });
+  }
+
   private failed(err: unknown): void {
+    this.refuseUntil = Date.now() + PROBE_INTERVAL_MS;
     if (this.down || this.closed) return;
     this.down = true;
     this.downSince = Date.now();

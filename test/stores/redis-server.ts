@@ -15,6 +15,10 @@ export interface RedisProcess {
   readonly url: string;
   /** SIGKILL, as a crash or a pulled cable looks to a client. */
   kill(): Promise<void>;
+  /** SIGSTOP: the connection stays open and nothing answers (a hung server). */
+  pause(): void;
+  /** SIGCONT after pause(). */
+  resume(): void;
   /** A new redis-server on the same port (empty: nothing was persisted). */
   restart(): Promise<void>;
   /** Stops it for good. */
@@ -88,6 +92,12 @@ export async function startRedis(): Promise<RedisProcess> {
       child = null;
       c.kill('SIGKILL');
       await exited(c);
+    },
+    pause() {
+      child?.kill('SIGSTOP');
+    },
+    resume() {
+      child?.kill('SIGCONT');
     },
     async restart() {
       if (child !== null) throw new Error('redis-server is still running');

@@ -114,6 +114,35 @@ describe('the Redis backend (a real redis-server, two connections)', () => {
     for (const k of keys) expect(await raw.pTTL(k), k).toBeGreaterThan(0);
   });
 
+  it('gives up on a command after timeoutMs when Redis hangs (SIGSTOP), and goes on when it answers again', async () => {
+    const quick = createRedisBackend({ url: redis.url, timeoutMs: 200 });
+    try {
+      expect(await quick.ready()).toBe(true);
+      const rl = quick.context('h', '/hung').rateLimiter('RL');
+      expect(await rl.increment('9.9.9.9', 1, 60_000)).toBe(1);
+      redis.pause();
+      const t = Date.now();
+      const outcome = await Promise.resolve(rl.increment('9.9.9.9', 1, 60_000)).then(
+        () => 'answered',
+        () => 'refused',
+      );
+      const waited = Date.now() - t;
+      redis.resume();
+      expect(outcome).toBe('refused');
+      expect(waited).toBeGreaterThanOrEqual(190);
+      expect(waited).toBeLessThan(1_500);
+      let n: number | null = null;
+      for (let i = 0; i < 100 && n === null; i++) {
+        n = await Promise.resolve(rl.increment('9.9.9.9', 2, 60_000)).catch(() => null);
+        if (n === null) await new Promise((r) => setTimeout(r, 50));
+      }
+      expect(n).toBe(1);
+    } finally {
+      redis.resume();
+      await quick.close();
+    }
+  }, 30_000);
+
   it('refuses within its timeout while Redis is down, logs the outage once and the recovery once', async () => {
     const lines: LogRecord[] = [];
     setLogSink((r) => {
