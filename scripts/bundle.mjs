@@ -36,7 +36,7 @@ await build({
   // so a stack trace already names readable code.
   sourcemap: false,
   logLevel: 'warning',
-  // recheck (2.9 MB, loaded lazily by the regex-redos rule) stays a package import: bundled, every start would parse it.
+  // recheck's JavaScript build is its own file (dist/bundle/recheck.cjs, below), loaded by the regex-redos rule on first use: bundled in, every start would parse it.
   // The language server's libraries likewise: only `tollgate lsp` loads them (src/lsp/server.ts requires them).
   // @redis/client likewise: only `serve --store redis://` and tollgate/stores/redis load it.
   external: ['@redis/client', 'recheck', 'vscode-languageserver', 'vscode-languageserver/node', 'vscode-languageserver-textdocument'],

@@ -162,7 +162,8 @@ function onOpenTag(tag: SaxesTagPlain): void {
   const c = text.charCodeAt(afterName);
   const attributes = c === 62 /* > */ || c === 47 /* / */ ? NO_ATTRIBUTES : readAttributes(text, afterName, openEnd, tag.attributes);
   const names = r.attributeNames;
-  names.length = 0;
+  // Setting an array's length goes through V8's generic setter: only when there is something to drop.
+  if (names.length > 0) names.length = 0;
   if (attributes.length > 0) declare(r, depth, attributes);
   // saxes' processAttribsNS, at the end of the start tag as in saxes.
   const namespace = r.ns.element(tag.name, names, MESSAGES);

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import {
   CPU_LIMIT_MS, emptySummary, importedModules, loadCorpus, makeInput, record, regressionFiles, regressionInput, runInput, TARGETS, targetsFor, Workspace, type Finding,
 } from './fuzz-core.js';
+import { hostileShapes } from './hostile.js';
 
 /**
  * A short seeded run of the fuzzer (bench/fuzz.ts runs a million): seed 1,
@@ -79,6 +80,18 @@ describe('fuzzing parse, load, lint, chain and compile', () => {
       const input = regressionInput(file);
       const summary = emptySummary();
       record(summary, input, await runInput(input, ws, { importModule: true }));
+      expect(summary.findings.map(show)).toEqual([]);
+      expect(summary.targets.compile.runs).toBe(1);
+    });
+  }
+});
+
+describe('the hostile parser shapes (test/fuzz/hostile.ts: deep namespace nesting, many entities, wide documents)', () => {
+  for (const shape of hostileShapes()) {
+    it(`runs ${shape.name} (${shape.what}) through every target without a crash or a target over ${CPU_LIMIT_MS} ms of CPU`, { timeout: 180_000 }, async () => {
+      const summary = emptySummary();
+      const input = { index: 0, slot: 'app' as const, data: Buffer.from(shape.make()), description: `hostile ${shape.name}` };
+      record(summary, input, await runInput(input, ws));
       expect(summary.findings.map(show)).toEqual([]);
       expect(summary.targets.compile.runs).toBe(1);
     });

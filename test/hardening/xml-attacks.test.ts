@@ -19,6 +19,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hostileShapes } from '../fuzz/hostile.js';
 
 const repo = fileURLToPath(new URL('../..', import.meta.url));
 const bin = join(repo, 'bin', 'tollgate.js');
@@ -192,6 +193,36 @@ describe('external entities are never read', () => {
       child.kill('SIGKILL');
     }
   });
+});
+
+describe('serve with hostile descriptors (issue 25: a 5,000-deep namespaced web.xml kept serve from listening for 27 s)', () => {
+  it('listens, with webapps of the hostile parser shapes of test/fuzz/hostile.ts, and answers', async () => {
+    const shapes = ['ns-nested-8mib-saxes', 'ns-nested-8mib', 'entities-300k', 'entity-chain-200k', 'siblings-1m-saxes', 'prefixed-attributes-100k-saxes'];
+    const files: Record<string, string> = { 'webapps/ROOT/index.html': 'root' };
+    for (const shape of hostileShapes().filter((h) => shapes.includes(h.name))) files[`webapps/${shape.name}/WEB-INF/web.xml`] = shape.make();
+    const dir = base(files);
+    const listen = await new Promise<number>((resolve) => {
+      const s = createServer();
+      s.listen(0, '127.0.0.1', () => {
+        const p = (s.address() as { port: number }).port;
+        s.close(() => resolve(p));
+      });
+    });
+    const started = Date.now();
+    const child = spawn(process.execPath, [bin, 'serve', '--base', dir, '--port', String(listen)], { stdio: ['ignore', 'pipe', 'pipe'] });
+    try {
+      let log = '';
+      child.stdout.on('data', (d) => (log += d));
+      child.stderr.on('data', (d) => (log += d));
+      // Six 4-8 MiB descriptors, each parsed in under a second of CPU (bench/hostile.ts); generous for a loaded machine.
+      const deadline = started + 60_000;
+      while (!log.includes('listening on') && Date.now() < deadline && child.exitCode === null) await new Promise((r) => setTimeout(r, 20));
+      expect(log).toContain('listening on');
+      expect((await fetch(`http://127.0.0.1:${listen}/`)).status).toBe(200);
+    } finally {
+      child.kill('SIGKILL');
+    }
+  }, 90_000);
 });
 
 describe('entity expansion, nesting and size attacks finish fast with a diagnostic and bounded memory', () => {
