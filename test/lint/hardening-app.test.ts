@@ -217,16 +217,16 @@ describe("Debian's stock configuration (/etc/tomcat10 with tomcat10-admin's mana
     expect(ours(stock(), 'recommended', { onDisk: false })).toEqual(manager);
   });
 
-  it('gets, in the cis profile, CIS 2.5 (no Throwable error page), 10.11 (no TLS for all applications) 7.1 (no logging.properties in the docs, manager and host-manager applications), 10.5 (the manager at /manager) and 5.1 (the UserDatabaseRealm) besides', () => {
+  it('gets, in the cis profile, CIS 2.5 (no Throwable error page), 10.11 (no TLS for all applications) 7.1 (no logging.properties in the docs, manager and host-manager applications), 10.5 (the manager at /manager), 5.1 (the UserDatabaseRealm) and 1.1 (tomcat10-docs deployed by docs.xml) besides', () => {
     const ownLog = ['/usr/share/tomcat10-docs/docs', 'tomcat10-admin/host-manager', 'tomcat10-admin/manager'].map((a) => `app-logging-missing ${a}/WEB-INF/web.xml:1`);
     expect(ours(stock(), 'cis', { onDisk: false })).toEqual(
-      [...ownLog, 'error-page-throwable-missing conf/web.xml:18', ...manager, 'transport-not-confidential conf/web.xml:18', 'manager-default-path conf/Catalina/localhost/manager.xml:18', 'realm-insecure conf/server.xml:139'].sort(),
+      [...ownLog, 'error-page-throwable-missing conf/web.xml:18', ...manager, 'transport-not-confidential conf/web.xml:18', 'manager-default-path conf/Catalina/localhost/manager.xml:18', 'realm-insecure conf/server.xml:139', 'sample-apps-deployed conf/Catalina/localhost/docs.xml:18', 'server-info-default conf/server.xml:1'].sort(),
     );
   });
 
-  it('gets, in the stig profile, V-222928 (no HSTS filter), V-222932 (no Secure cookie-config), V-222979 (30-minute manager sessions) V-222936 (no Security Manager: Debian starts without -security unless SECURITY_MANAGER=true), and for the manager and host manager V-222926 (no session limit), V-222962 (no LDAP realm), V-222976 (the 401/403 pages print the sample s3cret user) and V-222993 (BASIC, not CLIENT-CERT) besides', () => {
+  it('gets, in the stig profile, V-222928 (no HSTS filter), V-222932 (no Secure cookie-config), V-222979 (30-minute manager sessions) V-222936 (no Security Manager: Debian starts without -security unless SECURITY_MANAGER=true), and for the manager and host manager V-222926 (no session limit), V-222962 (no LDAP realm), V-222976 (the 401/403 pages print the sample s3cret user) and V-222993 (BASIC, not CLIENT-CERT), and V-222960 (the documentation, deployed by docs.xml) besides', () => {
     expect(ours(stock(), 'stig', { onDisk: false })).toEqual(
-      ['hsts-missing conf/web.xml:18', 'security-manager-off conf/server.xml:1', ...DEBIAN_MANAGER_STIG, 'session-cookie-not-secure conf/web.xml:18', 'manager-session-timeout tomcat10-admin/host-manager/WEB-INF/web.xml:18', 'manager-session-timeout tomcat10-admin/manager/WEB-INF/web.xml:18', ...manager].sort(),
+      ['hsts-missing conf/web.xml:18', 'security-manager-off conf/server.xml:1', 'sample-apps-deployed conf/Catalina/localhost/docs.xml:18', 'server-info-default conf/server.xml:1', ...DEBIAN_MANAGER_STIG, 'session-cookie-not-secure conf/web.xml:18', 'manager-session-timeout tomcat10-admin/host-manager/WEB-INF/web.xml:18', 'manager-session-timeout tomcat10-admin/manager/WEB-INF/web.xml:18', ...manager].sort(),
     );
   });
 });

@@ -15,6 +15,8 @@ import { rule as managerSampleErrorPages } from './manager-sample-error-pages.js
 import { rule as managerNotClientCert } from './manager-not-client-cert.js';
 import { rule as ldapRealmCleartext } from './ldap-realm-cleartext.js';
 import { rule as managerRealmNotLdap } from './manager-realm-not-ldap.js';
+import { rule as sampleAppsDeployed } from './sample-apps-deployed.js';
+import { rule as serverInfoDefault } from './server-info-default.js';
 import { rule as addressRegexBareDot } from './address-regex-bare-dot.js';
 import { rule as addressRegexMatchesNothing } from './address-regex-matches-nothing.js';
 import { rule as accessLogMissing } from './access-log-missing.js';
@@ -306,6 +308,8 @@ export const RULES: readonly Rule[] = [
   managerNotClientCert,
   ldapRealmCleartext,
   managerRealmNotLdap,
+  sampleAppsDeployed,
+  serverInfoDefault,
 ];
 
 const byId = new Map(RULES.map((r) => [r.meta.id, r]));

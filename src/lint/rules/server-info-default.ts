@@ -1,0 +1,77 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { unzipSync } from 'fflate';
+import { fileStartSpan, type PropertyEntry, type Span } from '../../model/index.js';
+import { parsePropertiesFile, propertyOf } from '../../parser/index.js';
+import { isWholeBase } from '../file-access.js';
+import type { Rule } from '../types.js';
+
+const ENTRY = 'org/apache/catalina/util/ServerInfo.properties';
+
+/** The ServerInfo.properties Tomcat reads, and where: the common class loader's order (conf/catalina.properties' common.loader: the base's lib/ folder, its jars, then the home's). */
+function serverInfo(base: string, home: string): { text: string; where: string; inJar: boolean } | null {
+  const places = [...new Set([base, home])].flatMap((dir) => [join(dir, 'lib', ENTRY), join(dir, 'lib', 'catalina.jar')]);
+  for (const place of places) {
+    let bytes: Buffer;
+    try {
+      bytes = readFileSync(place);
+    } catch {
+      continue;
+    }
+    if (!place.endsWith('.jar')) return { text: bytes.toString('latin1'), where: place, inJar: false };
+    // Only the one entry is inflated (catalina.jar is about 2 MB).
+    const found = unzipSync(bytes, { filter: (f) => f.name === ENTRY })[ENTRY];
+    if (found) return { text: Buffer.from(found).toString('latin1'), where: `${place}!/${ENTRY}`, inJar: true };
+  }
+  return null;
+}
+
+/** What gives Tomcat away in each value, or null when the value was altered. */
+const TELLS: Record<string, { control: string[]; tells: (v: string) => boolean; what: string }> = {
+  'server.info': { control: ['cis-tomcat-10.1:2.1', 'stig-tomcat:V-222978'], tells: (v) => /tomcat/i.test(v) || /\d+\.\d+\.\d+/.test(v), what: 'names the product or its version' },
+  'server.number': { control: ['cis-tomcat-10.1:2.2', 'stig-tomcat:V-222978'], tells: (v) => /^\s*\d+\.\d+\.\d+(?:\.\d+)?\s*$/.test(v) && !/^\s*0(?:\.0)*\s*$/.test(v), what: 'is the real version number' },
+  'server.built': { control: ['cis-tomcat-10.1:2.3'], tells: (v) => /\b\d{4}\b/.test(v), what: 'is the real build date' },
+};
+
+export const rule: Rule = {
+  meta: {
+    id: 'server-info-default',
+    description: 'ServerInfo.properties still says Apache Tomcat and its version, number or build date (server.info, server.number, server.built).',
+    defaultSeverity: 'warning', effect: 'weakens', reason: 'Tomcat prints its exact version in error pages (when showServerInfo is on), the manager and its logs, so an attacker can look up its known vulnerabilities.',
+    category: 'security',
+    securitySeverity: 2.0,
+    benchmarks: ['cis-tomcat-10.1:2.1', 'cis-tomcat-10.1:2.2', 'cis-tomcat-10.1:2.3', 'stig-tomcat:V-222978'],
+    // Tomcat ships the real values on purpose; only the benchmarks ask to alter them.
+    profiles: { recommended: 'off' },
+  },
+  check(ctx) {
+    if (!isWholeBase(ctx.base)) return;
+    const found = serverInfo(ctx.base.base, ctx.base.home);
+    if (!found) {
+      const at = ctx.base.serverXml?.file ?? join(ctx.base.base, 'conf');
+      ctx.report({
+        message: `No ServerInfo.properties overrides Tomcat's under ${join(ctx.base.base, 'lib')}${ctx.base.home === ctx.base.base ? '' : ` or ${join(ctx.base.home, 'lib')}`}, and no catalina.jar was found to read (give tollgate audit --home): Tomcat then reports the values of its catalina.jar, "Apache Tomcat/<version>". Put an altered copy at lib/${ENTRY}.`,
+        span: fileStartSpan(at),
+      });
+      return;
+    }
+    const props = parsePropertiesFile(found.text, found.where).properties;
+    const failing: { key: string; e: PropertyEntry | undefined; control: string[]; what: string }[] = [];
+    for (const [key, t] of Object.entries(TELLS)) {
+      const e = propertyOf(props, key);
+      if (!e || t.tells(e.value.value)) failing.push({ key, e, control: t.control, what: t.what });
+    }
+    const say = (f: (typeof failing)[number]): string => (f.e ? `${f.key}=${f.e.value.value} ${f.what}` : `${f.key} is missing (Tomcat falls back to a built-in value of its own)`);
+    const fix = `Tomcat shows these to clients and in its logs; put an altered copy at $CATALINA_BASE/lib/${ENTRY} (read before catalina.jar's).`;
+    if (found.inJar) {
+      // Inside a jar there is no line to point at: one finding at the jar, failing each control concerned.
+      if (failing.length === 0) return;
+      ctx.report({ message: `${found.where}: ${failing.map(say).join('; ')}. ${fix}`, span: fileStartSpan(found.where.replace(/!\/.*$/, '')), benchmarks: [...new Set(failing.flatMap((f) => f.control))] });
+      return;
+    }
+    for (const f of failing) {
+      const span: Span = f.e ? f.e.value.span : fileStartSpan(found.where);
+      ctx.report({ message: `${say(f)}. ${fix}`, span, benchmarks: f.control });
+    }
+  },
+};
