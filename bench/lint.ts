@@ -36,6 +36,42 @@ export interface LintBench {
   sizes: LintSizeRow[];
   /** Whole processes: `tollgate lint <one web.xml>` against `node -e 0`. */
   coldStart: { tollgateMs: Timing; nodeMs: Timing; overheadMs: number };
+  /** The heap of one lint of the largest base, its result still held. */
+  memory: LintMemory;
+}
+
+export interface LintMemory {
+  apps: number;
+  /** heapUsed after a full GC with the LintResult alive, MB. */
+  heapMB: number;
+  /** heapUsed after a full GC once the result is dropped: what lint leaves behind, MB. */
+  heapAfterMB: number;
+  /** The process's peak resident set over the lint (getrusage maxrss), MB. */
+  peakRssMB: number;
+  /** Diagnostics and files in the result. */
+  diagnostics: number;
+  files: number;
+}
+
+/** One lint of `base` in a fresh process with --expose-gc (see --memory below). */
+function memoryOf(base: string, apps: number): LintMemory {
+  const out = execFileSync(process.execPath, ['--expose-gc', ...process.execArgv, import.meta.filename, '--memory', base], { encoding: 'utf8', maxBuffer: 1 << 24 });
+  return { apps, ...(JSON.parse(out.trim().split('\n').pop()!) as Omit<LintMemory, 'apps'>) };
+}
+
+async function measureMemory(base: string): Promise<Omit<LintMemory, 'apps'>> {
+  const gc = (globalThis as { gc?: () => void }).gc!;
+  const { loadInput } = await fromDist<typeof import('../src/lint/inputs.js')>('lint/inputs.js');
+  const { lintBase } = await fromDist<typeof import('../src/lint/engine.js')>('lint/engine.js');
+  let result: ReturnType<typeof lintBase> | null = lintBase(loadInput(base));
+  gc();
+  const heapMB = process.memoryUsage().heapUsed / 2 ** 20;
+  const diagnostics = result.diagnostics.length;
+  const files = result.files.size;
+  result = null;
+  gc();
+  const heapAfterMB = process.memoryUsage().heapUsed / 2 ** 20;
+  return { heapMB, heapAfterMB, peakRssMB: process.resourceUsage().maxRSS / 1024, diagnostics, files };
 }
 
 async function measure(mode: Mode, base: string, files: string[], runs: number, warmup: number): Promise<Timing> {
@@ -86,6 +122,8 @@ export async function run(sizes = [10, 100, 1000, 10_000]): Promise<LintBench> {
         autoUsesWorkers: size >= PARALLEL_THRESHOLD,
       });
     }
+    const largest = Math.max(...sizes);
+    const memory = memoryOf(generateBase(root, largest).base, largest);
     const { base } = generateBase(root, 1);
     const one = join(base, 'webapps', 'app0', 'WEB-INF', 'web.xml');
     const tollgateMs = processTime([bin, 'lint', one]);
@@ -95,6 +133,7 @@ export async function run(sizes = [10, 100, 1000, 10_000]): Promise<LintBench> {
       command: `npx tsx bench/lint.ts --sizes ${sizes.join(',')}`,
       sizes: rows,
       coldStart: { tollgateMs, nodeMs, overheadMs: Math.round(tollgateMs.median - nodeMs.median) },
+      memory,
     };
   } finally {
     rmSync(root, { recursive: true, force: true });
@@ -112,12 +151,17 @@ export function formatLint(r: LintBench): string {
   }
   const c = r.coldStart;
   lines.push(`cold start, tollgate lint one web.xml: ${cell(c.tollgateMs)} ms; node -e 0: ${cell(c.nodeMs)} ms; +${c.overheadMs} ms`);
+  const m = r.memory;
+  lines.push(`memory, lint of ${m.apps} webapps (${m.files} files, ${m.diagnostics} findings): heap ${m.heapMB.toFixed(1)} MB with the result held, ${m.heapAfterMB.toFixed(1)} MB after it is dropped; peak RSS ${m.peakRssMB.toFixed(0)} MB`);
   return lines.join('\n');
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const at = process.argv.indexOf('--measure');
-  if (at >= 0) {
+  const mem = process.argv.indexOf('--memory');
+  if (mem >= 0) {
+    console.log(JSON.stringify(await measureMemory(process.argv[mem + 1]!)));
+  } else if (at >= 0) {
     const [mode, base, runs, warmup] = process.argv.slice(at + 1) as [Mode, string, string, string];
     const files = JSON.parse(readFileSync(0, 'utf8')) as string[];
     console.log(JSON.stringify(await measure(mode, base, files, Number(runs), Number(warmup))));

@@ -139,6 +139,11 @@ function markdown(r: Results): string {
       out.push(`| ${s.size} | ${cell(s.tollgateMs)} | ${cell(s.bareMs)} | ${x(s.ratio)} | ${((s.tollgateMs.median * 1000) / Math.max(1, s.size)).toFixed(0)} | ${cell(s.cli.oneThreadMs)} | ${cell(s.cli.twoThreadsMs)} | ${x(s.cli.speedup)} | ${costCell(s.tollgateCosts)} | ${costCell(s.bareCosts)} |`);
     }
     const c = r.lint.coldStart;
+    const m = r.lint.memory;
+    out.push(
+      '',
+      `Memory: one lint of ${m.apps.toLocaleString('en-US')} webapps (${m.files.toLocaleString('en-US')} files, ${m.diagnostics.toLocaleString('en-US')} findings) in a fresh process: heap ${m.heapMB.toFixed(1)} MB after a full GC with the result held, ${m.heapAfterMB.toFixed(1)} MB once it is dropped, peak RSS ${m.peakRssMB.toFixed(0)} MB.`,
+    );
     out.push('', `Cold start, \`tollgate lint <one web.xml>\` as a whole process: ${cell(c.tollgateMs)} ms against \`node -e 0\` ${cell(c.nodeMs)} ms: +${c.overheadMs} ms.`, '', 'Goal (issues 3 and 9): within 2x of the bare parse at every size, growing linearly. The CLI columns are whole `tollgate lint` processes (start-up and output included) on one thread and on two worker threads; `--workers auto` uses threads only where they were measured to help.', '', COSTS_NOTE, '');
   }
 

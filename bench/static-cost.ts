@@ -71,7 +71,7 @@ function requester(listener: RequestListener, path: string): (n: number) => Prom
         batch.push(res);
       }
       // A cache hit ends within one turn of the event loop; a look-up on the disk takes a few.
-      const deadline = Date.now() + 5000;
+      const deadline = Date.now() + 60_000;
       while (!batch.every((r) => r.writableEnded) && Date.now() < deadline) await new Promise((resolve) => setImmediate(resolve));
       for (const res of batch) {
         if (!res.writableEnded || res.statusCode !== expected) throw new Error(`${path} answered ${res.statusCode} (ended: ${res.writableEnded}, ${batch.filter((r) => r.writableEnded).length} of ${batch.length} ended, after ${done} requests)`);

@@ -115,6 +115,9 @@ export function autoThreads(path: string): number {
  * register tsx's loader itself before it can import TypeScript.
  */
 function startWorker(request: WorkerRequest): Worker {
+  // Started from bin/tollgate.js: the thread loads the CLI bundle from V8's code cache as the main thread did.
+  const loader = (globalThis as Record<symbol, unknown>)[Symbol.for('tollgate.cli.loader')];
+  if (typeof loader === 'string') return new Worker(loader, { workerData: request, execArgv: [] });
   const here = import.meta.url;
   // No inherited loader flags (a benchmark under tsx importing dist/): plain JavaScript needs none.
   if (!here.endsWith('.ts')) return new Worker(new URL(here), { workerData: request, execArgv: [] });
