@@ -50,6 +50,9 @@ export function attributeErrors(name: string, value: string, xml10: boolean, out
   return null;
 }
 
+/** The expanded attribute names of the element being checked (reused: checking never nests; emptied after each element). */
+const SEEN = new Set<string>();
+
 /** The bindings in scope: a stack of URIs per prefix, and per open element the prefixes it bound. */
 export class Namespaces {
   private readonly byPrefix = new Map<string, string[]>();
@@ -71,9 +74,10 @@ export class Namespaces {
     if (prefixes.length === 0) return;
     for (let i = 0; i < prefixes.length; i++) {
       const p = prefixes[i]!;
-      let stack = this.byPrefix.get(p);
-      if (stack === undefined) this.byPrefix.set(p, (stack = []));
-      stack.push(uris[i]!);
+      const stack = this.byPrefix.get(p);
+      // A new prefix's stack starts exact (one pushed onto [] reserves room for 17).
+      if (stack === undefined) this.byPrefix.set(p, [uris[i]!]);
+      else stack.push(uris[i]!);
       if (p === '') this.defaultNamespace = uris[i]!;
     }
     this.frameDepths.push(depth);
@@ -103,9 +107,9 @@ export class Namespaces {
   /**
    * saxes' processAttribsNS for an element whose declarations are bound: the element's namespace
    * (the prefix itself when unbound, as saxes leaves it) and the messages it reports, in order.
-   * `attributeNames` are the attributes as written, duplicates included.
+   * `attributeNames` are the attributes as written, duplicates included: the first `count` of them.
    */
-  element(qname: string, attributeNames: readonly string[], out: string[]): string {
+  element(qname: string, attributeNames: readonly string[], out: string[], count = attributeNames.length): string {
     // splitName without its object: this runs for every element.
     const colon = qname.indexOf(':');
     const prefix = colon < 0 ? '' : qname.slice(0, colon);
@@ -118,9 +122,10 @@ export class Namespaces {
         uri = prefix;
       }
     }
-    const n = attributeNames.length;
+    const n = count;
     if (n === 0) return uri;
-    const seen = new Set<string>();
+    // One attribute cannot be a duplicate: no expanded name and no set to build (the common case).
+    const seen = n > 1 ? SEEN : null;
     for (let i = 0; i < n; i++) {
       const name = attributeNames[i]!;
       const colon = name.indexOf(':');
@@ -133,11 +138,14 @@ export class Namespaces {
           out.push(`unbound namespace prefix: ${JSON.stringify(p)}.`);
           u = p;
         }
+        if (seen === null) continue;
         eqname = `{${u}}${name.slice(colon + 1)}`;
       }
+      if (seen === null) continue;
       if (seen.has(eqname)) out.push(`duplicate attribute: ${eqname}.`);
       seen.add(eqname);
     }
+    seen?.clear();
     return uri;
   }
 }

@@ -36,8 +36,13 @@ class SaxesRead {
   stopped = false;
   /** Set while this reader reports a namespace message through saxes' fail() (saxes' own duplicate check is replaced). */
   emulating = false;
-  /** The attributes of the start tag being read, as written (duplicates included). */
+  /**
+   * The attributes of the start tag being read, as written (duplicates included): the first
+   * attributeCount entries (the array is reused without shrinking; V8 drops the storage of an
+   * array whose length is set to 0, and it was regrown for every element).
+   */
   readonly attributeNames: string[] = [];
+  attributeCount = 0;
   /** A declared entity Java's parser refuses to expand, and the DOCTYPE's span: reported after parsing unless a reference was. */
   bomb: { name: string; span: Span } | null = null;
   /** Whether the document references an external entity (which Tomcat refuses to read). */
@@ -161,12 +166,10 @@ function onOpenTag(tag: SaxesTagPlain): void {
   const afterName = tagStart + 1 + tag.name.length;
   const c = text.charCodeAt(afterName);
   const attributes = c === 62 /* > */ || c === 47 /* / */ ? NO_ATTRIBUTES : readAttributes(text, afterName, openEnd, tag.attributes);
-  const names = r.attributeNames;
-  // Setting an array's length goes through V8's generic setter: only when there is something to drop.
-  if (names.length > 0) names.length = 0;
+  r.attributeCount = 0;
   if (attributes.length > 0) declare(r, depth, attributes);
   // saxes' processAttribsNS, at the end of the start tag as in saxes.
-  const namespace = r.ns.element(tag.name, names, MESSAGES);
+  const namespace = r.ns.element(tag.name, r.attributeNames, MESSAGES, r.attributeCount);
   if (MESSAGES.length > 0) for (const m of MESSAGES.splice(0)) r.fail(m);
   if (depth + 1 > STOP_DEPTH) {
     // saxes keeps every open tag (about 1 KB each): stop before that grows without bound.
@@ -195,21 +198,23 @@ function onOpenTag(tag: SaxesTagPlain): void {
  */
 function declare(r: SaxesRead, depth: number, attributes: readonly RawAttribute[]): void {
   const xml10 = r.parser.xmlDecl.version !== '1.1';
-  let prefixes: string[] | null = null;
-  let uris: string[] | null = null;
-  for (const a of attributes) {
-    r.attributeNames.push(a.qname);
+  const names = r.attributeNames;
+  let n = 0;
+  for (let i = 0; i < attributes.length; i++) {
+    const a = attributes[i]!;
+    names[r.attributeCount++] = a.qname;
     if (!a.qname.startsWith('xmlns') && !a.qname.includes(':')) continue;
     // This occurrence's own value (a.value is the last of duplicates, as saxes keeps it), where it reads as written.
     const written = r.text.slice(a.valueStart, a.valueEnd);
-    const bound = attributeErrors(a.qname, /[&\t\n\r]/.test(written) ? a.value : written, xml10, MESSAGES);
+    const bound = attributeErrors(a.qname, NOT_AS_WRITTEN.test(written) ? a.value : written, xml10, MESSAGES);
     if (bound) {
-      (prefixes ??= []).push(bound.prefix);
-      (uris ??= []).push(bound.uri);
+      DECL_PREFIXES[n] = bound.prefix;
+      DECL_URIS[n++] = bound.uri;
     }
     if (MESSAGES.length > 0) for (const m of MESSAGES.splice(0)) reportAt(r, m, a.valueEnd + 1);
   }
-  if (prefixes) r.ns.bind(depth, prefixes, uris!);
+  // The prefixes are kept while the element is open: an exact copy, not the scratch array.
+  if (n > 0) r.ns.bind(depth, DECL_PREFIXES.slice(0, n), DECL_URIS);
 }
 
 /** A message saxes would have given with its position at `at`, reported as onError reports it. */
@@ -223,7 +228,12 @@ function onCloseTag(tag: SaxesTagPlain): void {
   const r = active!;
   const tree = r.tree;
   const end = r.parser.position;
+  // saxes is done with the tag's attributes once this returns (and, for a self-closing tag, with
+  // its name). Let go of them: after deep nesting V8 pretenures saxes' tag objects, and a dead tag
+  // in old space would keep both alive through every scavenge until the next full collection.
+  tag.attributes = NO_VALUES;
   if (tag.isSelfClosing) {
+    tag.name = '';
     // Completed at its start tag: only its declarations go out of scope.
     r.ns.unbind(tree.openDepth);
     return;
@@ -310,8 +320,15 @@ function onEntityProblem(r: SaxesRead, name: string, reason: string): void {
 }
 
 const NO_ATTRIBUTES: RawAttribute[] = [];
+/** What a closed saxes tag's attributes become (see onCloseTag). */
+const NO_VALUES: Record<string, string> = Object.freeze(Object.create(null) as Record<string, string>);
 /** The messages of one start tag (reused: reading never nests, and they are taken out before reporting). */
 const MESSAGES: string[] = [];
+/** One start tag's declarations (reused, as MESSAGES). */
+const DECL_PREFIXES: string[] = [];
+const DECL_URIS: string[] = [];
+/** Characters saxes reads differently from how they are written in an attribute value (a literal here would be a new RegExp per attribute). */
+const NOT_AS_WRITTEN = /[&\t\n\r]/;
 const ATTR_RE = /([^\s=/>]+)\s*=\s*("([^"]*)"|'([^']*)')/gy;
 
 /**
