@@ -88,25 +88,37 @@ class SaxesRead {
   }
 }
 
+/** What saxes reads as a line end in a DOCTYPE (CR, and in XML 1.1 NEL and LS) and writes as LF. */
+const LINE_ENDS = /[\r\x85\u2028]/;
+
 /** The read being fed: saxes calls some handlers without `this`, and parsing never nests. */
 let active: SaxesRead | null = null;
 
-function onDoctype(dt: string): void {
+function onDoctype(saxesValue: string): void {
   const r = active!;
   const end = r.parser.position;
   const start = r.text.lastIndexOf('<!DOCTYPE', end);
+  // saxes builds the value by concatenation, several pieces per declaration of the internal
+  // subset: reading that (millions of pieces for 300,000 declarations) first flattens it. Where
+  // saxes copied the text as written (no line end it normalises) the same characters are a slice
+  // of the source. Equal lengths prove it is the same stretch: a wrong start could only be a
+  // later "<!DOCTYPE" (shorter), and anything saxes added or normalised changes the length.
+  const written = start < 0 ? '' : r.text.slice(start + 9, end - 1);
+  const dt = written.length === saxesValue.length && !LINE_ENDS.test(written) ? written : saxesValue;
   const doctype = { value: dt, span: r.lines.span(start < 0 ? 0 : start, end) };
   r.doctype = doctype;
   const declared = declaredEntities(dt);
   const table = declared.size > 0 ? evaluateEntities(declared) : null;
   let bomb: string | undefined;
   if (table) {
+    // The first refused while measuring, else the first measured past the limits (in the order Java's parser meets them).
     for (const [name, reason] of table.refused) {
       if (reason === 'limit' || reason === 'size' || reason === 'recursive') {
         bomb = name;
         break;
       }
     }
+    bomb ??= table.firstOverLimit;
   }
   if (bomb !== undefined) r.bomb = { name: bomb, span: doctype.span };
   checkDoctype(dt, doctype.span, r.lines, r.diagnostics, bomb);
@@ -121,12 +133,12 @@ function onDoctype(dt: string): void {
 
 function entityValue(r: SaxesRead, entities: Record<string, string>, entity: string): string | undefined {
   const table = r.entities!;
-  const reason = table.refused.get(entity);
+  const reason = table.refused.get(entity) ?? (overLimit(table, entity) ? 'limit' : undefined);
   if (reason !== undefined) {
     onEntityProblem(r, entity, reason);
     return `&${entity};`;
   }
-  const cost = table.costs.get(entity);
+  const cost = costOf(table, entity);
   if (cost !== undefined) {
     const before = r.expansions;
     r.expansions += cost;
@@ -493,17 +505,89 @@ function checkDoctype(dt: string, span: Span, lines: LineIndex, diagnostics: Dia
   }
 }
 
+/** JavaScript's \s (the white space of the declaration pattern this scanner replaced), by code unit. */
+function isJsSpace(c: number): boolean {
+  return c === 32 || (c >= 9 && c <= 13) || c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
+}
+
+function isWordChar(c: number): boolean {
+  return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
+}
+
+/** What readEntityDeclaration read, in module fields rather than an object per declaration. */
+let declName = '';
+let declValue: string | null = null;
+let declParameter = false;
+
+/**
+ * One `<!ENTITY ...>` at `at`, exactly as the pattern
+ * `<!ENTITY\s+(%\s+)?([^\s%"'>]+)\s+(?:"([^"]*)"|'([^']*)'|(?:SYSTEM|PUBLIC)\b[^>]*)\s*>` reads it
+ * (which this replaced: its match arrays were most of the garbage of 300,000 declarations): the
+ * offset after its ">", or -1 where the pattern does not match here.
+ */
+function readEntityDeclaration(s: string, at: number): number {
+  const n = s.length;
+  let i = at + 8;
+  let j = i;
+  while (j < n && isJsSpace(s.charCodeAt(j))) j++;
+  if (j === i) return -1;
+  i = j;
+  declParameter = false;
+  if (s.charCodeAt(i) === 37 /* % */) {
+    j = i + 1;
+    while (j < n && isJsSpace(s.charCodeAt(j))) j++;
+    if (j === i + 1) return -1;
+    declParameter = true;
+    i = j;
+  }
+  j = i;
+  for (; j < n; j++) {
+    const c = s.charCodeAt(j);
+    if (isJsSpace(c) || c === 37 || c === 34 || c === 39 || c === 62) break;
+  }
+  if (j === i) return -1;
+  const nameEnd = j;
+  while (j < n && isJsSpace(s.charCodeAt(j))) j++;
+  if (j === nameEnd) return -1;
+  const q = s.charCodeAt(j);
+  if (q === 34 || q === 39) {
+    const close = s.indexOf(q === 34 ? '"' : "'", j + 1);
+    if (close < 0) return -1;
+    let k = close + 1;
+    while (k < n && isJsSpace(s.charCodeAt(k))) k++;
+    if (s.charCodeAt(k) !== 62) return -1;
+    declName = s.slice(i, nameEnd);
+    declValue = s.slice(j + 1, close);
+    return k + 1;
+  }
+  if ((s.startsWith('SYSTEM', j) || s.startsWith('PUBLIC', j)) && !isWordChar(s.charCodeAt(j + 6))) {
+    const gt = s.indexOf('>', j + 6);
+    if (gt < 0) return -1;
+    declName = s.slice(i, nameEnd);
+    declValue = null;
+    return gt + 1;
+  }
+  return -1;
+}
+
+const COMMENTS = /<!--[\s\S]*?-->/g;
+
 /** General entities declared in a DOCTYPE's internal subset: name to literal value, or null for an external one. */
 function declaredEntities(dt: string): Map<string, string | null> {
   const out = new Map<string, string | null>();
   const subset = dt.indexOf('[');
   if (subset < 0) return out;
-  const internal = dt.slice(subset).replace(/<!--[\s\S]*?-->/g, '');
-  const re = /<!ENTITY\s+(%\s+)?([^\s%"'>]+)\s+(?:"([^"]*)"|'([^']*)'|(?:SYSTEM|PUBLIC)\b[^>]*)\s*>/g;
-  for (let m = re.exec(internal); m; m = re.exec(internal)) {
+  let internal = dt.slice(subset);
+  if (internal.includes('<!--')) internal = internal.replace(COMMENTS, '');
+  for (let at = internal.indexOf('<!ENTITY'); at >= 0; ) {
+    const end = readEntityDeclaration(internal, at);
+    if (end < 0) {
+      at = internal.indexOf('<!ENTITY', at + 1);
+      continue;
+    }
     // Parameter entities only shape the DTD; the first declaration of a name is binding.
-    if (m[1] || out.has(m[2]!)) continue;
-    out.set(m[2]!, m[3] ?? m[4] ?? null);
+    if (!declParameter && !out.has(declName)) out.set(declName, declValue);
+    at = internal.indexOf('<!ENTITY', end);
   }
   return out;
 }
@@ -512,61 +596,83 @@ const PREDEFINED = new Set(['lt', 'gt', 'amp', 'apos', 'quot']);
 const ENTITY_REF = /&([^\s&;]+);/g;
 /** Beyond this many characters an expansion is not built: the JDK's size limits refuse such files too. */
 const MAX_EXPANDED = 1 << 22;
+/** The cost of an entity while it is being measured (it is on the stack: a reference to it is recursive). */
+const VISITING = -1;
+/** The cost of an entity with references that was refused while measuring (see `refused`). */
+const REFUSED = -2;
+
+/** An entity whose value holds no reference: one expansion of its own length, kept in no table. */
+function isSimple(raw: string | null | undefined): raw is string {
+  return raw !== null && raw !== undefined && raw.indexOf('&') < 0;
+}
 
 /**
  * Measures declared entities as Java's parser would count them, without building any value:
  * each entity's cost (expansions, itself and every entity inside it) and expanded length, or why
  * the JDK refuses it. Iterative (a chain of 300,000 entities each naming the previous one would
- * overflow the stack through recursion), and each entity is measured once.
+ * overflow the stack through recursion), and each entity is measured once. Only entities with
+ * references get a slot (one without costs 1 and is as long as its value), and those past the
+ * limits are told by their numbers, not listed: 300,000 declarations filled four 300,000-entry
+ * maps, whose growth was most of the garbage collection of such a file.
  */
 function evaluateEntities(declared: Map<string, string | null>): EntityTable {
-  const costs = new Map<string, number>();
-  const lengths = new Map<string, number>();
+  const slots = new Map<string, number>();
+  const costs: number[] = [];
+  const lengths: number[] = [];
   const refused = new Map<string, string>();
-  const visiting = new Set<string>();
+  let firstOverLimit: string | undefined;
   interface Frame {
     name: string;
-    refs: RegExpExecArray[];
-    i: number;
+    slot: number;
+    raw: string;
+    /** Where the search for the next reference starts. */
+    pos: number;
+    /** The reference being measured (the frame was left to measure it) while pending. */
+    ref: string;
     cost: number;
     length: number;
-    /** refs[i] is being measured (the frame was left to measure it). */
     pending: boolean;
   }
   const stack: Frame[] = [];
   /** Measures what needs no frame; true when a frame was pushed for `name`. */
   const enter = (name: string): boolean => {
-    if (costs.has(name) || refused.has(name)) return false;
+    if (slots.has(name) || refused.has(name)) return false;
     const raw = declared.get(name);
     if (raw === null || raw === undefined) {
       refused.set(name, 'external');
       return false;
     }
     if (raw.indexOf('&') < 0) {
-      costs.set(name, 1);
-      lengths.set(name, raw.length);
+      if (firstOverLimit === undefined && raw.length > MAX_EXPANDED) firstOverLimit = name;
       return false;
     }
-    visiting.add(name);
-    stack.push({ name, refs: [...raw.matchAll(ENTITY_REF)], i: 0, cost: 1, length: raw.length, pending: false });
+    const slot = costs.length;
+    slots.set(name, slot);
+    costs.push(VISITING);
+    lengths.push(0);
+    stack.push({ name, slot, raw, pos: 0, ref: '', cost: 1, length: raw.length, pending: false });
     return true;
   };
-  for (const root of declared.keys()) {
-    if (!enter(root)) continue;
+  const measure = (_raw: string | null, root: string): void => {
+    if (!enter(root)) return;
     while (stack.length > 0) {
       const f = stack[stack.length - 1]!;
       let descended = false;
-      while (f.i < f.refs.length) {
-        const m = f.refs[f.i]!;
-        const ref = m[1]!;
+      for (;;) {
         if (!f.pending) {
+          ENTITY_REF.lastIndex = f.pos;
+          const m = ENTITY_REF.exec(f.raw);
+          if (m === null) break;
+          const ref = m[1]!;
+          f.pos = m.index + m[0].length;
+          f.ref = ref;
           f.length -= m[0].length;
           if (ref.startsWith('#') || PREDEFINED.has(ref)) {
             f.length += 2;
-            f.i++;
             continue;
           }
-          if (visiting.has(ref) || refused.get(ref) === 'recursive') {
+          const refSlot = slots.get(ref);
+          if ((refSlot !== undefined && costs[refSlot] === VISITING) || refused.get(ref) === 'recursive') {
             refused.set(f.name, 'recursive');
             break;
           }
@@ -581,37 +687,64 @@ function evaluateEntities(declared: Map<string, string | null>): EntityTable {
           }
         }
         f.pending = false;
+        const ref = f.ref;
         const inner = refused.get(ref);
         if (inner !== undefined) {
           refused.set(f.name, inner);
           break;
         }
-        f.cost += costs.get(ref)!;
-        f.length += lengths.get(ref)!;
-        f.i++;
+        const refSlot = slots.get(ref);
+        if (refSlot === undefined) {
+          f.cost += 1;
+          f.length += declared.get(ref)!.length;
+        } else {
+          f.cost += costs[refSlot]!;
+          f.length += lengths[refSlot]!;
+        }
       }
       if (descended) continue;
       stack.pop();
-      visiting.delete(f.name);
-      if (!refused.has(f.name)) {
-        costs.set(f.name, f.cost);
-        lengths.set(f.name, f.length);
+      if (refused.has(f.name)) {
+        costs[f.slot] = REFUSED;
+      } else {
+        costs[f.slot] = f.cost;
+        lengths[f.slot] = f.length;
+        if (firstOverLimit === undefined && (f.cost > EXPANSION_LIMIT || f.length > MAX_EXPANDED)) firstOverLimit = f.name;
       }
     }
-  }
-  for (const [name, cost] of costs) {
-    if (cost > EXPANSION_LIMIT) refused.set(name, 'limit');
-    else if (lengths.get(name)! > MAX_EXPANDED) refused.set(name, 'limit');
-  }
-  return { declared, costs, refused, values: new Map() };
+  };
+  // forEach rather than for-of: no iterator result per declaration.
+  declared.forEach(measure);
+  return { declared, slots, costs, lengths, refused, firstOverLimit, values: new Map() };
 }
 
 /** Declared entities measured by evaluateEntities; values are built when first referenced. */
 interface EntityTable {
   declared: Map<string, string | null>;
-  costs: Map<string, number>;
+  /** Entities with references: where their cost and expanded length are in `costs` and `lengths`. */
+  slots: Map<string, number>;
+  costs: number[];
+  lengths: number[];
+  /** Entities refused while measuring (external, recursive, or naming an undeclared entity), in that order. */
   refused: Map<string, string>;
+  /** The first entity measured past the JDK's limits (expansions, or a value past MAX_EXPANDED). */
+  firstOverLimit: string | undefined;
   values: Map<string, string>;
+}
+
+/** Whether an entity not refused while measuring is past the limits (Java refuses its expansion). */
+function overLimit(table: EntityTable, name: string): boolean {
+  const slot = table.slots.get(name);
+  if (slot !== undefined) return table.costs[slot]! > EXPANSION_LIMIT || table.lengths[slot]! > MAX_EXPANDED;
+  const raw = table.declared.get(name);
+  return isSimple(raw) && raw.length > MAX_EXPANDED;
+}
+
+/** The expansions one reference to a declared internal entity costs; undefined for any other name. */
+function costOf(table: EntityTable, name: string): number | undefined {
+  const slot = table.slots.get(name);
+  if (slot !== undefined) return table.costs[slot];
+  return isSimple(table.declared.get(name)) ? 1 : undefined;
 }
 
 const ENTITY_AT = /&([^\s&;]+);/y;
