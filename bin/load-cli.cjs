@@ -1,20 +1,30 @@
 // Loads dist/bundle/cli.cjs through V8's code cache: Node 20 has no compile cache (module.enableCompileCache
 // is Node 22), so the bundle is compiled with vm.Script and the code V8 compiled during the first run
 // (what that command called, not only the top level, which is all v8-compile-cache keeps) is saved and
-// handed back to V8 on later runs. A cache V8 rejects (another Node, changed flags or bundle) is
-// rewritten; without a usable cache directory the CLI runs uncached.
+// handed back to V8 on later runs. A cache V8 rejects (another Node, changed flags) is rewritten; without
+// a usable cache directory the CLI runs uncached.
+// One cache per command (`lint`, `serve`, ...): the bundle evaluates only the invoked command's modules,
+// so a cache written by `serve` would hand lint megabytes of code it never runs, and one written by
+// `--help` none of lint's.
 // TOLLGATE_COMPILE_CACHE=<dir> puts the cache there, =0 turns it off; NODE_COMPILE_CACHE is honoured too.
 // bin/tollgate.js uses it on the main thread; lint's worker threads start on this file, so they load the
-// bundle from the same cache (run as a thread's entry, it loads the bundle, whose top level does the work).
+// bundle from lint's cache (run as a thread's entry, it loads the bundle and starts the thread's work).
 'use strict';
 const { createRequire } = require('node:module');
-const { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } = require('node:fs');
+const { mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } = require('node:fs');
 const { tmpdir } = require('node:os');
 const { dirname, join } = require('node:path');
 const vm = require('node:vm');
 const { isMainThread } = require('node:worker_threads');
 
 const file = join(__dirname, '..', 'dist', 'bundle', 'cli.cjs');
+
+/** Cache files: `<bundle hash>-<node version>-<arch>-<command>.v8`. */
+const CACHE_NAME = /^([0-9a-f]{16})-[^-]+-[^-]+-[a-z]+\.v8$/;
+/** Besides the running bundle's, the caches of this many other bundles (other installed versions) stay. */
+const KEEP_OTHER_BUNDLES = 3;
+/** A temporary file older than this was left by a process that died while writing. */
+const ORPHAN_MS = 60_000;
 
 /** Where the cache may live: a directory this user owns that no one else can write, or null. */
 function cacheDir() {
@@ -33,15 +43,68 @@ function cacheDir() {
   }
 }
 
-/** The bundle's exports, and `save()`, which writes the cache when there was none or V8 rejected it. */
-function loadCli() {
-  const source = readFileSync(file, 'utf8');
-  const dir = cacheDir();
+/**
+ * Removes what other bundles left: caches of all but the KEEP_OTHER_BUNDLES most recently written other
+ * bundles, files of earlier naming schemes, and orphaned temporary files. Runs only after writing a cache
+ * (the first run of a command of a new bundle), so ordinary starts never list the directory. Another
+ * process may be deleting or writing the same files: every failure is ignored (a deleted cache costs its
+ * owner one uncached start; a reader already holds its bytes).
+ */
+function prune(dir, hash) {
+  const now = Date.now();
+  const newest = new Map();
+  const files = [];
+  let names;
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    let mtime;
+    try {
+      mtime = statSync(join(dir, name)).mtimeMs;
+    } catch {
+      continue;
+    }
+    const m = CACHE_NAME.exec(name);
+    if (m === null) {
+      // Only names this loader writes: another program's file in a directory it was pointed at stays.
+      const ours = /^cli-v\d.*\.v8$/.test(name) || (/\.v8\.\d+$/.test(name) && now - mtime > ORPHAN_MS);
+      if (ours) files.push({ name, drop: true });
+      continue;
+    }
+    if (m[1] === hash) continue;
+    files.push({ name, bundle: m[1] });
+    newest.set(m[1], Math.max(newest.get(m[1]) ?? 0, mtime));
+  }
+  const kept = new Set([...newest].sort((a, b) => b[1] - a[1]).slice(0, KEEP_OTHER_BUNDLES).map(([h]) => h));
+  for (const f of files) {
+    if (!f.drop && kept.has(f.bundle)) continue;
+    try {
+      unlinkSync(join(dir, f.name));
+    } catch {
+      // Gone already, or not ours to delete.
+    }
+  }
+}
+
+/**
+ * The bundle's exports, and `save()`, which writes the cache when there was none or V8 rejected it.
+ * `command` names the cache: the command word, or anything else for runs without one (help, a typo).
+ */
+function loadCli(command) {
+  // scripts/bundle.mjs writes the bundle in ASCII only, so latin1 reads it exactly, at a fifth of
+  // the cost of UTF-8 decoding 3 MB; its first line carries its content hash and the command words.
+  const source = readFileSync(file, 'latin1');
+  const header = /^\/\/ tollgate-cli ([0-9a-f]{16}) ([a-z,]+)\n/.exec(source);
+  const hash = header?.[1] ?? null;
+  const dir = hash === null ? null : cacheDir();
+  const key = header !== null && header[2].split(',').includes(command) ? command : 'other';
   let cacheFile = null;
   let cachedData;
   if (dir !== null) {
-    const st = statSync(file);
-    cacheFile = join(dir, `cli-${process.version}-${process.arch}-${st.size}-${Math.floor(st.mtimeMs)}.v8`);
+    cacheFile = join(dir, `${hash}-${process.version}-${process.arch}-${key}.v8`);
     try {
       cachedData = readFileSync(cacheFile);
     } catch {
@@ -66,10 +129,18 @@ function loadCli() {
       renameSync(tmp, cacheFile);
     } catch {
       // An unwritable cache only costs the next start its compile time.
+      return;
     }
+    prune(dir, hash);
   };
   return { exports: module.exports, save };
 }
 
-if (isMainThread) module.exports = { loadCli };
-else loadCli();
+if (isMainThread) {
+  module.exports = { loadCli, prune };
+} else {
+  // The main thread's lint cache: it ran the same code (lint --workers evaluates src/lint/parallel.ts and
+  // lints its own part there). Not saved here: the main thread ends the thread once it has its part.
+  // A failure rejects unhandled, which ends the thread with an 'error' event the main thread reports.
+  void loadCli('lint').exports.lintWorker();
+}

@@ -1,10 +1,12 @@
 #!/usr/bin/env node
 // The CLI, dist/bundle/cli.cjs, loaded through V8's code cache (bin/load-cli.cjs says how).
-import { createRequire } from 'node:module';
+// CommonJS (bin/package.json says so): an ES module entry costs every start Node's ESM loader, 5 ms.
+'use strict';
+const { loadCli } = require('./load-cli.cjs');
 
-const { loadCli } = createRequire(import.meta.url)('./load-cli.cjs');
-const { exports: cli, save } = loadCli();
-cli.main(process.argv.slice(2)).then(
+const argv = process.argv.slice(2);
+const { exports: cli, save } = loadCli(argv[0]);
+cli.main(argv).then(
   (code) => {
     save();
     process.exitCode = code;

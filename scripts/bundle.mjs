@@ -5,8 +5,11 @@
 // `tollgate/runtime` hand each other the same classes, and `tollgate/runtime` alone loads no zod
 // and no parser. tsc's unbundled dist/**/*.js stays for the benchmarks; the package ships only
 // these bundles and tsc's .d.ts files.
+import { createHash } from 'node:crypto';
 import { rmSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { resolve } from 'node:path';
 import { build } from 'esbuild';
 
 export const ENTRY_POINTS = {
@@ -61,8 +64,10 @@ const lazyRequiresBundled = {
 
 // The CLI: one CommonJS file, so bin/tollgate.js can compile it through vm.Script with V8's code
 // cache (Node 20 has no compile cache for ES modules; module.enableCompileCache is Node 22). Every
-// command is in it, zod and yargs too: with the cache, code that a run does not call costs a read,
-// not a parse. import.meta.url becomes the file's URL (workers, assets and package.json are found from it).
+// command is in it, zod and yargs too, but src/cli/index.ts imports each command with import(), which
+// esbuild turns into a function that evaluates that command's modules on first call: a run evaluates
+// only what its command imports, and with the cache, code a run does not call costs a read, not a parse.
+// import.meta.url becomes the file's URL (workers, assets and package.json are found from it).
 await build({
   entryPoints: { cli: 'src/cli/index.ts' },
   outdir: 'dist/bundle',
@@ -79,6 +84,28 @@ await build({
   banner: { js: "const __tollgate_url = require('node:url').pathToFileURL(__filename).href;" },
   plugins: [lazyRequiresBundled],
 });
+await finishCli('dist/bundle/cli.cjs');
+
+/**
+ * Makes the CLI bundle ASCII-only and heads it with its content hash and command words, for
+ * bin/load-cli.cjs. esbuild escapes every non-ASCII character in code (its default charset), but keeps
+ * a few comments as written: escaped there too, the file reads as latin1, at a fifth of the cost of
+ * decoding 3 MB of UTF-8 on every start. The hash names the V8 code caches: V8 checks only a source's
+ * length, and npm gives every packed file the same mtime, so size and mtime cannot tell two versions apart.
+ */
+async function finishCli(path) {
+  const text = await readFile(path, 'utf8');
+  const lines = text.split('\n');
+  for (const [i, line] of lines.entries()) {
+    // Outside a comment a raw non-ASCII character would be code, which escaping would change.
+    if (/[^\x00-\x7f]/.test(line) && !/^\s*(\/\/|\/?\*)/.test(line)) throw new Error(`${path}:${i + 1}: non-ASCII outside a comment`);
+  }
+  const ascii = text.replace(/[^\x00-\x7f]/g, (c) => `\\u{${c.codePointAt(0).toString(16)}}`);
+  const hash = createHash('sha256').update(ascii).digest('hex').slice(0, 16);
+  // The command words, from the bundle itself: its top level only lists the commands.
+  const words = createRequire(import.meta.url)(resolve(path)).commands.map((c) => c.name.split(' ')[0]);
+  await writeFile(path, `// tollgate-cli ${hash} ${words.join(',')}\n${ascii}`);
+}
 
 /** A bundled package's licence text, or its package.json licence field where it ships none. */
 async function licence(pkg) {

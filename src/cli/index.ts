@@ -1,24 +1,40 @@
 import type { Argv } from 'yargs';
 import yargsFactory from 'yargs/yargs';
-import type { Command, Io } from './command.js';
+import type { Command, CommandEntry, Io } from './command.js';
 import { UsageError } from './command.js';
-import { chainCommand } from './commands/chain.js';
-import { lintCommand } from './commands/lint.js';
-import { convertCommand } from './commands/convert.js';
-import { schemaCommand } from './commands/schema.js';
-import { compileCommand } from './commands/compile.js';
-import { serveCommand } from './commands/serve.js';
-import { lspCommand } from './commands/lsp.js';
-import { reportCommand } from './commands/report.js';
 import { toolVersion } from '../lint/docs.js';
-import { auditCommand } from './commands/audit.js';
 
 // yargs 17 (CommonJS) is bundled into dist/bundle/cli.cjs, whose compiled code bin/tollgate.js keeps in
 // V8's code cache: loaded through require, its 20 files were compiled on every start.
 const yargs = yargsFactory as unknown as (args: string[]) => Argv;
 
-/** Every command, in the order `--help` lists them. Each lives in ./commands/<name>.ts. */
-export const commands: Command[] = [lintCommand, auditCommand, chainCommand, compileCommand, serveCommand, schemaCommand, convertCommand, reportCommand, lspCommand];
+/**
+ * Every command, in the order `--help` lists them. Each lives in ./commands/<name>.ts, imported only when
+ * invoked: in dist/bundle/cli.cjs esbuild turns these import() calls into functions that evaluate the
+ * module on the first call, so `lint` never evaluates serve's, report's or the language server's code.
+ */
+export const commands: CommandEntry[] = [
+  { name: 'lint [paths..]', describe: 'Check a CATALINA_BASE, a web application or single configuration files', load: async () => (await import('./commands/lint.js')).lintCommand },
+  { name: 'audit [base]', describe: 'Report a CATALINA_BASE against the CIS Tomcat 10.1 Benchmark or the DISA Tomcat STIG, control by control', load: async () => (await import('./commands/audit.js')).auditCommand },
+  { name: 'chain', describe: "Show the filters that run for a request, in Tomcat's order", load: async () => (await import('./commands/chain.js')).chainCommand },
+  { name: 'compile', describe: 'Write one ES module (and .d.ts) per context Tomcat starts: a Connect-style middleware running its chain on tollgate/runtime', load: async () => (await import('./commands/compile.js')).compileCommand },
+  { name: 'serve', describe: 'Serve a CATALINA_BASE: virtual hosts, static webapps through their chains, and the host manager', load: async () => (await import('./commands/serve.js')).serveCommand },
+  { name: 'schema', describe: 'Write the JSON Schemas (filters, tollgate.chain.json, tollgate.config.json) generated from the zod schemas', load: async () => (await import('./commands/schema.js')).schemaCommand },
+  { name: 'convert <webxml>', describe: 'Write the tollgate.chain.json equivalent of a web.xml', load: async () => (await import('./commands/convert.js')).convertCommand },
+  { name: 'report [base]', describe: 'Write one self-contained HTML page of the hosts, contexts, URL patterns and their filter chains, with the findings', load: async () => (await import('./commands/report.js')).reportCommand },
+  { name: 'lsp', describe: 'Run the language server (Language Server Protocol over standard input and output) for editors', load: async () => (await import('./commands/lsp.js')).lspCommand },
+];
+
+/** A command's first word, the one typed on the command line. */
+const word = (c: CommandEntry): string => c.name.split(' ')[0]!;
+
+/**
+ * A thread of `lint --workers` (bin/load-cli.cjs calls this in the thread): src/lint/parallel.ts does
+ * the thread's work when evaluated there, and nothing imports it up front any more.
+ */
+export function lintWorker(): Promise<unknown> {
+  return import('../lint/parallel.js');
+}
 
 const defaultIo: Io = {
   stdout: (t) => process.stdout.write(t),
@@ -60,7 +76,7 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
   const cli = yargs(argv)
     .scriptName('tollgate')
     .strict()
-    .demandCommand(1, 'Name a command: ' + commands.map((c) => c.name.split(' ')[0]).join(', '))
+    .demandCommand(1, 'Name a command: ' + commands.map(word).join(', '))
     .recommendCommands()
     .help()
     .version(toolVersion())
@@ -70,13 +86,23 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
     .fail((msg, err) => {
       throw new ArgumentError(unknownArgumentsMessage(msg ?? err?.message ?? 'invalid arguments', argv));
     });
-  for (const command of commands) {
-    cli.command(command.name, command.describe, command.builder, async (args) => {
+  // yargs calls only the invoked command's builder, which needs that command's code (its options, their
+  // checks): load every command named anywhere in argv (the invoked one is among them), and no other.
+  const loaded = new Map<CommandEntry, Command>();
+  await Promise.all(commands.filter((c) => argv.includes(word(c))).map(async (c) => loaded.set(c, await c.load())));
+  for (const entry of commands) {
+    const command = loaded.get(entry);
+    // Listed in --help and matched by name; never invoked, so the builder is never called.
+    if (command === undefined) {
+      cli.command(entry.name, entry.describe);
+      continue;
+    }
+    cli.command(entry.name, entry.describe, command.builder, async (args) => {
       try {
         exitCode = await command.run(args as Record<string, unknown>, io);
       } catch (err) {
         if (err instanceof UsageError) {
-          io.stderr(`tollgate ${command.name.split(' ')[0]}: ${err.message}\n`);
+          io.stderr(`tollgate ${word(entry)}: ${err.message}\n`);
           exitCode = 2;
         } else {
           throw err;
@@ -91,7 +117,7 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
     });
   } catch (err) {
     if (!(err instanceof ArgumentError)) throw err;
-    const name = commands.map((c) => c.name.split(' ')[0]!).find((n) => n === argv[0]);
+    const name = commands.map(word).find((n) => n === argv[0]);
     const who = name ? `tollgate ${name}` : 'tollgate';
     // One line, like every other usage failure (yargs spreads "Invalid values" over three).
     io.stderr(`${who}: ${err.message.replace(/:?\s*\n\s*/g, ': ')} (${who} --help lists the options)\n`);

@@ -40,8 +40,6 @@ async function run(argv: Record<string, unknown>, io: Io): Promise<number> {
 }
 
 export const auditCommand: Command = {
-  name: 'audit [base]',
-  describe: 'Report a CATALINA_BASE against the CIS Tomcat 10.1 Benchmark or the DISA Tomcat STIG, control by control',
   builder: (y: Argv) =>
     y
       .positional('base', { type: 'string', describe: 'CATALINA_BASE to audit (default: .)' })

@@ -225,8 +225,6 @@ function run(argv: Record<string, unknown>, io: Io): Promise<number> {
 }
 
 export const chainCommand: Command = {
-  name: 'chain',
-  describe: "Show the filters that run for a request, in Tomcat's order",
   builder: (y: Argv) =>
     y
       .option('base', stringOption('base', 'CATALINA_BASE directory (or a tollgate.chain.json)', { demandOption: true }))

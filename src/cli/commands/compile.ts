@@ -7,8 +7,6 @@ import { stringOption, targetOption } from '../options.js';
 import { skippedLine, stylish, UNSAFE_RULES } from '../plan-output.js';
 
 export const compileCommand: Command = {
-  name: 'compile',
-  describe: 'Write one ES module (and .d.ts) per context Tomcat starts: a Connect-style middleware running its chain on tollgate/runtime',
   builder: (y: Argv) =>
     y
       .option('base', stringOption('base', 'CATALINA_BASE directory or tollgate.chain.json', { demandOption: true }))

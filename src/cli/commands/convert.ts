@@ -6,8 +6,6 @@ import { UsageError, type Command, type Io } from '../command.js';
 import { stringOption } from '../options.js';
 
 export const convertCommand: Command = {
-  name: 'convert <webxml>',
-  describe: 'Write the tollgate.chain.json equivalent of a web.xml',
   builder: (y: Argv) =>
     y
       .positional('webxml', { type: 'string', describe: 'A WEB-INF/web.xml' })

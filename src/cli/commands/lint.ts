@@ -64,8 +64,6 @@ async function run(argv: Record<string, unknown>, io: Io): Promise<number> {
 }
 
 export const lintCommand: Command = {
-  name: 'lint [paths..]',
-  describe: 'Check a CATALINA_BASE, a web application or single configuration files',
   builder: (y: Argv) =>
     y
       .positional('paths', { type: 'string', array: true, describe: 'CATALINA_BASE, webapp directory or files (default: .)' })

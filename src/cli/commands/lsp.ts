@@ -2,8 +2,6 @@ import type { Argv } from 'yargs';
 import type { Command } from '../command.js';
 
 export const lspCommand: Command = {
-  name: 'lsp',
-  describe: 'Run the language server (Language Server Protocol over standard input and output) for editors',
   builder: (y: Argv) => y.option('stdio', { type: 'boolean', default: true, describe: 'Talk over stdin/stdout (the only transport; editor clients pass it)' }),
   async run() {
     // Loaded on demand: no other command pays for the language server's libraries.

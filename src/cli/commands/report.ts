@@ -26,8 +26,6 @@ async function run(argv: Record<string, unknown>, io: Io): Promise<number> {
 }
 
 export const reportCommand: Command = {
-  name: 'report [base]',
-  describe: 'Write one self-contained HTML page of the hosts, contexts, URL patterns and their filter chains, with the findings',
   builder: (y: Argv) =>
     y
       .positional('base', { type: 'string', describe: 'CATALINA_BASE, webapp or file (default: .)' })

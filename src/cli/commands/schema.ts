@@ -5,8 +5,6 @@ import type { Command, Io } from '../command.js';
 import { stringOption } from '../options.js';
 
 export const schemaCommand: Command = {
-  name: 'schema',
-  describe: 'Write the JSON Schemas (filters, tollgate.chain.json, tollgate.config.json) generated from the zod schemas',
   builder: (y: Argv) => y.option('out', stringOption('out', 'Directory to write into', { default: 'schemas' })),
   run: (argv: Record<string, unknown>, io: Io) => {
     const written = writeSchemas(resolve(io.cwd, String(argv['out'])));

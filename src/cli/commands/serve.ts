@@ -29,8 +29,6 @@ export function parseServeWorkers(value: unknown): number | 'auto' {
 }
 
 export const serveCommand: Command = {
-  name: 'serve',
-  describe: 'Serve a CATALINA_BASE: virtual hosts, static webapps through their chains, and the host manager',
   builder: (y: Argv) =>
     y
       .option('base', stringOption('base', 'CATALINA_BASE directory', { demandOption: true }))
