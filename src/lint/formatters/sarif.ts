@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createRequire } from 'node:module';
 import { isAbsolute, relative, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type * as sarif from 'sarif';
@@ -7,6 +7,10 @@ import { RULES } from '../rules/index.js';
 import { docsUrl } from '../docs.js';
 import { lineText, rel, type FormatInput } from './common.js';
 
+// node:crypto is loaded when a fingerprint is asked for (sarif output, baselines): loading it was 2-4 ms of every lint's start.
+let loadedCrypto: typeof import('node:crypto') | null = null;
+const crypto = (): typeof import('node:crypto') => (loadedCrypto ??= createRequire(import.meta.url)('node:crypto') as typeof import('node:crypto'));
+
 const LEVEL: Record<Diagnostic['severity'], sarif.ReportingConfiguration.level> = { error: 'error', warning: 'warning', info: 'note' };
 
 /**
@@ -14,7 +18,7 @@ const LEVEL: Record<Diagnostic['severity'], sarif.ReportingConfiguration.level> 
  * whitespace-normalised text of the line, and which occurrence of that it is.
  */
 export function fingerprint(d: Diagnostic, relPath: string, lineContent: string, occurrence: number): string {
-  return createHash('sha256').update(`${d.ruleId}\0${relPath}\0${lineContent.trim().replace(/\s+/g, ' ')}\0${occurrence}`).digest('hex').slice(0, 32);
+  return crypto().createHash('sha256').update(`${d.ruleId}\0${relPath}\0${lineContent.trim().replace(/\s+/g, ' ')}\0${occurrence}`).digest('hex').slice(0, 32);
 }
 
 /**
