@@ -12,6 +12,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { measureColdStart, type ColdStart } from './cold-start.js';
 import { fromDist, repoRoot } from './dist.js';
 import { generateBase } from './generate.js';
 import { bareParse } from './parse.js';
@@ -34,8 +35,8 @@ export interface LintBench {
   name: 'lint';
   command: string;
   sizes: LintSizeRow[];
-  /** Whole processes: `tollgate lint <one web.xml>` against `node -e 0`. */
-  coldStart: { tollgateMs: Timing; nodeMs: Timing; overheadMs: number };
+  /** Whole processes: `tollgate lint <one web.xml>` against `node -e 0`, interleaved (bench/cold-start.ts). */
+  coldStart: ColdStart;
   /** The heap of one lint of the largest base, its result still held. */
   memory: LintMemory;
 }
@@ -126,13 +127,11 @@ export async function run(sizes = [10, 100, 1000, 10_000]): Promise<LintBench> {
     const memory = memoryOf(generateBase(root, largest).base, largest);
     const { base } = generateBase(root, 1);
     const one = join(base, 'webapps', 'app0', 'WEB-INF', 'web.xml');
-    const tollgateMs = processTime([bin, 'lint', one]);
-    const nodeMs = processTime(['-e', '0']);
     return {
       name: 'lint',
       command: `npx tsx bench/lint.ts --sizes ${sizes.join(',')}`,
       sizes: rows,
-      coldStart: { tollgateMs, nodeMs, overheadMs: Math.round(tollgateMs.median - nodeMs.median) },
+      coldStart: measureColdStart(one),
       memory,
     };
   } finally {
@@ -150,7 +149,7 @@ export function formatLint(r: LintBench): string {
     );
   }
   const c = r.coldStart;
-  lines.push(`cold start, tollgate lint one web.xml: ${cell(c.tollgateMs)} ms; node -e 0: ${cell(c.nodeMs)} ms; +${c.overheadMs} ms`);
+  lines.push(`cold start, tollgate lint one web.xml: ${cell(c.tollgateMs)} ms; node -e 0: ${cell(c.nodeMs)} ms; +${c.overheadMs} ms (load average ${c.load[0].toFixed(2)}-${c.load[1].toFixed(2)})`);
   const m = r.memory;
   lines.push(`memory, lint of ${m.apps} webapps (${m.files} files, ${m.diagnostics} findings): heap ${m.heapMB.toFixed(1)} MB with the result held, ${m.heapAfterMB.toFixed(1)} MB after it is dropped; peak RSS ${m.peakRssMB.toFixed(0)} MB`);
   return lines.join('\n');

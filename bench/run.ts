@@ -16,6 +16,7 @@ import { writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { formatColdStart } from './cold-start.js';
 import { run as runCost, type ChainCost } from './chain-cost.js';
 import { runAll as runInstructions, type InstructionsBench } from './instructions.js';
 import { run as runLint, type LintBench } from './lint.js';
@@ -144,7 +145,7 @@ function markdown(r: Results): string {
       '',
       `Memory: one lint of ${m.apps.toLocaleString('en-US')} webapps (${m.files.toLocaleString('en-US')} files, ${m.diagnostics.toLocaleString('en-US')} findings) in a fresh process: heap ${m.heapMB.toFixed(1)} MB after a full GC with the result held, ${m.heapAfterMB.toFixed(1)} MB once it is dropped, peak RSS ${m.peakRssMB.toFixed(0)} MB.`,
     );
-    out.push('', `Cold start, \`tollgate lint <one web.xml>\` as a whole process: ${cell(c.tollgateMs)} ms against \`node -e 0\` ${cell(c.nodeMs)} ms: +${c.overheadMs} ms.`, '', 'Goal (issues 3 and 9): within 2x of the bare parse at every size, growing linearly. The CLI columns are whole `tollgate lint` processes (start-up and output included) on one thread and on two worker threads; `--workers auto` uses threads only where they were measured to help.', '', COSTS_NOTE, '');
+    out.push('', formatColdStart(c), '', 'Goal (issues 3 and 9): within 2x of the bare parse at every size, growing linearly. The CLI columns are whole `tollgate lint` processes (start-up and output included) on one thread and on two worker threads; `--workers auto` uses threads only where they were measured to help.', '', COSTS_NOTE, '');
   }
 
   if (r.runtime) {
