@@ -141,6 +141,6 @@ if (isMainThread) {
 } else {
   // The main thread's lint cache: it ran the same code (lint --workers evaluates src/lint/parallel.ts and
   // lints its own part there). Not saved here: the main thread ends the thread once it has its part.
-  // A failure rejects unhandled, which ends the thread with an 'error' event the main thread reports.
-  void loadCli('lint').exports.lintWorker();
+  // The bundle's top level starts the thread's work (src/cli/index.ts).
+  loadCli('lint');
 }

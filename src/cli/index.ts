@@ -1,3 +1,4 @@
+import { isMainThread, workerData } from 'node:worker_threads';
 import type { Argv } from 'yargs';
 import yargsFactory from 'yargs/yargs';
 import type { Command, CommandEntry, Io } from './command.js';
@@ -28,12 +29,13 @@ export const commands: CommandEntry[] = [
 /** A command's first word, the one typed on the command line. */
 const word = (c: CommandEntry): string => c.name.split(' ')[0]!;
 
-/**
- * A thread of `lint --workers` (bin/load-cli.cjs calls this in the thread): src/lint/parallel.ts does
- * the thread's work when evaluated there, and nothing imports it up front any more.
- */
-export function lintWorker(): Promise<unknown> {
-  return import('../lint/parallel.js');
+// Threads started on the bundle's own file (src/server/persist.ts starts one on its import.meta.url,
+// which is dist/bundle/cli.cjs there; lint's threads start on bin/load-cli.cjs, which loads this bundle):
+// each module does its thread's work when evaluated in a thread, and is no longer evaluated up front.
+if (!isMainThread) {
+  const data = workerData as { tollgatePersistRewrite?: unknown; tollgateLintPart?: unknown } | null;
+  if (data?.tollgatePersistRewrite) void import('../server/persist.js');
+  else if (data?.tollgateLintPart) void import('../lint/parallel.js');
 }
 
 const defaultIo: Io = {
