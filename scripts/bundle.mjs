@@ -11,6 +11,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
 import { build } from 'esbuild';
+import { lazyJsonTables } from './lazy-json-tables.mjs';
 
 export const ENTRY_POINTS = {
   index: 'src/index.ts',
@@ -62,6 +63,18 @@ const lazyRequiresBundled = {
   },
 };
 
+// refa's Unicode tables are parsed on first use in the CLI (scripts/lazy-json-tables.mjs says why and how).
+const refaTablesOnDemand = {
+  name: 'refa-tables-on-demand',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]node_modules[\\/]refa[\\/]index\.js$/ }, async (args) => {
+      const { source, lazy } = lazyJsonTables(await readFile(args.path, 'utf8'));
+      if (lazy === 0) console.warn(`${args.path}: no JSON table left to parse on demand (refa's layout changed): lint pays 8 ms more at start`);
+      return { contents: source, loader: 'js' };
+    });
+  },
+};
+
 // The CLI: one CommonJS file, so bin/tollgate.js can compile it through vm.Script with V8's code
 // cache (Node 20 has no compile cache for ES modules; module.enableCompileCache is Node 22). Every
 // command is in it, zod and yargs too, but src/cli/index.ts imports each command with import(), which
@@ -82,7 +95,7 @@ await build({
   external: ['@redis/client', 'recheck', 'vscode-languageserver', 'vscode-languageserver/node', 'vscode-languageserver-textdocument'],
   define: { 'import.meta.url': '__tollgate_url' },
   banner: { js: "const __tollgate_url = require('node:url').pathToFileURL(__filename).href;" },
-  plugins: [lazyRequiresBundled],
+  plugins: [lazyRequiresBundled, refaTablesOnDemand],
 });
 await finishCli('dist/bundle/cli.cjs');
 
