@@ -27,7 +27,7 @@ describe('the built package', () => {
     expect((JSON.parse(out) as { filters: { name: string }[] }).filters.map((f) => f.name)).toEqual(['RemoteIpFilter', 'RemoteCIDRFilter', 'httpHeaderSecurity']);
   });
 
-  it('packs only what runs, and the tarball installed in an empty folder lints the example base', () => {
+  it('packs only what runs, and the tarball installed in an empty folder (npx) or globally (npm install -g) lints the example base', () => {
     const dir = mkdtempSync(join(tmpdir(), 'tollgate-pack-'));
     try {
       // --ignore-scripts: prepack would rebuild; npm test has just built dist/.
@@ -48,6 +48,14 @@ describe('the built package', () => {
       // regex-redos runs recheck's JavaScript build shipped in dist/bundle/recheck.cjs: the recheck package, whose optional
       // dependencies are a 23 MB JAR and a 29 MB native binary, is not installed.
       expect(existsSync(join(app, 'node_modules', 'recheck')), 'node_modules/recheck').toBe(false);
+      // npm install -g links bin/tollgate.js itself onto the PATH: the kernel runs its #! line, and
+      // bin/package.json (packed) makes Node read it as CommonJS.
+      expect(files).toContain('bin/package.json');
+      const global = join(dir, 'global');
+      execFileSync('npm', ['install', '-g', '--prefix', global, join(dir, packed!.filename), '--prefer-offline', '--no-audit', '--no-fund'], { stdio: 'pipe' });
+      const linked = spawnSync(join(global, 'bin', 'tollgate'), ['lint', join(repo, 'examples', 'base'), '--format', 'json'], { encoding: 'utf8' });
+      expect(linked.status, linked.stderr).toBe(0);
+      expect((JSON.parse(linked.stdout) as { filePath: string }[]).map((r) => r.filePath)).toContain(join(repo, 'examples', 'base', 'conf', 'server.xml'));
       const appXml = join(dir, 'redos', 'webapps', 'a', 'WEB-INF', 'web.xml');
       mkdirSync(dirname(appXml), { recursive: true });
       writeFileSync(appXml, '<web-app xmlns="https://jakarta.ee/xml/ns/jakartaee" version="6.0"><filter><filter-name>a</filter-name><filter-class>org.apache.catalina.filters.RemoteAddrFilter</filter-class><init-param><param-name>allow</param-name><param-value>(a+)+b</param-value></init-param></filter><filter-mapping><filter-name>a</filter-name><url-pattern>/*</url-pattern></filter-mapping></web-app>\n');
