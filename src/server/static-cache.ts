@@ -78,6 +78,12 @@ export interface ResourceCacheOptions {
 export interface ResourceCache {
   /** The resource at a decoded, normalised context path (starting with '/'). */
   get(path: string): Promise<Resource>;
+  /**
+   * What `get` would answer at once, without waiting: the cached entry while
+   * it is trusted (within its TTL), else undefined (not cached, stale, or no
+   * cache), when only `get` can tell.
+   */
+  peek(path: string): Resource | undefined;
   /** The file's bytes from the cache or the disk; null when it cannot be read whole now. */
   content(r: FileResource): Promise<Buffer | null>;
   /** Bytes accounted for, as Tomcat's Cache.getSize counts them. */
@@ -186,6 +192,12 @@ export function createResourceCache(o: ResourceCacheOptions): ResourceCache {
     return p;
   }
 
+  function peek(path: string): Resource | undefined {
+    if (!caching) return undefined;
+    const hit = cache.get(path);
+    return hit !== undefined && hit.nextCheck > Date.now() ? hit : undefined;
+  }
+
   async function content(r: FileResource): Promise<Buffer | null> {
     if (r.bytes !== null) return r.bytes;
     let bytes: Buffer;
@@ -208,6 +220,7 @@ export function createResourceCache(o: ResourceCacheOptions): ResourceCache {
 
   return {
     get,
+    peek,
     content,
     get size() {
       return size;

@@ -31,23 +31,32 @@ export interface Out {
   redirect(location: string): void;
 }
 
+/**
+ * The headers of a whole file through the exchange, as setHeader would set them: the values were built
+ * once per cached resource from its length, time and file name (nothing a client sends), so they are
+ * stored without validating them again; node:http validates every line when it sends them.
+ */
+export function fileHeaders(ex: Exchange, r: FileResource): void {
+  const res = ex.response;
+  res.setHeaderNamed('Accept-Ranges', 'accept-ranges', 'bytes');
+  res.setHeaderNamed('ETag', 'etag', r.etag);
+  res.setHeaderNamed('Last-Modified', 'last-modified', r.lastModifiedHttp);
+  ex.request.setAttribute(LAST_MODIFIED_ATTRIBUTE, r.mtimeMs);
+  if (r.type !== null && res.getContentType() === null) res.setContentType(r.type);
+  res.setHeaderNamed('Content-Length', 'content-length', r.contentLength);
+  res.status = 200;
+}
+
 export class ExchangeOut implements Out {
   constructor(private readonly ex: Exchange) {}
   requestHeaders(name: string): string[] {
     return this.ex.request.getHeaders(name);
   }
   hasRequestHeader(name: string): boolean {
-    return this.ex.request.getHeader(name) !== null;
+    return this.ex.request.headerLowerCased(name) !== null;
   }
   file(r: FileResource): void {
-    const res = this.ex.response;
-    res.setHeader('Accept-Ranges', 'bytes');
-    res.setHeader('ETag', r.etag);
-    res.setHeader('Last-Modified', r.lastModifiedHttp);
-    this.ex.request.setAttribute(LAST_MODIFIED_ATTRIBUTE, r.mtimeMs);
-    if (r.type !== null && res.getContentType() === null) res.setContentType(r.type);
-    res.setHeader('Content-Length', r.contentLength);
-    res.status = 200;
+    fileHeaders(this.ex, r);
   }
   header(name: string, value: string): void {
     this.ex.response.setHeader(name, value);

@@ -28,7 +28,7 @@ import {
   type Resource,
   type ResourceCache,
 } from './static-cache.js';
-import { ExchangeOut, LAST_MODIFIED_ATTRIBUTE, PlainOut, type Out } from './static-out.js';
+import { ExchangeOut, fileHeaders, LAST_MODIFIED_ATTRIBUTE, PlainOut, type Out } from './static-out.js';
 import { METHOD_NOT_IMPLEMENTED_STATUS, methodNotImplementedMessage } from './servlet-methods.js';
 
 export { LAST_MODIFIED_ATTRIBUTE };
@@ -37,6 +37,7 @@ export { LAST_MODIFIED_ATTRIBUTE };
 export const DEFAULT_WELCOME_FILES: readonly string[] = ['index.html', 'index.htm', 'index.jsp'];
 
 const ALLOW = 'OPTIONS, GET, HEAD, POST';
+const RESOLVED: Promise<void> = Promise.resolve();
 const BOUNDARY = 'CATALINA_MIME_BOUNDARY';
 
 export interface StaticOptions {
@@ -119,8 +120,49 @@ export function createStaticHandler(options: StaticOptions): StaticHandler {
     return null;
   }
 
-  return async function serveStatic(req, res) {
+  return function serveStatic(req, res) {
     const ex = exchangeOf(req);
+    if (ex !== undefined) {
+      try {
+        if (serveFromCache(ex, res)) return RESOLVED;
+      } catch {
+        // As the general path answers an unexpected failure.
+        if (res.headersSent) res.destroy();
+        else new ExchangeOut(ex).error(500);
+        return RESOLVED;
+      }
+    }
+    return serveAny(req, res, ex);
+  };
+
+  /**
+   * The common request, answered before serveStatic returns: a GET or HEAD
+   * through a context, asking nothing conditional and no range, for a plain
+   * path whose file bytes (or absence) the cache holds and still trusts.
+   * Whatever else the request is, false: the general path answers it, and
+   * would answer these the same way (it takes the same steps for them, one
+   * await apart).
+   */
+  function serveFromCache(ex: Exchange, res: ServerResponse): boolean {
+    const r = ex.request;
+    const method = r.method;
+    if ((method !== 'GET' && method !== 'HEAD') || r.dispatcherType !== 'REQUEST') return false;
+    const path = r.pathWithinContext;
+    if (path === '' || !plainUri(r.requestURI) || isSpecial(path)) return false;
+    const found = resources.peek(path);
+    if (found === undefined || found.kind === 'dir' || !unconditionalRequest(r)) return false;
+    if (found.kind !== 'file') {
+      ex.response.sendError(404, `The requested resource [${r.requestURI}] is not available`);
+      return true;
+    }
+    if (found.bytes === null) return false;
+    fileHeaders(ex, found);
+    if (method === 'HEAD' || found.size === 0) res.end();
+    else res.end(found.bytes);
+    return true;
+  }
+
+  async function serveAny(req: IncomingMessage, res: ServerResponse, ex: Exchange | undefined): Promise<void> {
     const out = ex !== undefined ? new ExchangeOut(ex) : new PlainOut(req, res, errorPage);
     try {
       await handle(req, res, ex, out);
@@ -129,7 +171,7 @@ export function createStaticHandler(options: StaticOptions): StaticHandler {
       if (res.headersSent) res.destroy();
       else out.error(500);
     }
-  };
+  }
 
   async function handle(req: IncomingMessage, res: ServerResponse, ex: Exchange | undefined, out: Out): Promise<void> {
     const target = ex !== undefined ? exchangeTarget(ex) : urlTarget(req.url ?? '/', contextPath);
@@ -218,6 +260,34 @@ function unconditional(out: Out): boolean {
     !out.hasRequestHeader('if-unmodified-since') &&
     !out.hasRequestHeader('range')
   );
+}
+
+/** unconditional() over the exchange's request, with the names already lower-cased. */
+function unconditionalRequest(r: Exchange['request']): boolean {
+  return (
+    r.headerLowerCased('if-none-match') === null &&
+    r.headerLowerCased('if-modified-since') === null &&
+    r.headerLowerCased('if-match') === null &&
+    r.headerLowerCased('if-unmodified-since') === null &&
+    r.headerLowerCased('range') === null
+  );
+}
+
+/** A request-target path with no %-escape and nothing outside ASCII: nothing to decode, so nothing malformed (see exchangeTarget). */
+function plainUri(uri: string): boolean {
+  for (let i = 0; i < uri.length; i++) {
+    const c = uri.charCodeAt(i);
+    if (c === 37 || c > 0x7e) return false;
+  }
+  return true;
+}
+
+/** isProtected or isJsp, with the regular expressions run only for paths whose second or last character could start or end a match. */
+function isSpecial(path: string): boolean {
+  const second = path.charCodeAt(1) | 0x20;
+  if ((second === 0x77 || second === 0x6d) && isProtected(path)) return true;
+  const last = path.charCodeAt(path.length - 1) | 0x20;
+  return (last === 0x70 || last === 0x78) && isJsp(path);
 }
 
 async function serveFile(out: Out, method: string, file: FileResource, resources: ResourceCache, res: ServerResponse): Promise<void> {
