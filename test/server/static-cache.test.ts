@@ -11,6 +11,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createMimeLookup } from '../../src/server/mime.js';
 import { createResourceCache } from '../../src/server/static-cache.js';
 import { createStaticHandler, type StaticOptions } from '../../src/server/static.js';
+import { createContextRuntime } from '../../src/runtime/context.js';
 import { ask, listen, type Running } from './http.js';
 
 let dir: string;
@@ -34,6 +35,44 @@ async function serve(options: Partial<StaticOptions> = {}): Promise<number> {
 const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('static resource cache', () => {
+  it('answers a cached file and a cached absence through a context before the handler returns, as the uncached path answers them', async () => {
+    writeFileSync(join(dir, 'a.css'), 'body { margin: 0 }');
+    const endedOnReturn: boolean[] = [];
+    const through = (options: Partial<StaticOptions>) => {
+      const chain = createContextRuntime({ contextPath: '' });
+      const handler = createStaticHandler({ docBase: dir, ...options });
+      return listen((req, res) =>
+        chain(req, res, () => {
+          void handler(req, res);
+          endedOnReturn.push(res.writableEnded);
+        }),
+      );
+    };
+    running = await through({});
+    // The general path on every request: nothing is cached.
+    const uncached = await through({ cachingAllowed: false });
+    const without = ({ date: _date, ...rest }: Record<string, unknown>) => rest;
+    try {
+      for (const [path, status] of [['/a.css', 200], ['/missing.css', 404]] as const) {
+        for (const method of ['GET', 'HEAD']) {
+          endedOnReturn.length = 0;
+          await ask(running.port, path, { method });
+          const cached = await ask(running.port, path, { method });
+          // The first request of a path looks on the disk; a repeat is answered from the cache at once.
+          expect(endedOnReturn).toEqual(method === 'GET' ? [false, true] : [true, true]);
+          const general = await ask(uncached.port, path, { method });
+          expect(cached.status).toBe(status);
+          expect(general.status).toBe(status);
+          expect(without(cached.headers)).toEqual(without(general.headers));
+          expect(cached.headerOrder).toEqual(general.headerOrder);
+          expect(cached.body.equals(general.body)).toBe(true);
+        }
+      }
+    } finally {
+      await uncached.close();
+    }
+  });
+
   it('serves a changed or deleted file as it was until the entry expires, as Tomcat does within cacheTtl', async () => {
     writeFileSync(join(dir, 'a.txt'), 'first');
     const port = await serve({ cacheTtlMs: 60_000 });
