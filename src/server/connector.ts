@@ -144,6 +144,8 @@ export function validHostHeader(value: string): boolean {
  * without userinfo, or null for the usual origin-form.
  */
 export function absoluteFormAuthority(url: string): string | null {
+  // The usual origin-form ('/path') needs no pattern.
+  if (url.charCodeAt(0) === 47) return null;
   const m = /^https?:\/\//i.exec(url);
   if (m === null) return null;
   const rest = url.slice(m[0].length);
@@ -160,9 +162,15 @@ export function absoluteFormAuthority(url: string): string | null {
  * host than the Host header (allowHostHeaderMismatch is false by default).
  */
 export function hostProblem(req: IncomingMessage): string | null {
-  const hosts = req.headersDistinct['host'] ?? [];
-  if (hosts.length > 1) return 'more than one Host header';
-  const host = hosts[0];
+  // The Host lines as received (what headersDistinct.host holds, without building that view of every header).
+  const raw = req.rawHeaders;
+  let host: string | undefined;
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const name = raw[i]!;
+    if (name.length !== 4 || name.toLowerCase() !== 'host') continue;
+    if (host !== undefined) return 'more than one Host header';
+    host = raw[i + 1]!;
+  }
   if (host !== undefined && !validHostHeader(host)) return 'invalid Host header';
   const authority = absoluteFormAuthority(req.url ?? '');
   if (authority !== null && host !== undefined && req.httpVersion === '1.1' && authority.toLowerCase() !== host.toLowerCase()) return 'the request-target and the Host header name different hosts';
@@ -184,15 +192,11 @@ interface ParseError extends Error {
 export function installConnectorHandlers(server: Server, limits: ConnectorLimits): void {
   // node:http drops header lines past maxHeadersCount without a word; keep one more so tooManyHeaders sees them.
   server.maxHeadersCount = limits.maxHeaderCount < 0 ? 0 : limits.maxHeaderCount + 1;
-  const busy = new WeakMap<Duplex, ServerResponse>();
-  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
-    busy.set(req.socket, res);
-    res.once('close', () => busy.delete(req.socket));
-  });
+  server.on('request', trackResponse);
   if (limits.connectionTimeout > 0) {
     server.setTimeout(limits.connectionTimeout);
     server.on('timeout', (socket: Duplex) => {
-      const res = busy.get(socket);
+      const res = busyWith(socket);
       if (res === undefined || res.headersSent || !socket.writable) socket.destroy();
       else writeError(socket, 408, null);
     });
@@ -200,7 +204,7 @@ export function installConnectorHandlers(server: Server, limits: ConnectorLimits
   // node:http closes a CONNECT silently without a listener; Tomcat answers it.
   server.on('connect', (_req: IncomingMessage, socket: Duplex) => writeError(socket, 501, 'HTTP requests using the CONNECT method are not supported'));
   server.on('clientError', (err: ParseError, socket: Duplex) => {
-    const res = busy.get(socket);
+    const res = busyWith(socket);
     // A response already under way cannot be replaced; headers that never arrived get no answer, as from Tomcat.
     if (!socket.writable || res?.headersSent === true || err.code === 'ECONNRESET' || (err.code === 'ERR_HTTP_REQUEST_TIMEOUT' && res === undefined)) {
       socket.destroy();
@@ -211,6 +215,21 @@ export function installConnectorHandlers(server: Server, limits: ConnectorLimits
     else if (err.code === 'HPE_INVALID_VERSION') writeError(socket, 505, null);
     else writeError(socket, 400, null);
   });
+}
+
+/** The connection's latest response, kept on its socket (Symbol.for: shared between copies of the server code). */
+const RESPONSE = Symbol.for('tollgate.server.response');
+type Tracked = Duplex & { [RESPONSE]?: ServerResponse };
+
+/** Remembers the response a connection is busy with; one property store per request, no listener or closure. */
+function trackResponse(req: IncomingMessage, res: ServerResponse): void {
+  (req.socket as Tracked)[RESPONSE] = res;
+}
+
+/** The response the connection is still busy with: its latest one until that one has closed (finished or aborted). */
+function busyWith(socket: Duplex): ServerResponse | undefined {
+  const res = (socket as Tracked)[RESPONSE];
+  return res === undefined || res.closed ? undefined : res;
 }
 
 /** Writes an error report straight to the socket (there is no ServerResponse for an unparsed request) and closes it. */

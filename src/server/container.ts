@@ -135,6 +135,24 @@ function connectorPort(base: CatalinaBase): number | null {
   return null;
 }
 
+/** The context whose path the raw request path starts with: the list is sorted longest path first, ROOT ('') last. */
+function contextFor(list: readonly RunningContext[] | undefined, path: string): RunningContext | undefined {
+  if (list === undefined) return undefined;
+  for (const c of list) {
+    const p = c.path;
+    if (p === '' || (path.startsWith(p) && (path.length === p.length || path.charCodeAt(p.length) === 47))) return c;
+  }
+  return undefined;
+}
+
+const PROTECTED_DIRECTORY = /^\/(WEB-INF|META-INF)(\/|$)/i;
+
+/** `/WEB-INF` or `/META-INF` (any case), alone or followed by '/'; the pattern runs only when the second character is a W or an M. */
+function isProtectedDirectory(inContext: string): boolean {
+  const c = inContext.charCodeAt(1) | 0x20;
+  return (c === 0x77 || c === 0x6d) && PROTECTED_DIRECTORY.test(inContext);
+}
+
 // Tomcat's report for a request no context takes has no message line (observed on 10.1.60).
 function notFound(req: IncomingMessage, res: ServerResponse, renderer: ErrorRenderer = defaultErrorPage): void {
   sendErrorReport(req, res, 404, null, renderer);
@@ -251,13 +269,13 @@ export async function startContainer(options: ContainerOptions): Promise<Contain
       return;
     }
     const url = req.url ?? '/';
-    const path = url.split('?', 1)[0]!;
+    const q = url.indexOf('?');
+    const path = q < 0 ? url : url.slice(0, q);
     if (host.name === registry.defaultHost && (path === '/host-manager' || path.startsWith('/host-manager/'))) {
       hostManager(req, res);
       return;
     }
-    const list = contexts.get(host.name) ?? [];
-    const ctx = list.find((c) => c.path === '' || path === c.path || path.startsWith(c.path + '/'));
+    const ctx = contextFor(contexts.get(host.name), path);
     if (!ctx || !ctx.middleware || !ctx.serve) {
       notFound(req, res, rendererOf(host.name));
       return;
@@ -266,8 +284,8 @@ export async function startContainer(options: ContainerOptions): Promise<Contain
     const downstream = (): void => void serve(req, res);
     // Tomcat's StandardContextValve answers 404 for WEB-INF and META-INF before any filter runs (the context's
     // error pages apply: observed on 10.1.60).
-    const inContext = path.slice(ctx.path.length).toUpperCase();
-    if (/^\/(WEB-INF|META-INF)(\/|$)/.test(inContext)) {
+    const inContext = path.slice(ctx.path.length);
+    if (isProtectedDirectory(inContext)) {
       ctx.middleware.refuse(req, res, downstream, 404);
       return;
     }
