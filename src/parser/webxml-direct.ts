@@ -9,7 +9,7 @@ import { scanSimple, tooDeepAt } from './fast-xml.js';
 import { LineIndex } from './lines.js';
 import { resolveProperties } from './properties.js';
 import { deepNesting, PENDING, type RawAttribute, type XmlSink } from './tree.js';
-import { compact, generationOf, NAMESPACES, prefixedElement, Reader, readElement, unknownNamespace, type Element, type WebXmlOptions } from './webxml-read.js';
+import { compact, generationOf, NAMESPACES, newWebXml, prefixedElement, Reader, readElement, unknownNamespace, type Element, type WebXmlOptions } from './webxml-read.js';
 
 /**
  * An element of the direct path below the root (levels 1 to 3, all the
@@ -168,7 +168,7 @@ class DirectSink implements XmlSink {
     if (name !== 'web-app' && name !== 'web-fragment') return false;
     if (namespace && !(namespace in NAMESPACES)) this.rootWarning = unknownNamespace(namespace, qname, this.lines.span(lt, end));
     const version = this.rootAttribute(attributes, 'version');
-    this.webXml = {
+    this.webXml = newWebXml({
       file: this.file,
       root: name,
       generation: generationOf(namespace, null, version?.value ?? null),
@@ -176,19 +176,8 @@ class DirectSink implements XmlSink {
       version,
       metadataComplete: this.rootAttribute(attributes, 'metadata-complete'),
       span: selfClosing ? this.lines.span(lt, end) : PENDING,
-      filters: [],
-      filterMappings: [],
-      servlets: [],
-      servletMappings: [],
-      mimeMappings: [],
-      welcomeFiles: [],
-      sessionTimeout: null,
-      contextParams: [],
-      realmName: null,
-      requestCharacterEncoding: null,
-      errorPages: [],
       doctype: null,
-    };
+    });
     return true;
   }
 }

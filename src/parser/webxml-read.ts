@@ -201,6 +201,34 @@ export class Reader {
   }
 }
 
+/** What a descriptor's root says about it; newWebXml adds the empty lists the children fill. */
+export type WebXmlHead = Pick<WebXml, 'file' | 'root' | 'generation' | 'namespace' | 'version' | 'metadataComplete' | 'span' | 'doctype'>;
+
+/** The model of a descriptor before its children are read: one literal for both readers, so the model has one shape. */
+export function newWebXml(head: WebXmlHead): WebXml {
+  return {
+    file: head.file,
+    root: head.root,
+    generation: head.generation,
+    namespace: head.namespace,
+    version: head.version,
+    metadataComplete: head.metadataComplete,
+    span: head.span,
+    filters: [],
+    filterMappings: [],
+    servlets: [],
+    servletMappings: [],
+    mimeMappings: [],
+    welcomeFiles: [],
+    sessionTimeout: null,
+    contextParams: [],
+    realmName: null,
+    requestCharacterEncoding: null,
+    errorPages: [],
+    doctype: head.doctype,
+  };
+}
+
 export function generationOf(namespace: string, doctype: string | null, version: string | null): WebXmlGeneration {
   if (version && VERSIONS.has(version)) return version as WebXmlGeneration;
   if (doctype) {
