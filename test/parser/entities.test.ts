@@ -114,4 +114,31 @@ describe('DOCTYPE entities', () => {
     expect(d.span).toMatchObject({ line: 2, column: 19, endLine: 2, endColumn: 25 });
     expect(r.webXml!.malformed).toBeDefined();
   });
+
+  it('binds the first declaration of a name, ignores parameter entities and commented-out declarations', () => {
+    const dtd = '<!ENTITY a "1"><!ENTITY a "2"><!ENTITY % b "3"><!-- <!ENTITY c "hidden"> --><!ENTITY c\t\n"4" ><!ENTITY d SYSTEMX "5"><!ENTITY b \'6\'>';
+    const r = parseWebXml(doc(dtd, '<display-name>&a;&b;&c;</display-name>'), 'web.xml');
+    expect(errors(r)).toEqual([]);
+    expect(r.webXml!.malformed).toBeUndefined();
+    const display = parseWebXml(doc(dtd, '<display-name>&d;</display-name>'), 'web.xml');
+    // "SYSTEMX" is no external identifier: nothing declares d.
+    expect(errors(display)).toEqual(['xml-entity-expansion']);
+    const tree = parseWebXml(doc(dtd, '<context-param><param-name>p</param-name><param-value>&a;&b;&c;</param-value></context-param>'), 'web.xml');
+    expect(tree.webXml!.contextParams[0]!.value.value).toBe('164');
+  });
+
+  it('names the first bomb measured when several are declared and none is referenced', () => {
+    const second = laughs(9).replaceAll('&l', '&m').replaceAll('ENTITY l', 'ENTITY m');
+    const r = parseWebXml(doc(`<!ENTITY z "&z2;"><!ENTITY z2 "ok">${laughs(9)}${second}`, '<display-name>x</display-name>'), 'web.xml');
+    expect(r.diagnostics.map((d) => [d.ruleId, d.severity])).toEqual([['xml-entity-expansion', 'warning']]);
+    expect(r.diagnostics[0]!.message).toContain('&l5;');
+  });
+
+  it('keeps the DOCTYPE as saxes reads it: line ends normalised, and the declaration itself even when its subset holds "<!DOCTYPE"', () => {
+    const crlf = '<!DOCTYPE web-app [\r\n<!ENTITY a "x">\r\n]>\r\n<web-app><display-name>&a;</display-name></web-app>';
+    expect(parseWebXml(crlf, 'web.xml').webXml!.doctype!.value).toBe(' web-app [\n<!ENTITY a "x">\n]');
+    const inner = '<!DOCTYPE web-app [<!ENTITY a "<!DOCTYPE">]><web-app><display-name>&a;</display-name></web-app>';
+    const r = parseWebXml(inner, 'web.xml');
+    expect(r.webXml!.doctype!.value).toBe(' web-app [<!ENTITY a "<!DOCTYPE">]');
+  });
 });
