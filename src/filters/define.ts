@@ -48,7 +48,10 @@ export interface ParamDef<S extends z.ZodType = z.ZodType> extends ValueReader<S
 
 /** Declares a parameter from a reader, with documentation added or overridden. */
 export function param<S extends z.ZodType>(kind: ParamKind, reader: ValueReader<S>, doc: Partial<ParamDoc> = {}): ParamDef<S> {
-  return { ...reader, doc: { ...reader.doc, ...doc, kind } };
+  // Copied with its accessors: a spread would build the reader's zod schema, which waits for first use.
+  const out = Object.defineProperties({}, Object.getOwnPropertyDescriptors(reader)) as ParamDef<S>;
+  out.doc = { ...reader.doc, ...doc, kind };
+  return out;
 }
 
 /** Reports a value Tomcat refuses, from inside a zod transform (`path` names another parameter, for cross-parameter rules). */
@@ -91,16 +94,23 @@ export function defineFilter<P extends Record<string, ParamDef>, C>(def: {
   /** Cross-parameter notes; `values()` reads the parameters (null when one cannot be read), only for the filters that need them. */
   notes?: (raw: Readonly<Record<string, unknown>>, opts: { target: TomcatTarget }, values: () => { [K in keyof P]: z.output<P[K]['schema']> } | null) => ParamNote[];
 }): FilterSpec<C> & { paramKinds: Record<string, ParamKind> } {
-  const shape: Record<string, z.ZodType> = {};
   const params: Record<string, ParamDoc> = {};
   const paramKinds: Record<string, ParamKind> = {};
   for (const [name, p] of Object.entries(def.params)) {
-    shape[name] = p.schema;
     params[name] = p.doc;
     paramKinds[name] = p.doc.kind;
   }
-  const inputSchema = z.looseObject(shape).meta({ title: def.simpleName, description: def.description, ...def.jsonSchema });
-  const schema = inputSchema.transform((values, ctx) => def.toConfig(values as never, values, ctx));
+  // The zod schemas are built on first use (JSON Schemas, JSON input, a value parseText declines):
+  // lint reads web.xml text through parseText, and building them was most of every CLI start's filter specs.
+  let inputSchema: z.ZodType | undefined;
+  let schema: z.ZodType | undefined;
+  const inputSchemaOf = (): z.ZodType => {
+    if (inputSchema) return inputSchema;
+    const shape: Record<string, z.ZodType> = {};
+    for (const [name, p] of Object.entries(def.params)) shape[name] = p.schema;
+    return (inputSchema = z.looseObject(shape).meta({ title: def.simpleName, description: def.description, ...def.jsonSchema }));
+  };
+  const schemaOf = (): z.ZodType => (schema ??= inputSchemaOf().transform((values, ctx) => def.toConfig(values as never, values as Record<string, unknown>, ctx)));
 
   const byCapitalized = new Map(Object.keys(def.params).map((n) => [capitalize(n), n]));
   // The declared name itself, not the text of the init-param: params objects then get their keys from the
@@ -139,7 +149,7 @@ export function defineFilter<P extends Record<string, ParamDef>, C>(def: {
     }
     if (def.notes) {
       out.push(...def.notes(raw, opts, () => {
-        const parsed = inputSchema.safeParse(raw);
+        const parsed = inputSchemaOf().safeParse(raw);
         return parsed.success ? (parsed.data as never) : null;
       }));
     }
@@ -193,8 +203,12 @@ export function defineFilter<P extends Record<string, ParamDef>, C>(def: {
     ...(def.addedIn ? { addedIn: def.addedIn } : {}),
     ...(def.removedIn ? { removedIn: def.removedIn } : {}),
     ...(def.versionNotes ? { versionNotes: def.versionNotes } : {}),
-    schema: schema as unknown as z.ZodType<C, Record<string, unknown>>,
-    inputSchema,
+    get schema(): z.ZodType<C, Record<string, unknown>> {
+      return schemaOf() as unknown as z.ZodType<C, Record<string, unknown>>;
+    },
+    get inputSchema(): z.ZodType {
+      return inputSchemaOf();
+    },
     ...(parseText ? { parseText } : {}),
     paramKinds,
     resolveParam,

@@ -64,18 +64,22 @@ export function reader<I extends z.ZodType, T>(
   const meta: Record<string, unknown> = { description: doc.description };
   if (doc.default !== undefined) meta['default'] = doc.default;
   if (doc.examples) meta['examples'] = doc.examples;
-  const schema = input
-    .meta(meta)
-    .transform((v, ctx) => {
-      const before = ctx.issues.length;
-      const out = read(v, ctx);
-      return ctx.issues.length > before ? z.NEVER : out;
-    })
-    .default(defaultOut as never) as unknown as z.ZodType<T, z.input<I> | undefined>;
+  // Built on first use: web.xml text is read through `text` below without zod, and building every
+  // parameter's chain up front was most of evaluating the filter specs at every CLI start.
+  let schema: z.ZodType<T, z.input<I> | undefined> | undefined;
   const shown = doc.default === undefined || doc.default === null ? undefined : Array.isArray(doc.default) ? doc.default.join(',') : String(doc.default);
   const textRead = (v: string, ctx: z.RefinementCtx): unknown => read(v as z.output<I>, ctx);
   return {
-    schema,
+    get schema(): z.ZodType<T, z.input<I> | undefined> {
+      return (schema ??= input
+        .meta(meta)
+        .transform((v, ctx) => {
+          const before = ctx.issues.length;
+          const out = read(v, ctx);
+          return ctx.issues.length > before ? z.NEVER : out;
+        })
+        .default(defaultOut as never) as unknown as z.ZodType<T, z.input<I> | undefined>);
+    },
     ...(takesAnyString(input) ? { text: { read: textRead, defaultOut } } : {}),
     doc: { description: doc.description, ...(shown !== undefined ? { default: shown } : {}), ...(doc.examples ? { examples: doc.examples } : {}) },
     ...(notes ? { notes } : {}),

@@ -9,7 +9,9 @@ function filterEntry(spec: (typeof FILTER_SPECS)[number]) {
     .object({
       name: z.string().min(1).meta({ description: 'The filter name mappings refer to.' }),
       class: z.enum(spec.classNames as [string, ...string[]]).meta({ description: spec.description }),
-      params: spec.inputSchema.optional(),
+      // z.lazy: the filter's schema is built when a chain document is parsed or its JSON Schema written,
+      // not when lint (which evaluates this module) starts (src/filters/define.ts builds it on first use).
+      params: z.lazy(() => spec.inputSchema).optional(),
       asyncSupported: z.boolean().optional(),
     })
     .strict()
