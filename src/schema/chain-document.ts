@@ -41,7 +41,9 @@ const context = z
   .object({
     host: z.string().optional().meta({ description: 'Virtual host (default "localhost").' }),
     path: z.string().regex(/^(\/.*)?$/).meta({ description: 'Context path: "" or "/" for the root, else "/name".' }),
-    filters: z.array(z.union([...FILTER_SPECS.map(filterEntry), otherFilter] as unknown as [z.ZodType, z.ZodType, ...z.ZodType[]])).optional(),
+    // z.lazy: one object schema per filter class, built when a chain document is first parsed or its
+    // JSON Schema written, not when lint (which evaluates this module) starts.
+    filters: z.array(z.lazy(() => z.union([...FILTER_SPECS.map(filterEntry), otherFilter] as unknown as [z.ZodType, z.ZodType, ...z.ZodType[]]))).optional(),
     mappings: z.array(mapping).optional(),
     sessionTimeoutMinutes: z.number().int().optional(),
     servletMappings: z.record(z.string(), z.string()).optional().meta({ description: 'url-pattern -> servlet name, for servlet-name filter mappings (e.g. { "/": "default" }).' }),
