@@ -75,6 +75,14 @@ const refaTablesOnDemand = {
   },
 };
 
+// yargs requires node:assert for two functions: scripts/assert-for-yargs.cjs stands in for it.
+const assertForYargs = {
+  name: 'assert-for-yargs',
+  setup(b) {
+    b.onResolve({ filter: /^assert$/ }, (args) => (/[\\/]node_modules[\\/]yargs[\\/]/.test(args.importer) ? { path: resolve('scripts/assert-for-yargs.cjs') } : undefined));
+  },
+};
+
 // The CLI: one CommonJS file, so bin/tollgate.js can compile it through vm.Script with V8's code
 // cache (Node 20 has no compile cache for ES modules; module.enableCompileCache is Node 22). Every
 // command is in it, zod and yargs too, but src/cli/index.ts imports each command with import(), which
@@ -95,7 +103,7 @@ await build({
   external: ['@redis/client', 'recheck', 'vscode-languageserver', 'vscode-languageserver/node', 'vscode-languageserver-textdocument'],
   define: { 'import.meta.url': '__tollgate_url' },
   banner: { js: "const __tollgate_url = require('node:url').pathToFileURL(__filename).href;" },
-  plugins: [lazyRequiresBundled, refaTablesOnDemand],
+  plugins: [lazyRequiresBundled, refaTablesOnDemand, assertForYargs],
 });
 await finishCli('dist/bundle/cli.cjs');
 

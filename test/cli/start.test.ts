@@ -37,7 +37,7 @@ describe('the CLI bundle', () => {
     expect(words!.split(',')).toEqual(commands.map((c) => c.name.split(' ')[0]));
   });
 
-  it('lints a web.xml without loading the server, the cluster, child processes or node:crypto', () => {
+  it('lints a web.xml without loading the server, the cluster, child processes, node:crypto or node:assert', () => {
     // Node's list of the built-in modules a process has loaded: serve's code would have brought these in.
     const script = `const { loadCli } = require(${JSON.stringify(join(repo, 'bin', 'load-cli.cjs'))});
       const { exports: cli } = loadCli('lint');
@@ -48,7 +48,7 @@ describe('the CLI bundle', () => {
     const { code, loaded } = JSON.parse(r.stdout) as { code: number; loaded: string[] };
     expect(code).toBe(0);
     expect(loaded).toContain('NativeModule fs');
-    for (const name of ['http', 'cluster', 'child_process', 'crypto']) expect(loaded, name).not.toContain(`NativeModule ${name}`);
+    for (const name of ['http', 'cluster', 'child_process', 'crypto', 'assert']) expect(loaded, name).not.toContain(`NativeModule ${name}`);
   });
 
   it.each(commands.map((c) => c.name.split(' ')[0]!))('%s --help prints its options and exits 0 through bin/tollgate.js', (word) => {
