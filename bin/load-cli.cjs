@@ -11,7 +11,7 @@
 // bundle from lint's cache (run as a thread's entry, it loads the bundle and starts the thread's work).
 'use strict';
 const { createRequire } = require('node:module');
-const { mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } = require('node:fs');
+const { mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, utimesSync, writeFileSync } = require('node:fs');
 const { tmpdir } = require('node:os');
 const { dirname, join } = require('node:path');
 const vm = require('node:vm');
@@ -21,8 +21,12 @@ const file = join(__dirname, '..', 'dist', 'bundle', 'cli.cjs');
 
 /** Cache files: `<bundle hash>-<node version>-<arch>-<command>.v8`. */
 const CACHE_NAME = /^([0-9a-f]{16})-[^-]+-[^-]+-[a-z]+\.v8$/;
-/** Besides the running bundle's, the caches of this many other bundles (other installed versions) stay. */
-const KEEP_OTHER_BUNDLES = 3;
+/** Another bundle's cache (another installed version) not used for this long is removed. */
+const STALE_MS = 7 * 24 * 3600 * 1000;
+/** Past this many bytes of caches, other bundles' least recently used ones go first. */
+const MAX_BYTES = 64 * 1024 * 1024;
+/** A cache in use has its mtime set at most this often: the mtime is when it was last used. */
+const TOUCH_MS = 3600 * 1000;
 /** A temporary file older than this was left by a process that died while writing. */
 const ORPHAN_MS = 60_000;
 
@@ -44,48 +48,58 @@ function cacheDir() {
 }
 
 /**
- * Removes what other bundles left: caches of all but the KEEP_OTHER_BUNDLES most recently written other
- * bundles, files of earlier naming schemes, and orphaned temporary files. Runs only after writing a cache
- * (the first run of a command of a new bundle), so ordinary starts never list the directory. Another
- * process may be deleting or writing the same files: every failure is ignored (a deleted cache costs its
- * owner one uncached start; a reader already holds its bytes).
+ * Removes what other bundles left, least recently used first: their caches (and those of earlier naming
+ * schemes) not used for STALE_MS, then more of them while all caches together exceed `maxBytes`, and
+ * orphaned temporary files. The running bundle's caches stay. Used caches have their mtime refreshed
+ * (loadCli), so several versions in use side by side keep theirs: a count of bundles to keep would make
+ * them evict each other on every start. Runs only after writing a cache (the first run of a command of a
+ * new bundle), so ordinary starts never list the directory. Another process may be deleting or writing
+ * the same files: every failure is ignored (a deleted cache costs its owner one uncached start; a reader
+ * already holds its bytes).
  */
-function prune(dir, hash) {
+function prune(dir, hash, maxBytes = MAX_BYTES) {
   const now = Date.now();
-  const newest = new Map();
-  const files = [];
+  const others = [];
+  let total = 0;
   let names;
   try {
     names = readdirSync(dir);
   } catch {
     return;
   }
-  for (const name of names) {
-    let mtime;
+  const remove = (name) => {
     try {
-      mtime = statSync(join(dir, name)).mtimeMs;
+      unlinkSync(join(dir, name));
+      return true;
+    } catch {
+      return false; // gone already, or not ours to delete
+    }
+  };
+  for (const name of names) {
+    let st;
+    try {
+      st = statSync(join(dir, name));
     } catch {
       continue;
     }
     const m = CACHE_NAME.exec(name);
-    if (m === null) {
-      // Only names this loader writes: another program's file in a directory it was pointed at stays.
-      const ours = /^cli-v\d.*\.v8$/.test(name) || (/\.v8\.\d+$/.test(name) && now - mtime > ORPHAN_MS);
-      if (ours) files.push({ name, drop: true });
+    // Only names this loader writes (and wrote before): another program's file in a directory it was pointed at stays.
+    if (m === null && !/^cli-v\d.*\.v8$/.test(name)) {
+      if (/\.v8\.\d+$/.test(name) && now - st.mtimeMs > ORPHAN_MS) remove(name);
       continue;
     }
-    if (m[1] === hash) continue;
-    files.push({ name, bundle: m[1] });
-    newest.set(m[1], Math.max(newest.get(m[1]) ?? 0, mtime));
-  }
-  const kept = new Set([...newest].sort((a, b) => b[1] - a[1]).slice(0, KEEP_OTHER_BUNDLES).map(([h]) => h));
-  for (const f of files) {
-    if (!f.drop && kept.has(f.bundle)) continue;
-    try {
-      unlinkSync(join(dir, f.name));
-    } catch {
-      // Gone already, or not ours to delete.
+    total += st.size;
+    if (m !== null && m[1] === hash) continue;
+    if (now - st.mtimeMs > STALE_MS) {
+      if (remove(name)) total -= st.size;
+      continue;
     }
+    others.push({ name, size: st.size, mtime: st.mtimeMs });
+  }
+  others.sort((a, b) => a.mtime - b.mtime);
+  for (const f of others) {
+    if (total <= maxBytes) break;
+    if (remove(f.name)) total -= f.size;
   }
 }
 
@@ -106,9 +120,12 @@ function loadCli(command) {
   if (dir !== null) {
     cacheFile = join(dir, `${hash}-${process.version}-${process.arch}-${key}.v8`);
     try {
+      const st = statSync(cacheFile);
       cachedData = readFileSync(cacheFile);
+      // Marks it used, for prune(); an hour's precision is enough, and spares a write on every start.
+      if (Date.now() - st.mtimeMs > TOUCH_MS) utimesSync(cacheFile, new Date(), new Date());
     } catch {
-      cachedData = undefined;
+      // None yet, or not ours to mark: a cache read before the mark failed is still used.
     }
   }
   const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {

@@ -7,6 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { commands } from '../../src/cli/index.js';
@@ -81,34 +82,67 @@ describe('the code cache (bin/load-cli.cjs)', () => {
     expect(readdirSync(dir).sort()).toEqual([lint, `${hash}-${process.version}-${process.arch}-other.v8`].sort());
   });
 
-  it('when it writes one, removes the caches of all but the three most recent other bundles, earlier names and orphaned temporary files', () => {
+  it('when it writes one, removes other bundles\' caches unused for a week, earlier names unused as long, and orphaned temporary files', () => {
     const dir = join(scratch, 'prune');
     mkdirSync(dir, { mode: 0o700 });
-    const old = (name: string, minutesAgo: number): void => {
-      writeFileSync(join(dir, name), 'x');
+    const at = (name: string, minutesAgo: number, bytes = 1): void => {
+      writeFileSync(join(dir, name), 'x'.repeat(bytes));
       const t = new Date(Date.now() - minutesAgo * 60_000);
       utimesSync(join(dir, name), t, t);
     };
-    const other = (i: number): string => `${String(i).repeat(16)}-v20.0.0-x64-lint.v8`;
-    for (const i of [1, 2, 3, 4, 5]) old(other(i), 10 * i);
-    old(`${'6'.repeat(16)}-v20.0.0-x64-serve.v8`, 5);
-    old('cli-v20.0.0-x64-2831261-1795643074240.v8', 1);
-    old(`${'7'.repeat(16)}-v20.0.0-x64-lint.v8.4242`, 5);
-    old(`${'8'.repeat(16)}-v20.0.0-x64-lint.v8.4343`, 0);
-    old('notes.txt', 100);
+    const week = 7 * 24 * 60;
+    const other = (i: number, command = 'lint'): string => `${String(i).repeat(16)}-v20.0.0-x64-${command}.v8`;
+    at(other(1), 10);
+    at(other(2, 'serve'), week - 60);
+    at(other(3), week + 60);
+    at('cli-v20.0.0-x64-2831261-1795643074240.v8', 60);
+    at('cli-v20.0.0-x64-2840710-1795643747244.v8', week + 60);
+    at(`${'7'.repeat(16)}-v20.0.0-x64-lint.v8.4242`, 5);
+    at(`${'8'.repeat(16)}-v20.0.0-x64-lint.v8.4343`, 0);
+    at('notes.txt', week * 2);
     expect(tollgate(['lint', webXml], dir).code).toBe(0);
     expect(readdirSync(dir).sort()).toEqual(
       [
         `${header()[2]}-${process.version}-${process.arch}-lint.v8`,
-        // The three most recent other bundles: 6 (5 minutes ago), 1 (10) and 2 (20); 3, 4 and 5 go.
-        `${'6'.repeat(16)}-v20.0.0-x64-serve.v8`,
+        // Used within the week: another installed version's, kept.
         other(1),
-        other(2),
+        other(2, 'serve'),
+        'cli-v20.0.0-x64-2831261-1795643074240.v8',
         // Another process may be writing this one.
         `${'8'.repeat(16)}-v20.0.0-x64-lint.v8.4343`,
         'notes.txt',
       ].sort(),
     );
+  });
+
+  it('past its size bound, removes other bundles\' least recently used caches first, never the running bundle\'s', () => {
+    const { prune } = createRequire(import.meta.url)('../../bin/load-cli.cjs') as { prune: (dir: string, hash: string, maxBytes: number) => void };
+    const dir = join(scratch, 'bound');
+    mkdirSync(dir, { mode: 0o700 });
+    const ours = 'a'.repeat(16);
+    const at = (name: string, minutesAgo: number): void => {
+      writeFileSync(join(dir, name), 'x'.repeat(100));
+      const t = new Date(Date.now() - minutesAgo * 60_000);
+      utimesSync(join(dir, name), t, t);
+    };
+    at(`${ours}-v20.0.0-x64-lint.v8`, 500);
+    at(`${ours}-v20.0.0-x64-serve.v8`, 400);
+    for (const [i, ago] of [[1, 30], [2, 10], [3, 20], [4, 40]] as const) at(`${String(i).repeat(16)}-v20.0.0-x64-lint.v8`, ago);
+    prune(dir, ours, 450);
+    // 600 bytes: the two least recently used others (4, then 1) go, leaving 400.
+    expect(readdirSync(dir).sort()).toEqual([`${'2'.repeat(16)}-v20.0.0-x64-lint.v8`, `${'3'.repeat(16)}-v20.0.0-x64-lint.v8`, `${ours}-v20.0.0-x64-lint.v8`, `${ours}-v20.0.0-x64-serve.v8`]);
+    prune(dir, ours, 100);
+    expect(readdirSync(dir).sort()).toEqual([`${ours}-v20.0.0-x64-lint.v8`, `${ours}-v20.0.0-x64-serve.v8`]);
+  });
+
+  it('marks a cache it uses, so that pruning knows it is in use', () => {
+    const dir = join(scratch, 'touch');
+    expect(tollgate(['lint', webXml], dir).code).toBe(0);
+    const file = join(dir, `${header()[2]}-${process.version}-${process.arch}-lint.v8`);
+    const old = new Date(Date.now() - 2 * 3600_000);
+    utimesSync(file, old, old);
+    expect(tollgate(['lint', webXml], dir).code).toBe(0);
+    expect(Date.now() - statSync(file).mtimeMs).toBeLessThan(600_000);
   });
 
   it('runs the same without a usable cache directory, or with the cache turned off', () => {
