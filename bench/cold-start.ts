@@ -2,7 +2,8 @@
  * Issue 24 goal 4: `tollgate lint <one web.xml>` as a whole process against `node -e 0`, in the
  * same run. The processes are interleaved (yardstick, this tree, the --before tree, yardstick, ...)
  * so a neighbour's load falls on every column alike; the load average before and after is reported
- * because the machine is shared. Each tree's code cache is warmed first, as a user's second run is.
+ * because the machine is shared. Each tree's code cache (its own directory) is warmed first, as a
+ * user's second run is.
  *
  *   npm run build && npx tsx bench/cold-start.ts [--runs 31] [--before <another built checkout>]... [--json]
  *
@@ -10,6 +11,7 @@
  * && cd /tmp/cs-before && ln -s <repo>/node_modules . && npm run build`), measured in the same rounds.
  */
 import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -34,22 +36,27 @@ export interface ColdStart {
 
 /** CPU milliseconds of one process, from `perf stat -e task-clock`, or null without a working perf. */
 function cpuOnce(args: string[]): number | null {
-  const r = spawnSync('perf', ['stat', '-x,', '-e', 'task-clock', process.execPath, ...args], { cwd: repoRoot, encoding: 'utf8', stdio: ['ignore', 'ignore', 'pipe'] });
+  const r = spawnSync('perf', ['stat', '-x,', '-e', 'task-clock', process.execPath, ...args], { cwd: repoRoot, encoding: 'utf8', stdio: ['ignore', 'ignore', 'pipe'], env: cacheEnv(args) });
   const line = r.status === null || r.error ? undefined : r.stderr.split('\n').find((l) => l.includes('task-clock'));
   const ms = line ? Number(line.split(',')[0]) : NaN;
   return Number.isFinite(ms) ? ms : null;
 }
 
+/** Each tree's code cache in its own directory, so that no tree's pruning removes another's. */
+let cacheRoot = '';
+const cacheEnv = (args: string[]): NodeJS.ProcessEnv => ({ ...process.env, TOLLGATE_COMPILE_CACHE: join(cacheRoot, String(args[0] === '-e' ? 'node' : createHash('sha1').update(args[0]!).digest('hex').slice(0, 8))) });
+
 function once(args: string[]): number {
   const t = process.hrtime.bigint();
   // lint exits 1 when it finds problems; the time is what matters here
-  spawnSync(process.execPath, args, { cwd: repoRoot, stdio: 'ignore' });
+  spawnSync(process.execPath, args, { cwd: repoRoot, stdio: 'ignore', env: cacheEnv(args) });
   return Number(process.hrtime.bigint() - t) / 1e6;
 }
 
 /** Interleaved rounds of `node -e 0`, this tree's `tollgate lint file` and each of `before`'s. */
 export function measureColdStart(file: string, runs = 21, before: string[] = []): ColdStart {
   const cases = [['-e', '0'], ...[repoRoot, ...before].map((root) => [join(root, 'bin', 'tollgate.js'), 'lint', file])];
+  cacheRoot = mkdtempSync(join(tmpdir(), 'tollgate-bench-cache-'));
   // Writes each tree's V8 code cache and brings the files into the page cache.
   for (let i = 0; i < 2; i++) for (const c of cases) once(c);
   const samples = cases.map((): number[] => []);
@@ -60,6 +67,7 @@ export function measureColdStart(file: string, runs = 21, before: string[] = [])
     cases.forEach((c, k) => samples[k]!.push(once(c)));
     if (withCpu) cases.forEach((c, k) => cpuSamples[k]!.push(cpuOnce(c) ?? NaN));
   }
+  rmSync(cacheRoot, { recursive: true, force: true });
   const [nodeMs, tollgateMs, ...beforeMs] = samples.map(summarise) as [Timing, Timing, ...Timing[]];
   const [cpuNode, cpuTollgate, ...cpuBefore] = cpuSamples.map((c) => summarise(c.filter(Number.isFinite))) as [Timing, Timing, ...Timing[]];
   return {
