@@ -158,6 +158,7 @@ export function createStaticHandler(options: StaticOptions): StaticHandler {
     if (found.bytes === null) return false;
     fileHeaders(ex, found);
     if (method === 'HEAD' || found.size === 0) res.end();
+    else if (found.latin1 !== null) res.end(found.latin1, 'latin1');
     else res.end(found.bytes);
     return true;
   }
