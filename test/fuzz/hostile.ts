@@ -21,10 +21,17 @@ const WEB_APP = '<web-app xmlns="https://jakarta.ee/xml/ns/jakartaee" version="6
 /** Makes saxes read the file: the fast scanner takes no DOCTYPE. */
 const DOCTYPE = '<!DOCTYPE web-app>\n';
 
-/** `levels` nested elements each declaring a prefix, then prefixed elements (bound at the outermost level) up to `size` characters. */
-export function nestedNamespaces(levels: number, size: number, doctype: boolean): string {
+/**
+ * `levels` nested elements each declaring a prefix (and `perLevel - 1` more), then prefixed
+ * elements (bound at the outermost level) up to `size` characters.
+ */
+export function nestedNamespaces(levels: number, size: number, doctype: boolean, perLevel = 1): string {
   const head: string[] = [doctype ? DOCTYPE : '', WEB_APP];
-  for (let i = 0; i < levels; i++) head.push(`<n${i} xmlns:p${i}="urn:x:${i}">`);
+  for (let i = 0; i < levels; i++) {
+    let more = '';
+    for (let j = 1; j < perLevel; j++) more += ` xmlns:q${i}_${j}="urn:x:${i}:${j}"`;
+    head.push(`<n${i} xmlns:p${i}="urn:x:${i}"${more}>`);
+  }
   const tail: string[] = [];
   for (let i = levels - 1; i >= 0; i--) tail.push(`</n${i}>`);
   tail.push('</web-app>\n');
@@ -74,6 +81,9 @@ export function hostileShapes(): HostileShape[] {
     const s = saxes ? '-saxes' : '';
     out.push(
       { name: `ns-nested-8mib${s}`, what: '9,900 nested elements each declaring a prefix, then prefixed elements to 8 MiB', make: () => nestedNamespaces(9_900, NEAR_CAP, saxes) },
+      // Six declarations per level keep more alive while nesting: on the saxes path V8 then pretenures
+      // saxes' tag objects (bench/README.md, issue 25), the costliest of these shapes there.
+      { name: `ns-nested-6x-8mib${s}`, what: '9,900 nested elements each declaring six prefixes, then prefixed elements to 8 MiB', make: () => nestedNamespaces(9_900, NEAR_CAP, saxes, 6) },
       { name: `ns-nested-5mib${s}`, what: '9,000 nested elements each declaring a prefix, then prefixed elements to 5.2 MiB', make: () => nestedNamespaces(9_000, Math.round(5.2 * 1024 * 1024), saxes) },
       { name: `attributes-100k${s}`, what: 'one element with 100,000 attributes', make: () => attributes(100_000, false, saxes) },
       { name: `prefixed-attributes-100k${s}`, what: 'one element with 100,000 prefixed attributes', make: () => attributes(100_000, true, saxes) },
