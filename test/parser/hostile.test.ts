@@ -35,6 +35,9 @@ describe('hostile shapes parse in time linear in their size', () => {
     it(`nesting that declares a namespace per level, then prefixed elements, ${path}`, () => {
       expectLinear((n) => nestedNamespaces(n, n * 60, saxes), 2_000);
     });
+    it(`nesting that declares six namespaces per level, then prefixed elements, ${path}`, () => {
+      expectLinear((n) => nestedNamespaces(n, n * 300, saxes, 6), 2_000);
+    });
     it(`one element with many attributes, ${path}`, () => {
       expectLinear((n) => attributes(n, true, saxes), 10_000);
     });
