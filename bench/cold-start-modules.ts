@@ -29,6 +29,7 @@ interface Sample {
 }
 
 const TIMER = `var __T = globalThis.__tgTimes = { stack: [], own: new Map() };
+globalThis.__tgTimed = __timed;
 function __timed(name, f) { const s = performance.now(); __T.stack.push(0); try { return f(); } finally { const d = performance.now() - s; const c = __T.stack.pop(); __T.own.set(name, (__T.own.get(name) ?? 0) + d - c); if (__T.stack.length) __T.stack[__T.stack.length - 1] += d; } }
 `;
 
@@ -63,39 +64,39 @@ function timedCopy(dir: string): void {
   const [header, rest] = [bundle.slice(0, bundle.indexOf('\n')), bundle.slice(bundle.indexOf('\n') + 1)];
   writeFileSync(bundlePath, `${header.replace(/tollgate-cli [0-9a-f]{16}/, 'tollgate-cli 0123456789abcdef')}\n${TIMER}${rest}`, 'latin1');
 
-  const loaderPath = join(dir, 'bin', 'load-cli.cjs');
-  let loader = readFileSync(loaderPath, 'utf8');
-  loader = replaceOnce(loader, "  const source = readFileSync(file, 'latin1');", "  const r0 = performance.now();\n  const source = readFileSync(file, 'latin1');\n  globalThis.__tgRead = performance.now() - r0;", 'the read');
-  loader = replaceOnce(loader, '  const script = new vm.Script(', '  const c0 = performance.now();\n  const script = new vm.Script(', 'the compile');
-  loader = replaceOnce(
-    loader,
-    '  script.runInThisContext()(module.exports, createRequire(file), module, file, dirname(file));',
-    `  globalThis.__tgCompile = performance.now() - c0;
+  patch(join(dir, 'bin', 'load-cli.cjs'), [
+    ["  const source = readFileSync(file, 'latin1');", "  const r0 = performance.now();\n  const source = readFileSync(file, 'latin1');\n  globalThis.__tgRead = performance.now() - r0;", 'the read'],
+    ['  const script = new vm.Script(', '  const c0 = performance.now();\n  const script = new vm.Script(', 'the compile'],
+    [
+      '  script.runInThisContext()(module.exports, createRequire(file), module, file, dirname(file));',
+      `  globalThis.__tgCompile = performance.now() - c0;
   const plain = createRequire(file);
-  const timedRequire = Object.assign((id) => (globalThis.__tgTimes ? __timedBuiltin(id, () => plain(id)) : plain(id)), plain);
-  function __timedBuiltin(id, f) { const T = globalThis.__tgTimes; const s = performance.now(); T.stack.push(0); try { return f(); } finally { const d = performance.now() - s; const c = T.stack.pop(); T.own.set('require ' + id, (T.own.get('require ' + id) ?? 0) + d - c); if (T.stack.length) T.stack[T.stack.length - 1] += d; } }
+  // Built-ins the bundle requires, timed once the bundle's timer exists.
+  const timedRequire = Object.assign((id) => (globalThis.__tgTimed ? globalThis.__tgTimed('require ' + id, () => plain(id)) : plain(id)), plain);
   const t0 = performance.now();
   script.runInThisContext()(module.exports, timedRequire, module, file, dirname(file));
   const T = globalThis.__tgTimes;
   T.own.set('(the bundle\\'s top level)', performance.now() - t0 - [...T.own.values()].reduce((a, b) => a + b, 0));`,
-    'the run',
-  );
-  writeFileSync(loaderPath, loader);
-
-  const binPath = join(dir, 'bin', 'tollgate.js');
-  let bin = readFileSync(binPath, 'utf8');
-  bin = replaceOnce(bin, "'use strict';", "'use strict';\nconst m0 = performance.now();", 'the start');
-  bin = replaceOnce(bin, 'const { exports: cli, save } = loadCli(argv[0]);', 'const { exports: cli, save } = loadCli(argv[0]);\nconst m1 = performance.now();', 'loadCli');
-  bin = replaceOnce(
-    bin,
-    '  (code) => {\n    save();',
-    `  (code) => {
+      'the run',
+    ],
+  ]);
+  patch(join(dir, 'bin', 'tollgate.js'), [
+    ["'use strict';", "'use strict';\nconst m0 = performance.now();", 'the start'],
+    ['const { exports: cli, save } = loadCli(argv[0]);', 'const { exports: cli, save } = loadCli(argv[0]);\nconst m1 = performance.now();', 'loadCli'],
+    [
+      '  (code) => {\n    save();',
+      `  (code) => {
     const m2 = performance.now();
     save();
     process.stderr.write('\\n' + JSON.stringify({ start: m0, read: globalThis.__tgRead, compile: globalThis.__tgCompile, loadCli: m1 - m0, main: m2 - m1, modules: Object.fromEntries(globalThis.__tgTimes.own) }) + '\\n');`,
-    'the end',
-  );
-  writeFileSync(binPath, bin);
+      'the end',
+    ],
+  ]);
+}
+
+/** Applies each [from, to, what] to the file once, or says which it could not find. */
+function patch(path: string, edits: [string, string, string][]): void {
+  writeFileSync(path, edits.reduce((text, [from, to, what]) => replaceOnce(text, from, to, what), readFileSync(path, 'utf8')));
 }
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
