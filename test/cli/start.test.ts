@@ -59,10 +59,33 @@ describe('the CLI bundle', () => {
     expect(r.out).toContain('--help');
   });
 
-  it('refuses an unknown command with exit 2, naming the commands', () => {
-    const r = tollgate(['lnit'], '0');
+  it.each(commands.map((c) => c.name.split(' ')[0]!))('%s refuses an unknown option with exit 2 through bin/tollgate.js', (word) => {
+    const r = tollgate([word, '--bogus-option=x'], '0');
     expect(r.code).toBe(2);
-    expect(r.err).toMatch(/^tollgate: /);
+    expect(r.out).toBe('');
+    expect(r.err).toMatch(new RegExp(`^tollgate ${word}: `));
+  });
+
+  it('keeps lint\'s exit codes through bin/tollgate.js: 0 clean, 1 with an error, 2 for a path that is not there', () => {
+    expect(tollgate(['lint', webXml], '0').code).toBe(0);
+    const bad = join(scratch, 'cors', 'web.xml');
+    mkdirSync(join(scratch, 'cors'));
+    writeFileSync(bad, '<web-app xmlns="https://jakarta.ee/xml/ns/jakartaee" version="6.0"><filter><filter-name>c</filter-name><filter-class>org.apache.catalina.filters.CorsFilter</filter-class><init-param><param-name>cors.allowed.origins</param-name><param-value>*</param-value></init-param><init-param><param-name>cors.support.credentials</param-name><param-value>true</param-value></init-param></filter><filter-mapping><filter-name>c</filter-name><url-pattern>/*</url-pattern></filter-mapping></web-app>\n');
+    const r = tollgate(['lint', bad], '0');
+    expect(r.code).toBe(1);
+    expect(r.out).toContain('cors-credentials-with-any-origin');
+    const missing = tollgate(['lint', join(scratch, 'not-there')], '0');
+    expect(missing.code).toBe(2);
+    expect(missing.err).toMatch(/^tollgate lint: .*no such file or directory/);
+  });
+
+  it('refuses an unknown command with exit 2, suggesting the nearest, and names the commands when none is given', () => {
+    const typo = tollgate(['lnit'], '0');
+    expect(typo.code).toBe(2);
+    expect(typo.err).toMatch(/^tollgate: Did you mean lint\?/);
+    const none = tollgate([], '0');
+    expect(none.code).toBe(2);
+    expect(none.err).toContain(commands.map((c) => c.name.split(' ')[0]).join(', '));
   });
 });
 
