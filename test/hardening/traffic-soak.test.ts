@@ -11,7 +11,7 @@ import { runSoak } from '../../bench/soak.js';
 
 describe('mixed traffic with session churn against the served example', () => {
   it('runs without errors or a crash, with a flat heap and RSS after warm-up', async () => {
-    const r = await runSoak({ seconds: 8, warmupSeconds: 3, concurrency: 16, intervalSeconds: 2 });
+    const r = await runSoak({ seconds: 8, warmupMixedRequests: 25_000, concurrency: 16, intervalSeconds: 2 });
     expect(r.childExit).toBeNull();
     expect(r.unexpected).toEqual({});
     expect(r.errors).toBe(0);
