@@ -83,8 +83,8 @@ export function runsFor(size: number): { runs: number; warmup: number } {
  * of a comparison gets its own process: they share library code (saxes), and
  * once two callers have run through it V8's optimised code serves neither well.
  */
-export function measureInChild(script: string, args: string[], input = ''): Timing {
-  const out = execFileSync(process.execPath, [...process.execArgv, script, '--measure', ...args], { input, encoding: 'utf8', maxBuffer: 1 << 24 });
+export function measureInChild(script: string, args: string[], input = '', nodeFlags: readonly string[] = []): Timing {
+  const out = execFileSync(process.execPath, [...process.execArgv, ...nodeFlags, script, '--measure', ...args], { input, encoding: 'utf8', maxBuffer: 1 << 24 });
   return JSON.parse(out.trim().split('\n').pop()!) as Timing;
 }
 
