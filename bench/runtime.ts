@@ -28,7 +28,7 @@ import { compileBase } from '../src/compile/index.js';
 import { loadBase } from '../src/parser/index.js';
 import { load, spread, startServer, type LoadRun, type ServerProcess, type Spread } from './load.js';
 import type { Variant } from './server.js';
-import { compileServlets, freePort, startTomcat, tomcatAvailable, type RunningTomcat } from './tomcat.js';
+import { compileServlets, freePort, startTomcat, tomcatAvailable, tomcatGlobalWebXml, type RunningTomcat } from './tomcat.js';
 
 const repo = join(import.meta.dirname, '..');
 const work = join(repo, 'bench', 'out', 'runtime');
@@ -79,6 +79,12 @@ export function prepare(): { base: string; module: string } {
   // 1 MiB: above Tomcat's cacheObjectMaxSize (512 KB), so both stream it from the disk.
   writeFileSync(join(staticDir, 'app.wasm'), Buffer.alloc(1 << 20, 'tollgate benchmark asset\n'));
   mkdirSync(join(base, 'conf'), { recursive: true });
+  // The global descriptor Tomcat's side runs with (startTomcat copies the same file), so both answer a file with its
+  // Content-Type from the same mime-mappings and ExpiresFilter picks the same by-type rule. Without it tollgate fell
+  // back to the stock servlets alone (src/chain/stock.ts, no mime-mappings), sent app.css with no Content-Type and the
+  // 10-minute default expiry where Tomcat sent text/css and 7 days: one header fewer than Tomcat wrote.
+  const globalWebXml = tomcatGlobalWebXml();
+  if (globalWebXml !== null) cpSync(globalWebXml, join(base, 'conf', 'web.xml'));
   writeFileSync(
     join(base, 'conf', 'server.xml'),
     `<Server port="-1"><Service name="Catalina"><Connector port="8080" address="127.0.0.1"/><Engine name="Catalina" defaultHost="localhost"><Host name="localhost" appBase="webapps"/></Engine></Service></Server>\n`,

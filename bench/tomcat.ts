@@ -62,6 +62,11 @@ process.on('exit', () => {
   for (const c of running) killGroup(c, 'SIGKILL');
 });
 
+/** The installed Tomcat's conf/web.xml (Debian keeps it in /etc/tomcat10), or null without one. */
+export function tomcatGlobalWebXml(): string | null {
+  return ['/etc/tomcat10/web.xml', join(CATALINA_HOME, 'conf', 'web.xml')].find((f) => existsSync(f)) ?? null;
+}
+
 /**
  * Starts Tomcat over a new base whose `webapps/` is a copy of `webapps`, with
  * Debian's conf/web.xml as the global descriptor. Resolves once the server
@@ -71,7 +76,7 @@ export async function startTomcat(webapps: string, options: { javaOpts?: string 
   const base = mkdtempSync(join(tmpdir(), 'tollgate-bench-tomcat-'));
   for (const d of ['conf', 'lib', 'logs', 'temp', 'work']) mkdirSync(join(base, d), { recursive: true });
   cpSync(webapps, join(base, 'webapps'), { recursive: true });
-  const globalWebXml = ['/etc/tomcat10/web.xml', join(CATALINA_HOME, 'conf', 'web.xml')].find((f) => existsSync(f));
+  const globalWebXml = tomcatGlobalWebXml();
   if (!globalWebXml) throw new Error('no conf/web.xml to copy (looked in /etc/tomcat10 and CATALINA_HOME/conf)');
   cpSync(globalWebXml, join(base, 'conf', 'web.xml'));
   const port = await freePort();
