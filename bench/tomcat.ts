@@ -3,11 +3,13 @@
  * benchmark's own webapps, a connector on 127.0.0.1 and a free port, started
  * with catalina.sh run and always stopped (process group killed on exit).
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort, track } from '../test/conformance/processes.js';
+
+export { freePort };
 
 export const CATALINA_HOME = process.env.CATALINA_HOME ?? '/usr/share/tomcat10';
 
@@ -19,17 +21,6 @@ export function tomcatAvailable(): { ok: true; version: string } | { ok: false; 
   const info = spawnSync('java', ['-cp', join(CATALINA_HOME, 'lib', 'catalina.jar'), 'org.apache.catalina.util.ServerInfo'], { encoding: 'utf8' });
   const version = /Server version:\s*(.*)/.exec(info.stdout ?? '')?.[1]?.trim();
   return version ? { ok: true, version } : { ok: false, why: 'catalina.jar did not report a version' };
-}
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
 }
 
 /** Compiles the Java sources of `dir` against the servlet API into `<webapp>/WEB-INF/classes`. */
@@ -50,17 +41,6 @@ export interface RunningTomcat {
   stop(): Promise<void>;
 }
 
-const running = new Set<ChildProcess>();
-function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
-  try {
-    process.kill(-child.pid!, signal);
-  } catch {
-    // already gone
-  }
-}
-process.on('exit', () => {
-  for (const c of running) killGroup(c, 'SIGKILL');
-});
 
 /** The installed Tomcat's conf/web.xml (Debian keeps it in /etc/tomcat10), or null without one. */
 export function tomcatGlobalWebXml(): string | null {
@@ -104,18 +84,11 @@ export async function startTomcat(webapps: string, options: { javaOpts?: string 
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  running.add(child);
+  const stopGroup = track(child);
   child.stdout!.on('data', (d) => (log += d));
   child.stderr!.on('data', (d) => (log += d));
-  const exited = new Promise((resolve) => child.once('exit', resolve));
   const stop = async (): Promise<void> => {
-    if (child.exitCode === null && child.signalCode === null) {
-      killGroup(child, 'SIGTERM');
-      const timer = setTimeout(() => killGroup(child, 'SIGKILL'), 10_000);
-      await exited;
-      clearTimeout(timer);
-    }
-    running.delete(child);
+    await stopGroup();
     rmSync(base, { recursive: true, force: true });
   };
   const deadline = Date.now() + 60_000;

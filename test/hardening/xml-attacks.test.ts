@@ -19,6 +19,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../conformance/processes.js';
 import { hostileShapes } from '../fuzz/hostile.js';
 
 const repo = fileURLToPath(new URL('../..', import.meta.url));
@@ -166,13 +167,7 @@ describe('external entities are never read', () => {
     let i = 0;
     for (const text of Object.values(a)) files[`webapps/app${i++}/WEB-INF/web.xml`] = text;
     const dir = base(files);
-    const listen = await new Promise<number>((resolve) => {
-      const s = createServer();
-      s.listen(0, '127.0.0.1', () => {
-        const p = (s.address() as { port: number }).port;
-        s.close(() => resolve(p));
-      });
-    });
+    const listen = await freePort();
     const child = spawn(process.execPath, [bin, 'serve', '--base', dir, '--port', String(listen)], { stdio: ['ignore', 'pipe', 'pipe'] });
     try {
       let log = '';
@@ -201,13 +196,7 @@ describe('serve with hostile descriptors (issue 25: a 5,000-deep namespaced web.
     const files: Record<string, string> = { 'webapps/ROOT/index.html': 'root' };
     for (const shape of hostileShapes().filter((h) => shapes.includes(h.name))) files[`webapps/${shape.name}/WEB-INF/web.xml`] = shape.make();
     const dir = base(files);
-    const listen = await new Promise<number>((resolve) => {
-      const s = createServer();
-      s.listen(0, '127.0.0.1', () => {
-        const p = (s.address() as { port: number }).port;
-        s.close(() => resolve(p));
-      });
-    });
+    const listen = await freePort();
     const started = Date.now();
     const child = spawn(process.execPath, [bin, 'serve', '--base', dir, '--port', String(listen)], { stdio: ['ignore', 'pipe', 'pipe'] });
     try {

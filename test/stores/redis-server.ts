@@ -5,6 +5,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import * as net from 'node:net';
+import { freePort } from '../conformance/processes.js';
 
 export const REDIS_SERVER = '/usr/bin/redis-server';
 
@@ -23,17 +24,6 @@ export interface RedisProcess {
   restart(): Promise<void>;
   /** Stops it for good. */
   stop(): Promise<void>;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
 }
 
 function launch(port: number): Promise<ChildProcess> {
