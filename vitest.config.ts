@@ -6,7 +6,9 @@ import { NEEDS_SHARED, SHARED_DIR } from './test/shared-dir.js';
 // and says so once, instead of failing them at import.
 const sharedMissing = !existsSync(SHARED_DIR);
 if (sharedMissing) {
-  process.stderr.write(`tollgate: no shared folder at ${SHARED_DIR} (set TOLLGATE_SHARED): not running ${NEEDS_SHARED.join(', ')}\n`);
+  process.stderr.write(
+    `tollgate: no shared folder at ${SHARED_DIR} (set TOLLGATE_SHARED): not running ${NEEDS_SHARED.join(', ')}\n`,
+  );
 }
 
 export default defineConfig({

@@ -32,7 +32,11 @@ export interface ChainCost {
   rows: CostRow[];
 }
 
-type Mode = { kind: 'node' } | { kind: 'node-headers' } | { kind: 'filters'; filters: { id: string; params: Record<string, string> }[] } | { kind: 'compiled'; module: string };
+type Mode =
+  | { kind: 'node' }
+  | { kind: 'node-headers' }
+  | { kind: 'filters'; filters: { id: string; params: Record<string, string> }[] }
+  | { kind: 'compiled'; module: string };
 
 const REQUESTS = 100_000;
 const WARMUP = 30_000;
@@ -56,11 +60,20 @@ async function listenerFor(mode: Mode): Promise<http.RequestListener> {
   const runtime = await fromDist<typeof import('../src/runtime/index.js')>('runtime/index.js');
   // Log records are built as usual and then dropped: RequestDumperFilter's cost here leaves out writing its lines.
   runtime.setLogSink(() => {});
-  if (mode.kind === 'compiled') return runtime.toNodeListener((await importCompiled<{ default: Parameters<typeof runtime.toNodeListener>[0] }>(mode.module)).default, hello);
+  if (mode.kind === 'compiled')
+    return runtime.toNodeListener(
+      (await importCompiled<{ default: Parameters<typeof runtime.toNodeListener>[0] }>(mode.module)).default,
+      hello,
+    );
   const { filterSpecById } = await fromDist<typeof import('../src/filters/index.js')>('filters/index.js');
   const filters = mode.filters.map(({ id, params }) => {
     const spec = filterSpecById(id)!;
-    return { filterName: spec.simpleName, className: spec.classNames[0]!, factory: runtime.FILTER_FACTORIES[id]!, config: spec.schema.parse(params) };
+    return {
+      filterName: spec.simpleName,
+      className: spec.classNames[0]!,
+      factory: runtime.FILTER_FACTORIES[id]!,
+      config: spec.schema.parse(params),
+    };
   });
   return runtime.toNodeListener(runtime.createContextRuntime({ contextPath: '/app', filters }), hello);
 }
@@ -115,7 +128,10 @@ export async function run(): Promise<ChainCost> {
 
 export function formatCost(r: ChainCost): string {
   const lines = [`${''.padEnd(48)}${'µs/request, median (min-max)'.padEnd(32)}over the floor`];
-  for (const row of r.rows) lines.push(`${row.name.padEnd(48)}${`${row.us.median.toFixed(2)} (${row.us.min.toFixed(2)}-${row.us.max.toFixed(2)})`.padEnd(32)}${row.overFloorUs.toFixed(2)}`);
+  for (const row of r.rows)
+    lines.push(
+      `${row.name.padEnd(48)}${`${row.us.median.toFixed(2)} (${row.us.min.toFixed(2)}-${row.us.max.toFixed(2)})`.padEnd(32)}${row.overFloorUs.toFixed(2)}`,
+    );
   return lines.join('\n');
 }
 

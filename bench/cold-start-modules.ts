@@ -35,7 +35,8 @@ function __timed(name, f) { const s = performance.now(); __T.stack.push(0); try 
 
 function replaceOnce(text: string, from: string | RegExp, to: string, what: string): string {
   const out = text.replace(from, to);
-  if (out === text) throw new Error(`bench/cold-start-modules.ts: cannot find ${what} (the bundle's or the loader's layout changed)`);
+  if (out === text)
+    throw new Error(`bench/cold-start-modules.ts: cannot find ${what} (the bundle's or the loader's layout changed)`);
   return out;
 }
 
@@ -62,11 +63,23 @@ function timedCopy(dir: string): void {
   );
   // Another content hash, so the copy's code cache is its own.
   const [header, rest] = [bundle.slice(0, bundle.indexOf('\n')), bundle.slice(bundle.indexOf('\n') + 1)];
-  writeFileSync(bundlePath, `${header.replace(/tollgate-cli [0-9a-f]{16}/, 'tollgate-cli 0123456789abcdef')}\n${TIMER}${rest}`, 'latin1');
+  writeFileSync(
+    bundlePath,
+    `${header.replace(/tollgate-cli [0-9a-f]{16}/, 'tollgate-cli 0123456789abcdef')}\n${TIMER}${rest}`,
+    'latin1',
+  );
 
   patch(join(dir, 'bin', 'load-cli.cjs'), [
-    ["  const source = readFileSync(file, 'latin1');", "  const r0 = performance.now();\n  const source = readFileSync(file, 'latin1');\n  globalThis.__tgRead = performance.now() - r0;", 'the read'],
-    ['  const script = new vm.Script(', '  const c0 = performance.now();\n  const script = new vm.Script(', 'the compile'],
+    [
+      "  const source = readFileSync(file, 'latin1');",
+      "  const r0 = performance.now();\n  const source = readFileSync(file, 'latin1');\n  globalThis.__tgRead = performance.now() - r0;",
+      'the read',
+    ],
+    [
+      '  const script = new vm.Script(',
+      '  const c0 = performance.now();\n  const script = new vm.Script(',
+      'the compile',
+    ],
     [
       '  script.runInThisContext()(module.exports, createRequire(file), module, file, dirname(file));',
       `  globalThis.__tgCompile = performance.now() - c0;
@@ -82,7 +95,11 @@ function timedCopy(dir: string): void {
   ]);
   patch(join(dir, 'bin', 'tollgate.js'), [
     ["'use strict';", "'use strict';\nconst m0 = performance.now();", 'the start'],
-    ['const { exports: cli, save } = loadCli(argv[0]);', 'const { exports: cli, save } = loadCli(argv[0]);\nconst m1 = performance.now();', 'loadCli'],
+    [
+      'const { exports: cli, save } = loadCli(argv[0]);',
+      'const { exports: cli, save } = loadCli(argv[0]);\nconst m1 = performance.now();',
+      'loadCli',
+    ],
     [
       '  (code) => {\n    save();',
       `  (code) => {
@@ -96,7 +113,10 @@ function timedCopy(dir: string): void {
 
 /** Applies each [from, to, what] to the file once, or says which it could not find. */
 function patch(path: string, edits: [string, string, string][]): void {
-  writeFileSync(path, edits.reduce((text, [from, to, what]) => replaceOnce(text, from, to, what), readFileSync(path, 'utf8')));
+  writeFileSync(
+    path,
+    edits.reduce((text, [from, to, what]) => replaceOnce(text, from, to, what), readFileSync(path, 'utf8')),
+  );
 }
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
@@ -115,7 +135,10 @@ export function profileColdStart(file: string, runs = 11): { samples: Sample[]; 
   try {
     timedCopy(dir);
     const run = (): Sample => {
-      const r = spawnSync(process.execPath, [join(dir, 'bin', 'tollgate.js'), 'lint', file], { encoding: 'utf8', env: { ...process.env, TOLLGATE_COMPILE_CACHE: join(dir, 'cache') } });
+      const r = spawnSync(process.execPath, [join(dir, 'bin', 'tollgate.js'), 'lint', file], {
+        encoding: 'utf8',
+        env: { ...process.env, TOLLGATE_COMPILE_CACHE: join(dir, 'cache') },
+      });
       return JSON.parse(r.stderr.trim().split('\n').pop()!) as Sample;
     };
     run();

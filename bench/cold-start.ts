@@ -36,7 +36,12 @@ export interface ColdStart {
 
 /** CPU milliseconds of one process, from `perf stat -e task-clock`, or null without a working perf. */
 function cpuOnce(args: string[]): number | null {
-  const r = spawnSync('perf', ['stat', '-x,', '-e', 'task-clock', process.execPath, ...args], { cwd: repoRoot, encoding: 'utf8', stdio: ['ignore', 'ignore', 'pipe'], env: cacheEnv(args) });
+  const r = spawnSync('perf', ['stat', '-x,', '-e', 'task-clock', process.execPath, ...args], {
+    cwd: repoRoot,
+    encoding: 'utf8',
+    stdio: ['ignore', 'ignore', 'pipe'],
+    env: cacheEnv(args),
+  });
   const line = r.status === null || r.error ? undefined : r.stderr.split('\n').find((l) => l.includes('task-clock'));
   const ms = line ? Number(line.split(',')[0]) : NaN;
   return Number.isFinite(ms) ? ms : null;
@@ -44,7 +49,13 @@ function cpuOnce(args: string[]): number | null {
 
 /** Each tree's code cache in its own directory, so that no tree's pruning removes another's. */
 let cacheRoot = '';
-const cacheEnv = (args: string[]): NodeJS.ProcessEnv => ({ ...process.env, TOLLGATE_COMPILE_CACHE: join(cacheRoot, String(args[0] === '-e' ? 'node' : createHash('sha1').update(args[0]!).digest('hex').slice(0, 8))) });
+const cacheEnv = (args: string[]): NodeJS.ProcessEnv => ({
+  ...process.env,
+  TOLLGATE_COMPILE_CACHE: join(
+    cacheRoot,
+    String(args[0] === '-e' ? 'node' : createHash('sha1').update(args[0]!).digest('hex').slice(0, 8)),
+  ),
+});
 
 function once(args: string[]): number {
   const t = process.hrtime.bigint();
@@ -69,13 +80,21 @@ export function measureColdStart(file: string, runs = 21, before: string[] = [])
   }
   rmSync(cacheRoot, { recursive: true, force: true });
   const [nodeMs, tollgateMs, ...beforeMs] = samples.map(summarise) as [Timing, Timing, ...Timing[]];
-  const [cpuNode, cpuTollgate, ...cpuBefore] = cpuSamples.map((c) => summarise(c.filter(Number.isFinite))) as [Timing, Timing, ...Timing[]];
+  const [cpuNode, cpuTollgate, ...cpuBefore] = cpuSamples.map((c) => summarise(c.filter(Number.isFinite))) as [
+    Timing,
+    Timing,
+    ...Timing[],
+  ];
   return {
     tollgateMs,
     nodeMs,
     overheadMs: Math.round(tollgateMs.median - nodeMs.median),
     cpu: withCpu ? { nodeMs: cpuNode, tollgateMs: cpuTollgate, before: cpuBefore } : null,
-    before: before.map((root, i) => ({ root, tollgateMs: beforeMs[i]!, overheadMs: Math.round(beforeMs[i]!.median - nodeMs.median) })),
+    before: before.map((root, i) => ({
+      root,
+      tollgateMs: beforeMs[i]!,
+      overheadMs: Math.round(beforeMs[i]!.median - nodeMs.median),
+    })),
     load: [startLoad, loadavg()[0]!],
   };
 }
@@ -92,22 +111,29 @@ export function withOneWebXml<T>(f: (file: string) => T): T {
 }
 
 export function formatColdStart(c: ColdStart): string {
-  const lines = [`Cold start, \`tollgate lint <one web.xml>\` as a whole process: ${cell(c.tollgateMs)} ms against \`node -e 0\` ${cell(c.nodeMs)} ms: +${c.overheadMs} ms.`];
-  for (const b of c.before) lines.push(`The same rounds through ${b.root}: ${cell(b.tollgateMs)} ms: +${b.overheadMs} ms.`);
+  const lines = [
+    `Cold start, \`tollgate lint <one web.xml>\` as a whole process: ${cell(c.tollgateMs)} ms against \`node -e 0\` ${cell(c.nodeMs)} ms: +${c.overheadMs} ms.`,
+  ];
+  for (const b of c.before)
+    lines.push(`The same rounds through ${b.root}: ${cell(b.tollgateMs)} ms: +${b.overheadMs} ms.`);
   if (c.cpu) {
     const over = (t: Timing): string => `+${(t.median - c.cpu!.nodeMs.median).toFixed(0)}`;
     lines.push(
       `CPU time per process (perf stat task-clock): node -e 0 ${cell(c.cpu.nodeMs)} ms; tollgate ${cell(c.cpu.tollgateMs)} ms (${over(c.cpu.tollgateMs)})` +
-        c.cpu.before.map((t, i) => `; ${c.before[i]!.root} ${cell(t)} ms (${over(t)})`).join('') + '.',
+        c.cpu.before.map((t, i) => `; ${c.before[i]!.root} ${cell(t)} ms (${over(t)})`).join('') +
+        '.',
     );
   }
-  lines.push(`${c.nodeMs.runs} interleaved rounds; load average ${c.load[0].toFixed(2)} at the start, ${c.load[1].toFixed(2)} at the end.`);
+  lines.push(
+    `${c.nodeMs.runs} interleaved rounds; load average ${c.load[0].toFixed(2)} at the start, ${c.load[1].toFixed(2)} at the end.`,
+  );
   return lines.join('\n');
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const args = process.argv.slice(2);
-  const values = (name: string): string[] => args.flatMap((a, i) => (a === name && args[i + 1] !== undefined ? [args[i + 1]!] : []));
+  const values = (name: string): string[] =>
+    args.flatMap((a, i) => (a === name && args[i + 1] !== undefined ? [args[i + 1]!] : []));
   const runs = Number(values('--runs')[0] ?? 31);
   const c = withOneWebXml((file) => measureColdStart(file, runs, values('--before')));
   console.log(args.includes('--json') ? JSON.stringify(c) : formatColdStart(c));

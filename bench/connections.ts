@@ -94,8 +94,20 @@ class Held {
 }
 
 /** A client process's part: open `count` connections, keep them busy for the hold, report. */
-async function runClient(port: number, count: number, holdSeconds: number, everySeconds: number): Promise<ClientResult> {
-  const result: ClientResult = { opened: 0, heldToEnd: 0, requests: 0, statuses: {}, connectErrors: {}, unexpectedCloses: 0 };
+async function runClient(
+  port: number,
+  count: number,
+  holdSeconds: number,
+  everySeconds: number,
+): Promise<ClientResult> {
+  const result: ClientResult = {
+    opened: 0,
+    heldToEnd: 0,
+    requests: 0,
+    statuses: {},
+    connectErrors: {},
+    unexpectedCloses: 0,
+  };
   const held: Held[] = [];
   let holding = true;
   let sending = true;
@@ -105,13 +117,16 @@ async function runClient(port: number, count: number, holdSeconds: number, every
   const timers = new Set<NodeJS.Timeout>();
   /** Sends a request every `everySeconds` (jittered) while holding, so the keep-alive timeout never fires. */
   const keepBusy = (h: Held): void => {
-    const t = setTimeout(() => {
-      timers.delete(t);
-      if (!sending || h.socket.destroyed) return;
-      h.socket.write(REQUEST);
-      result.requests++;
-      keepBusy(h);
-    }, everySeconds * 1000 * (0.5 + Math.random() / 2));
+    const t = setTimeout(
+      () => {
+        timers.delete(t);
+        if (!sending || h.socket.destroyed) return;
+        h.socket.write(REQUEST);
+        result.requests++;
+        keepBusy(h);
+      },
+      everySeconds * 1000 * (0.5 + Math.random() / 2),
+    );
     timers.add(t);
   };
   const open = (): Promise<void> =>
@@ -143,7 +158,8 @@ async function runClient(port: number, count: number, holdSeconds: number, every
   // Batches keep the listen backlog from overflowing while thousands of connects arrive.
   for (let i = 0; i < count; i += 250) await Promise.all(Array.from({ length: Math.min(250, count - i) }, open));
   // Opened is not yet accepted: wait until the server has answered every connection once (at most 60 s).
-  while (held.some((h) => h.answered === 0 && !h.socket.destroyed) && Date.now() - started < 60_000) await new Promise((r) => setTimeout(r, 100));
+  while (held.some((h) => h.answered === 0 && !h.socket.destroyed) && Date.now() - started < 60_000)
+    await new Promise((r) => setTimeout(r, 100));
   process.send?.({ type: 'opened', opened: result.opened, ms: Date.now() - started });
   await new Promise((r) => setTimeout(r, holdSeconds * 1000));
   sending = false;
@@ -183,13 +199,18 @@ export async function runConnections(options: ConnectionsOptions): Promise<Conne
   try {
     const start = await sampleChild(child);
     log(`server pid ${child.pid} on port ${port}: heap ${mb(start.heapUsed)} MB, rss ${mb(start.rss)} MB`);
-    const share = (i: number): number => Math.floor(options.connections / clients) + (i < options.connections % clients ? 1 : 0);
+    const share = (i: number): number =>
+      Math.floor(options.connections / clients) + (i < options.connections % clients ? 1 : 0);
     let opened = 0;
     let allOpened!: () => void;
     const openedAll = new Promise<void>((r) => (allOpened = r));
     let openedClients = 0;
     const results = Array.from({ length: clients }, (_, i) => {
-      const proc = fork(THIS_FILE, ['--client', String(port), String(share(i)), String(options.holdSeconds), String(options.everySeconds ?? 8)], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+      const proc = fork(
+        THIS_FILE,
+        ['--client', String(port), String(share(i)), String(options.holdSeconds), String(options.everySeconds ?? 8)],
+        { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] },
+      );
       return new Promise<ClientResult>((resolve, reject) => {
         proc.on('message', (m: { type: string; opened?: number; ms?: number; result?: ClientResult }) => {
           if (m.type === 'opened') {
@@ -207,7 +228,9 @@ export async function runConnections(options: ConnectionsOptions): Promise<Conne
     await new Promise((r) => setTimeout(r, (options.holdSeconds * 1000) / 2));
     const peak = await sampleChild(child);
     const probeAtPeak = await probe(port);
-    log(`peak: server holds ${peak.connections} connections, heap ${mb(peak.heapUsed)} MB, rss ${mb(peak.rss)} MB, a new request gets ${probeAtPeak}`);
+    log(
+      `peak: server holds ${peak.connections} connections, heap ${mb(peak.heapUsed)} MB, rss ${mb(peak.rss)} MB, a new request gets ${probeAtPeak}`,
+    );
     const done = await Promise.all(results);
     await new Promise((r) => setTimeout(r, 1000));
     const after = await sampleChild(child);
@@ -258,7 +281,14 @@ async function main(): Promise<void> {
   console.log(JSON.stringify(summary, null, 2));
   const answered = Object.values(report.statuses).reduce((s, n) => s + n, 0);
   const ok =
-    report.opened === report.connections && report.heldToEnd === report.connections && report.unexpectedCloses === 0 && answered === report.requests && report.statuses['200'] === answered && report.probeAtPeak === 200 && report.probeAfter === 200 && report.childExit === null;
+    report.opened === report.connections &&
+    report.heldToEnd === report.connections &&
+    report.unexpectedCloses === 0 &&
+    answered === report.requests &&
+    report.statuses['200'] === answered &&
+    report.probeAtPeak === 200 &&
+    report.probeAfter === 200 &&
+    report.childExit === null;
   console.log(ok ? 'OK: every connection opened, held and answered 200' : 'NOT OK: see the figures above');
   process.exitCode = ok ? 0 : 1;
 }

@@ -29,7 +29,8 @@ export async function fromDist<T>(rel: string): Promise<T> {
   } catch {
     throw new Error(`${file} is missing: run npm run build first`);
   }
-  if (!process.env.TOLLGATE_BENCH_DIST && newest(join(repo, 'src')) > built) process.stderr.write(`bench: src/ is newer than dist/${rel}; run npm run build for current numbers\n`);
+  if (!process.env.TOLLGATE_BENCH_DIST && newest(join(repo, 'src')) > built)
+    process.stderr.write(`bench: src/ is newer than dist/${rel}; run npm run build for current numbers\n`);
   return (await import(pathToFileURL(file).href)) as T;
 }
 
@@ -44,7 +45,10 @@ export async function importCompiled<T>(module: string): Promise<T> {
   if (process.env.TOLLGATE_BENCH_DIST) {
     file = `${module.slice(0, -'.mjs'.length)}.bench-dist.mjs`;
     const runtime = pathToFileURL(join(distDir, 'runtime', 'index.js')).href;
-    writeFileSync(file, readFileSync(module, 'utf8').replaceAll("from 'tollgate/runtime'", `from ${JSON.stringify(runtime)}`));
+    writeFileSync(
+      file,
+      readFileSync(module, 'utf8').replaceAll("from 'tollgate/runtime'", `from ${JSON.stringify(runtime)}`),
+    );
   }
   return (await import(pathToFileURL(file).href)) as T;
 }

@@ -19,8 +19,23 @@ import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import {
-  crashSignature, emptySummary, loadCorpus, makeInput, mergeSummaries, minimise, record, REGRESSIONS, runInput, TARGETS, targetsFor, TIME_LIMIT_MS, Workspace,
-  type Finding, type FuzzInput, type RunSummary, type Target,
+  crashSignature,
+  emptySummary,
+  loadCorpus,
+  makeInput,
+  mergeSummaries,
+  minimise,
+  record,
+  REGRESSIONS,
+  runInput,
+  TARGETS,
+  targetsFor,
+  TIME_LIMIT_MS,
+  Workspace,
+  type Finding,
+  type FuzzInput,
+  type RunSummary,
+  type Target,
 } from '../test/fuzz/fuzz-core.js';
 
 interface Options {
@@ -41,15 +56,27 @@ const CHUNK = 500;
 const STALL_MS = 60_000;
 
 function usage(message: string): never {
-  process.stderr.write(`${message}\nusage: bench/fuzz.ts [--inputs N] [--seed S] [--workers W] [--json] [--every target=N,...|all] [--start K] [--replay INDEX] [--minimise]\n`);
+  process.stderr.write(
+    `${message}\nusage: bench/fuzz.ts [--inputs N] [--seed S] [--workers W] [--json] [--every target=N,...|all] [--start K] [--replay INDEX] [--minimise]\n`,
+  );
   process.exit(2);
 }
 
 function parseArgs(argv: string[]): Options {
-  const o: Options = { inputs: 1_000_000, seed: 1, workers: 0, json: false, every: { ...DEFAULT_EVERY }, start: 0, replay: null, minimise: false };
+  const o: Options = {
+    inputs: 1_000_000,
+    seed: 1,
+    workers: 0,
+    json: false,
+    every: { ...DEFAULT_EVERY },
+    start: 0,
+    replay: null,
+    minimise: false,
+  };
   const int = (flag: string, v: string | undefined, min: number): number => {
     const n = Number(v);
-    if (v === undefined || !Number.isInteger(n) || n < min) usage(`${flag} needs an integer >= ${min}, got ${v ?? 'nothing'}`);
+    if (v === undefined || !Number.isInteger(n) || n < min)
+      usage(`${flag} needs an integer >= ${min}, got ${v ?? 'nothing'}`);
     return n;
   };
   for (let i = 0; i < argv.length; i++) {
@@ -67,7 +94,8 @@ function parseArgs(argv: string[]): Options {
       else {
         for (const part of v.split(',')) {
           const [t, n] = part.split('=');
-          if (!TARGETS.includes(t as Target) || t === 'parse') usage(`--every: ${t} is not one of ${TARGETS.slice(1).join(', ')}`);
+          if (!TARGETS.includes(t as Target) || t === 'parse')
+            usage(`--every: ${t} is not one of ${TARGETS.slice(1).join(', ')}`);
           o.every[t as Target] = int(`--every ${t}`, n, 1);
         }
       }
@@ -75,7 +103,8 @@ function parseArgs(argv: string[]): Options {
   }
   // lint, chain and compile need the loaded base: they run only on inputs load runs on.
   const load = o.every.load ?? 1;
-  for (const t of ['lint', 'chain', 'compile'] as const) if ((o.every[t] ?? 1) % load !== 0) usage(`--every: ${t} must be a multiple of load's ${load}`);
+  for (const t of ['lint', 'chain', 'compile'] as const)
+    if ((o.every[t] ?? 1) % load !== 0) usage(`--every: ${t} must be a multiple of load's ${load}`);
   if (o.workers === 0) o.workers = o.inputs >= 10_000 ? Math.min(2, cpus().length) : 1;
   return o;
 }
@@ -104,7 +133,13 @@ async function workerMain(job: Job): Promise<void> {
   const stray = (e: unknown): void => {
     const err = e instanceof Error ? e : new Error(String(e));
     const input = current ?? { index: -1, slot: 'app' as const, data: '', description: '(between inputs)' };
-    record(summary, input, [{ target: 'compile', ms: 0, error: { message: `unhandled: ${err.name}: ${err.message}`, stack: err.stack ?? '' } }]);
+    record(summary, input, [
+      {
+        target: 'compile',
+        ms: 0,
+        error: { message: `unhandled: ${err.name}: ${err.message}`, stack: err.stack ?? '' },
+      },
+    ]);
   };
   process.on('unhandledRejection', stray);
   process.on('uncaughtException', stray);
@@ -114,7 +149,10 @@ async function workerMain(job: Job): Promise<void> {
       if (!skip.has(i)) {
         Atomics.store(progress, job.slot, i + 1);
         current = makeInput(corpus, job.seed, i);
-        const outcomes = await runInput(current, ws, { targets: targetsFor(i, job.every), importModule: i % 1000 === 0 });
+        const outcomes = await runInput(current, ws, {
+          targets: targetsFor(i, job.every),
+          importModule: i % 1000 === 0,
+        });
         // The benchmark owns the machine: inputs over TIME_LIMIT_MS of wall-clock time are reported.
         record(summary, current, outcomes, { ms: TIME_LIMIT_MS, wall: true });
         current = null;
@@ -147,7 +185,15 @@ interface Range {
 }
 
 /** Runs one index range in a thread, restarting after any input the watchdog declares stuck. */
-function runRange(o: Options, slot: number, progress: SharedArrayBuffer, range: Range, parts: RunSummary[], hangs: Finding[], describe: (i: number) => string): Promise<void> {
+function runRange(
+  o: Options,
+  slot: number,
+  progress: SharedArrayBuffer,
+  range: Range,
+  parts: RunSummary[],
+  hangs: Finding[],
+  describe: (i: number) => string,
+): Promise<void> {
   const view = new Int32Array(progress);
   return new Promise((resolve, reject) => {
     let next = range.from;
@@ -169,7 +215,14 @@ function runRange(o: Options, slot: number, progress: SharedArrayBuffer, range: 
           clearInterval(watchdog);
           finished = true;
           const stuck = now - 1;
-          hangs.push({ kind: 'slow', target: 'parse', signature: `hang at ${stuck}`, input: describe(stuck), message: `no progress for ${STALL_MS / 1000} s: thread ended (the target is the first of the input's not yet reported)`, ms: STALL_MS });
+          hangs.push({
+            kind: 'slow',
+            target: 'parse',
+            signature: `hang at ${stuck}`,
+            input: describe(stuck),
+            message: `no progress for ${STALL_MS / 1000} s: thread ended (the target is the first of the input's not yet reported)`,
+            ms: STALL_MS,
+          });
           void worker.terminate().then(() => start(next, [...skip, stuck]));
         }
       }, 1000);
@@ -211,12 +264,23 @@ function report(o: Options, s: RunSummary, wallS: number, rssMb: number): string
   for (const t of TARGETS) {
     const x = s.targets[t];
     const every = t === 'parse' ? 1 : (o.every[t] ?? 1);
-    out.push(`${t.padEnd(8)} ${fmt(x.runs).padStart(9)} ${`1/${every}`.padStart(4)} ${(x.runs ? x.totalMs / x.runs : 0).toFixed(3).padStart(8)} ${x.slowestMs.toFixed(1).padStart(10)}  ${x.slowest.slice(0, 160)}`);
+    out.push(
+      `${t.padEnd(8)} ${fmt(x.runs).padStart(9)} ${`1/${every}`.padStart(4)} ${(x.runs ? x.totalMs / x.runs : 0).toFixed(3).padStart(8)} ${x.slowestMs.toFixed(1).padStart(10)}  ${x.slowest.slice(0, 160)}`,
+    );
   }
   for (const f of [...crashes, ...slow].slice(0, 30)) {
-    out.push('', `${f.kind === 'crash' ? 'CRASH' : 'SLOW'} ${f.signature}`, `  input: ${f.input.slice(0, 300)}`, `  ${f.message.split('\n').slice(0, 6).join('\n  ').slice(0, 1200)}`);
+    out.push(
+      '',
+      `${f.kind === 'crash' ? 'CRASH' : 'SLOW'} ${f.signature}`,
+      `  input: ${f.input.slice(0, 300)}`,
+      `  ${f.message.split('\n').slice(0, 6).join('\n  ').slice(0, 1200)}`,
+    );
   }
-  if (crashes.length) out.push('', `Reproduce one: npx tsx bench/fuzz.ts --seed ${o.seed} --replay <index>; add --minimise to a run to write regression files.`);
+  if (crashes.length)
+    out.push(
+      '',
+      `Reproduce one: npx tsx bench/fuzz.ts --seed ${o.seed} --replay <index>; add --minimise to a run to write regression files.`,
+    );
   return out.join('\n') + '\n';
 }
 
@@ -228,8 +292,12 @@ async function replay(o: Options): Promise<string> {
     const outcomes = await runInput(input, ws);
     const file = join(ws.dir, '..', `tollgate-fuzz-${o.seed}-${o.replay}.${input.slot === 'chain' ? 'json' : 'xml'}`);
     writeFileSync(file, input.data);
-    const lines = [input.description, `${typeof input.data === 'string' ? 'string' : 'bytes'}, ${input.data.length} long, written to ${file}`];
-    for (const r of outcomes) lines.push(`${r.target.padEnd(8)} ${r.ms.toFixed(1).padStart(8)} ms${r.error ? `  THREW ${r.error.stack}` : ''}`);
+    const lines = [
+      input.description,
+      `${typeof input.data === 'string' ? 'string' : 'bytes'}, ${input.data.length} long, written to ${file}`,
+    ];
+    for (const r of outcomes)
+      lines.push(`${r.target.padEnd(8)} ${r.ms.toFixed(1).padStart(8)} ms${r.error ? `  THREW ${r.error.stack}` : ''}`);
     return lines.join('\n') + '\n';
   } finally {
     ws.dispose();
@@ -247,14 +315,20 @@ async function minimiseCrashes(o: Options, crashes: Finding[]): Promise<string[]
       if (!Number.isInteger(index)) continue;
       const input = makeInput(corpus, o.seed, index);
       const text = typeof input.data === 'string' ? input.data : Buffer.from(input.data).toString('latin1');
-      const asData = (t: string): string | Uint8Array => (typeof input.data === 'string' ? t : Buffer.from(t, 'latin1'));
+      const asData = (t: string): string | Uint8Array =>
+        typeof input.data === 'string' ? t : Buffer.from(t, 'latin1');
       const fails = async (t: string): Promise<boolean> => {
         const out = await runInput({ ...input, data: asData(t) }, ws);
         return out.some((r) => r.error && crashSignature(r) === f.signature);
       };
       if (!(await fails(text))) continue;
       const small = await minimise(text, fails);
-      const name = f.signature.replace(/@.*$/, '').replace(/[^A-Za-z0-9]+/g, '-').replace(/^-|-$/g, '').toLowerCase().slice(0, 60);
+      const name = f.signature
+        .replace(/@.*$/, '')
+        .replace(/[^A-Za-z0-9]+/g, '-')
+        .replace(/^-|-$/g, '')
+        .toLowerCase()
+        .slice(0, 60);
       const file = join(REGRESSIONS, `${name}.${input.slot}.${input.slot === 'chain' ? 'json' : 'xml'}`);
       writeFileSync(file, asData(small));
       written.push(`${file} (${small.length} of ${text.length} characters)`);
@@ -294,7 +368,23 @@ async function main(): Promise<void> {
   const crashes = summary.findings.filter((f) => f.kind === 'crash');
   let out: string;
   if (o.json) {
-    out = JSON.stringify({ seed: o.seed, start: o.start, inputs: summary.inputs, workers: o.workers, every: o.every, wallSeconds: wallS, inputsPerSecond: summary.inputs / wallS, peakRssMb: rssMb, targets: summary.targets, findings: summary.findings }, null, 2) + '\n';
+    out =
+      JSON.stringify(
+        {
+          seed: o.seed,
+          start: o.start,
+          inputs: summary.inputs,
+          workers: o.workers,
+          every: o.every,
+          wallSeconds: wallS,
+          inputsPerSecond: summary.inputs / wallS,
+          peakRssMb: rssMb,
+          targets: summary.targets,
+          findings: summary.findings,
+        },
+        null,
+        2,
+      ) + '\n';
   } else {
     out = report(o, summary, wallS, rssMb);
   }
@@ -314,4 +404,3 @@ if (isMainThread) {
 } else {
   void workerMain(workerData as Job);
 }
-

@@ -35,15 +35,24 @@ export function helloWithChainHeaders(_req: IncomingMessage, res: ServerResponse
  */
 export function helloWithChainHeadersInOneCall(_req: IncomingMessage, res: ServerResponse): void {
   res.writeHead(200, [
-    'access-control-allow-origin', 'https://a.example',
-    'access-control-expose-headers', 'X-Request-Id',
-    'vary', 'Origin',
-    'x-frame-options', 'DENY',
-    'x-content-type-options', 'nosniff',
-    'cache-control', 'max-age=3600',
-    'expires', new Date(Date.now() + 3_600_000).toUTCString(),
-    'content-type', 'text/plain;charset=UTF-8',
-    'content-length', '5',
+    'access-control-allow-origin',
+    'https://a.example',
+    'access-control-expose-headers',
+    'X-Request-Id',
+    'vary',
+    'Origin',
+    'x-frame-options',
+    'DENY',
+    'x-content-type-options',
+    'nosniff',
+    'cache-control',
+    'max-age=3600',
+    'expires',
+    new Date(Date.now() + 3_600_000).toUTCString(),
+    'content-type',
+    'text/plain;charset=UTF-8',
+    'content-length',
+    '5',
   ]);
   res.end('hello');
 }
@@ -59,17 +68,27 @@ const RAW_HEADERS = ['Host', '127.0.0.1:8080', 'Origin', 'https://a.example', 'X
  */
 export function inProcessRequester(listener: RequestListener, what = 'the listener'): () => void {
   const socket = new Socket();
-  for (const [k, v] of Object.entries({ remoteAddress: '127.0.0.1', remotePort: 40000, localAddress: '127.0.0.1', localPort: 8080 })) Object.defineProperty(socket, k, { value: v });
+  for (const [k, v] of Object.entries({
+    remoteAddress: '127.0.0.1',
+    remotePort: 40000,
+    localAddress: '127.0.0.1',
+    localPort: 8080,
+  }))
+    Object.defineProperty(socket, k, { value: v });
   return () => {
     const req = new IncomingMessage(socket);
     req.method = 'GET';
     req.url = '/app/hello';
     req.httpVersion = '1.1';
     // What node's parser does with the received header lines; there is no public equivalent.
-    (req as unknown as { _addHeaderLines(h: string[], n: number): void })._addHeaderLines(RAW_HEADERS, RAW_HEADERS.length);
+    (req as unknown as { _addHeaderLines(h: string[], n: number): void })._addHeaderLines(
+      RAW_HEADERS,
+      RAW_HEADERS.length,
+    );
     const res = new ServerResponse(req);
     listener(req, res);
-    if (res.statusCode !== 200 || !res.writableEnded) throw new Error(`${what} answered ${res.statusCode} (ended: ${res.writableEnded})`);
+    if (res.statusCode !== 200 || !res.writableEnded)
+      throw new Error(`${what} answered ${res.statusCode} (ended: ${res.writableEnded})`);
   };
 }
 

@@ -41,12 +41,14 @@ export interface HostileRow {
 async function measureOne(name: string): Promise<HostileRow> {
   const shape = hostileShapes().find((s) => s.name === name);
   if (!shape) throw new Error(`no shape ${name}`);
-  const { parseWebXml, parseXmlTree } = await fromDist<typeof import('../src/parser/index.js') & typeof import('../src/parser/xml.js')>('parser/index.js').then(async (p) => ({
+  const { parseWebXml, parseXmlTree } = await fromDist<
+    typeof import('../src/parser/index.js') & typeof import('../src/parser/xml.js')
+  >('parser/index.js').then(async (p) => ({
     ...p,
     ...(await fromDist<typeof import('../src/parser/xml.js')>('parser/xml.js')),
   }));
   const text = shape.make();
-  const bytes = Buffer.from(text, "utf8");
+  const bytes = Buffer.from(text, 'utf8');
   let t0 = performance.now();
   const c0 = process.cpuUsage();
   const r = parseWebXml(bytes, 'web.xml');
@@ -54,10 +56,22 @@ async function measureOne(name: string): Promise<HostileRow> {
   const webXmlMs = performance.now() - t0;
   const webXmlCpuMs = (cpu.user + cpu.system) / 1000;
   t0 = performance.now();
-  parseXmlTree({ path: "web.xml", text, comments: [] } as never);
+  parseXmlTree({ path: 'web.xml', text, comments: [] } as never);
   const treeMs = performance.now() - t0;
   const findings = [...new Set(r.diagnostics.map((d) => `${d.ruleId}:${d.severity}`))];
-  return { shape: shape.name, what: shape.what, bytes: bytes.length, webXmlMs, webXmlCpuMs, treeMs, bareSaxesCpuMs: NaN, peakRssMb: process.resourceUsage().maxRSS / 1024, findings, runs: 1, webXmlCpuMsMax: webXmlCpuMs };
+  return {
+    shape: shape.name,
+    what: shape.what,
+    bytes: bytes.length,
+    webXmlMs,
+    webXmlCpuMs,
+    treeMs,
+    bareSaxesCpuMs: NaN,
+    peakRssMb: process.resourceUsage().maxRSS / 1024,
+    findings,
+    runs: 1,
+    webXmlCpuMsMax: webXmlCpuMs,
+  };
 }
 
 /** saxes alone on the shape's text, in a process of its own (after tollgate's parse its heap and code are another process's). */
@@ -77,21 +91,37 @@ function measureBare(name: string): number {
 }
 
 export function formatHostile(rows: HostileRow[]): string {
-  const out = ['| shape | bytes | parseWebXml, ms (CPU ms; largest of the runs) | parseXmlTree, ms | bare saxes, CPU ms | peak RSS, MB | findings |', '|---|---:|---:|---:|---:|---:|---|'];
+  const out = [
+    '| shape | bytes | parseWebXml, ms (CPU ms; largest of the runs) | parseXmlTree, ms | bare saxes, CPU ms | peak RSS, MB | findings |',
+    '|---|---:|---:|---:|---:|---:|---|',
+  ];
   for (const r of rows) {
-    out.push(`| ${r.shape}: ${r.what} | ${r.bytes.toLocaleString('en-US')} | ${r.webXmlMs.toFixed(0)} (${r.webXmlCpuMs.toFixed(0)}; ${r.webXmlCpuMsMax.toFixed(0)}) | ${r.treeMs.toFixed(0)} | ${r.bareSaxesCpuMs.toFixed(0)} | ${r.peakRssMb.toFixed(0)} | ${r.findings.join(', ') || 'none'} |`);
+    out.push(
+      `| ${r.shape}: ${r.what} | ${r.bytes.toLocaleString('en-US')} | ${r.webXmlMs.toFixed(0)} (${r.webXmlCpuMs.toFixed(0)}; ${r.webXmlCpuMsMax.toFixed(0)}) | ${r.treeMs.toFixed(0)} | ${r.bareSaxesCpuMs.toFixed(0)} | ${r.peakRssMb.toFixed(0)} | ${r.findings.join(', ') || 'none'} |`,
+    );
   }
   return out.join('\n');
 }
 
 /** This script in a fresh process with `args`: the JSON of its last line of output. */
 function child<T>(...args: string[]): T {
-  const out = execFileSync(process.execPath, [...process.execArgv, import.meta.filename, ...args], { encoding: 'utf8', maxBuffer: 1 << 24 });
+  const out = execFileSync(process.execPath, [...process.execArgv, import.meta.filename, ...args], {
+    encoding: 'utf8',
+    maxBuffer: 1 << 24,
+  });
   return JSON.parse(out.trim().split('\n').pop()!) as T;
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { measure: { type: 'string' }, bare: { type: 'string' }, shapes: { type: 'string' }, runs: { type: 'string' }, json: { type: 'boolean' } } });
+  const { values } = parseArgs({
+    options: {
+      measure: { type: 'string' },
+      bare: { type: 'string' },
+      shapes: { type: 'string' },
+      runs: { type: 'string' },
+      json: { type: 'boolean' },
+    },
+  });
   if (values.bare) {
     process.stdout.write(`${JSON.stringify(measureBare(values.bare))}\n`);
     return;
@@ -114,9 +144,17 @@ async function main(): Promise<void> {
     }
     measured.sort((a, b) => a.webXmlCpuMs - b.webXmlCpuMs);
     bare.sort((a, b) => a - b);
-    const row = { ...measured[(runs - 1) >> 1]!, runs, webXmlCpuMsMax: measured[runs - 1]!.webXmlCpuMs, bareSaxesCpuMs: bare[(runs - 1) >> 1]! };
+    const row = {
+      ...measured[(runs - 1) >> 1]!,
+      runs,
+      webXmlCpuMsMax: measured[runs - 1]!.webXmlCpuMs,
+      bareSaxesCpuMs: bare[(runs - 1) >> 1]!,
+    };
     rows.push(row);
-    if (!values.json) process.stderr.write(`${row.shape}: ${row.webXmlMs.toFixed(0)} ms (${row.webXmlCpuMs.toFixed(0)} CPU, largest ${row.webXmlCpuMsMax.toFixed(0)}) / ${row.treeMs.toFixed(0)} ms, ${row.peakRssMb.toFixed(0)} MB\n`);
+    if (!values.json)
+      process.stderr.write(
+        `${row.shape}: ${row.webXmlMs.toFixed(0)} ms (${row.webXmlCpuMs.toFixed(0)} CPU, largest ${row.webXmlCpuMsMax.toFixed(0)}) / ${row.treeMs.toFixed(0)} ms, ${row.peakRssMb.toFixed(0)} MB\n`,
+      );
   }
   process.stdout.write(values.json ? `${JSON.stringify(rows, null, 2)}\n` : `${formatHostile(rows)}\n`);
 }

@@ -35,7 +35,9 @@ type FilterParams = Record<string, Record<string, string>>;
 
 function nameOf(variant: Variant): string {
   if (variant in VARIANTS) return VARIANTS[variant as keyof typeof VARIANTS];
-  return variant === 'none' ? 'tollgate runtime, no filter' : `tollgate runtime, ${variant.slice('filter:'.length)} alone`;
+  return variant === 'none'
+    ? 'tollgate runtime, no filter'
+    : `tollgate runtime, ${variant.slice('filter:'.length)} alone`;
 }
 
 const WARM_UP = 20_000;
@@ -45,18 +47,30 @@ const LONG = 40_000;
 async function listenerFor(variant: Variant, module: string): Promise<http.RequestListener> {
   if (variant in BARE_HANDLERS) return BARE_HANDLERS[variant as keyof typeof BARE_HANDLERS];
   const runtime = await fromDist<typeof import('../src/runtime/index.js')>('runtime/index.js');
-  if (variant === 'chain') return runtime.toNodeListener((await importCompiled<{ default: Parameters<typeof runtime.toNodeListener>[0] }>(module)).default, hello);
+  if (variant === 'chain')
+    return runtime.toNodeListener(
+      (await importCompiled<{ default: Parameters<typeof runtime.toNodeListener>[0] }>(module)).default,
+      hello,
+    );
   const filters: { id: string; params: Record<string, string> }[] = [];
   if (variant !== 'none') {
     const id = variant.slice('filter:'.length);
-    filters.push({ id, params: (JSON.parse(process.env.TOLLGATE_BENCH_FILTER_PARAMS ?? '{}') as FilterParams)[id] ?? {} });
+    filters.push({
+      id,
+      params: (JSON.parse(process.env.TOLLGATE_BENCH_FILTER_PARAMS ?? '{}') as FilterParams)[id] ?? {},
+    });
   }
   const { filterSpecById } = await fromDist<typeof import('../src/filters/index.js')>('filters/index.js');
   runtime.setLogSink(() => {});
   const specs = filters.map(({ id, params }) => {
     const spec = filterSpecById(id);
     if (spec === undefined) throw new Error(`no filter ${id}`);
-    return { filterName: spec.simpleName, className: spec.classNames[0]!, factory: runtime.FILTER_FACTORIES[id]!, config: spec.schema.parse(params) };
+    return {
+      filterName: spec.simpleName,
+      className: spec.classNames[0]!,
+      factory: runtime.FILTER_FACTORIES[id]!,
+      config: spec.schema.parse(params),
+    };
   });
   return runtime.toNodeListener(runtime.createContextRuntime({ contextPath: '/app', filters: specs }), hello);
 }
@@ -72,9 +86,28 @@ async function measure(variant: Variant, module: string, requests: number): Prom
 
 /** Instructions valgrind counted for the whole process (start-up, warm-up and `requests` requests). */
 function countInstructions(variant: Variant, module: string, requests: number): number {
-  const args = ['--tool=cachegrind', '--cache-sim=no', '--cachegrind-out-file=/dev/null', process.execPath, ...process.execArgv];
-  args.push('--predictable', '--random-seed=1', '--hash-seed=1', import.meta.filename, '--measure', variant, module, String(requests));
-  const r = spawnSync('valgrind', args, { encoding: 'utf8', maxBuffer: 1 << 24, env: { ...process.env, TOLLGATE_BENCH_FILTER_PARAMS: filterParams } });
+  const args = [
+    '--tool=cachegrind',
+    '--cache-sim=no',
+    '--cachegrind-out-file=/dev/null',
+    process.execPath,
+    ...process.execArgv,
+  ];
+  args.push(
+    '--predictable',
+    '--random-seed=1',
+    '--hash-seed=1',
+    import.meta.filename,
+    '--measure',
+    variant,
+    module,
+    String(requests),
+  );
+  const r = spawnSync('valgrind', args, {
+    encoding: 'utf8',
+    maxBuffer: 1 << 24,
+    env: { ...process.env, TOLLGATE_BENCH_FILTER_PARAMS: filterParams },
+  });
   if (r.status !== 0) throw new Error(`valgrind ${variant} ${requests}: exit ${r.status}\n${r.stderr.slice(-2000)}`);
   const m = /I\s+refs:\s+([\d,]+)/.exec(r.stderr);
   if (!m) throw new Error(`cachegrind printed no instruction count:\n${r.stderr.slice(-2000)}`);
@@ -102,7 +135,8 @@ export function valgrindAvailable(): boolean {
 /** Every variant, for `npm run bench`; skipped (with the reason) where valgrind is not installed. */
 export async function runAll(): Promise<InstructionsBench> {
   const command = 'npx tsx bench/instructions.ts';
-  if (!valgrindAvailable()) return { command, skipped: 'valgrind is not installed (apt-get install valgrind)', rows: [] };
+  if (!valgrindAvailable())
+    return { command, skipped: 'valgrind is not installed (apt-get install valgrind)', rows: [] };
   return { command, skipped: null, rows: await run(Object.keys(VARIANTS) as Variant[]) };
 }
 
@@ -130,17 +164,22 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     // valgrind prints its summary when the process ends.
     process.stdout.write('', () => process.exit(0));
   } else {
-    const { values } = parseArgs({ options: { variants: { type: 'string', default: Object.keys(VARIANTS).join(',') } } });
+    const { values } = parseArgs({
+      options: { variants: { type: 'string', default: Object.keys(VARIANTS).join(',') } },
+    });
     const variants = values.variants!.split(',') as Variant[];
     const unknown = variants.filter((v) => !(v in VARIANTS) && v !== 'none' && !v.startsWith('filter:'));
     if (unknown.length) {
-      console.error(`unknown variant ${unknown.join(', ')}; known: ${Object.keys(VARIANTS).join(', ')}, none, filter:<id>`);
+      console.error(
+        `unknown variant ${unknown.join(', ')}; known: ${Object.keys(VARIANTS).join(', ')}, none, filter:<id>`,
+      );
       process.exit(2);
     }
     if (!valgrindAvailable()) {
       console.error('valgrind is not installed (apt-get install valgrind)');
       process.exit(2);
     }
-    for (const r of await run(variants)) console.log(`${r.name.padEnd(72)} ${r.perRequest.toLocaleString('en-US').padStart(8)} instructions/request`);
+    for (const r of await run(variants))
+      console.log(`${r.name.padEnd(72)} ${r.perRequest.toLocaleString('en-US').padStart(8)} instructions/request`);
   }
 }

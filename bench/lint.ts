@@ -16,7 +16,19 @@ import { measureColdStart, type ColdStart } from './cold-start.js';
 import { fromDist, repoRoot } from './dist.js';
 import { generateBase } from './generate.js';
 import { bareParse } from './parse.js';
-import { benchArgs, cell, costCell, measureInChild, ratio, runsFor, splitCosts, summarise, timeWithCosts, type SizeRow, type Timing } from './stats.js';
+import {
+  benchArgs,
+  cell,
+  costCell,
+  measureInChild,
+  ratio,
+  runsFor,
+  splitCosts,
+  summarise,
+  timeWithCosts,
+  type SizeRow,
+  type Timing,
+} from './stats.js';
 
 type Mode = 'bare' | 'lint';
 
@@ -56,7 +68,11 @@ export interface LintMemory {
 
 /** One lint of `base` in a fresh process with --expose-gc (see --memory below). */
 function memoryOf(base: string, apps: number): LintMemory {
-  const out = execFileSync(process.execPath, ['--expose-gc', ...process.execArgv, import.meta.filename, '--memory', base], { encoding: 'utf8', maxBuffer: 1 << 24 });
+  const out = execFileSync(
+    process.execPath,
+    ['--expose-gc', ...process.execArgv, import.meta.filename, '--memory', base],
+    { encoding: 'utf8', maxBuffer: 1 << 24 },
+  );
   return { apps, ...(JSON.parse(out.trim().split('\n').pop()!) as Omit<LintMemory, 'apps'>) };
 }
 
@@ -108,17 +124,24 @@ export async function run(sizes = [10, 100, 1000, 10_000]): Promise<LintBench> {
     for (const size of sizes) {
       const { base, files } = generateBase(root, size);
       const { runs, warmup } = runsFor(size);
-      const child = (mode: Mode): Timing => measureInChild(import.meta.filename, [mode, base, String(runs), String(warmup)], JSON.stringify(files));
+      const child = (mode: Mode): Timing =>
+        measureInChild(import.meta.filename, [mode, base, String(runs), String(warmup)], JSON.stringify(files));
       const bare = splitCosts(child('bare'));
       const tollgate = splitCosts(child('lint'));
       const bareMs = bare.timing;
       const tollgateMs = tollgate.timing;
       const cliRuns = size >= 10_000 ? 3 : 5;
-      const cli = (workers: number): Timing => processTime([bin, 'lint', base, '--workers', String(workers)], cliRuns, 1);
+      const cli = (workers: number): Timing =>
+        processTime([bin, 'lint', base, '--workers', String(workers)], cliRuns, 1);
       const oneThreadMs = cli(0);
       const twoThreadsMs = cli(2);
       rows.push({
-        size, tollgateMs, bareMs, ratio: ratio(tollgateMs, bareMs), tollgateCosts: tollgate.costs, bareCosts: bare.costs,
+        size,
+        tollgateMs,
+        bareMs,
+        ratio: ratio(tollgateMs, bareMs),
+        tollgateCosts: tollgate.costs,
+        bareCosts: bare.costs,
         cli: { oneThreadMs, twoThreadsMs, speedup: ratio(oneThreadMs, twoThreadsMs) },
         autoUsesWorkers: size >= PARALLEL_THRESHOLD,
       });
@@ -149,9 +172,13 @@ export function formatLint(r: LintBench): string {
     );
   }
   const c = r.coldStart;
-  lines.push(`cold start, tollgate lint one web.xml: ${cell(c.tollgateMs)} ms; node -e 0: ${cell(c.nodeMs)} ms; +${c.overheadMs} ms (load average ${c.load[0].toFixed(2)}-${c.load[1].toFixed(2)})`);
+  lines.push(
+    `cold start, tollgate lint one web.xml: ${cell(c.tollgateMs)} ms; node -e 0: ${cell(c.nodeMs)} ms; +${c.overheadMs} ms (load average ${c.load[0].toFixed(2)}-${c.load[1].toFixed(2)})`,
+  );
   const m = r.memory;
-  lines.push(`memory, lint of ${m.apps} webapps (${m.files} files, ${m.diagnostics} findings): heap ${m.heapMB.toFixed(1)} MB with the result held, ${m.heapAfterMB.toFixed(1)} MB after it is dropped; peak RSS ${m.peakRssMB.toFixed(0)} MB`);
+  lines.push(
+    `memory, lint of ${m.apps} webapps (${m.files} files, ${m.diagnostics} findings): heap ${m.heapMB.toFixed(1)} MB with the result held, ${m.heapAfterMB.toFixed(1)} MB after it is dropped; peak RSS ${m.peakRssMB.toFixed(0)} MB`,
+  );
   return lines.join('\n');
 }
 

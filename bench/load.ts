@@ -75,7 +75,8 @@ const CLOCK_TICKS = 100;
  * two-core machine autocannon needs as much CPU as a bare node:http server and
  * so caps what can be measured; otherwise autocannon.
  */
-export const LOAD_TOOL: 'wrk' | 'autocannon' = process.env.TOLLGATE_BENCH_LOAD === 'autocannon' || spawnSync('wrk', ['--version']).error ? 'autocannon' : 'wrk';
+export const LOAD_TOOL: 'wrk' | 'autocannon' =
+  process.env.TOLLGATE_BENCH_LOAD === 'autocannon' || spawnSync('wrk', ['--version']).error ? 'autocannon' : 'wrk';
 
 /** One load run against 127.0.0.1:port; `pid` is the server's, for its CPU time. */
 export async function load(port: number, o: LoadOptions, pid?: number): Promise<LoadRun> {
@@ -149,7 +150,8 @@ export function startServer(variant: Variant, execArgv: string[] = []): Promise<
   children.add(child);
   return new Promise((resolve, reject) => {
     let out = '';
-    const onExit = (code: number | null): void => reject(new Error(`bench server ${JSON.stringify(variant).slice(0, 80)} exited with ${code}`));
+    const onExit = (code: number | null): void =>
+      reject(new Error(`bench server ${JSON.stringify(variant).slice(0, 80)} exited with ${code}`));
     child.once('exit', onExit);
     child.stdout!.on('data', (d: Buffer) => {
       out += d;

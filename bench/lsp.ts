@@ -27,7 +27,8 @@ mkdirSync(join(base, 'webapps', 'app', 'WEB-INF'), { recursive: true });
 const debian = '/etc/tomcat10';
 let conf: string;
 if (existsSync(join(debian, 'web.xml'))) {
-  for (const f of ['server.xml', 'web.xml', 'context.xml', 'tomcat-users.xml']) cpSync(join(debian, f), join(base, 'conf', f));
+  for (const f of ['server.xml', 'web.xml', 'context.xml', 'tomcat-users.xml'])
+    cpSync(join(debian, f), join(base, 'conf', f));
   conf = `Debian's /etc/tomcat10 (server.xml, web.xml, context.xml, tomcat-users.xml)`;
 } else {
   cpSync(join(shared, 'corpus', 'real-world', 'tomcat-10.1.x-conf-web', 'web.xml'), join(base, 'conf', 'web.xml'));
@@ -46,7 +47,9 @@ const APP = `<?xml version="1.0" encoding="UTF-8"?>
 `;
 writeFileSync(join(base, 'webapps', 'app', 'WEB-INF', 'web.xml'), APP);
 
-const child = spawn(process.execPath, [join(repo, 'bin', 'tollgate.js'), 'lsp', '--stdio'], { stdio: ['pipe', 'pipe', 'inherit'] });
+const child = spawn(process.execPath, [join(repo, 'bin', 'tollgate.js'), 'lsp', '--stdio'], {
+  stdio: ['pipe', 'pipe', 'inherit'],
+});
 const client = createMessageConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
 let waiting: { uri: string; resolve: () => void } | null = null;
 client.onNotification('textDocument/publishDiagnostics', (p: { uri: string }) => {
@@ -68,7 +71,9 @@ async function type(file: string): Promise<number[]> {
   const uri = pathToFileURL(file).href;
   let text = readFileSync(file, 'utf8');
   const opened = published(uri);
-  void client.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'xml', version: version++, text } });
+  void client.sendNotification('textDocument/didOpen', {
+    textDocument: { uri, languageId: 'xml', version: version++, text },
+  });
   await opened;
   const at = text.lastIndexOf('-->');
   const times: number[] = [];
@@ -76,7 +81,10 @@ async function type(file: string): Promise<number[]> {
     text = `${text.slice(0, at)}x${text.slice(at)}`;
     const done = published(uri);
     const t = performance.now();
-    void client.sendNotification('textDocument/didChange', { textDocument: { uri, version: version++ }, contentChanges: [{ text }] });
+    void client.sendNotification('textDocument/didChange', {
+      textDocument: { uri, version: version++ },
+      contentChanges: [{ text }],
+    });
     await done;
     if (i >= 5) times.push(performance.now() - t);
   }
@@ -84,7 +92,8 @@ async function type(file: string): Promise<number[]> {
   return times;
 }
 
-const pct = (xs: number[], p: number): number => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((xs.length * p) / 100))]!;
+const pct = (xs: number[], p: number): number =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((xs.length * p) / 100))]!;
 try {
   const rows: [string, number[], number][] = [
     ['conf/web.xml', await type(join(base, 'conf', 'web.xml')), 50],
@@ -94,7 +103,10 @@ try {
   console.log('');
   console.log('| file edited | p50 ms | p95 ms | max ms | goal p95 |');
   console.log('|---|---|---|---|---|');
-  for (const [name, t, goal] of rows) console.log(`| ${name} | ${pct(t, 50).toFixed(1)} | ${pct(t, 95).toFixed(1)} | ${Math.max(...t).toFixed(1)} | < ${goal} ms |`);
+  for (const [name, t, goal] of rows)
+    console.log(
+      `| ${name} | ${pct(t, 50).toFixed(1)} | ${pct(t, 95).toFixed(1)} | ${Math.max(...t).toFixed(1)} | < ${goal} ms |`,
+    );
 } finally {
   await client.sendRequest('shutdown');
   void client.sendNotification('exit');

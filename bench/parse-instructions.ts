@@ -20,13 +20,30 @@ async function child(list: string, passes: number): Promise<void> {
   const { parseWebXml } = await fromDist<typeof import('../src/parser/index.js')>('parser/index.js');
   const files = (JSON.parse(readFileSync(list, 'utf8')) as string[]).map((f) => [f, readFileSync(f)] as const);
   let n = 0;
-  for (let p = 0; p <= passes; p++) for (const [f, bytes] of files) n += parseWebXml(bytes, f).webXml?.filters.length ?? 0;
+  for (let p = 0; p <= passes; p++)
+    for (const [f, bytes] of files) n += parseWebXml(bytes, f).webXml?.filters.length ?? 0;
   process.stdout.write(`${n}\n`);
 }
 
 function count(list: string, passes: number): number {
   // The child runs this file through tsx's loader; its start-up cost is the same in both counts.
-  const r = spawnSync('valgrind', ['--tool=cachegrind', '--cache-sim=no', '--cachegrind-out-file=/dev/null', process.execPath, '--predictable', ...process.execArgv, import.meta.filename, '--child', list, '--passes', String(passes)], { encoding: 'utf8', maxBuffer: 1 << 26 });
+  const r = spawnSync(
+    'valgrind',
+    [
+      '--tool=cachegrind',
+      '--cache-sim=no',
+      '--cachegrind-out-file=/dev/null',
+      process.execPath,
+      '--predictable',
+      ...process.execArgv,
+      import.meta.filename,
+      '--child',
+      list,
+      '--passes',
+      String(passes),
+    ],
+    { encoding: 'utf8', maxBuffer: 1 << 26 },
+  );
   const m = /I\s+refs:\s+([\d,]+)/.exec(r.stderr);
   if (!m) throw new Error(`cachegrind gave no count:\n${r.stderr.slice(-2000)}`);
   return Number(m[1]!.replace(/,/g, ''));
@@ -44,7 +61,9 @@ async function main(): Promise<void> {
     const one = count(list, 1);
     const five = count(list, 5);
     const perPass = (five - one) / 4;
-    process.stdout.write(`${descriptors.length} descriptors: ${(perPass / 1e6).toFixed(1)} M instructions per pass (${(perPass / descriptors.length / 1e3).toFixed(1)} K per descriptor)\n`);
+    process.stdout.write(
+      `${descriptors.length} descriptors: ${(perPass / 1e6).toFixed(1)} M instructions per pass (${(perPass / descriptors.length / 1e3).toFixed(1)} K per descriptor)\n`,
+    );
   } finally {
     rmSync(root, { recursive: true, force: true });
   }

@@ -13,7 +13,18 @@ import { join } from 'node:path';
 import { SaxesParser } from 'saxes';
 import { fromDist } from './dist.js';
 import { generateBase } from './generate.js';
-import { benchArgs, cell, costCell, measureInChild, ratio, runsFor, splitCosts, timeWithCosts, type SizeRow, type Timing } from './stats.js';
+import {
+  benchArgs,
+  cell,
+  costCell,
+  measureInChild,
+  ratio,
+  runsFor,
+  splitCosts,
+  timeWithCosts,
+  type SizeRow,
+  type Timing,
+} from './stats.js';
 
 type Mode = 'bare' | 'parse' | 'load';
 
@@ -44,7 +55,12 @@ export function bareParse(files: string[]): number {
 async function measure(mode: Mode, base: string, files: string[], runs: number, warmup: number): Promise<Timing> {
   if (mode === 'bare') return timeWithCosts(() => bareParse(files), runs, warmup);
   const { loadBase, parseWebXml } = await fromDist<typeof import('../src/parser/index.js')>('parser/index.js');
-  if (mode === 'parse') return timeWithCosts(() => files.reduce((n, f) => n + (parseWebXml(readFileSync(f), f).webXml?.filters.length ?? 0), 0), runs, warmup);
+  if (mode === 'parse')
+    return timeWithCosts(
+      () => files.reduce((n, f) => n + (parseWebXml(readFileSync(f), f).webXml?.filters.length ?? 0), 0),
+      runs,
+      warmup,
+    );
   const { contextsOf } = await fromDist<typeof import('../src/chain/index.js')>('chain/index.js');
   return timeWithCosts(() => contextsOf(loadBase({ base })).length, runs, warmup);
 }
@@ -59,14 +75,22 @@ export async function run(sizes = [1000]): Promise<ParseBench> {
       // parseWebXml reads the descriptors only; loadBase reads server.xml too.
       const descriptors = files.filter((f) => f.endsWith('web.xml'));
       const { runs, warmup } = runsFor(size);
-      const child = (mode: Mode, list: string[]): Timing => measureInChild(import.meta.filename, [mode, base, String(runs), String(warmup)], JSON.stringify(list));
+      const child = (mode: Mode, list: string[]): Timing =>
+        measureInChild(import.meta.filename, [mode, base, String(runs), String(warmup)], JSON.stringify(list));
       const bare = splitCosts(child('bare', files));
       const tollgate = splitCosts(child('load', files));
       const parseWebXmlBareMs = splitCosts(child('bare', descriptors)).timing;
       const parseWebXmlMs = splitCosts(child('parse', descriptors)).timing;
       rows.push({
-        size, tollgateMs: tollgate.timing, bareMs: bare.timing, ratio: ratio(tollgate.timing, bare.timing), tollgateCosts: tollgate.costs, bareCosts: bare.costs,
-        parseWebXmlMs, parseWebXmlBareMs, parseWebXmlRatio: ratio(parseWebXmlMs, parseWebXmlBareMs),
+        size,
+        tollgateMs: tollgate.timing,
+        bareMs: bare.timing,
+        ratio: ratio(tollgate.timing, bare.timing),
+        tollgateCosts: tollgate.costs,
+        bareCosts: bare.costs,
+        parseWebXmlMs,
+        parseWebXmlBareMs,
+        parseWebXmlRatio: ratio(parseWebXmlMs, parseWebXmlBareMs),
       });
     }
   } finally {
@@ -76,7 +100,9 @@ export async function run(sizes = [1000]): Promise<ParseBench> {
 }
 
 export function formatParse(r: ParseBench): string {
-  const lines = [`${'webapps'.padStart(7)}  ${'parse+merge ms'.padEnd(24)}${'bare saxes ms'.padEnd(24)}ratio   ${'parseWebXml ms'.padEnd(24)}${'bare ms'.padEnd(24)}ratio   GC ms / page faults per run: tollgate, bare`];
+  const lines = [
+    `${'webapps'.padStart(7)}  ${'parse+merge ms'.padEnd(24)}${'bare saxes ms'.padEnd(24)}ratio   ${'parseWebXml ms'.padEnd(24)}${'bare ms'.padEnd(24)}ratio   GC ms / page faults per run: tollgate, bare`,
+  ];
   for (const s of r.sizes) {
     lines.push(
       `${String(s.size).padStart(7)}  ${cell(s.tollgateMs).padEnd(24)}${cell(s.bareMs).padEnd(24)}${s.ratio.toFixed(2)}x   ${cell(s.parseWebXmlMs).padEnd(24)}${cell(s.parseWebXmlBareMs).padEnd(24)}${s.parseWebXmlRatio.toFixed(2)}x   ${costCell(s.tollgateCosts)}, ${costCell(s.bareCosts)}`,

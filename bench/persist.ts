@@ -13,7 +13,9 @@ import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { fromDist } from './dist.js';
 
-const { values } = parseArgs({ options: { hosts: { type: 'string', default: '10000' }, runs: { type: 'string', default: '5' } } });
+const { values } = parseArgs({
+  options: { hosts: { type: 'string', default: '10000' }, runs: { type: 'string', default: '5' } },
+});
 const total = Number(values.hosts);
 const runs = Number(values.runs);
 
@@ -25,7 +27,11 @@ const { HostRegistry } = await fromDist<HostsModule>('server/hosts.js');
 const { loadBase } = await fromDist<ParserModule>('parser/index.js');
 
 function serverXml(n: number): string {
-  const hosts = Array.from({ length: n }, (_, i) => `      <Host name="h${i}.example" appBase="h${i}">\n        <Alias>www.h${i}.example</Alias>\n      </Host>\n`).join('');
+  const hosts = Array.from(
+    { length: n },
+    (_, i) =>
+      `      <Host name="h${i}.example" appBase="h${i}">\n        <Alias>www.h${i}.example</Alias>\n      </Host>\n`,
+  ).join('');
   return `<?xml version="1.0" encoding="UTF-8"?>
 <Server port="-1" shutdown="SHUTDOWN">
   <Listener className="org.apache.catalina.storeconfig.StoreConfigLifecycleListener"/>
@@ -50,7 +56,9 @@ try {
   writeFileSync(file, xml);
   const registry = HostRegistry.fromBase(loadBase({ base }));
   const all = registry.list();
-  console.log(`server.xml with ${total.toLocaleString('en-US')} hosts (${(bytes.length / 1e6).toFixed(1)} MB); median of ${runs} runs`);
+  console.log(
+    `server.xml with ${total.toLocaleString('en-US')} hosts (${(bytes.length / 1e6).toFixed(1)} MB); median of ${runs} runs`,
+  );
   console.log('');
   console.log('| hosts removed | rewriteHosts ms (min–max) |');
   console.log('|---|---|');
@@ -62,7 +70,9 @@ try {
       persist.rewriteHosts(bytes, file, keep, 'Catalina');
       times.push(performance.now() - t);
     }
-    console.log(`| ${removed.toLocaleString('en-US')} | ${median(times).toFixed(1)} (${Math.min(...times).toFixed(1)}–${Math.max(...times).toFixed(1)}) |`);
+    console.log(
+      `| ${removed.toLocaleString('en-US')} | ${median(times).toFixed(1)} (${Math.min(...times).toFixed(1)}–${Math.max(...times).toFixed(1)}) |`,
+    );
   }
 
   // A whole persist (read, rewrite, backup, write, fsync, rename) after removing half the hosts, with
@@ -82,7 +92,9 @@ try {
     stalls.push(h.max / 1e6);
   }
   console.log('');
-  console.log(`Persist after removing ${(total / 2).toLocaleString('en-US')} of ${total.toLocaleString('en-US')} hosts: ${median(walls).toFixed(0)} ms in all, longest event-loop stall ${median(stalls).toFixed(0)} ms (min–max ${Math.min(...stalls).toFixed(0)}–${Math.max(...stalls).toFixed(0)}).`);
+  console.log(
+    `Persist after removing ${(total / 2).toLocaleString('en-US')} of ${total.toLocaleString('en-US')} hosts: ${median(walls).toFixed(0)} ms in all, longest event-loop stall ${median(stalls).toFixed(0)} ms (min–max ${Math.min(...stalls).toFixed(0)}–${Math.max(...stalls).toFixed(0)}).`,
+  );
 } finally {
   rmSync(base, { recursive: true, force: true });
 }

@@ -15,7 +15,9 @@ import { loadBase } from '../src/parser/index.js';
 import { buildReportData, renderReport } from '../src/report/index.js';
 import { generateBase } from './generate.js';
 
-const { values } = parseArgs({ options: { apps: { type: 'string', default: '1000' }, runs: { type: 'string', default: '5' } } });
+const { values } = parseArgs({
+  options: { apps: { type: 'string', default: '1000' }, runs: { type: 'string', default: '5' } },
+});
 const apps = Number(values.apps);
 const runs = Number(values.runs);
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
@@ -28,7 +30,11 @@ const buildMs = performance.now() - t;
 const file = join(base, 'report.html');
 writeFileSync(file, html);
 
-const browser = await puppeteer.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', headless: true, args: ['--no-sandbox', '--disable-gpu'] });
+const browser = await puppeteer.launch({
+  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  headless: true,
+  args: ['--no-sandbox', '--disable-gpu'],
+});
 const opens: number[] = [];
 try {
   for (let i = 0; i < runs; i++) {
@@ -45,4 +51,6 @@ rmSync(scratch, { recursive: true, force: true });
 const mb = Buffer.byteLength(html) / 1e6;
 console.log(`| base | page size | built in | opens in (median of ${runs}, min–max) | goals |`);
 console.log('|---|---|---|---|---|');
-console.log(`| ${apps.toLocaleString('en-US')} apps | ${mb.toFixed(2)} MB | ${buildMs.toFixed(0)} ms | ${median(opens).toFixed(0)} ms (${Math.min(...opens).toFixed(0)}–${Math.max(...opens).toFixed(0)}) | < 5 MB, < 2,000 ms |`);
+console.log(
+  `| ${apps.toLocaleString('en-US')} apps | ${mb.toFixed(2)} MB | ${buildMs.toFixed(0)} ms | ${median(opens).toFixed(0)} ms (${Math.min(...opens).toFixed(0)}–${Math.max(...opens).toFixed(0)}) | < 5 MB, < 2,000 ms |`,
+);

@@ -29,7 +29,7 @@ import { cell, costCell } from './stats.js';
 
 /** What the GC and page-fault columns of the parse and lint tables mean. */
 const COSTS_NOTE =
-  'GC ms / page faults: per timed run, the main thread\'s garbage-collection pauses (PerformanceObserver `gc` entries) and the process\'s minor page faults ' +
+  "GC ms / page faults: per timed run, the main thread's garbage-collection pauses (PerformanceObserver `gc` entries) and the process's minor page faults " +
   '(`process.resourceUsage()`), medians. The bare parse keeps nothing, so its garbage dies young and its heap never grows. tollgate keeps a positioned model ' +
   'of every descriptor (a span on every element, attribute and value, the source text for code frames): the young-generation collector copies it, promotes it, ' +
   'and the old space grows into fresh pages that the kernel faults in. That, not the parse, is most of the difference: parseWebXml alone, whose models die young, ' +
@@ -60,24 +60,65 @@ interface Results {
   seconds: Record<string, number>;
 }
 
-const SECTIONS = ['parse', 'lint', 'runtime', 'cost', 'instructions', 'sessions', 'workers', 'soak', 'connections', 'fuzz', 'lsp', 'persist', 'report', 'stores'] as const;
+const SECTIONS = [
+  'parse',
+  'lint',
+  'runtime',
+  'cost',
+  'instructions',
+  'sessions',
+  'workers',
+  'soak',
+  'connections',
+  'fuzz',
+  'lsp',
+  'persist',
+  'report',
+  'stores',
+] as const;
 
 /** Benchmarks that own their output format: run as commands, their report kept verbatim. */
 function externalCommands(quick: boolean): Record<string, { title: string; args: string[] }> {
   return {
-    soak: { title: 'Soak: the served example under mixed traffic with session churn', args: ['bench/soak.ts', '--minutes', quick ? '1' : '3'] },
-    connections: { title: 'Concurrent connections held open against the served example', args: ['bench/connections.ts', '--connections', quick ? '2000' : '10000', '--hold', quick ? '15' : '30'] },
-    fuzz: { title: 'Fuzzing parse, lint, chain and compile', args: ['bench/fuzz.ts', '--inputs', quick ? '20000' : '200000', '--seed', '1'] },
-    lsp: { title: 'Editor latency: tollgate lsp, diagnostics after a keystroke', args: ['bench/lsp.ts', '--keys', quick ? '40' : '200'] },
-    persist: { title: 'Host manager persist on a server.xml of 10,000 hosts', args: ['bench/persist.ts', '--runs', quick ? '3' : '5'] },
-    report: { title: 'tollgate report of the 1,000-app base in headless Chromium', args: ['bench/report.ts', '--runs', quick ? '3' : '5'] },
-    stores: { title: 'The compiled chain with its state in Redis vs in memory', args: ['bench/stores.ts', '--seconds', quick ? '5' : '10', '--runs', quick ? '2' : '3'] },
+    soak: {
+      title: 'Soak: the served example under mixed traffic with session churn',
+      args: ['bench/soak.ts', '--minutes', quick ? '1' : '3'],
+    },
+    connections: {
+      title: 'Concurrent connections held open against the served example',
+      args: ['bench/connections.ts', '--connections', quick ? '2000' : '10000', '--hold', quick ? '15' : '30'],
+    },
+    fuzz: {
+      title: 'Fuzzing parse, lint, chain and compile',
+      args: ['bench/fuzz.ts', '--inputs', quick ? '20000' : '200000', '--seed', '1'],
+    },
+    lsp: {
+      title: 'Editor latency: tollgate lsp, diagnostics after a keystroke',
+      args: ['bench/lsp.ts', '--keys', quick ? '40' : '200'],
+    },
+    persist: {
+      title: 'Host manager persist on a server.xml of 10,000 hosts',
+      args: ['bench/persist.ts', '--runs', quick ? '3' : '5'],
+    },
+    report: {
+      title: 'tollgate report of the 1,000-app base in headless Chromium',
+      args: ['bench/report.ts', '--runs', quick ? '3' : '5'],
+    },
+    stores: {
+      title: 'The compiled chain with its state in Redis vs in memory',
+      args: ['bench/stores.ts', '--seconds', quick ? '5' : '10', '--runs', quick ? '2' : '3'],
+    },
   };
 }
 
 function runExternal(title: string, args: string[]): External {
   const t = Date.now();
-  const r = spawnSync(process.execPath, ['--import', 'tsx', ...args], { cwd: repo, encoding: 'utf8', maxBuffer: 1 << 26, timeout: 30 * 60_000 });
+  const r = spawnSync(process.execPath, ['--import', 'tsx', ...args], {
+    cwd: repo,
+    encoding: 'utf8',
+    maxBuffer: 1 << 26,
+    timeout: 30 * 60_000,
+  });
   const output = `${r.stdout ?? ''}${r.status === 0 ? '' : `\n${(r.stderr ?? '').slice(-3000)}`}`.trim();
   return { title, command: ['npx', 'tsx', ...args], output, seconds: (Date.now() - t) / 1000, ok: r.status === 0 };
 }
@@ -100,12 +141,18 @@ function machine(): string[] {
 
 const x = (n: number): string => `${n.toFixed(2)}x`;
 const pct = (n: number): string => `${Math.round(n * 100)}%`;
-const rps = (r: LoadRow): string => `${Math.round(r.rps.median).toLocaleString('en-US')} (${Math.round(r.rps.min).toLocaleString('en-US')}–${Math.round(r.rps.max).toLocaleString('en-US')})`;
+const rps = (r: LoadRow): string =>
+  `${Math.round(r.rps.median).toLocaleString('en-US')} (${Math.round(r.rps.min).toLocaleString('en-US')}–${Math.round(r.rps.max).toLocaleString('en-US')})`;
 
 function loadTable(rows: LoadRow[], yardLabel: string): string[] {
-  const out = [`| | req/s, median (min–max) | ${yardLabel} | p50 ms | p99 ms | server CPU µs/request | non-2xx / errors |`, '|---|---|---|---|---|---|---|'];
+  const out = [
+    `| | req/s, median (min–max) | ${yardLabel} | p50 ms | p99 ms | server CPU µs/request | non-2xx / errors |`,
+    '|---|---|---|---|---|---|---|',
+  ];
   for (const r of rows) {
-    out.push(`| ${r.name} | ${rps(r)} | ${pct(r.ratio)} | ${r.p50.median} | ${r.p99.median} | ${r.cpuUs.median.toFixed(1)} | ${r.non2xx} / ${r.errors} |`);
+    out.push(
+      `| ${r.name} | ${rps(r)} | ${pct(r.ratio)} | ${r.p50.median} | ${r.p99.median} | ${r.cpuUs.median.toFixed(1)} | ${r.non2xx} / ${r.errors} |`,
+    );
   }
   return out;
 }
@@ -116,7 +163,7 @@ function markdown(r: Results): string {
     '',
     `Written by \`npm run bench${r.quick ? ' -- --quick' : ''}\` (bench/run.ts) on ${r.startedAt}. Every figure is the median of several runs with the`,
     'spread (min–max) beside it, and every ratio is against a yardstick measured in the same run on the same machine.',
-    'Re-run it to get your own machine\'s numbers; do not compare figures across machines.',
+    "Re-run it to get your own machine's numbers; do not compare figures across machines.",
     '',
     '## Machine',
     '',
@@ -125,19 +172,39 @@ function markdown(r: Results): string {
   ];
 
   if (r.parse) {
-    out.push('## Parse and merge a CATALINA_BASE', '', `Command: \`${r.parse.command}\`. Yardstick: a bare saxes parse of the same bytes (no tree, no model), each side in its own process.`, '');
-    out.push('| webapps | tollgate loadBase + merge, ms | bare parse, ms | ratio | parseWebXml alone, ms | its bare parse, ms | ratio | GC ms / page faults per run: tollgate | bare |', '|---|---|---|---|---|---|---|---|---|');
+    out.push(
+      '## Parse and merge a CATALINA_BASE',
+      '',
+      `Command: \`${r.parse.command}\`. Yardstick: a bare saxes parse of the same bytes (no tree, no model), each side in its own process.`,
+      '',
+    );
+    out.push(
+      '| webapps | tollgate loadBase + merge, ms | bare parse, ms | ratio | parseWebXml alone, ms | its bare parse, ms | ratio | GC ms / page faults per run: tollgate | bare |',
+      '|---|---|---|---|---|---|---|---|---|',
+    );
     for (const s of r.parse.sizes) {
-      out.push(`| ${s.size} | ${cell(s.tollgateMs)} | ${cell(s.bareMs)} | ${x(s.ratio)} | ${cell(s.parseWebXmlMs)} | ${cell(s.parseWebXmlBareMs)} | ${x(s.parseWebXmlRatio)} | ${costCell(s.tollgateCosts)} | ${costCell(s.bareCosts)} |`);
+      out.push(
+        `| ${s.size} | ${cell(s.tollgateMs)} | ${cell(s.bareMs)} | ${x(s.ratio)} | ${cell(s.parseWebXmlMs)} | ${cell(s.parseWebXmlBareMs)} | ${x(s.parseWebXmlRatio)} | ${costCell(s.tollgateCosts)} | ${costCell(s.bareCosts)} |`,
+      );
     }
     out.push('', 'Goal (issue 2): parse + merge within 1.5x of the bare parse.', '', COSTS_NOTE, '');
   }
 
   if (r.lint) {
-    out.push('## Lint', '', `Command: \`${r.lint.command}\`. Yardstick: the bare saxes parse of the same files, in its own process.`, '');
-    out.push('| webapps | tollgate lint, ms | bare parse, ms | ratio | per webapp, µs | whole CLI, one thread, ms | whole CLI, `--workers 2`, ms | threads\' speed-up | GC ms / page faults per run: tollgate | bare |', '|---|---|---|---|---|---|---|---|---|---|');
+    out.push(
+      '## Lint',
+      '',
+      `Command: \`${r.lint.command}\`. Yardstick: the bare saxes parse of the same files, in its own process.`,
+      '',
+    );
+    out.push(
+      "| webapps | tollgate lint, ms | bare parse, ms | ratio | per webapp, µs | whole CLI, one thread, ms | whole CLI, `--workers 2`, ms | threads' speed-up | GC ms / page faults per run: tollgate | bare |",
+      '|---|---|---|---|---|---|---|---|---|---|',
+    );
     for (const s of r.lint.sizes) {
-      out.push(`| ${s.size} | ${cell(s.tollgateMs)} | ${cell(s.bareMs)} | ${x(s.ratio)} | ${((s.tollgateMs.median * 1000) / Math.max(1, s.size)).toFixed(0)} | ${cell(s.cli.oneThreadMs)} | ${cell(s.cli.twoThreadsMs)} | ${x(s.cli.speedup)} | ${costCell(s.tollgateCosts)} | ${costCell(s.bareCosts)} |`);
+      out.push(
+        `| ${s.size} | ${cell(s.tollgateMs)} | ${cell(s.bareMs)} | ${x(s.ratio)} | ${((s.tollgateMs.median * 1000) / Math.max(1, s.size)).toFixed(0)} | ${cell(s.cli.oneThreadMs)} | ${cell(s.cli.twoThreadsMs)} | ${x(s.cli.speedup)} | ${costCell(s.tollgateCosts)} | ${costCell(s.bareCosts)} |`,
+      );
     }
     const c = r.lint.coldStart;
     const m = r.lint.memory;
@@ -145,7 +212,15 @@ function markdown(r: Results): string {
       '',
       `Memory: one lint of ${m.apps.toLocaleString('en-US')} webapps (${m.files.toLocaleString('en-US')} files, ${m.diagnostics.toLocaleString('en-US')} findings) in a fresh process: heap ${m.heapMB.toFixed(1)} MB after a full GC with the result held, ${m.heapAfterMB.toFixed(1)} MB once it is dropped, peak RSS ${m.peakRssMB.toFixed(0)} MB.`,
     );
-    out.push('', formatColdStart(c), '', 'Goal (issues 3 and 9): within 2x of the bare parse at every size, growing linearly. The CLI columns are whole `tollgate lint` processes (start-up and output included) on one thread and on two worker threads; `--workers auto` uses threads only where they were measured to help.', '', COSTS_NOTE, '');
+    out.push(
+      '',
+      formatColdStart(c),
+      '',
+      'Goal (issues 3 and 9): within 2x of the bare parse at every size, growing linearly. The CLI columns are whole `tollgate lint` processes (start-up and output included) on one thread and on two worker threads; `--workers auto` uses threads only where they were measured to help.',
+      '',
+      COSTS_NOTE,
+      '',
+    );
   }
 
   if (r.runtime) {
@@ -160,12 +235,15 @@ function markdown(r: Results): string {
       '(RemoteIp, RemoteCIDR, CORS, HttpHeaderSecurity, RestCsrf, SetCharacterEncoding, AddDefaultCharset, Expires), compiled by `tollgate compile`; Tomcat runs the same web.xml',
       `(${s.tomcat}) with a servlet writing the same body. Server CPU per request is read from /proc: it is the cost of a request independent of how fast the load generator is.`,
       '',
-      ...loadTable(rt.rows.filter((x) => x.section === 'chain'), 'of bare node:http'),
+      ...loadTable(
+        rt.rows.filter((x) => x.section === 'chain'),
+        'of bare node:http',
+      ),
       '',
       'Goal (issues 4 and 9): the chain at 85% or more of bare node:http, ahead of the Express and Fastify stacks. The second row sends the',
-      'chain\'s nine response headers from a bare handler with setHeader, as a servlet-style chain must (filters and the servlet set, read and',
+      "chain's nine response headers from a bare handler with setHeader, as a servlet-style chain must (filters and the servlet set, read and",
       'replace headers one at a time): what the headers alone cost on the wire and in node:http. The third sends them in one `writeHead` call',
-      'with a flat list: node:http\'s cheapest public way to send them, the ceiling for any middleware that sends these headers, before it does any work.',
+      "with a flat list: node:http's cheapest public way to send them, the ceiling for any middleware that sends these headers, before it does any work.",
       '',
       'What each stack sent (Date and Expires values left out):',
       '',
@@ -176,12 +254,22 @@ function markdown(r: Results): string {
     );
     const filters = rt.rows.filter((x) => x.section === 'filters');
     if (filters.length) {
-      out.push('### Each filter alone', '', `Same command, section \`filters\`: the runtime with one filter against the runtime with none (shorter runs). The CPU column shows the filter's own cost best.`, '');
+      out.push(
+        '### Each filter alone',
+        '',
+        `Same command, section \`filters\`: the runtime with one filter against the runtime with none (shorter runs). The CPU column shows the filter's own cost best.`,
+        '',
+      );
       out.push(...loadTable(filters, 'of no filter'), '');
     }
     const serve = rt.rows.filter((x) => x.section === 'serve');
     if (serve.length) {
-      out.push('### Static files through the chain: `tollgate serve` against Tomcat\'s default servlet', '', 'Same command, section `serve`: both serve the same files of the same webapp behind the same eight filters.', '');
+      out.push(
+        "### Static files through the chain: `tollgate serve` against Tomcat's default servlet",
+        '',
+        'Same command, section `serve`: both serve the same files of the same webapp behind the same eight filters.',
+        '',
+      );
       out.push(...loadTable(serve, 'of tollgate serve'), '');
     }
   }
@@ -198,7 +286,10 @@ function markdown(r: Results): string {
       '',
       '| | µs per request, median (min–max) | over the floor, µs |',
       '|---|---|---|',
-      ...c.rows.map((row) => `| ${row.name} | ${row.us.median.toFixed(2)} (${row.us.min.toFixed(2)}–${row.us.max.toFixed(2)}) | ${row === floor ? '—' : row.overFloorUs.toFixed(2)} |`),
+      ...c.rows.map(
+        (row) =>
+          `| ${row.name} | ${row.us.median.toFixed(2)} (${row.us.min.toFixed(2)}–${row.us.max.toFixed(2)}) | ${row === floor ? '—' : row.overFloorUs.toFixed(2)} |`,
+      ),
       '',
     );
   }
@@ -215,7 +306,10 @@ function markdown(r: Results): string {
         '',
         '| | instructions per request | over the bare handler |',
         '|---|---|---|',
-        ...ins.rows.map((row) => `| ${row.name} | ${row.perRequest.toLocaleString('en-US')} | ${row === floor ? '—' : `+${(row.perRequest - floor.perRequest).toLocaleString('en-US')}`} |`),
+        ...ins.rows.map(
+          (row) =>
+            `| ${row.name} | ${row.perRequest.toLocaleString('en-US')} | ${row === floor ? '—' : `+${(row.perRequest - floor.perRequest).toLocaleString('en-US')}`} |`,
+        ),
         '',
       );
     }
@@ -231,7 +325,10 @@ function markdown(r: Results): string {
       '',
       '| requests | heap MB | RSS MB | sessions | evicted | req/s | non-2xx |',
       '|---|---|---|---|---|---|---|',
-      ...ss.points.map((p) => `| ${p.requests.toLocaleString('en-US')} | ${p.heapUsedMB.toFixed(1)} | ${p.rssMB.toFixed(0)} | ${p.sessions} | ${p.evicted} | ${Math.round(p.rps)} | ${p.non2xx} |`),
+      ...ss.points.map(
+        (p) =>
+          `| ${p.requests.toLocaleString('en-US')} | ${p.heapUsedMB.toFixed(1)} | ${p.rssMB.toFixed(0)} | ${p.sessions} | ${p.evicted} | ${Math.round(p.rps)} | ${p.non2xx} |`,
+      ),
       '',
       `Heap growth from the first slice to the end: ${ss.heapGrowthMB.toFixed(1)} MB.`,
       '',
@@ -250,13 +347,22 @@ function markdown(r: Results): string {
       '',
       ...loadTable(w.rows, 'of one process'),
       '',
-      'Goal (issue 20): `--workers auto` at or above Tomcat\'s requests/s on the same machine.',
+      "Goal (issue 20): `--workers auto` at or above Tomcat's requests/s on the same machine.",
       '',
     );
   }
 
   for (const e of r.external) {
-    out.push(`## ${e.title}`, '', `Command: \`${e.command.join(' ')}\` (${e.seconds.toFixed(0)} s${e.ok ? '' : ', FAILED'}).`, '', '```', e.output, '```', '');
+    out.push(
+      `## ${e.title}`,
+      '',
+      `Command: \`${e.command.join(' ')}\` (${e.seconds.toFixed(0)} s${e.ok ? '' : ', FAILED'}).`,
+      '',
+      '```',
+      e.output,
+      '```',
+      '',
+    );
   }
 
   out.push('## Time taken', '', ...Object.entries(r.seconds).map(([k, v]) => `- ${k}: ${v.toFixed(0)} s`), '');
@@ -264,11 +370,24 @@ function markdown(r: Results): string {
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { quick: { type: 'boolean', default: false }, only: { type: 'string' }, out: { type: 'string', default: join(repo, 'bench', 'RESULTS.md') } } });
+  const { values } = parseArgs({
+    options: {
+      quick: { type: 'boolean', default: false },
+      only: { type: 'string' },
+      out: { type: 'string', default: join(repo, 'bench', 'RESULTS.md') },
+    },
+  });
   const quick = values.quick!;
   const only = new Set(values.only ? values.only.split(',') : SECTIONS);
-  for (const s of only) if (!(SECTIONS as readonly string[]).includes(s)) throw new Error(`--only: unknown section ${s} (known: ${SECTIONS.join(', ')})`);
-  const r: Results = { startedAt: new Date().toISOString().replace('T', ' ').slice(0, 16) + ' UTC', quick, external: [], seconds: {} };
+  for (const s of only)
+    if (!(SECTIONS as readonly string[]).includes(s))
+      throw new Error(`--only: unknown section ${s} (known: ${SECTIONS.join(', ')})`);
+  const r: Results = {
+    startedAt: new Date().toISOString().replace('T', ' ').slice(0, 16) + ' UTC',
+    quick,
+    external: [],
+    seconds: {},
+  };
   const timed = async <T>(name: string, fn: () => Promise<T> | T): Promise<T> => {
     const t = Date.now();
     process.stderr.write(`bench: ${name}\n`);
@@ -279,13 +398,28 @@ async function main(): Promise<void> {
   const sizes = quick ? [10, 100, 1000] : [10, 100, 1000, 10_000];
   if (only.has('parse')) r.parse = await timed('parse', () => runParse(sizes));
   if (only.has('lint')) r.lint = await timed('lint', () => runLint(sizes));
-  if (only.has('runtime')) r.runtime = await timed('runtime', () => runRuntime({ seconds: quick ? 3 : 5, runs: quick ? 2 : 3, connections: 50, sections: ['chain', 'filters', 'serve'], tomcat: true }));
+  if (only.has('runtime'))
+    r.runtime = await timed('runtime', () =>
+      runRuntime({
+        seconds: quick ? 3 : 5,
+        runs: quick ? 2 : 3,
+        connections: 50,
+        sections: ['chain', 'filters', 'serve'],
+        tomcat: true,
+      }),
+    );
   if (only.has('cost')) r.cost = await timed('cost', () => runCost());
   if (only.has('instructions')) r.instructions = await timed('instructions', () => runInstructions());
-  if (only.has('sessions')) r.sessions = await timed('sessions', () => runSessions({ requests: quick ? 200_000 : 1_000_000, slices: 10 }));
-  if (only.has('workers')) r.workers = await timed('workers', () => runWorkers({ seconds: quick ? 3 : 5, runs: quick ? 2 : 3, connections: 50, tomcat: true }));
+  if (only.has('sessions'))
+    r.sessions = await timed('sessions', () => runSessions({ requests: quick ? 200_000 : 1_000_000, slices: 10 }));
+  if (only.has('workers'))
+    r.workers = await timed('workers', () =>
+      runWorkers({ seconds: quick ? 3 : 5, runs: quick ? 2 : 3, connections: 50, tomcat: true }),
+    );
   const ext = externalCommands(quick);
-  for (const [name, e] of Object.entries(ext)) if (only.has(name as (typeof SECTIONS)[number])) r.external.push(await timed(name, () => runExternal(e.title, e.args)));
+  for (const [name, e] of Object.entries(ext))
+    if (only.has(name as (typeof SECTIONS)[number]))
+      r.external.push(await timed(name, () => runExternal(e.title, e.args)));
   writeFileSync(values.out!, markdown(r));
   process.stderr.write(`bench: wrote ${values.out}\n`);
 }

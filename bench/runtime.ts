@@ -28,7 +28,14 @@ import { compileBase } from '../src/compile/index.js';
 import { loadBase } from '../src/parser/index.js';
 import { load, spread, startServer, type LoadRun, type ServerProcess, type Spread } from './load.js';
 import type { Variant } from './server.js';
-import { compileServlets, freePort, startTomcat, tomcatAvailable, tomcatGlobalWebXml, type RunningTomcat } from './tomcat.js';
+import {
+  compileServlets,
+  freePort,
+  startTomcat,
+  tomcatAvailable,
+  tomcatGlobalWebXml,
+  type RunningTomcat,
+} from './tomcat.js';
 
 const repo = join(import.meta.dirname, '..');
 const work = join(repo, 'bench', 'out', 'runtime');
@@ -105,11 +112,30 @@ async function nodeTarget(name: string, variant: Variant, path = '/app/hello'): 
 }
 
 /** `tollgate serve` over the prepared base, in its own process (its workers' too, with `--workers`). */
-export async function serveTarget(base: string, path: string, args: string[] = [], name = 'tollgate serve'): Promise<Target> {
+export async function serveTarget(
+  base: string,
+  path: string,
+  args: string[] = [],
+  name = 'tollgate serve',
+): Promise<Target> {
   const port = await freePort();
-  const child: ChildProcess = spawn(process.execPath, [join(repo, 'bin', 'tollgate.js'), 'serve', '--base', base, '--port', String(port), '--address', '127.0.0.1', ...args], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [
+      join(repo, 'bin', 'tollgate.js'),
+      'serve',
+      '--base',
+      base,
+      '--port',
+      String(port),
+      '--address',
+      '127.0.0.1',
+      ...args,
+    ],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let out = '';
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (out += d));
@@ -154,7 +180,8 @@ export function sample(port: number, path: string): Promise<{ status: number; he
         const headers: string[] = [];
         for (let i = 0; i < res.rawHeaders.length; i += 2) {
           const n = res.rawHeaders[i]!.toLowerCase();
-          if (n !== 'date' && n !== 'keep-alive' && n !== 'connection') headers.push(`${n}: ${n === 'expires' ? '<date>' : res.rawHeaders[i + 1]}`);
+          if (n !== 'date' && n !== 'keep-alive' && n !== 'connection')
+            headers.push(`${n}: ${n === 'expires' ? '<date>' : res.rawHeaders[i + 1]}`);
         }
         resolve({ status: res.statusCode ?? 0, headers: headers.sort(), body });
       });
@@ -165,12 +192,24 @@ export function sample(port: number, path: string): Promise<{ status: number; he
 }
 
 /** Warms each target, then measures them round-robin `runs` times. */
-export async function measure(targets: Target[], o: { seconds: number; runs: number; connections: number; warmSeconds: number }): Promise<Map<string, LoadRun[]>> {
+export async function measure(
+  targets: Target[],
+  o: { seconds: number; runs: number; connections: number; warmSeconds: number },
+): Promise<Map<string, LoadRun[]>> {
   const got = new Map<string, LoadRun[]>(targets.map((t) => [t.name, []]));
-  for (const t of targets) await load(t.port, { path: t.path, seconds: o.warmSeconds, connections: o.connections, headers: REQUEST_HEADERS });
+  for (const t of targets)
+    await load(t.port, { path: t.path, seconds: o.warmSeconds, connections: o.connections, headers: REQUEST_HEADERS });
   for (let r = 0; r < o.runs; r++) {
     for (const t of targets) {
-      got.get(t.name)!.push(await load(t.port, { path: t.path, seconds: o.seconds, connections: o.connections, headers: REQUEST_HEADERS }, t.pid));
+      got
+        .get(t.name)!
+        .push(
+          await load(
+            t.port,
+            { path: t.path, seconds: o.seconds, connections: o.connections, headers: REQUEST_HEADERS },
+            t.pid,
+          ),
+        );
       process.stderr.write('.');
     }
   }
@@ -239,12 +278,23 @@ function sessionWebXml(filters: string): string {
 `;
 }
 
-export async function run(o: { seconds: number; runs: number; connections: number; sections: string[]; tomcat: boolean }): Promise<RuntimeResult> {
+export async function run(o: {
+  seconds: number;
+  runs: number;
+  connections: number;
+  sections: string[];
+  tomcat: boolean;
+}): Promise<RuntimeResult> {
   const { base, module } = prepare();
   const avail = o.tomcat ? tomcatAvailable() : { ok: false as const, why: 'disabled with --no-tomcat' };
   let tomcat: RunningTomcat | null = null;
   const result: RuntimeResult = {
-    settings: { seconds: o.seconds, runs: o.runs, connections: o.connections, tomcat: avail.ok ? avail.version : `not measured: ${avail.why}` },
+    settings: {
+      seconds: o.seconds,
+      runs: o.runs,
+      connections: o.connections,
+      tomcat: avail.ok ? avail.version : `not measured: ${avail.why}`,
+    },
     rows: [],
     samples: {},
   };
@@ -254,12 +304,23 @@ export async function run(o: { seconds: number; runs: number; connections: numbe
       compileServlets(join(repo, 'bench', 'tomcat-src'), join(base, 'webapps', 'app'));
       tomcat = await startTomcat(join(base, 'webapps'));
     }
-    const tomcatTarget = (path: string): Target[] => (tomcat ? [{ name: `Tomcat ${avail.ok ? avail.version.replace('Apache Tomcat/', '') : ''}`.trim(), port: tomcat.port, pid: tomcat.pid, path, stop: async () => {} }] : []);
+    const tomcatTarget = (path: string): Target[] =>
+      tomcat
+        ? [
+            {
+              name: `Tomcat ${avail.ok ? avail.version.replace('Apache Tomcat/', '') : ''}`.trim(),
+              port: tomcat.port,
+              pid: tomcat.pid,
+              path,
+              stop: async () => {},
+            },
+          ]
+        : [];
 
     if (o.sections.includes('chain')) {
       const targets: Target[] = [
         await nodeTarget('bare node:http', { kind: 'bare' }),
-        await nodeTarget('bare node:http writing the chain\'s response headers', { kind: 'bare-headers' }),
+        await nodeTarget("bare node:http writing the chain's response headers", { kind: 'bare-headers' }),
         await nodeTarget('the same headers in one writeHead call', { kind: 'bare-headers-one-call' }),
         await nodeTarget('tollgate compiled chain (8 filters)', { kind: 'compiled', module }),
         await nodeTarget('Express 5 (cors, helmet, proxy-addr, IP filter)', { kind: 'express' }),
@@ -269,11 +330,18 @@ export async function run(o: { seconds: number; runs: number; connections: numbe
       opened.push(...targets);
       for (const t of targets) {
         const s = await sample(t.port, t.path);
-        if (s.status !== 200 || s.body !== 'hello') throw new Error(`${t.name} answered ${s.status} ${JSON.stringify(s.body.slice(0, 200))}`);
+        if (s.status !== 200 || s.body !== 'hello')
+          throw new Error(`${t.name} answered ${s.status} ${JSON.stringify(s.body.slice(0, 200))}`);
         result.samples[t.name] = { status: s.status, headers: s.headers };
       }
       // The JVM compiles hot paths for a while: give Tomcat a longer warm-up than the others get.
-      if (tomcat) await load(tomcat.port, { path: '/app/hello', seconds: 15, connections: o.connections, headers: REQUEST_HEADERS });
+      if (tomcat)
+        await load(tomcat.port, {
+          path: '/app/hello',
+          seconds: 15,
+          connections: o.connections,
+          headers: REQUEST_HEADERS,
+        });
       result.rows.push(...rowsOf('chain', await measure(targets, { ...o, warmSeconds: 3 }), 'bare node:http'));
       for (const t of targets.splice(0)) await t.stop();
     }
@@ -295,7 +363,10 @@ export async function run(o: { seconds: number; runs: number; connections: numbe
       let sessionTomcat: RunningTomcat | null = null;
       const targets: Target[] = [
         await nodeTarget('tollgate, no filter', { kind: 'filters', filters: [] }),
-        await nodeTarget('tollgate, SessionInitializerFilter', { kind: 'filters', filters: [{ id: 'session-initializer', params: {} }] }),
+        await nodeTarget('tollgate, SessionInitializerFilter', {
+          kind: 'filters',
+          filters: [{ id: 'session-initializer', params: {} }],
+        }),
       ];
       opened.push(...targets);
       if (avail.ok) {
@@ -303,7 +374,10 @@ export async function run(o: { seconds: number; runs: number; connections: numbe
         // manager keeps every session for its 30 minutes (maxActiveSessions is unlimited); tollgate's store
         // holds 10,000 and evicts the least recently used.
         const webapps = join(work, 'session-webapps');
-        for (const [app, filter] of [['plain', ''], ['sess', SESSION_FILTER_XML]] as const) {
+        for (const [app, filter] of [
+          ['plain', ''],
+          ['sess', SESSION_FILTER_XML],
+        ] as const) {
           const dir = join(webapps, app);
           mkdirSync(join(dir, 'WEB-INF'), { recursive: true });
           writeFileSync(join(dir, 'WEB-INF', 'web.xml'), sessionWebXml(filter));
@@ -312,18 +386,43 @@ export async function run(o: { seconds: number; runs: number; connections: numbe
         sessionTomcat = await startTomcat(webapps);
         const name = `Tomcat ${avail.version.replace('Apache Tomcat/', '')}`;
         const stop = async (): Promise<void> => {};
-        targets.push({ name: `${name}, no filter`, port: sessionTomcat.port, pid: sessionTomcat.pid, path: '/plain/hello', stop });
-        targets.push({ name: `${name}, SessionInitializerFilter`, port: sessionTomcat.port, pid: sessionTomcat.pid, path: '/sess/hello', stop });
-        await load(sessionTomcat.port, { path: '/plain/hello', seconds: 15, connections: o.connections, headers: REQUEST_HEADERS });
-        await load(sessionTomcat.port, { path: '/sess/hello', seconds: 15, connections: o.connections, headers: REQUEST_HEADERS });
+        targets.push({
+          name: `${name}, no filter`,
+          port: sessionTomcat.port,
+          pid: sessionTomcat.pid,
+          path: '/plain/hello',
+          stop,
+        });
+        targets.push({
+          name: `${name}, SessionInitializerFilter`,
+          port: sessionTomcat.port,
+          pid: sessionTomcat.pid,
+          path: '/sess/hello',
+          stop,
+        });
+        await load(sessionTomcat.port, {
+          path: '/plain/hello',
+          seconds: 15,
+          connections: o.connections,
+          headers: REQUEST_HEADERS,
+        });
+        await load(sessionTomcat.port, {
+          path: '/sess/hello',
+          seconds: 15,
+          connections: o.connections,
+          headers: REQUEST_HEADERS,
+        });
       }
       try {
         for (const t of targets) {
           const s = await sample(t.port, t.path);
           const creates = t.name.endsWith('SessionInitializerFilter');
-          if (s.status !== 200 || s.headers.some((h) => h.startsWith('set-cookie: JSESSIONID=')) !== creates) throw new Error(`${t.name} answered ${s.status} ${s.headers.join('; ')}`);
+          if (s.status !== 200 || s.headers.some((h) => h.startsWith('set-cookie: JSESSIONID=')) !== creates)
+            throw new Error(`${t.name} answered ${s.status} ${s.headers.join('; ')}`);
         }
-        result.rows.push(...rowsOf('sessions', await measure(targets, { ...o, warmSeconds: 2 }), 'tollgate, no filter'));
+        result.rows.push(
+          ...rowsOf('sessions', await measure(targets, { ...o, warmSeconds: 2 }), 'tollgate, no filter'),
+        );
       } finally {
         for (const t of targets.splice(0)) await t.stop();
         await sessionTomcat?.stop();
@@ -390,5 +489,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     tomcat: !values['no-tomcat'],
   });
   // Flush before exiting: stdout is a pipe when bench/run.ts reads it.
-  process.stdout.write(`${values.json ? JSON.stringify(result) : `Tomcat: ${result.settings.tomcat}${formatRuntime(result)}`}\n`, () => process.exit(0));
+  process.stdout.write(
+    `${values.json ? JSON.stringify(result) : `Tomcat: ${result.settings.tomcat}${formatRuntime(result)}`}\n`,
+    () => process.exit(0),
+  );
 }

@@ -19,7 +19,9 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { freePort } from './tomcat.js';
 
-const repo = process.env.TOLLGATE_BENCH_REPO ? resolve(process.env.TOLLGATE_BENCH_REPO) : join(import.meta.dirname, '..');
+const repo = process.env.TOLLGATE_BENCH_REPO
+  ? resolve(process.env.TOLLGATE_BENCH_REPO)
+  : join(import.meta.dirname, '..');
 const HEADERS = { Origin: 'https://a.example', 'X-Forwarded-For': '203.0.113.5' };
 const CONNECTIONS = 4;
 
@@ -35,7 +37,8 @@ async function send(port: number, path: string, n: number): Promise<void> {
         sent++;
         http
           .get({ host: '127.0.0.1', port, path, agent, headers: HEADERS }, (res) => {
-            if (res.statusCode !== 200 && res.statusCode !== 404) reject(new Error(`${path} answered ${res.statusCode}`));
+            if (res.statusCode !== 200 && res.statusCode !== 404)
+              reject(new Error(`${path} answered ${res.statusCode}`));
             res.resume();
             res.on('end', () => {
               done++;
@@ -69,9 +72,29 @@ async function waitForPort(port: number, path: string, child: ReturnType<typeof 
 /** Total instructions of one server process that answered warmup + n requests. */
 async function count(base: string, path: string, warmup: number, n: number): Promise<number> {
   const port = await freePort();
-  const args = ['--tool=cachegrind', '--cache-sim=no', '--cachegrind-out-file=/dev/null', process.execPath, '--predictable', '--random-seed=1', '--hash-seed=1'];
-  args.push(join(repo, 'bin', 'tollgate.js'), 'serve', '--base', base, '--port', String(port), '--address', '127.0.0.1');
-  const child = spawn('valgrind', args, { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, TOLLGATE_COMPILE_CACHE: '0' } });
+  const args = [
+    '--tool=cachegrind',
+    '--cache-sim=no',
+    '--cachegrind-out-file=/dev/null',
+    process.execPath,
+    '--predictable',
+    '--random-seed=1',
+    '--hash-seed=1',
+  ];
+  args.push(
+    join(repo, 'bin', 'tollgate.js'),
+    'serve',
+    '--base',
+    base,
+    '--port',
+    String(port),
+    '--address',
+    '127.0.0.1',
+  );
+  const child = spawn('valgrind', args, {
+    stdio: ['ignore', 'ignore', 'pipe'],
+    env: { ...process.env, TOLLGATE_COMPILE_CACHE: '0' },
+  });
   let err = '';
   child.stderr!.on('data', (d: Buffer) => (err += d));
   const exited = new Promise<void>((r) => child.once('exit', () => r()));
@@ -86,13 +109,20 @@ async function count(base: string, path: string, warmup: number, n: number): Pro
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const { values } = parseArgs({
-    options: { path: { type: 'string', default: '/app/static/app.css' }, warmup: { type: 'string', default: '3000' }, short: { type: 'string', default: '3000' }, long: { type: 'string', default: '13000' } },
+    options: {
+      path: { type: 'string', default: '/app/static/app.css' },
+      warmup: { type: 'string', default: '3000' },
+      short: { type: 'string', default: '3000' },
+      long: { type: 'string', default: '13000' },
+    },
   });
   const { prepare } = await import('./runtime.js');
   const { base } = prepare();
   const [warmup, short, long] = [Number(values.warmup), Number(values.short), Number(values.long)];
   const a = await count(base, values.path!, warmup, short);
   const b = await count(base, values.path!, warmup, long);
-  console.log(`${values.path}  ${Math.round((b - a) / (long - short)).toLocaleString('en-US')} instructions/request  (${repo}; ${a} and ${b} for ${warmup}+${short} and ${warmup}+${long} requests)`);
+  console.log(
+    `${values.path}  ${Math.round((b - a) / (long - short)).toLocaleString('en-US')} instructions/request  (${repo}; ${a} and ${b} for ${warmup}+${short} and ${warmup}+${long} requests)`,
+  );
   process.exit(0);
 }

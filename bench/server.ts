@@ -17,7 +17,13 @@ export type Variant =
   | { kind: 'bare-headers' }
   | { kind: 'bare-headers-one-call' }
   | { kind: 'compiled'; module: string; session?: boolean }
-  | { kind: 'filters'; filters: { id: string; params: Record<string, string> }[]; session?: boolean; sessionTimeoutMinutes?: number; maxSessions?: number }
+  | {
+      kind: 'filters';
+      filters: { id: string; params: Record<string, string> }[];
+      session?: boolean;
+      sessionTimeoutMinutes?: number;
+      maxSessions?: number;
+    }
   | { kind: 'express' }
   | { kind: 'fastify' };
 
@@ -44,7 +50,12 @@ async function listener(v: Variant): Promise<http.RequestListener | 'fastify'> {
       const filters = v.filters.map(({ id, params }) => {
         const spec = filterSpecById(id);
         if (!spec) throw new Error(`unknown filter ${id}`);
-        return { filterName: spec.simpleName, className: spec.classNames[0]!, factory: runtime.FILTER_FACTORIES[id]!, config: spec.schema.parse(params) };
+        return {
+          filterName: spec.simpleName,
+          className: spec.classNames[0]!,
+          factory: runtime.FILTER_FACTORIES[id]!,
+          config: spec.schema.parse(params),
+        };
       });
       const mw = runtime.createContextRuntime({
         contextPath: '/app',

@@ -24,10 +24,16 @@ export interface SessionHeapPoint {
   rssMB: number;
 }
 
-export async function run(o: { sessions: number; concurrency: number }): Promise<{ points: SessionHeapPoint[]; bytesPerSession: number; failures: number }> {
+export async function run(o: {
+  sessions: number;
+  concurrency: number;
+}): Promise<{ points: SessionHeapPoint[]; bytesPerSession: number; failures: number }> {
   const base = mkdtempSync(join(tmpdir(), 'tg-session-heap-'));
   cpSync(EXAMPLE_BASE, base, { recursive: true });
-  const { child, port } = await startExampleChild(base, { ...process.env, TOLLGATE_BENCH_MAX_SESSIONS: String(o.sessions) });
+  const { child, port } = await startExampleChild(base, {
+    ...process.env,
+    TOLLGATE_BENCH_MAX_SESSIONS: String(o.sessions),
+  });
   const client = new Client(port);
   const points: SessionHeapPoint[] = [];
   let failures = 0;
@@ -35,7 +41,9 @@ export async function run(o: { sessions: number; concurrency: number }): Promise
     const point = async (sessions: number): Promise<void> => {
       const m = await sampleChild(child);
       points.push({ sessions, heapMB: +(m.heapUsed / MB).toFixed(1), rssMB: +(m.rss / MB).toFixed(1) });
-      process.stderr.write(`${sessions} sessions: heap ${(m.heapUsed / MB).toFixed(1)} MB, rss ${(m.rss / MB).toFixed(1)} MB\n`);
+      process.stderr.write(
+        `${sessions} sessions: heap ${(m.heapUsed / MB).toFixed(1)} MB, rss ${(m.rss / MB).toFixed(1)} MB\n`,
+      );
     };
     // A few requests of each kind first, so the heap at 0 is a warm server's.
     for (let i = 0; i < 200; i++) await client.status('GET', '/');
@@ -64,9 +72,14 @@ export async function run(o: { sessions: number; concurrency: number }): Promise
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const { values } = parseArgs({ options: { sessions: { type: 'string', default: '100000' }, concurrency: { type: 'string', default: '32' } } });
+  const { values } = parseArgs({
+    options: { sessions: { type: 'string', default: '100000' }, concurrency: { type: 'string', default: '32' } },
+  });
   const r = await run({ sessions: Number(values.sessions), concurrency: Number(values.concurrency) });
   console.log(`sessions  heap_MB  rss_MB`);
-  for (const p of r.points) console.log(`${String(p.sessions).padStart(8)} ${p.heapMB.toFixed(1).padStart(8)} ${p.rssMB.toFixed(1).padStart(7)}`);
+  for (const p of r.points)
+    console.log(
+      `${String(p.sessions).padStart(8)} ${p.heapMB.toFixed(1).padStart(8)} ${p.rssMB.toFixed(1).padStart(7)}`,
+    );
   console.log(`per session: ${r.bytesPerSession} bytes of heap; token fetches not answered 200: ${r.failures}`);
 }

@@ -36,13 +36,27 @@ const MB = 1024 * 1024;
 export async function run(o: { requests: number; slices: number }): Promise<SessionResult> {
   const maxSessions = 10_000;
   const server = await startServer(
-    { kind: 'filters', filters: [{ id: 'csrf-prevention', params: { entryPoints: '/hello', nonceCacheSize: '5' } }], session: true, sessionTimeoutMinutes: 30, maxSessions },
+    {
+      kind: 'filters',
+      filters: [{ id: 'csrf-prevention', params: { entryPoints: '/hello', nonceCacheSize: '5' } }],
+      session: true,
+      sessionTimeoutMinutes: 30,
+      maxSessions,
+    },
     ['--expose-gc'],
   );
   const points: SessionPoint[] = [];
   try {
     const m0 = await server.memory();
-    points.push({ requests: 0, heapUsedMB: m0.usage.heapUsed / MB, rssMB: m0.usage.rss / MB, sessions: m0.sessions, evicted: m0.evicted, rps: 0, non2xx: 0 });
+    points.push({
+      requests: 0,
+      heapUsedMB: m0.usage.heapUsed / MB,
+      rssMB: m0.usage.rss / MB,
+      sessions: m0.sessions,
+      evicted: m0.evicted,
+      rps: 0,
+      non2xx: 0,
+    });
     const per = Math.ceil(o.requests / o.slices);
     let done = 0;
     while (done < o.requests) {
@@ -53,7 +67,15 @@ export async function run(o: { requests: number; slices: number }): Promise<Sess
       r.rps = (r.requests * 1000) / (Date.now() - t);
       done += r.requests;
       const m = await server.memory();
-      points.push({ requests: done, heapUsedMB: m.usage.heapUsed / MB, rssMB: m.usage.rss / MB, sessions: m.sessions, evicted: m.evicted, rps: r.rps, non2xx: r.non2xx });
+      points.push({
+        requests: done,
+        heapUsedMB: m.usage.heapUsed / MB,
+        rssMB: m.usage.rss / MB,
+        sessions: m.sessions,
+        evicted: m.evicted,
+        rps: r.rps,
+        non2xx: r.non2xx,
+      });
       process.stderr.write('.');
     }
     process.stderr.write('\n');
@@ -61,7 +83,12 @@ export async function run(o: { requests: number; slices: number }): Promise<Sess
     await server.stop();
   }
   const warm = points[1] ?? points[0]!;
-  return { requests: o.requests, maxSessions, points, heapGrowthMB: points[points.length - 1]!.heapUsedMB - warm.heapUsedMB };
+  return {
+    requests: o.requests,
+    maxSessions,
+    points,
+    heapGrowthMB: points[points.length - 1]!.heapUsedMB - warm.heapUsedMB,
+  };
 }
 
 export function formatSessions(r: SessionResult): string {
@@ -76,7 +103,13 @@ export function formatSessions(r: SessionResult): string {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const { values } = parseArgs({ options: { requests: { type: 'string', default: '1000000' }, slices: { type: 'string', default: '10' }, json: { type: 'boolean', default: false } } });
+  const { values } = parseArgs({
+    options: {
+      requests: { type: 'string', default: '1000000' },
+      slices: { type: 'string', default: '10' },
+      json: { type: 'boolean', default: false },
+    },
+  });
   const r = await run({ requests: Number(values.requests), slices: Number(values.slices) });
   process.stdout.write(`${values.json ? JSON.stringify(r) : formatSessions(r)}\n`, () => process.exit(0));
 }

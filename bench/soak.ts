@@ -86,13 +86,28 @@ export class Client {
   private readonly agent = new Agent({ keepAlive: true, maxSockets: 64 });
   constructor(readonly port: number) {}
 
-  call(method: string, path: string, headers: Record<string, string> = {}, body?: string): Promise<{ status: number; headers: Record<string, string | string[] | undefined> }> {
+  call(
+    method: string,
+    path: string,
+    headers: Record<string, string> = {},
+    body?: string,
+  ): Promise<{ status: number; headers: Record<string, string | string[] | undefined> }> {
     return new Promise((resolve, reject) => {
-      const req = request({ host: '127.0.0.1', port: this.port, method, path, headers: { host: 'localhost', ...headers }, agent: this.agent }, (res) => {
-        res.resume();
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers }));
-        res.on('error', reject);
-      });
+      const req = request(
+        {
+          host: '127.0.0.1',
+          port: this.port,
+          method,
+          path,
+          headers: { host: 'localhost', ...headers },
+          agent: this.agent,
+        },
+        (res) => {
+          res.resume();
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers }));
+          res.on('error', reject);
+        },
+      );
       req.on('error', reject);
       req.end(body);
     });
@@ -123,10 +138,37 @@ const KINDS: Kind[] = [
   { name: 'root', weight: 14, expect: [200], send: (c) => c.status('GET', '/') },
   { name: 'partners', weight: 6, expect: [200], send: (c) => c.status('GET', '/', { host: 'partners.localhost' }) },
   { name: 'css', weight: 10, expect: [200], send: (c) => c.status('GET', '/static/assets/site.css') },
-  { name: 'js-conditional', weight: 6, expect: [200, 304], send: (c) => c.status('GET', '/static/assets/app.js', { 'if-modified-since': new Date(Date.now() + 86_400_000).toUTCString() }) },
-  { name: 'cors', weight: 10, expect: [200], send: (c) => c.status('GET', '/api/index.json', { origin: 'https://app.example.com' }) },
-  { name: 'cors-refused', weight: 3, expect: [403], send: (c) => c.status('GET', '/api/index.json', { origin: 'https://evil.example' }) },
-  { name: 'preflight', weight: 5, expect: [200], send: (c) => c.status('OPTIONS', '/api/index.json', { origin: 'https://admin.example.com', 'access-control-request-method': 'PUT' }) },
+  {
+    name: 'js-conditional',
+    weight: 6,
+    expect: [200, 304],
+    send: (c) =>
+      c.status('GET', '/static/assets/app.js', {
+        'if-modified-since': new Date(Date.now() + 86_400_000).toUTCString(),
+      }),
+  },
+  {
+    name: 'cors',
+    weight: 10,
+    expect: [200],
+    send: (c) => c.status('GET', '/api/index.json', { origin: 'https://app.example.com' }),
+  },
+  {
+    name: 'cors-refused',
+    weight: 3,
+    expect: [403],
+    send: (c) => c.status('GET', '/api/index.json', { origin: 'https://evil.example' }),
+  },
+  {
+    name: 'preflight',
+    weight: 5,
+    expect: [200],
+    send: (c) =>
+      c.status('OPTIONS', '/api/index.json', {
+        origin: 'https://admin.example.com',
+        'access-control-request-method': 'PUT',
+      }),
+  },
   { name: 'csrf-fetch', weight: 14, expect: [200], send: (c) => c.fetchToken() },
   {
     name: 'csrf-post-token',
@@ -135,16 +177,46 @@ const KINDS: Kind[] = [
     send: (c) => {
       const s = c.sessions[Math.floor(Math.random() * c.sessions.length)];
       if (s === undefined) return c.fetchToken();
-      return c.status('POST', '/api/index.json', { cookie: s.cookie, 'x-csrf-token': s.token, 'content-type': 'application/x-www-form-urlencoded' }, 'a=1&b=2');
+      return c.status(
+        'POST',
+        '/api/index.json',
+        { cookie: s.cookie, 'x-csrf-token': s.token, 'content-type': 'application/x-www-form-urlencoded' },
+        'a=1&b=2',
+      );
     },
   },
-  { name: 'csrf-post-missing', weight: 4, expect: [403], send: (c) => c.status('POST', '/api/index.json', { 'content-type': 'application/x-www-form-urlencoded' }, 'a=1') },
+  {
+    name: 'csrf-post-missing',
+    weight: 4,
+    expect: [403],
+    send: (c) => c.status('POST', '/api/index.json', { 'content-type': 'application/x-www-form-urlencoded' }, 'a=1'),
+  },
   { name: 'intranet', weight: 5, expect: [200], send: (c) => c.status('GET', '/intranet/') },
-  { name: 'intranet-forwarded', weight: 5, expect: [403], send: (c) => c.status('GET', '/intranet/', { 'x-forwarded-for': '203.0.113.9' }) },
-  { name: 'not-found', weight: 4, expect: [404], send: (c) => c.status('GET', `/nope/${Math.random().toString(36).slice(2)}`) },
+  {
+    name: 'intranet-forwarded',
+    weight: 5,
+    expect: [403],
+    send: (c) => c.status('GET', '/intranet/', { 'x-forwarded-for': '203.0.113.9' }),
+  },
+  {
+    name: 'not-found',
+    weight: 4,
+    expect: [404],
+    send: (c) => c.status('GET', `/nope/${Math.random().toString(36).slice(2)}`),
+  },
   { name: 'web-inf', weight: 2, expect: [404], send: (c) => c.status('GET', '/static/WEB-INF/web.xml') },
-  { name: 'host-manager', weight: 0.3, expect: [200], send: (c) => c.status('GET', '/host-manager/text/list', { authorization: DEPLOYER }) },
-  { name: 'host-manager-ghost', weight: 0.3, expect: [401], send: (c) => c.status('GET', '/host-manager/text/list', { authorization: GHOST }) },
+  {
+    name: 'host-manager',
+    weight: 0.3,
+    expect: [200],
+    send: (c) => c.status('GET', '/host-manager/text/list', { authorization: DEPLOYER }),
+  },
+  {
+    name: 'host-manager-ghost',
+    weight: 0.3,
+    expect: [401],
+    send: (c) => c.status('GET', '/host-manager/text/list', { authorization: GHOST }),
+  },
 ];
 const TOTAL_WEIGHT = KINDS.reduce((s, k) => s + k.weight, 0);
 
@@ -155,10 +227,19 @@ function pick(): Kind {
 }
 
 /** Starts the example served from `base` in a child process (this file with --child) and resolves with it and its port. */
-export async function startExampleChild(base: string, env: NodeJS.ProcessEnv = process.env): Promise<{ child: ChildProcess; port: number }> {
-  const child = fork(THIS_FILE, ['--child', base], { execArgv: ['--expose-gc', '--import', 'tsx'], stdio: ['ignore', 'ignore', 'inherit', 'ipc'], env });
+export async function startExampleChild(
+  base: string,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<{ child: ChildProcess; port: number }> {
+  const child = fork(THIS_FILE, ['--child', base], {
+    execArgv: ['--expose-gc', '--import', 'tsx'],
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+    env,
+  });
   const port = await new Promise<number>((resolve, reject) => {
-    child.once('message', (m: { port?: number }) => (m.port ? resolve(m.port) : reject(new Error('child did not start'))));
+    child.once('message', (m: { port?: number }) =>
+      m.port ? resolve(m.port) : reject(new Error('child did not start')),
+    );
     child.once('exit', (code) => reject(new Error(`child exited with ${code}`)));
   });
   return { child, port };
@@ -261,7 +342,17 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
     clearInterval(timer);
     await sampling;
     if (childExit === null) await sample();
-    return { durationSeconds: Math.round((Date.now() - started) / 1000), warmupRequests, requests: requests - warmupRequests, errors, statuses, unexpected, initial, samples, childExit };
+    return {
+      durationSeconds: Math.round((Date.now() - started) / 1000),
+      warmupRequests,
+      requests: requests - warmupRequests,
+      errors,
+      statuses,
+      unexpected,
+      initial,
+      samples,
+      childExit,
+    };
   } finally {
     client.close();
     child.kill();
@@ -280,7 +371,12 @@ async function child(base: string): Promise<void> {
   const memory = new MemoryStateBackend();
   const state =
     cap > 0
-      ? { name: 'memory', context: (host: string, path: string) => memory.context(host, path, { maxSessions: cap }), lockouts: memory.lockouts.bind(memory), close: () => memory.close() }
+      ? {
+          name: 'memory',
+          context: (host: string, path: string) => memory.context(host, path, { maxSessions: cap }),
+          lockouts: memory.lockouts.bind(memory),
+          close: () => memory.close(),
+        }
       : undefined;
   const c = await startContainer({ base, port: 0, state });
   process.on('message', (m: { type?: string }) => {
@@ -301,7 +397,9 @@ async function main(): Promise<void> {
   const minutes = arg('minutes', 10);
   const csvAt = process.argv.indexOf('--csv');
   const rows = ['t_s,requests,rps,heap_mb,rss_mb,errors'];
-  console.log(`soak: ${minutes} min of mixed traffic against examples/base (child process), concurrency ${arg('concurrency', 32)}`);
+  console.log(
+    `soak: ${minutes} min of mixed traffic against examples/base (child process), concurrency ${arg('concurrency', 32)}`,
+  );
   console.log('   t_s   requests    rps  heap_MB  rss_MB  errors');
   const report = await runSoak({
     seconds: minutes * 60,
@@ -309,18 +407,24 @@ async function main(): Promise<void> {
     intervalSeconds: arg('interval', 10),
     onSample: (s) => {
       rows.push(`${s.t},${s.requests},${s.rps},${s.heapMB},${s.rssMB},${s.errors}`);
-      console.log(`${String(s.t).padStart(6)} ${String(s.requests).padStart(10)} ${String(s.rps).padStart(6)} ${s.heapMB.toFixed(1).padStart(8)} ${s.rssMB.toFixed(1).padStart(7)} ${String(s.errors).padStart(7)}`);
+      console.log(
+        `${String(s.t).padStart(6)} ${String(s.requests).padStart(10)} ${String(s.rps).padStart(6)} ${s.heapMB.toFixed(1).padStart(8)} ${s.rssMB.toFixed(1).padStart(7)} ${String(s.errors).padStart(7)}`,
+      );
     },
   });
   if (csvAt >= 0) writeFileSync(process.argv[csvAt + 1]!, rows.join('\n') + '\n');
   const first = report.samples[0];
   const last = report.samples[report.samples.length - 1];
   console.log(`\nwarm-up: ${report.warmupRequests} requests (token fetches: the session store filled to its cap)`);
-  console.log(`timed: ${report.durationSeconds} s, ${report.requests} requests (${Math.round(report.requests / Math.max(1, report.durationSeconds))}/s), errors ${report.errors}`);
+  console.log(
+    `timed: ${report.durationSeconds} s, ${report.requests} requests (${Math.round(report.requests / Math.max(1, report.durationSeconds))}/s), errors ${report.errors}`,
+  );
   console.log(`statuses: ${JSON.stringify(report.statuses)}`);
   if (report.errors > 0) console.log(`unexpected: ${JSON.stringify(report.unexpected)}`);
   if (first && last) {
-    console.log(`heap (after GC): start ${report.initial.heapMB} MB, after warm-up ${first.heapMB} MB, end ${last.heapMB} MB`);
+    console.log(
+      `heap (after GC): start ${report.initial.heapMB} MB, after warm-up ${first.heapMB} MB, end ${last.heapMB} MB`,
+    );
     console.log(`rss: start ${report.initial.rssMB} MB, after warm-up ${first.rssMB} MB, end ${last.rssMB} MB`);
   }
   console.log(`child: ${report.childExit ?? 'alive until stopped'}`);

@@ -54,7 +54,13 @@ async function containerListener(base: string): Promise<RequestListener> {
 /** Sends `n` GETs of `path` in batches of BATCH (the event loop turns between batches) and checks each finished. */
 function requester(listener: RequestListener, path: string): (n: number) => Promise<void> {
   const socket = new Socket();
-  for (const [k, v] of Object.entries({ remoteAddress: '127.0.0.1', remotePort: 40000, localAddress: '127.0.0.1', localPort: 8080 })) Object.defineProperty(socket, k, { value: v });
+  for (const [k, v] of Object.entries({
+    remoteAddress: '127.0.0.1',
+    remotePort: 40000,
+    localAddress: '127.0.0.1',
+    localPort: 8080,
+  }))
+    Object.defineProperty(socket, k, { value: v });
   const expected = path.includes('missing') ? 404 : 200;
   return async (n) => {
     for (let done = 0; done < n; done += BATCH) {
@@ -64,7 +70,10 @@ function requester(listener: RequestListener, path: string): (n: number) => Prom
         req.method = 'GET';
         req.url = path;
         req.httpVersion = '1.1';
-        (req as unknown as { _addHeaderLines(h: string[], n: number): void })._addHeaderLines(RAW_HEADERS, RAW_HEADERS.length);
+        (req as unknown as { _addHeaderLines(h: string[], n: number): void })._addHeaderLines(
+          RAW_HEADERS,
+          RAW_HEADERS.length,
+        );
         req.push(null);
         const res = new ServerResponse(req);
         listener(req, res);
@@ -72,9 +81,13 @@ function requester(listener: RequestListener, path: string): (n: number) => Prom
       }
       // A cache hit ends within one turn of the event loop; a look-up on the disk takes a few.
       const deadline = Date.now() + 60_000;
-      while (!batch.every((r) => r.writableEnded) && Date.now() < deadline) await new Promise((resolve) => setImmediate(resolve));
+      while (!batch.every((r) => r.writableEnded) && Date.now() < deadline)
+        await new Promise((resolve) => setImmediate(resolve));
       for (const res of batch) {
-        if (!res.writableEnded || res.statusCode !== expected) throw new Error(`${path} answered ${res.statusCode} (ended: ${res.writableEnded}, ${batch.filter((r) => r.writableEnded).length} of ${batch.length} ended, after ${done} requests)`);
+        if (!res.writableEnded || res.statusCode !== expected)
+          throw new Error(
+            `${path} answered ${res.statusCode} (ended: ${res.writableEnded}, ${batch.filter((r) => r.writableEnded).length} of ${batch.length} ended, after ${done} requests)`,
+          );
       }
     }
   };
@@ -94,8 +107,23 @@ async function cpuPerRequest(base: string, path: string): Promise<Timing> {
 }
 
 function countInstructions(base: string, path: string, requests: number): number {
-  const args = ['--tool=cachegrind', '--cache-sim=no', '--cachegrind-out-file=/dev/null', process.execPath, ...process.execArgv];
-  args.push('--predictable', '--random-seed=1', '--hash-seed=1', import.meta.filename, '--count', base, path, String(requests));
+  const args = [
+    '--tool=cachegrind',
+    '--cache-sim=no',
+    '--cachegrind-out-file=/dev/null',
+    process.execPath,
+    ...process.execArgv,
+  ];
+  args.push(
+    '--predictable',
+    '--random-seed=1',
+    '--hash-seed=1',
+    import.meta.filename,
+    '--count',
+    base,
+    path,
+    String(requests),
+  );
   const r = spawnSync('valgrind', args, { encoding: 'utf8', maxBuffer: 1 << 24, env: process.env });
   if (r.status !== 0) throw new Error(`valgrind ${path} ${requests}: exit ${r.status}\n${r.stderr.slice(-2000)}`);
   const m = /I\s+refs:\s+([\d,]+)/.exec(r.stderr);
@@ -136,10 +164,20 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     // valgrind prints its summary when the process ends.
     process.stdout.write('', () => process.exit(0));
   } else {
-    const { values } = parseArgs({ options: { files: { type: 'string', default: 'app.css,app.js,missing.css' }, instructions: { type: 'boolean', default: false }, json: { type: 'boolean', default: false } } });
+    const { values } = parseArgs({
+      options: {
+        files: { type: 'string', default: 'app.css,app.js,missing.css' },
+        instructions: { type: 'boolean', default: false },
+        json: { type: 'boolean', default: false },
+      },
+    });
     const rows = await run(values.files!.split(','), values.instructions!);
     if (values.json) console.log(JSON.stringify(rows));
-    else for (const r of rows) console.log(`${r.file.padEnd(14)} ${r.us.median.toFixed(2)} µs/request (${r.us.min.toFixed(2)}-${r.us.max.toFixed(2)})${r.instructions === null ? '' : `  ${r.instructions.toLocaleString('en-US')} instructions/request`}`);
+    else
+      for (const r of rows)
+        console.log(
+          `${r.file.padEnd(14)} ${r.us.median.toFixed(2)} µs/request (${r.us.min.toFixed(2)}-${r.us.max.toFixed(2)})${r.instructions === null ? '' : `  ${r.instructions.toLocaleString('en-US')} instructions/request`}`,
+        );
     process.exit(0);
   }
 }

@@ -39,8 +39,14 @@ export async function timeWithCosts(fn: () => unknown, runs = 7, warmup = 2): Pr
     }
     // GC entries reach the observer asynchronously.
     await new Promise((resolve) => setTimeout(resolve, 20));
-    const gc = windows.map((w) => pauses.reduce((sum, p) => (p.start >= w.start && p.start < w.end ? sum + p.duration : sum), 0));
-    return { ...summarise(windows.map((w) => w.end - w.start)), gcMs: summarise(gc), pageFaults: summarise(windows.map((w) => w.faults)) };
+    const gc = windows.map((w) =>
+      pauses.reduce((sum, p) => (p.start >= w.start && p.start < w.end ? sum + p.duration : sum), 0),
+    );
+    return {
+      ...summarise(windows.map((w) => w.end - w.start)),
+      gcMs: summarise(gc),
+      pageFaults: summarise(windows.map((w) => w.faults)),
+    };
   } finally {
     observer.disconnect();
   }
@@ -84,7 +90,11 @@ export function runsFor(size: number): { runs: number; warmup: number } {
  * once two callers have run through it V8's optimised code serves neither well.
  */
 export function measureInChild(script: string, args: string[], input = '', nodeFlags: readonly string[] = []): Timing {
-  const out = execFileSync(process.execPath, [...process.execArgv, ...nodeFlags, script, '--measure', ...args], { input, encoding: 'utf8', maxBuffer: 1 << 24 });
+  const out = execFileSync(process.execPath, [...process.execArgv, ...nodeFlags, script, '--measure', ...args], {
+    input,
+    encoding: 'utf8',
+    maxBuffer: 1 << 24,
+  });
   return JSON.parse(out.trim().split('\n').pop()!) as Timing;
 }
 
@@ -101,7 +111,8 @@ export function benchArgs(argv: string[], defaults: number[]): { sizes: number[]
     else if (/^\d+(,\d+)*$/.test(a)) sizes = a.split(',').map(Number);
     else rest.push(a);
   }
-  if (sizes.some((n) => !Number.isInteger(n) || n < 0)) throw new Error(`--sizes: whole numbers, comma-separated (got ${sizes.join(',')})`);
+  if (sizes.some((n) => !Number.isInteger(n) || n < 0))
+    throw new Error(`--sizes: whole numbers, comma-separated (got ${sizes.join(',')})`);
   return { sizes, json, rest };
 }
 

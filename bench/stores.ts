@@ -29,7 +29,9 @@ import { startRedis } from '../test/stores/redis-server.js';
 import { cpuSeconds, load, LOAD_TOOL, spread, type LoadRun } from './load.js';
 
 const repo = join(import.meta.dirname, '..');
-const { values } = parseArgs({ options: { seconds: { type: 'string', default: '10' }, runs: { type: 'string', default: '3' } } });
+const { values } = parseArgs({
+  options: { seconds: { type: 'string', default: '10' }, runs: { type: 'string', default: '3' } },
+});
 const seconds = Number(values.seconds);
 const runs = Number(values.runs);
 
@@ -94,11 +96,18 @@ function stopChain(s: Served): Promise<void> {
   });
 }
 
-function getOnce(port: number, path: string, headers: Record<string, string> = {}, agent?: Agent): Promise<{ status: number; cookie: string | null }> {
+function getOnce(
+  port: number,
+  path: string,
+  headers: Record<string, string> = {},
+  agent?: Agent,
+): Promise<{ status: number; cookie: string | null }> {
   return new Promise((resolve, reject) => {
     const req = request({ host: '127.0.0.1', port, path, headers, ...(agent ? { agent } : {}) }, (res) => {
       res.resume();
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, cookie: res.headers['set-cookie']?.[0]?.split(';')[0] ?? null }));
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, cookie: res.headers['set-cookie']?.[0]?.split(';')[0] ?? null }),
+      );
     });
     req.on('error', reject);
     req.end();
@@ -106,7 +115,9 @@ function getOnce(port: number, path: string, headers: Record<string, string> = {
 }
 
 /** Read events, commands sent (EVALSHA, EVAL, DEL: what a client writes) and commands run (those plus the scripts' own redis.call). */
-async function redisCounters(raw: { info(section: string): Promise<unknown> }): Promise<{ reads: number; sent: number; executed: number }> {
+async function redisCounters(raw: {
+  info(section: string): Promise<unknown>;
+}): Promise<{ reads: number; sent: number; executed: number }> {
   const stats = String(await raw.info('stats'));
   const reads = Number(/total_reads_processed:(\d+)/.exec(stats)![1]);
   const cmd = String(await raw.info('commandstats'));
@@ -147,7 +158,10 @@ async function main(): Promise<void> {
   await raw.connect();
   const base = mkdtempSync(join(os.tmpdir(), 'tg-bench-stores-'));
   mkdirSync(join(base, 'conf'), { recursive: true });
-  writeFileSync(join(base, 'conf', 'server.xml'), '<Server port="-1"><Service name="Catalina"><Connector port="8080"/><Engine name="Catalina" defaultHost="localhost"><Host name="localhost" appBase="webapps"/></Engine></Service></Server>');
+  writeFileSync(
+    join(base, 'conf', 'server.xml'),
+    '<Server port="-1"><Service name="Catalina"><Connector port="8080"/><Engine name="Catalina" defaultHost="localhost"><Host name="localhost" appBase="webapps"/></Engine></Service></Server>',
+  );
   mkdirSync(join(base, 'webapps', 'app', 'WEB-INF'), { recursive: true });
   writeFileSync(join(base, 'webapps', 'app', 'WEB-INF', 'web.xml'), WEB_XML);
   // Inside the package, so `tollgate/runtime` and `tollgate/stores/redis` resolve to its dist/ by name.
@@ -172,7 +186,8 @@ async function main(): Promise<void> {
         const s = await startChain(dir, modes[mode]);
         try {
           const first = await getOnce(s.port, '/app/page');
-          if (first.status !== 200 || first.cookie === null) throw new Error(`the entry point answered ${first.status} without a session cookie`);
+          if (first.status !== 200 || first.cookie === null)
+            throw new Error(`the entry point answered ${first.status} without a session cookie`);
           const headers = { Cookie: first.cookie };
           await load(s.port, { path: '/app/page', seconds: 2, connections: 32, headers });
           if (run === 0) {
@@ -180,13 +195,18 @@ async function main(): Promise<void> {
             const p50 = await oneAtATime(s.port, '/app/page', headers, SEQUENTIAL);
             const after = await redisCounters(raw);
             // The two INFO commands of the probe itself are not counted (excluded by name); its reads are (2).
-            const per = (k: 'reads' | 'sent' | 'executed', less = 0): number => (after[k] - before[k] - less) / SEQUENTIAL;
-            sequential[mode] = mode === 'memory' ? { ...sequential.memory, p50 } : { p50, reads: per('reads', 2), sent: per('sent'), executed: per('executed') };
+            const per = (k: 'reads' | 'sent' | 'executed', less = 0): number =>
+              (after[k] - before[k] - less) / SEQUENTIAL;
+            sequential[mode] =
+              mode === 'memory'
+                ? { ...sequential.memory, p50 }
+                : { p50, reads: per('reads', 2), sent: per('sent'), executed: per('executed') };
           }
           const redisCpu = cpuSeconds(redis.pid);
           const r = await load(s.port, { path: '/app/page', seconds, connections: 32, headers }, s.child.pid);
           if (mode === 'redis') redisCpuUs = ((cpuSeconds(redis.pid) - redisCpu) * 1e6) / r.requests;
-          if (r.non2xx > 0 || r.errors > 0) throw new Error(`${mode}: ${r.non2xx} non-2xx answers and ${r.errors} errors`);
+          if (r.non2xx > 0 || r.errors > 0)
+            throw new Error(`${mode}: ${r.non2xx} non-2xx answers and ${r.errors} errors`);
           loadRuns[mode].push(r);
         } finally {
           await stopChain(s);
@@ -204,16 +224,19 @@ async function main(): Promise<void> {
     };
     const m = med('memory', (r) => r.rps).median;
     const rd = med('redis', (r) => r.rps).median;
-    const load1 = os.loadavg().map((x) => x.toFixed(2)).join(' ');
+    const load1 = os
+      .loadavg()
+      .map((x) => x.toFixed(2))
+      .join(' ');
     const out = [
       `Chain: RateLimitFilter + CsrfPreventionFilter (a GET to its entry point with a session cookie: session load, window count, nonce issued), compiled module, node:http, ${LOAD_TOOL} with 32 connections, ${seconds} s per run, ${runs} runs per store alternating, medians (min-max). Node ${process.version}, ${os.cpus().length} cores, load average ${load1} at the end.`,
       '',
-      '| store | requests/s | latency p50 / p99 ms | server CPU µs per request | latency p50 ms, one at a time | writes to Redis per request (read events) | commands sent per request (run, with the scripts\' own) |',
+      "| store | requests/s | latency p50 / p99 ms | server CPU µs per request | latency p50 ms, one at a time | writes to Redis per request (read events) | commands sent per request (run, with the scripts' own) |",
       '|---|---|---|---|---|---|---|',
       row('memory'),
       row('redis'),
       '',
-      `Redis costs ${(((1 / rd - 1 / m) * 1e6)).toFixed(0)} µs of wall time per request at this load (${((1 - rd / m) * 100).toFixed(0)}% fewer requests/s); redis-server itself spent ${redisCpuUs.toFixed(0)} µs of CPU per request. Round trips: the session load and the window count go out in one write (node-redis sends a turn's commands together) and the request waits for that one answer; the nonce append follows in a write the request does not wait for (2,000 requests sent one at a time; under load, batches carry several requests' commands).`,
+      `Redis costs ${((1 / rd - 1 / m) * 1e6).toFixed(0)} µs of wall time per request at this load (${((1 - rd / m) * 100).toFixed(0)}% fewer requests/s); redis-server itself spent ${redisCpuUs.toFixed(0)} µs of CPU per request. Round trips: the session load and the window count go out in one write (node-redis sends a turn's commands together) and the request waits for that one answer; the nonce append follows in a write the request does not wait for (2,000 requests sent one at a time; under load, batches carry several requests' commands).`,
     ];
     process.stdout.write(out.join('\n') + '\n');
   } finally {

@@ -15,10 +15,15 @@ export const CATALINA_HOME = process.env.CATALINA_HOME ?? '/usr/share/tomcat10';
 
 /** Where Tomcat can be run from, or why not. */
 export function tomcatAvailable(): { ok: true; version: string } | { ok: false; why: string } {
-  if (!existsSync(join(CATALINA_HOME, 'bin', 'catalina.sh'))) return { ok: false, why: `no Tomcat at ${CATALINA_HOME} (apt-get install tomcat10)` };
+  if (!existsSync(join(CATALINA_HOME, 'bin', 'catalina.sh')))
+    return { ok: false, why: `no Tomcat at ${CATALINA_HOME} (apt-get install tomcat10)` };
   const javac = spawnSync('javac', ['-version'], { encoding: 'utf8' });
   if (javac.status !== 0) return { ok: false, why: 'javac is not on PATH' };
-  const info = spawnSync('java', ['-cp', join(CATALINA_HOME, 'lib', 'catalina.jar'), 'org.apache.catalina.util.ServerInfo'], { encoding: 'utf8' });
+  const info = spawnSync(
+    'java',
+    ['-cp', join(CATALINA_HOME, 'lib', 'catalina.jar'), 'org.apache.catalina.util.ServerInfo'],
+    { encoding: 'utf8' },
+  );
   const version = /Server version:\s*(.*)/.exec(info.stdout ?? '')?.[1]?.trim();
   return version ? { ok: true, version } : { ok: false, why: 'catalina.jar did not report a version' };
 }
@@ -27,8 +32,12 @@ export function tomcatAvailable(): { ok: true; version: string } | { ok: false; 
 export function compileServlets(sourcesDir: string, webapp: string): void {
   const classes = join(webapp, 'WEB-INF', 'classes');
   mkdirSync(classes, { recursive: true });
-  const sources = readdirSync(sourcesDir).filter((f) => f.endsWith('.java')).map((f) => join(sourcesDir, f));
-  const r = spawnSync('javac', ['-cp', join(CATALINA_HOME, 'lib', 'servlet-api.jar'), '-d', classes, ...sources], { encoding: 'utf8' });
+  const sources = readdirSync(sourcesDir)
+    .filter((f) => f.endsWith('.java'))
+    .map((f) => join(sourcesDir, f));
+  const r = spawnSync('javac', ['-cp', join(CATALINA_HOME, 'lib', 'servlet-api.jar'), '-d', classes, ...sources], {
+    encoding: 'utf8',
+  });
   if (r.status !== 0) throw new Error(`javac failed:\n${r.stderr}`);
 }
 
@@ -40,7 +49,6 @@ export interface RunningTomcat {
   log(): string;
   stop(): Promise<void>;
 }
-
 
 /** The installed Tomcat's conf/web.xml (Debian keeps it in /etc/tomcat10), or null without one. */
 export function tomcatGlobalWebXml(): string | null {
@@ -77,7 +85,10 @@ export async function startTomcat(webapps: string, options: { javaOpts?: string 
     join(base, 'conf', 'catalina.properties'),
     'common.loader="${catalina.base}/lib","${catalina.base}/lib/*.jar","${catalina.home}/lib","${catalina.home}/lib/*.jar"\ntomcat.util.scan.StandardJarScanFilter.jarsToSkip=*.jar\n',
   );
-  writeFileSync(join(base, 'conf', 'logging.properties'), 'handlers = java.util.logging.ConsoleHandler\n.level = WARNING\norg.apache.catalina.startup.Catalina.level = INFO\n');
+  writeFileSync(
+    join(base, 'conf', 'logging.properties'),
+    'handlers = java.util.logging.ConsoleHandler\n.level = WARNING\norg.apache.catalina.startup.Catalina.level = INFO\n',
+  );
   let log = '';
   const child = spawn(join(CATALINA_HOME, 'bin', 'catalina.sh'), ['run'], {
     env: { ...process.env, CATALINA_HOME, CATALINA_BASE: base, CATALINA_PID: '', JAVA_OPTS: options.javaOpts ?? '' },

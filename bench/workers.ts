@@ -12,7 +12,17 @@ import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { load } from './load.js';
-import { measure, prepare, REQUEST_HEADERS, rowLine, rowsOf, sample, serveTarget, type LoadRow, type Target } from './runtime.js';
+import {
+  measure,
+  prepare,
+  REQUEST_HEADERS,
+  rowLine,
+  rowsOf,
+  sample,
+  serveTarget,
+  type LoadRow,
+  type Target,
+} from './runtime.js';
 import { compileServlets, startTomcat, tomcatAvailable, type RunningTomcat } from './tomcat.js';
 
 const repo = join(import.meta.dirname, '..');
@@ -27,7 +37,12 @@ export interface WorkersBench {
 
 export const ONE_PROCESS = 'tollgate serve (one process)';
 
-export async function run(o: { seconds: number; runs: number; connections: number; tomcat: boolean }): Promise<WorkersBench> {
+export async function run(o: {
+  seconds: number;
+  runs: number;
+  connections: number;
+  tomcat: boolean;
+}): Promise<WorkersBench> {
   const loadAverage = loadavg().map((x) => Math.round(x * 100) / 100);
   const workers = availableParallelism();
   const { base } = prepare();
@@ -36,21 +51,37 @@ export async function run(o: { seconds: number; runs: number; connections: numbe
   const targets: Target[] = [];
   try {
     targets.push(await serveTarget(base, PATH, [], ONE_PROCESS));
-    targets.push(await serveTarget(base, PATH, ['--workers', 'auto'], `tollgate serve --workers auto (${workers} processes)`));
+    targets.push(
+      await serveTarget(base, PATH, ['--workers', 'auto'], `tollgate serve --workers auto (${workers} processes)`),
+    );
     if (avail.ok) {
       compileServlets(join(repo, 'bench', 'tomcat-src'), join(base, 'webapps', 'app'));
       tomcat = await startTomcat(join(base, 'webapps'));
-      targets.push({ name: avail.version.replace('Apache Tomcat/', 'Tomcat '), port: tomcat.port, pid: tomcat.pid, path: PATH, stop: async () => undefined });
+      targets.push({
+        name: avail.version.replace('Apache Tomcat/', 'Tomcat '),
+        port: tomcat.port,
+        pid: tomcat.pid,
+        path: PATH,
+        stop: async () => undefined,
+      });
     }
     for (const t of targets) {
       const s = await sample(t.port, t.path);
-      if (s.status !== 200 || s.body.length !== 1024) throw new Error(`${t.name} answered ${s.status} with ${s.body.length} bytes for ${PATH}`);
+      if (s.status !== 200 || s.body.length !== 1024)
+        throw new Error(`${t.name} answered ${s.status} with ${s.body.length} bytes for ${PATH}`);
     }
     // The JVM compiles hot paths for a while: give Tomcat a longer warm-up than the others get.
-    if (tomcat) await load(tomcat.port, { path: PATH, seconds: 15, connections: o.connections, headers: REQUEST_HEADERS });
+    if (tomcat)
+      await load(tomcat.port, { path: PATH, seconds: 15, connections: o.connections, headers: REQUEST_HEADERS });
     const got = await measure(targets, { ...o, warmSeconds: 3 });
     return {
-      settings: { seconds: o.seconds, runs: o.runs, connections: o.connections, tomcat: avail.ok ? avail.version : `not measured: ${avail.why}`, workers },
+      settings: {
+        seconds: o.seconds,
+        runs: o.runs,
+        connections: o.connections,
+        tomcat: avail.ok ? avail.version : `not measured: ${avail.why}`,
+        workers,
+      },
       loadAverage,
       rows: rowsOf('workers', got, ONE_PROCESS),
     };
@@ -61,7 +92,9 @@ export async function run(o: { seconds: number; runs: number; connections: numbe
 }
 
 export function formatWorkers(r: WorkersBench): string {
-  const lines = [`load average at start: ${r.loadAverage.join(' ')}; ${r.settings.workers} cores; Tomcat: ${r.settings.tomcat}`];
+  const lines = [
+    `load average at start: ${r.loadAverage.join(' ')}; ${r.settings.workers} cores; Tomcat: ${r.settings.tomcat}`,
+  ];
   for (const x of r.rows) lines.push(rowLine(x, 48));
   return lines.join('\n');
 }
@@ -75,6 +108,11 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       'no-tomcat': { type: 'boolean', default: false },
     },
   });
-  const result = await run({ seconds: Number(values.seconds), runs: Number(values.runs), connections: Number(values.connections), tomcat: !values['no-tomcat'] });
+  const result = await run({
+    seconds: Number(values.seconds),
+    runs: Number(values.runs),
+    connections: Number(values.connections),
+    tomcat: !values['no-tomcat'],
+  });
   process.stdout.write(`${formatWorkers(result)}\n`, () => process.exit(0));
 }

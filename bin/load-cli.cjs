@@ -11,7 +11,16 @@
 // bundle from lint's cache (run as a thread's entry, it loads the bundle and starts the thread's work).
 'use strict';
 const { createRequire } = require('node:module');
-const { mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, utimesSync, writeFileSync } = require('node:fs');
+const {
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  unlinkSync,
+  utimesSync,
+  writeFileSync,
+} = require('node:fs');
 const { tmpdir } = require('node:os');
 const { dirname, join } = require('node:path');
 const vm = require('node:vm');

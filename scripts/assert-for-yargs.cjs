@@ -16,5 +16,6 @@ exports.notStrictEqual = (actual, expected, message) => {
   if (Object.is(actual, expected)) fail(message, `Expected "actual" to be strictly unequal to: ${String(expected)}`);
 };
 exports.strictEqual = (actual, expected, message) => {
-  if (!Object.is(actual, expected)) fail(message, `Expected values to be strictly equal: ${String(actual)} !== ${String(expected)}`);
+  if (!Object.is(actual, expected))
+    fail(message, `Expected values to be strictly equal: ${String(actual)} !== ${String(expected)}`);
 };

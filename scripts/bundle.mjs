@@ -43,9 +43,17 @@ await build({
   // recheck's JavaScript build is its own file (dist/bundle/recheck.cjs, below), loaded by the regex-redos rule on first use: bundled in, every start would parse it.
   // The language server's libraries likewise: only `tollgate lsp` loads them (src/lsp/server.ts requires them).
   // @redis/client likewise: only `serve --store redis://` and tollgate/stores/redis load it.
-  external: ['@redis/client', 'recheck', 'vscode-languageserver', 'vscode-languageserver/node', 'vscode-languageserver-textdocument'],
+  external: [
+    '@redis/client',
+    'recheck',
+    'vscode-languageserver',
+    'vscode-languageserver/node',
+    'vscode-languageserver-textdocument',
+  ],
   // CommonJS dependencies bundled here (saxes, picomatch) call require(); give each output file one.
-  banner: { js: "import { createRequire as __tollgateRequire } from 'node:module'; const require = __tollgateRequire(import.meta.url);" },
+  banner: {
+    js: "import { createRequire as __tollgateRequire } from 'node:module'; const require = __tollgateRequire(import.meta.url);",
+  },
 });
 
 // src/ loads large libraries on first use with createRequire(import.meta.url)('refa'), which esbuild
@@ -69,7 +77,10 @@ const refaTablesOnDemand = {
   setup(b) {
     b.onLoad({ filter: /[\\/]node_modules[\\/]refa[\\/]index\.js$/ }, async (args) => {
       const { source, lazy } = lazyJsonTables(await readFile(args.path, 'utf8'));
-      if (lazy === 0) console.warn(`${args.path}: no JSON table left to parse on demand (refa's layout changed): lint pays 8 ms more at start`);
+      if (lazy === 0)
+        console.warn(
+          `${args.path}: no JSON table left to parse on demand (refa's layout changed): lint pays 8 ms more at start`,
+        );
       return { contents: source, loader: 'js' };
     });
   },
@@ -79,7 +90,11 @@ const refaTablesOnDemand = {
 const assertForYargs = {
   name: 'assert-for-yargs',
   setup(b) {
-    b.onResolve({ filter: /^assert$/ }, (args) => (/[\\/]node_modules[\\/]yargs[\\/]/.test(args.importer) ? { path: resolve('scripts/assert-for-yargs.cjs') } : undefined));
+    b.onResolve({ filter: /^assert$/ }, (args) =>
+      /[\\/]node_modules[\\/]yargs[\\/]/.test(args.importer)
+        ? { path: resolve('scripts/assert-for-yargs.cjs') }
+        : undefined,
+    );
   },
 };
 
@@ -100,7 +115,13 @@ await build({
   target: 'node20',
   sourcemap: false,
   logLevel: 'warning',
-  external: ['@redis/client', 'recheck', 'vscode-languageserver', 'vscode-languageserver/node', 'vscode-languageserver-textdocument'],
+  external: [
+    '@redis/client',
+    'recheck',
+    'vscode-languageserver',
+    'vscode-languageserver/node',
+    'vscode-languageserver-textdocument',
+  ],
   define: { 'import.meta.url': '__tollgate_url' },
   banner: { js: "const __tollgate_url = require('node:url').pathToFileURL(__filename).href;" },
   plugins: [lazyRequiresBundled, refaTablesOnDemand, assertForYargs],
@@ -119,7 +140,8 @@ async function finishCli(path) {
   const lines = text.split('\n');
   for (const [i, line] of lines.entries()) {
     // Outside a comment a raw non-ASCII character would be code, which escaping would change.
-    if (/[^\x00-\x7f]/.test(line) && !/^\s*(\/\/|\/?\*)/.test(line)) throw new Error(`${path}:${i + 1}: non-ASCII outside a comment`);
+    if (/[^\x00-\x7f]/.test(line) && !/^\s*(\/\/|\/?\*)/.test(line))
+      throw new Error(`${path}:${i + 1}: non-ASCII outside a comment`);
   }
   const ascii = text.replace(/[^\x00-\x7f]/g, (c) => `\\u{${c.codePointAt(0).toString(16)}}`);
   const hash = createHash('sha256').update(ascii).digest('hex').slice(0, 16);
@@ -143,7 +165,9 @@ async function licence(pkg) {
 await build({
   entryPoints: { recheck: 'node_modules/recheck/lib/main.js' },
   // Their licences (MIT, and tslib's 0BSD) travel with the code.
-  banner: { js: `/*\n${(await Promise.all(['recheck', 'synckit', '@pkgr/core', 'tslib'].map(licence))).join('\n').replaceAll('*/', '* /')}*/` },
+  banner: {
+    js: `/*\n${(await Promise.all(['recheck', 'synckit', '@pkgr/core', 'tslib'].map(licence))).join('\n').replaceAll('*/', '* /')}*/`,
+  },
   outdir: 'dist/bundle',
   outExtension: { '.js': '.cjs' },
   bundle: true,

@@ -17,5 +17,7 @@ for (const f of manifest.files) {
     byRule.set(key, (byRule.get(key) ?? 0) + 1);
   }
 }
-console.log(`${manifest.files.length} files: ${total['error']} errors, ${total['warning']} warnings, ${total['info']} infos`);
+console.log(
+  `${manifest.files.length} files: ${total['error']} errors, ${total['warning']} warnings, ${total['info']} infos`,
+);
 for (const [key, n] of [...byRule].sort(([a], [b]) => a.localeCompare(b))) console.log(`  ${key} ${n}`);

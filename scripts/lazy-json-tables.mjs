@@ -29,7 +29,9 @@ export function lazyJsonTables(source) {
     else eager++;
   }
   if (lazy.size === 0) return { source, lazy: 0, eager };
-  let out = source.replace(DEF, (all, pre, name, literal) => (lazy.has(name) ? `${pre}${name}=new __TgLazyJSON(${literal})` : all));
+  let out = source.replace(DEF, (all, pre, name, literal) =>
+    lazy.has(name) ? `${pre}${name}=new __TgLazyJSON(${literal})` : all,
+  );
   out = out.replaceAll('Object.freeze({__proto__:null,', '__tgLazyFreeze({__proto__:null,');
   // After the "use strict" directive, which must stay the file's first statement.
   const directive = /^\s*(["'])use strict\1;?/.exec(out);

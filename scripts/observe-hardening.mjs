@@ -26,18 +26,30 @@ const running = new Set();
 const temporary = new Set();
 function stopAll() {
   for (const child of running) {
-    try { process.kill(-child.pid, 'SIGKILL'); } catch { /* gone */ }
+    try {
+      process.kill(-child.pid, 'SIGKILL');
+    } catch {
+      /* gone */
+    }
   }
   for (const dir of temporary) rmSync(dir, { recursive: true, force: true });
 }
 process.on('exit', stopAll);
-for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => { stopAll(); process.exit(130); });
+for (const sig of ['SIGINT', 'SIGTERM'])
+  process.on(sig, () => {
+    stopAll();
+    process.exit(130);
+  });
 
-const freePort = () => new Promise((ok, ko) => {
-  const s = createServer();
-  s.listen(0, '127.0.0.1', () => { const { port } = s.address(); s.close(() => ok(port)); });
-  s.on('error', ko);
-});
+const freePort = () =>
+  new Promise((ok, ko) => {
+    const s = createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => ok(port));
+    });
+    s.on('error', ko);
+  });
 
 function tempBase() {
   const dir = mkdtempSync(join(tmpdir(), 'tollgate-harden-'));
@@ -50,28 +62,49 @@ function tempBase() {
 
 async function start(base) {
   const child = spawn(join(CATALINA_HOME, 'bin', 'catalina.sh'), ['run'], {
-    env: { ...process.env, CATALINA_HOME, CATALINA_BASE: base, CATALINA_PID: '' }, detached: true, stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, CATALINA_HOME, CATALINA_BASE: base, CATALINA_PID: '' },
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
   running.add(child);
   let log = '';
-  child.stdout.on('data', (d) => { log += d; });
-  child.stderr.on('data', (d) => { log += d; });
+  child.stdout.on('data', (d) => {
+    log += d;
+  });
+  child.stderr.on('data', (d) => {
+    log += d;
+  });
   const deadline = Date.now() + 90_000;
   while (!/Server startup in/.test(log)) {
     if (Date.now() > deadline || child.exitCode !== null) throw new Error(`Tomcat did not start:\n${log}`);
     await new Promise((r) => setTimeout(r, 200));
   }
-  return { log: () => log, stop: () => { try { process.kill(-child.pid, 'SIGKILL'); } catch { /* gone */ } running.delete(child); } };
+  return {
+    log: () => log,
+    stop: () => {
+      try {
+        process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        /* gone */
+      }
+      running.delete(child);
+    },
+  };
 }
 
 function http1(port, method, path, headers = {}) {
   return new Promise((ok, ko) => {
-    const req = request({ host: '127.0.0.1', port, method, path, headers: { Host: 'localhost', ...headers } }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (d) => { body += d; });
-      res.on('end', () => ok({ status: res.statusCode, headers: res.headers, body }));
-    });
+    const req = request(
+      { host: '127.0.0.1', port, method, path, headers: { Host: 'localhost', ...headers } },
+      (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (d) => {
+          body += d;
+        });
+        res.on('end', () => ok({ status: res.statusCode, headers: res.headers, body }));
+      },
+    );
     req.on('error', ko);
     req.end();
   });
@@ -79,16 +112,37 @@ function http1(port, method, path, headers = {}) {
 
 /** One AJP13 FORWARD_REQUEST for GET `path` with no secret; resolves with the status of SEND_HEADERS, or the error. */
 function ajpGet(port, path) {
-  const str = (s) => { const b = Buffer.from(s, 'latin1'); const out = Buffer.alloc(3 + b.length); out.writeUInt16BE(b.length, 0); b.copy(out, 2); out[2 + b.length] = 0; return out; };
-  const parts = [Buffer.from([2, 2]), str('HTTP/1.1'), str(path), str('127.0.0.1'), str('localhost'), str('localhost'), Buffer.from([0, 80, 0]),
-    Buffer.from([0, 1]), Buffer.from([0xa0, 0x0b]), str('localhost'), Buffer.from([0xff])];
+  const str = (s) => {
+    const b = Buffer.from(s, 'latin1');
+    const out = Buffer.alloc(3 + b.length);
+    out.writeUInt16BE(b.length, 0);
+    b.copy(out, 2);
+    out[2 + b.length] = 0;
+    return out;
+  };
+  const parts = [
+    Buffer.from([2, 2]),
+    str('HTTP/1.1'),
+    str(path),
+    str('127.0.0.1'),
+    str('localhost'),
+    str('localhost'),
+    Buffer.from([0, 80, 0]),
+    Buffer.from([0, 1]),
+    Buffer.from([0xa0, 0x0b]),
+    str('localhost'),
+    Buffer.from([0xff]),
+  ];
   const body = Buffer.concat(parts);
   const head = Buffer.from([0x12, 0x34, 0, 0]);
   head.writeUInt16BE(body.length, 2);
   return new Promise((ok) => {
     const sock = connect(port, '127.0.0.1');
     let got = Buffer.alloc(0);
-    const done = (v) => { sock.destroy(); ok(v); };
+    const done = (v) => {
+      sock.destroy();
+      ok(v);
+    };
     sock.on('connect', () => sock.write(Buffer.concat([head, body])));
     sock.on('data', (d) => {
       got = Buffer.concat([got, d]);
@@ -104,7 +158,9 @@ function ajpGet(port, path) {
 async function exposed() {
   const base = tempBase();
   const [http, ajpOpen, ajpNoSecret] = [await freePort(), await freePort(), await freePort()];
-  writeFileSync(join(base, 'conf', 'server.xml'), `<?xml version="1.0" encoding="UTF-8"?>
+  writeFileSync(
+    join(base, 'conf', 'server.xml'),
+    `<?xml version="1.0" encoding="UTF-8"?>
 <Server port="-1" shutdown="SHUTDOWN">
   <Service name="Catalina">
     <Connector port="${http}" address="127.0.0.1" protocol="HTTP/1.1" allowTrace="true" xpoweredBy="true" server="Apache Tomcat/10.1"/>
@@ -115,18 +171,27 @@ async function exposed() {
     </Engine>
   </Service>
 </Server>
-`);
+`,
+  );
   const t = await start(base);
   try {
     const trace = await http1(http, 'TRACE', '/', { 'X-Probe': 'echoed' });
-    console.log(`allowTrace="true": TRACE / -> ${trace.status}, body echoes the request: ${/X-Probe: echoed/i.test(trace.body)}`);
+    console.log(
+      `allowTrace="true": TRACE / -> ${trace.status}, body echoes the request: ${/X-Probe: echoed/i.test(trace.body)}`,
+    );
     const ok = await http1(http, 'GET', '/index.html');
     console.log(`xpoweredBy="true": X-Powered-By: ${ok.headers['x-powered-by'] ?? '(none)'}`);
     console.log(`server="Apache Tomcat/10.1": Server: ${ok.headers['server'] ?? '(none)'}`);
     const missing = await http1(http, 'GET', '/no-such-page');
-    console.log(`no ErrorReportValve configured: 404 page names the version: ${(/Apache Tomcat\/[\d.]+/.exec(missing.body) ?? ['no'])[0]}`);
-    console.log(`AJP secretRequired="false": GET /index.html without a secret -> ${await ajpGet(ajpOpen, '/index.html')}`);
-    console.log(`AJP without secret (secretRequired default): ${await ajpGet(ajpNoSecret, '/index.html')}; log: ${(/The AJP Connector is configured with secretRequired[^\n]*/.exec(t.log()) ?? ['(nothing)'])[0]}`);
+    console.log(
+      `no ErrorReportValve configured: 404 page names the version: ${(/Apache Tomcat\/[\d.]+/.exec(missing.body) ?? ['no'])[0]}`,
+    );
+    console.log(
+      `AJP secretRequired="false": GET /index.html without a secret -> ${await ajpGet(ajpOpen, '/index.html')}`,
+    );
+    console.log(
+      `AJP without secret (secretRequired default): ${await ajpGet(ajpNoSecret, '/index.html')}; log: ${(/The AJP Connector is configured with secretRequired[^\n]*/.exec(t.log()) ?? ['(nothing)'])[0]}`,
+    );
     console.log(`server went on starting: ${/Server startup in/.test(t.log())}`);
   } finally {
     t.stop();
@@ -145,13 +210,20 @@ async function debian() {
   rmSync(join(base, 'conf', 'Catalina', 'localhost', 'docs.xml'), { force: true });
   const port = await freePort();
   const server = join(base, 'conf', 'server.xml');
-  writeFileSync(server, readFileSync(server, 'utf8').replace('<Connector port="8080"', `<Connector port="${port}" address="127.0.0.1"`));
+  writeFileSync(
+    server,
+    readFileSync(server, 'utf8').replace('<Connector port="8080"', `<Connector port="${port}" address="127.0.0.1"`),
+  );
   const t = await start(base);
   try {
     const r = await http1(port, 'GET', '/manager/html');
-    console.log(`Debian manager.xml context file, META-INF RemoteCIDRValve allowing only 127.0.0.2: GET /manager/html from 127.0.0.1 -> ${r.status} (403 = valve applies, 401 = it does not)`);
+    console.log(
+      `Debian manager.xml context file, META-INF RemoteCIDRValve allowing only 127.0.0.2: GET /manager/html from 127.0.0.1 -> ${r.status} (403 = valve applies, 401 = it does not)`,
+    );
     const missing = await http1(port, 'GET', '/no-such-page');
-    console.log(`Debian stock 404 page names the version: ${(/Apache Tomcat\/[\d.]+/.exec(missing.body) ?? ['no'])[0]}`);
+    console.log(
+      `Debian stock 404 page names the version: ${(/Apache Tomcat\/[\d.]+/.exec(missing.body) ?? ['no'])[0]}`,
+    );
   } finally {
     t.stop();
   }

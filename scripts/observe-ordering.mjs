@@ -25,7 +25,9 @@ const STARTUP_TIMEOUT_MS = 90_000;
 function buildProbeJar(work) {
   const classes = join(work, 'classes');
   mkdirSync(classes, { recursive: true });
-  const sources = readdirSync(probeSources).filter((f) => f.endsWith('.java')).map((f) => join(probeSources, f));
+  const sources = readdirSync(probeSources)
+    .filter((f) => f.endsWith('.java'))
+    .map((f) => join(probeSources, f));
   run('javac', ['-cp', join(CATALINA_HOME, 'lib', 'servlet-api.jar'), '-d', classes, ...sources]);
   const jar = join(work, 'probe.jar');
   run('jar', ['cf', jar, '-C', classes, '.']);
@@ -55,7 +57,12 @@ async function prepareBase(scenarioDir, jar) {
   );
   writeFileSync(
     join(base, 'conf', 'logging.properties'),
-    ['handlers = java.util.logging.ConsoleHandler', '.level = INFO', 'java.util.logging.ConsoleHandler.level = ALL', ''].join('\n'),
+    [
+      'handlers = java.util.logging.ConsoleHandler',
+      '.level = INFO',
+      'java.util.logging.ConsoleHandler.level = ALL',
+      '',
+    ].join('\n'),
   );
   return { base, port };
 }
@@ -116,11 +123,15 @@ function failedContexts(log) {
   // One block per log record: java.util.logging prints "SEVERE: message" after a date line.
   for (const block of log.split(/\n(?=[A-Z][a-z]{2} \d+, \d{4} )/)) {
     // A message may span lines (a url-pattern with a line break): it ends where the stack trace starts.
-    const causes = [...block.matchAll(/^Caused by: ([\w.$]+)(?:: ((?:.|\n(?!\s+at |\s+\.\.\.))*))?$/gm)].map((m) => m[2] ?? m[1]);
+    const causes = [...block.matchAll(/^Caused by: ([\w.$]+)(?:: ((?:.|\n(?!\s+at |\s+\.\.\.))*))?$/gm)].map(
+      (m) => m[2] ?? m[1],
+    );
     const filterStart = /^SEVERE: (Exception starting filter \[[^\]]*\])/m.exec(block);
     const inner = filterStart?.[1] ?? causes.filter((c) => !/^Failed to start component/.test(c)).pop();
     if (inner) lastCause = inner;
-    const failed = /Context \[([^\]]*)\] startup failed/.exec(block) ?? /Failed to start component \[.*StandardContext\[([^\]]*)\]\]/.exec(block);
+    const failed =
+      /Context \[([^\]]*)\] startup failed/.exec(block) ??
+      /Failed to start component \[.*StandardContext\[([^\]]*)\]\]/.exec(block);
     if (failed && !out.has(failed[1])) out.set(failed[1], inner ?? lastCause);
   }
   return [...out].sort(([a], [b]) => a.localeCompare(b)).map(([context, reason]) => ({ context, reason }));
@@ -159,7 +170,9 @@ try {
   const version = tomcatVersion();
   for (const name of scenarios) {
     const { doc, severe } = await observeScenario(join(fixtures, name), jar, version);
-    console.log(`${name}: ${doc.requests.length} requests; failed contexts: ${doc.failedContexts.map((f) => `${f.context} (${f.reason})`).join(', ') || 'none'}`);
+    console.log(
+      `${name}: ${doc.requests.length} requests; failed contexts: ${doc.failedContexts.map((f) => `${f.context} (${f.reason})`).join(', ') || 'none'}`,
+    );
     for (const r of doc.requests) console.log(`  ${r.host} ${r.path} ${r.status} ${r.order.join(' ') || '-'}`);
     if (process.env.OBSERVE_VERBOSE) for (const line of severe) console.log(`  ! ${line}`);
   }

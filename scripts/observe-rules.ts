@@ -9,15 +9,28 @@ import { parseArgs } from 'node:util';
 import { failFixtures } from '../test/conformance/rule-fixtures.js';
 import { observeAll, tomcatVersion, type FixtureObservation } from '../test/conformance/rule-observe.js';
 
-const { values } = parseArgs({ options: { only: { type: 'string' }, parallel: { type: 'string', default: '2' } }, strict: true });
+const { values } = parseArgs({
+  options: { only: { type: 'string' }, parallel: { type: 'string', default: '2' } },
+  strict: true,
+});
 const file = join(import.meta.dirname, '..', 'test', 'fixtures', 'tomcat-observed', 'rules.json');
 const only = values.only ? new Set(values.only.split(',')) : null;
 const fixtures = failFixtures().filter((f) => !only || only.has(f.rule));
 const t0 = Date.now();
-const observed = await observeAll(fixtures, { parallel: Number(values.parallel), progress: (m) => process.stderr.write(`${m}\n`) });
-const kept: FixtureObservation[] = only && existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as { fixtures: FixtureObservation[] }).fixtures.filter((o) => !only.has(o.rule)) : [];
+const observed = await observeAll(fixtures, {
+  parallel: Number(values.parallel),
+  progress: (m) => process.stderr.write(`${m}\n`),
+});
+const kept: FixtureObservation[] =
+  only && existsSync(file)
+    ? (JSON.parse(readFileSync(file, 'utf8')) as { fixtures: FixtureObservation[] }).fixtures.filter(
+        (o) => !only.has(o.rule),
+      )
+    : [];
 const order = new Map(failFixtures().map((f, i) => [`${f.rule}/${f.n}`, i]));
-const all = [...kept, ...observed].sort((a, b) => (order.get(`${a.rule}/${a.n}`) ?? 1e9) - (order.get(`${b.rule}/${b.n}`) ?? 1e9));
+const all = [...kept, ...observed].sort(
+  (a, b) => (order.get(`${a.rule}/${a.n}`) ?? 1e9) - (order.get(`${b.rule}/${b.n}`) ?? 1e9),
+);
 const doc = {
   tomcat: tomcatVersion(),
   date: new Date().toISOString().slice(0, 10),
@@ -25,4 +38,6 @@ const doc = {
   fixtures: all,
 };
 writeFileSync(file, JSON.stringify(doc, null, 2) + '\n');
-process.stderr.write(`${observed.length} fixtures observed in ${Math.round((Date.now() - t0) / 1000)} s; ${all.length} in ${file}\n`);
+process.stderr.write(
+  `${observed.length} fixtures observed in ${Math.round((Date.now() - t0) / 1000)} s; ${all.length} in ${file}\n`,
+);

@@ -21,7 +21,9 @@ function newest(paths) {
   return latest;
 }
 
-const sources = ['src', 'package.json', 'tsconfig.json', 'tsconfig.build.json', 'scripts/bundle.mjs'].map((p) => join(root, p));
+const sources = ['src', 'package.json', 'tsconfig.json', 'tsconfig.build.json', 'scripts/bundle.mjs'].map((p) =>
+  join(root, p),
+);
 if (!existsSync(built) || statSync(built).mtimeMs < newest(sources)) {
   process.stdout.write('npm start: dist is missing or older than src, building\n');
   const r = spawnSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit' });
@@ -30,7 +32,9 @@ if (!existsSync(built) || statSync(built).mtimeMs < newest(sources)) {
 
 const copy = join(root, 'tmp', 'example-base');
 if (!existsSync(copy)) cpSync(join(root, 'examples', 'base'), copy, { recursive: true });
-process.stdout.write(`npm start: serving ${relative(process.cwd(), copy)}, a copy of examples/base (the host manager writes there; delete it to start afresh)\n`);
+process.stdout.write(
+  `npm start: serving ${relative(process.cwd(), copy)}, a copy of examples/base (the host manager writes there; delete it to start afresh)\n`,
+);
 
 const { main } = await import(built);
 process.exitCode = await main(['serve', '--base', copy, ...process.argv.slice(2)]);

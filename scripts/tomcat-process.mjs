@@ -76,7 +76,13 @@ export function freePort() {
 export async function startTomcat(base, { timeoutMs = 90_000 } = {}) {
   let log = '';
   const child = spawn(join(CATALINA_HOME, 'bin', 'catalina.sh'), ['run'], {
-    env: { ...process.env, CATALINA_HOME, CATALINA_BASE: base, CATALINA_PID: '', JAVA_OPTS: '-XX:TieredStopAtLevel=1 -Xss1m' },
+    env: {
+      ...process.env,
+      CATALINA_HOME,
+      CATALINA_BASE: base,
+      CATALINA_PID: '',
+      JAVA_OPTS: '-XX:TieredStopAtLevel=1 -Xss1m',
+    },
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -24,7 +24,10 @@ async function chainSample(): Promise<string> {
 /** README.md as the code says it should read. */
 export async function expectedReadme(text: string): Promise<string> {
   let next = text.replace(/\*\*\d+ rules\*\*/, `**${RULES.length} rules**`);
-  next = next.replace(/("\$schema": ")[^"]*(tollgate\.chain\.schema\.json")/, `$1${CHAIN_SCHEMA_URL.replace(/tollgate\.chain\.schema\.json$/, '')}$2`);
+  next = next.replace(
+    /("\$schema": ")[^"]*(tollgate\.chain\.schema\.json")/,
+    `$1${CHAIN_SCHEMA_URL.replace(/tollgate\.chain\.schema\.json$/, '')}$2`,
+  );
   const command = `$ tollgate ${CHAIN_SAMPLE_COMMAND.join(' ')}\n`;
   const start = next.indexOf('```console\n' + command);
   if (start < 0) throw new Error(`README.md has no \`\`\`console block starting with "${command.trim()}"`);

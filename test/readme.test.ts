@@ -14,6 +14,8 @@ describe('README.md says what the code does', () => {
   });
 
   it('points $schema at the raw JSON file, not a page about it', () => {
-    expect(CHAIN_SCHEMA_URL).toMatch(/^https:\/\/raw\.githubusercontent\.com\/.*\/schemas\/tollgate\.chain\.schema\.json$/);
+    expect(CHAIN_SCHEMA_URL).toMatch(
+      /^https:\/\/raw\.githubusercontent\.com\/.*\/schemas\/tollgate\.chain\.schema\.json$/,
+    );
   });
 });

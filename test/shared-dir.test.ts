@@ -16,7 +16,11 @@ function testFiles(dir: string, out: string[] = []): string[] {
 
 describe('the suites that need ../shared', () => {
   it('are exactly the test files that read it through sharedPath, so a clone alone leaves out no other', () => {
-    const reading = testFiles(join(repo, 'test')).filter((f) => /\bsharedPath\(/.test(readFileSync(join(repo, f), 'utf8')) || /\/work\/shared|\.\.\/\.\.\/\.\.\/shared/.test(readFileSync(join(repo, f), 'utf8')));
+    const reading = testFiles(join(repo, 'test')).filter(
+      (f) =>
+        /\bsharedPath\(/.test(readFileSync(join(repo, f), 'utf8')) ||
+        /\/work\/shared|\.\.\/\.\.\/\.\.\/shared/.test(readFileSync(join(repo, f), 'utf8')),
+    );
     expect(reading.filter((f) => !f.startsWith('test/conformance/')).sort()).toEqual([...NEEDS_SHARED].sort());
   });
 });

@@ -13,7 +13,9 @@ export const NEEDS_SHARED = ['test/parser/corpus.test.ts', 'test/lint/corpus.tes
 /** A path inside the shared folder; throws a message saying where it was looked for when the folder is missing. */
 export function sharedPath(...parts: string[]): string {
   if (!existsSync(SHARED_DIR)) {
-    throw new Error(`The shared folder (../shared: spec and real-world corpus) is not at ${SHARED_DIR}: clone the repository beside it, or set TOLLGATE_SHARED to its path.`);
+    throw new Error(
+      `The shared folder (../shared: spec and real-world corpus) is not at ${SHARED_DIR}: clone the repository beside it, or set TOLLGATE_SHARED to its path.`,
+    );
   }
   return join(SHARED_DIR, ...parts);
 }

@@ -11,7 +11,10 @@ function activate(context) {
   client = new LanguageClient(
     'tollgate',
     'tollgate',
-    { run: { command, args, transport: TransportKind.stdio }, debug: { command, args, transport: TransportKind.stdio } },
+    {
+      run: { command, args, transport: TransportKind.stdio },
+      debug: { command, args, transport: TransportKind.stdio },
+    },
     {
       documentSelector: [
         { scheme: 'file', language: 'xml' },

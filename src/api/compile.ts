@@ -41,7 +41,9 @@ export interface CompileResult extends ModulesResult {
 export function loadCompileInput(input: string, cwd = process.cwd()): CatalinaBase {
   const path = resolve(cwd, input);
   if (!existsSync(path)) throw new TollgateInputError(`${input}: no such file or directory`);
-  const base = statSync(path).isFile() ? parseChainJson(readFileSync(path, 'utf8'), path).base : loadBase({ base: path });
+  const base = statSync(path).isFile()
+    ? parseChainJson(readFileSync(path, 'utf8'), path).base
+    : loadBase({ base: path });
   const unreadable = base.diagnostics.find((d) => d.ruleId === 'base-unreadable');
   if (unreadable) throw new TollgateInputError(unreadable.message);
   return base;

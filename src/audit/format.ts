@@ -34,7 +34,12 @@ export function formatAuditJson(input: AuditFormatInput): string {
     control: r.control.id,
     title: r.control.title,
     status: r.status,
-    findings: sorted(r).map((d) => ({ file: rel(input.cwd, d.span.file), line: d.span.line, column: d.span.column, ruleId: d.ruleId })),
+    findings: sorted(r).map((d) => ({
+      file: rel(input.cwd, d.span.file),
+      line: d.span.line,
+      column: d.span.column,
+      ruleId: d.ruleId,
+    })),
   }));
   return JSON.stringify(out, null, 2) + '\n';
 }
@@ -54,10 +59,14 @@ export function formatAuditText(input: AuditFormatInput): string {
   for (const r of audit.results) {
     const head = `${LABEL[r.status].padEnd(6)}  ${r.control.id.padEnd(width)}  ${r.control.title}`;
     let tail = '';
-    if (r.status === 'fail') tail = sorted(r).map((d) => `${at(cwd, d)} ${d.ruleId}`).join(', ');
+    if (r.status === 'fail')
+      tail = sorted(r)
+        .map((d) => `${at(cwd, d)} ${d.ruleId}`)
+        .join(', ');
     else if (r.status === 'manual') tail = `check by hand: ${r.control.check}`;
     else if (r.status === 'not-applicable') tail = r.reason ?? '';
-    else if (r.suppressed.length > 0) tail = `accepted by suppression: ${r.suppressed.map((s) => `${at(cwd, s.diagnostic)} ${s.justification || '(no reason given)'}`).join(', ')}`;
+    else if (r.suppressed.length > 0)
+      tail = `accepted by suppression: ${r.suppressed.map((s) => `${at(cwd, s.diagnostic)} ${s.justification || '(no reason given)'}`).join(', ')}`;
     else tail = r.rules.join(', ');
     lines.push(tail ? `${head}  —  ${tail}` : head);
   }
@@ -103,12 +112,18 @@ function findingHtml(input: AuditFormatInput, d: Diagnostic, files: Map<string, 
 
 function detailHtml(input: AuditFormatInput, r: ControlResult): string {
   const files = input.audit.lint.files;
-  if (r.status === 'fail') return `<ul>${sorted(r).map((d) => findingHtml(input, d, files)).join('')}</ul>`;
+  if (r.status === 'fail')
+    return `<ul>${sorted(r)
+      .map((d) => findingHtml(input, d, files))
+      .join('')}</ul>`;
   if (r.status === 'manual') return `<span class="note">Check by hand:</span> ${esc(r.control.check)}`;
   if (r.status === 'not-applicable') return `<span class="note">Not applicable:</span> ${esc(r.reason ?? '')}`;
   const by = `<span class="note">Decided by</span> ${r.rules.map((id) => `<code>${esc(id)}</code>`).join(', ')}`;
   if (r.suppressed.length === 0) return by;
-  const accepted = r.suppressed.map((s) => `<li><code>${esc(at(input.cwd, s.diagnostic))}</code> ${esc(s.diagnostic.message)} <b>Reason given:</b> ${esc(s.justification || '(none)')}</li>`);
+  const accepted = r.suppressed.map(
+    (s) =>
+      `<li><code>${esc(at(input.cwd, s.diagnostic))}</code> ${esc(s.diagnostic.message)} <b>Reason given:</b> ${esc(s.justification || '(none)')}</li>`,
+  );
   return `${by}<br><span class="note">Deviations accepted by suppression comments:</span><ul>${accepted.join('')}</ul>`;
 }
 

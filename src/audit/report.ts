@@ -60,13 +60,25 @@ function managerDeployed(base: CatalinaBase): boolean {
 }
 
 const NOT_APPLICABLE: Record<Applicability, { applies: (base: CatalinaBase) => boolean; reason: string }> = {
-  manager: { applies: managerDeployed, reason: 'the base deploys neither the manager nor the host-manager application' },
+  manager: {
+    applies: managerDeployed,
+    reason: 'the base deploys neither the manager nor the host-manager application',
+  },
 };
 
 const LEVEL_OF: Record<Severity, RuleLevel> = { error: 'error', warning: 'warn', info: 'info' };
 
 /** The findings of a file that could not be read into a model (other xml-* rules, such as xml-external-dtd, judge a file that was read). */
-const UNREAD = new Set(['file-unreadable', 'file-too-large', 'xml-malformed', 'xml-encoding', 'xml-wrong-root', 'xml-deep-nesting', 'xml-entity-expansion', 'xml-external-entity']);
+const UNREAD = new Set([
+  'file-unreadable',
+  'file-too-large',
+  'xml-malformed',
+  'xml-encoding',
+  'xml-wrong-root',
+  'xml-deep-nesting',
+  'xml-entity-expansion',
+  'xml-external-entity',
+]);
 
 /** Fatal reading problems: a file the audit cannot judge would let its controls pass unseen. */
 export function unreadable(lint: LintResult): Diagnostic[] {
@@ -79,7 +91,11 @@ export function unreadable(lint: LintResult): Diagnostic[] {
  * control is then pass or fail by its rules' findings, manual when no rule decides it, or not
  * applicable when the base lacks what it is about.
  */
-export function auditBase(base: CatalinaBase, benchmark: BenchmarkId, opts: { target?: TomcatTarget; inlineConfig?: boolean; accounts?: Accounts } = {}): AuditResult {
+export function auditBase(
+  base: CatalinaBase,
+  benchmark: BenchmarkId,
+  opts: { target?: TomcatTarget; inlineConfig?: boolean; accounts?: Accounts } = {},
+): AuditResult {
   const deciding = rulesByControl(benchmark);
   const profile = benchmark === 'cis-tomcat-10.1' ? 'cis' : 'stig';
   const ruleLevels: Record<string, RuleLevel> = {};
@@ -87,7 +103,13 @@ export function auditBase(base: CatalinaBase, benchmark: BenchmarkId, opts: { ta
     if (!rule.meta.benchmarks?.some((b) => b.startsWith(`${benchmark}:`))) continue;
     if (profileLevel(rule.meta, profile) === 'off') ruleLevels[rule.meta.id] = LEVEL_OF[rule.meta.defaultSeverity];
   }
-  const lint = lintBase(base, { profile, ruleLevels, ...(opts.target ? { target: opts.target } : {}), ...(opts.inlineConfig === false ? { inlineConfig: false } : {}), ...(opts.accounts ? { accounts: opts.accounts } : {}) });
+  const lint = lintBase(base, {
+    profile,
+    ruleLevels,
+    ...(opts.target ? { target: opts.target } : {}),
+    ...(opts.inlineConfig === false ? { inlineConfig: false } : {}),
+    ...(opts.accounts ? { accounts: opts.accounts } : {}),
+  });
   const byRule = new Map<string, Diagnostic[]>();
   for (const d of lint.diagnostics) {
     const list = byRule.get(d.ruleId);

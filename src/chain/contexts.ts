@@ -83,7 +83,11 @@ function longestContext(contexts: readonly LoadedContext[], uri: string): Loaded
 export function findContext(base: CatalinaBase, hostName: string | undefined, uri: string): ContextMatch | null;
 /** The context of one host whose path matches a URI best, whether or not it starts. */
 export function findContext(host: LoadedHost, uri: string): LoadedContext | null;
-export function findContext(first: CatalinaBase | LoadedHost, second: string | undefined, third?: string): ContextMatch | LoadedContext | null {
+export function findContext(
+  first: CatalinaBase | LoadedHost,
+  second: string | undefined,
+  third?: string,
+): ContextMatch | LoadedContext | null {
   if (!('hosts' in first)) return longestContext(first.contexts, second ?? '');
   const host = findHost(first, second);
   if (!host) return null;

@@ -6,11 +6,26 @@
  * web.xml.default are read into ONE such state, which is why a name defined
  * in both is a duplicate and why the host's servlets replace the global ones.
  */
-import type { Diagnostic, Dispatcher, FilterMapping, Located, MimeMapping, Param, ServletMapping, WebXml } from '../model/index.js';
+import type {
+  Diagnostic,
+  Dispatcher,
+  FilterMapping,
+  Located,
+  MimeMapping,
+  Param,
+  ServletMapping,
+  WebXml,
+} from '../model/index.js';
 import { compilePattern, decodeUrlPattern, type CompiledPattern } from './patterns.js';
-import type { MappedPattern, MergedFilter, MergedFilterMapping, MergedServlet, MergedServletMapping, Origin } from './types.js';
+import type {
+  MappedPattern,
+  MergedFilter,
+  MergedFilterMapping,
+  MergedServlet,
+  MergedServletMapping,
+  Origin,
+} from './types.js';
 import { parseJavaInteger } from '../protocol/java-integer.js';
-
 
 /** The digester's view of one descriptor (or of conf/web.xml plus web.xml.default). */
 export interface Descriptor {
@@ -103,7 +118,9 @@ function decodedPattern(raw: string): string | { error: string } {
 }
 
 /** Fails to compile when CompiledPattern gains a field mappedPatterns does not copy. */
-export const MAPPED_PATTERN_COPIES_EVERY_FIELD: Exclude<keyof CompiledPattern, 'pattern' | 'kind' | 'key'> extends never ? true : never = true;
+export const MAPPED_PATTERN_COPIES_EVERY_FIELD: Exclude<keyof CompiledPattern, 'pattern' | 'kind' | 'key'> extends never
+  ? true
+  : never = true;
 
 function mappedPatterns(urls: readonly Located<string>[]): MappedPattern[] {
   return urls.map((u) => {
@@ -115,7 +132,9 @@ function mappedPatterns(urls: readonly Located<string>[]): MappedPattern[] {
 }
 
 /** The dispatcher list of each of the 32 masks, shared by every mapping. */
-const DISPATCHER_LISTS: Dispatcher[][] = Array.from({ length: 32 }, (_, mask) => DISPATCHER_ORDER.filter((d) => (mask & DISPATCHER_BITS[d]) !== 0));
+const DISPATCHER_LISTS: Dispatcher[][] = Array.from({ length: 32 }, (_, mask) =>
+  DISPATCHER_ORDER.filter((d) => (mask & DISPATCHER_BITS[d]) !== 0),
+);
 
 /** The servlet names of the (many) mappings that name none: shared, and frozen so a change would throw. */
 const NO_NAMES = Object.freeze([]) as unknown as string[];
@@ -144,7 +163,12 @@ function filterMappingOf(m: FilterMapping, origin: Origin): MergedFilterMapping 
   };
 }
 
-const FILE_LABEL: Record<Origin, string> = { global: 'conf/web.xml', host: 'web.xml.default', 'tomcat-web': 'tomcat-web.xml', app: 'web.xml' };
+const FILE_LABEL: Record<Origin, string> = {
+  global: 'conf/web.xml',
+  host: 'web.xml.default',
+  'tomcat-web': 'tomcat-web.xml',
+  app: 'web.xml',
+};
 
 /** What stopping the digester means for the application, by where it happened. */
 function consequence(origin: Origin): string {
@@ -163,7 +187,8 @@ interface Stop {
 
 function duplicateFilter(state: Descriptor, xml: WebXml, index: number, origin: Origin): Stop {
   const f = xml.filters[index]!;
-  const prior = state.filters.get(f.name.value)?.def.name.span ?? xml.filters.find((x) => x.name.value === f.name.value)!.name.span;
+  const prior =
+    state.filters.get(f.name.value)?.def.name.span ?? xml.filters.find((x) => x.name.value === f.name.value)!.name.span;
   const where = prior.file === f.name.span.file ? 'earlier in this file' : `in ${prior.file}`;
   return {
     offset: f.span.offset,
@@ -177,7 +202,14 @@ function duplicateFilter(state: Descriptor, xml: WebXml, index: number, origin: 
   };
 }
 
-function duplicateServletMapping(prior: MergedServletMapping, m: ServletMapping, u: Located<string>, pattern: string, applied: number, origin: Origin): Stop {
+function duplicateServletMapping(
+  prior: MergedServletMapping,
+  m: ServletMapping,
+  u: Located<string>,
+  pattern: string,
+  applied: number,
+  origin: Origin,
+): Stop {
   return {
     offset: m.span.offset,
     applied,
@@ -200,7 +232,13 @@ function earlier(a: Stop | null, b: Stop): Stop {
  * recorded for it; for small descriptors, where looking again costs less than recording every pattern.
  * Every earlier pattern decoded (the loop stops at the first that does not).
  */
-function earlierPattern(mappings: readonly ServletMapping[], k: number, i: number, d: string, origin: Origin): MergedServletMapping | undefined {
+function earlierPattern(
+  mappings: readonly ServletMapping[],
+  k: number,
+  i: number,
+  d: string,
+  origin: Origin,
+): MergedServletMapping | undefined {
   for (let j = 0; j <= k; j++) {
     const m = mappings[j]!;
     const end = j === k ? i : m.urlPatterns.length;
@@ -321,7 +359,14 @@ export function readInto(state: Descriptor, xml: WebXml, origin: Origin): void {
   for (const def of xml.filters) {
     if (def.span.offset >= limit) break;
     const name = def.name.value;
-    state.filters.set(name, { name, origin, def, className: def.className, asyncSupported: def.asyncSupported, initParams: effectiveParams(def.initParams) });
+    state.filters.set(name, {
+      name,
+      origin,
+      def,
+      className: def.className,
+      asyncSupported: def.asyncSupported,
+      initParams: effectiveParams(def.initParams),
+    });
   }
   for (const m of xml.filterMappings) {
     if (m.span.offset >= limit) break;
@@ -331,7 +376,14 @@ export function readInto(state: Descriptor, xml: WebXml, origin: Origin): void {
   for (const s of xml.servlets) {
     if (s.span.offset >= limit) break;
     const name = s.name.value;
-    state.servlets.set(name, { name, origin, def: s, className: s.className, jspFile: s.jspFile, initParams: effectiveParams(s.initParams) });
+    state.servlets.set(name, {
+      name,
+      origin,
+      def: s,
+      className: s.className,
+      jspFile: s.jspFile,
+      initParams: effectiveParams(s.initParams),
+    });
   }
   for (const m of xml.servletMappings) {
     if (m.span.offset > limit) break;

@@ -22,7 +22,14 @@ export interface EffectiveChain {
   entries: ChainEntry[];
 }
 
-function add(entries: ChainEntry[], app: MergedWebApp, mapping: MergedFilterMapping, kind: 'url-pattern' | 'servlet-name', value: string, span: Span): void {
+function add(
+  entries: ChainEntry[],
+  app: MergedWebApp,
+  mapping: MergedFilterMapping,
+  kind: 'url-pattern' | 'servlet-name',
+  value: string,
+  span: Span,
+): void {
   const filter = app.filters.get(mapping.filterName);
   if (!filter) return;
   // A filter mapped more than once runs once, at its first place (ApplicationFilterChain.addFilter).
@@ -43,7 +50,12 @@ function servletNameSpan(m: MergedFilterMapping, name: string): Span {
  * the welcome resource for a path ending in "/" (see resolveServlet; `exists`
  * tells which welcome files exist).
  */
-export function effectiveChain(app: MergedWebApp, path: string, dispatcher: Dispatcher = 'REQUEST', exists?: FileExists): EffectiveChain {
+export function effectiveChain(
+  app: MergedWebApp,
+  path: string,
+  dispatcher: Dispatcher = 'REQUEST',
+  exists?: FileExists,
+): EffectiveChain {
   const servlet = resolveServlet(app, path, exists);
   const entries: ChainEntry[] = [];
   if (!servlet) return { servlet, entries };

@@ -41,7 +41,13 @@ const compiled = new WeakMap<MergedWebApp, CompiledMapper>();
 function compile(app: MergedWebApp): CompiledMapper {
   let c = compiled.get(app);
   if (c) return c;
-  c = { exact: new Map(), prefix: new Map(), extension: new Map(), defaultServlet: null, welcomeFiles: app.welcomeFiles };
+  c = {
+    exact: new Map(),
+    prefix: new Map(),
+    extension: new Map(),
+    defaultServlet: null,
+    welcomeFiles: app.welcomeFiles,
+  };
   for (const m of app.servletMappings.values()) {
     const p = m.pattern;
     if (p.endsWith('/*')) c.prefix.set(p.slice(0, -2), m);
@@ -57,7 +63,12 @@ function compile(app: MergedWebApp): CompiledMapper {
 function exactMatch(c: CompiledMapper, path: string): ServletMatch | null {
   const m = c.exact.get(path);
   if (!m) return null;
-  return { servletName: m.servletName, pattern: m.pattern, kind: m.pattern === '' ? 'context-root' : 'exact', requestPath: path };
+  return {
+    servletName: m.servletName,
+    pattern: m.pattern,
+    kind: m.pattern === '' ? 'context-root' : 'exact',
+    requestPath: path,
+  };
 }
 
 function prefixMatch(c: CompiledMapper, path: string): ServletMatch | null {

@@ -6,7 +6,14 @@
  * are merged into it as fragments; then the context checks what it got.
  */
 import type { Diagnostic, ErrorPage, MimeMapping, Span, WebXml } from '../model/index.js';
-import { BORROWED_FILTERS, BORROWED_SERVLET_MAPPINGS, BORROWED_SERVLETS, emptyDescriptor, readInto, type Descriptor } from './descriptor.js';
+import {
+  BORROWED_FILTERS,
+  BORROWED_SERVLET_MAPPINGS,
+  BORROWED_SERVLETS,
+  emptyDescriptor,
+  readInto,
+  type Descriptor,
+} from './descriptor.js';
 import { contextMimeMap, LayeredMap } from './mime.js';
 import { validateUrlPattern } from './patterns.js';
 import { STOCK_WEB_XML } from './stock.js';
@@ -64,7 +71,10 @@ function defaultsOf(global: WebXml | null, hostDefault: WebXml | null): Defaults
   return d;
 }
 
-function mimeOf(entries: ReadonlyMap<string, MimeMapping>, directCount: number): { map: Map<string, string>; diagnostics: Diagnostic[] } {
+function mimeOf(
+  entries: ReadonlyMap<string, MimeMapping>,
+  directCount: number,
+): { map: Map<string, string>; diagnostics: Diagnostic[] } {
   // As contextMimeMap without a case conflict: the entries lower-cased in order (no extension-to-type copy first).
   const direct = new Map<string, string>();
   for (const [ext, e] of entries) {
@@ -75,7 +85,10 @@ function mimeOf(entries: ReadonlyMap<string, MimeMapping>, directCount: number):
   return { map: direct, diagnostics: [] };
 }
 
-function mimeWithConflicts(entries: ReadonlyMap<string, MimeMapping>, directCount: number): { map: Map<string, string>; diagnostics: Diagnostic[] } {
+function mimeWithConflicts(
+  entries: ReadonlyMap<string, MimeMapping>,
+  directCount: number,
+): { map: Map<string, string>; diagnostics: Diagnostic[] } {
   const types = new Map<string, string>();
   for (const [ext, e] of entries) types.set(ext, e.mimeType.value);
   const { map, conflicts } = contextMimeMap(types, directCount);
@@ -98,7 +111,11 @@ function mimeWithConflicts(entries: ReadonlyMap<string, MimeMapping>, directCoun
  * when an extension is spelled in different cases does Java's HashMap order
  * decide, and then the whole map is built the way Tomcat builds it.
  */
-function mimeMappingsOf(own: ReadonlyMap<string, MimeMapping>, directCount: number, defaults: Defaults): { map: ReadonlyMap<string, string>; diagnostics: Diagnostic[] } {
+function mimeMappingsOf(
+  own: ReadonlyMap<string, MimeMapping>,
+  directCount: number,
+  defaults: Defaults,
+): { map: ReadonlyMap<string, string>; diagnostics: Diagnostic[] } {
   if (own.size === 0) return { map: defaults.mime, diagnostics: defaults.mimeDiagnostics };
   const layer = new Map<string, string>();
   for (const [ext, e] of own) {
@@ -148,8 +165,11 @@ function inheritServlet(own: MergedServlet, from: MergedServlet): MergedServlet 
  */
 function mergeFragment(main: Descriptor, fragment: Descriptor, last: boolean): void {
   const addedMappings =
-    main.filterMappings.length === 0 || fragment.filterMappings.length === 0 ? fragment.filterMappings : fragment.filterMappings.filter((m) => !main.filterMappingNames.has(m.filterName));
-  if (addedMappings.length) main.filterMappings = main.filterMappings.length === 0 ? addedMappings : [...main.filterMappings, ...addedMappings];
+    main.filterMappings.length === 0 || fragment.filterMappings.length === 0
+      ? fragment.filterMappings
+      : fragment.filterMappings.filter((m) => !main.filterMappingNames.has(m.filterName));
+  if (addedMappings.length)
+    main.filterMappings = main.filterMappings.length === 0 ? addedMappings : [...main.filterMappings, ...addedMappings];
   // A collection main took over from a fragment is copied before it changes; main's own is changed in place
   // (same entries in the same order: a key already there keeps its place, new keys go last).
   if (main.filters.size === 0) {
@@ -243,7 +263,12 @@ function contextChecks(d: Descriptor, servletMappings: Map<string, MergedServlet
     for (const u of m.urlPatterns) {
       const why = validateUrlPattern(u.pattern, 'filter-mapping');
       if (why) {
-        out.push({ ruleId: 'invalid-url-pattern', severity: 'error', message: `Invalid <url-pattern> "${u.source.value}" in a filter mapping: ${why}. ${refuse}.`, span: u.source.span });
+        out.push({
+          ruleId: 'invalid-url-pattern',
+          severity: 'error',
+          message: `Invalid <url-pattern> "${u.source.value}" in a filter mapping: ${why}. ${refuse}.`,
+          span: u.source.span,
+        });
       }
     }
   }
@@ -268,7 +293,13 @@ function contextChecks(d: Descriptor, servletMappings: Map<string, MergedServlet
       });
     }
     const why = validateUrlPattern(m.pattern, 'servlet-mapping');
-    if (why) out.push({ ruleId: 'invalid-url-pattern', severity: 'error', message: `Invalid <url-pattern> "${m.pattern}" in a servlet mapping: ${why}. ${refuse}.`, span: m.span });
+    if (why)
+      out.push({
+        ruleId: 'invalid-url-pattern',
+        severity: 'error',
+        message: `Invalid <url-pattern> "${m.pattern}" in a servlet mapping: ${why}. ${refuse}.`,
+        span: m.span,
+      });
   }
   return out;
 }
@@ -280,7 +311,12 @@ function contextChecks(d: Descriptor, servletMappings: Map<string, MergedServlet
  * stock.ts). Collections of the result may be shared with other apps of the
  * same host: treat them as read-only.
  */
-export function mergeWebApp(global: WebXml | null, hostDefault: WebXml | null, app: WebXml | null, tomcatWebXml: WebXml | null = null): MergedWebApp {
+export function mergeWebApp(
+  global: WebXml | null,
+  hostDefault: WebXml | null,
+  app: WebXml | null,
+  tomcatWebXml: WebXml | null = null,
+): MergedWebApp {
   const defaults = defaultsOf(global ?? STOCK_WEB_XML, hostDefault);
   const main = emptyDescriptor();
   if (app) readInto(main, app, 'app');
@@ -304,8 +340,14 @@ export function mergeWebApp(global: WebXml | null, hostDefault: WebXml | null, a
   diagnostics.push(...refused);
   const mime = mimeMappingsOf(main.mime, ownMime, defaults);
   diagnostics.push(...mime.diagnostics);
-  const startup: Startup = appFailed || refused.length > 0 ? 'fails' : defaults.descriptor.failed ? 'first-on-host-fails' : 'starts';
-  const refusals = startup === 'fails' ? [...stops, ...refused] : startup === 'first-on-host-fails' ? defaults.descriptor.diagnostics : [];
+  const startup: Startup =
+    appFailed || refused.length > 0 ? 'fails' : defaults.descriptor.failed ? 'first-on-host-fails' : 'starts';
+  const refusals =
+    startup === 'fails'
+      ? [...stops, ...refused]
+      : startup === 'first-on-host-fails'
+        ? defaults.descriptor.diagnostics
+        : [];
   return {
     filters: main.filters,
     filterMappings: main.filterMappings,
@@ -343,7 +385,12 @@ export interface MergedErrorPage {
  * location, a location without a leading "/" outside a 2.2 descriptor: the
  * context fails to start) are left out here; they are lint's to report.
  */
-export function mergeErrorPages(global: WebXml | null, hostDefault: WebXml | null, app: WebXml | null, tomcatWebXml: WebXml | null = null): MergedErrorPage[] {
+export function mergeErrorPages(
+  global: WebXml | null,
+  hostDefault: WebXml | null,
+  app: WebXml | null,
+  tomcatWebXml: WebXml | null = null,
+): MergedErrorPage[] {
   const keyed = (sources: [WebXml | null, MergedErrorPage['origin']][]): Map<string, MergedErrorPage> => {
     const out = new Map<string, MergedErrorPage>();
     for (const [xml, origin] of sources) {
@@ -355,7 +402,13 @@ export function mergeErrorPages(global: WebXml | null, hostDefault: WebXml | nul
     return out;
   };
   const merged = keyed([[app, 'app']]);
-  for (const layer of [keyed([[tomcatWebXml, 'tomcat-web']]), keyed([[global, 'global'], [hostDefault, 'host']])]) {
+  for (const layer of [
+    keyed([[tomcatWebXml, 'tomcat-web']]),
+    keyed([
+      [global, 'global'],
+      [hostDefault, 'host'],
+    ]),
+  ]) {
     for (const [k, p] of layer) if (!merged.has(k)) merged.set(k, p);
   }
   return [...merged.values()];

@@ -59,7 +59,10 @@ export function javaHashMapOrder(keys: readonly string[], direct: number): strin
  * does. `directCount` is how many of the first keys were put directly (the
  * rest arrived in one putAll); it only matters when two keys differ in case.
  */
-export function contextMimeMap(entries: ReadonlyMap<string, string>, directCount: number): { map: Map<string, string>; conflicts: string[][] } {
+export function contextMimeMap(
+  entries: ReadonlyMap<string, string>,
+  directCount: number,
+): { map: Map<string, string>; conflicts: string[][] } {
   // Usually no two extensions differ only in case: then the map is the entries lower-cased, in order.
   const direct = new Map<string, string>();
   for (const [ext, type] of entries) {
@@ -70,7 +73,10 @@ export function contextMimeMap(entries: ReadonlyMap<string, string>, directCount
   return { map: direct, conflicts: [] };
 }
 
-function contextMimeMapWithConflicts(entries: ReadonlyMap<string, string>, directCount: number): { map: Map<string, string>; conflicts: string[][] } {
+function contextMimeMapWithConflicts(
+  entries: ReadonlyMap<string, string>,
+  directCount: number,
+): { map: Map<string, string>; conflicts: string[][] } {
   const byLower = new Map<string, string[]>();
   for (const ext of entries.keys()) {
     const lower = ext.toLowerCase();

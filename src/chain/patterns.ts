@@ -7,7 +7,12 @@
 // Classification and matching live in the runtime (compiled modules match on every request); one implementation.
 import { compilePattern, matchesFilterPattern, type CompiledPattern } from '../protocol/url-pattern.js';
 
-export { compilePattern, matchesFilterPattern, type CompiledPattern, type PatternKind } from '../protocol/url-pattern.js';
+export {
+  compilePattern,
+  matchesFilterPattern,
+  type CompiledPattern,
+  type PatternKind,
+} from '../protocol/url-pattern.js';
 
 /** Where a pattern is used: Tomcat accepts `*` in a filter-mapping only. */
 export type PatternUse = 'filter-mapping' | 'servlet-mapping';
@@ -17,10 +22,14 @@ export type PatternUse = 'filter-mapping' | 'servlet-mapping';
  * (StandardContext.validateURLPattern). A refused pattern stops the context.
  */
 export function validateUrlPattern(pattern: string, use: PatternUse = 'filter-mapping'): string | null {
-  if (pattern === '*') return use === 'filter-mapping' ? null : '"*" matches every path only in a <filter-mapping>; a <servlet-mapping> needs "/" or "/*"';
+  if (pattern === '*')
+    return use === 'filter-mapping'
+      ? null
+      : '"*" matches every path only in a <filter-mapping>; a <servlet-mapping> needs "/" or "/*"';
   if (pattern.includes('\n') || pattern.includes('\r')) return 'it contains a line break';
   if (pattern === '') return null;
-  if (pattern.startsWith('*.')) return pattern.includes('/') ? 'an extension pattern ("*.ext") cannot contain "/"' : null;
+  if (pattern.startsWith('*.'))
+    return pattern.includes('/') ? 'an extension pattern ("*.ext") cannot contain "/"' : null;
   if (!pattern.startsWith('/')) return 'it must start with "/" or "*." (or be empty, for the context root)';
   if (pattern.includes('*.')) return 'a path pattern cannot contain "*." (use either "/dir/*" or "*.ext")';
   return null;
@@ -38,8 +47,10 @@ export function unusualUrlPattern(pattern: string): string | null {
   }
   if (pattern.startsWith('*.') && pattern.length > 2) {
     const ext = pattern.slice(2);
-    if (ext.includes('.')) return `"${pattern}" never matches: the extension is the text after the last ".", so use "*.${ext.slice(ext.lastIndexOf('.') + 1)}"`;
-    if (ext.includes('*')) return `"${pattern}" has a "*" inside the extension, which matches only that literal character`;
+    if (ext.includes('.'))
+      return `"${pattern}" never matches: the extension is the text after the last ".", so use "*.${ext.slice(ext.lastIndexOf('.') + 1)}"`;
+    if (ext.includes('*'))
+      return `"${pattern}" has a "*" inside the extension, which matches only that literal character`;
   }
   return null;
 }
@@ -72,7 +83,8 @@ export function decodeUrlPattern(raw: string): { pattern: string } | { error: st
     }
     const hi = i + 2 < raw.length ? hexValue(raw.charCodeAt(i + 1)) : -1;
     const lo = hi >= 0 ? hexValue(raw.charCodeAt(i + 2)) : -1;
-    if (hi < 0 || lo < 0) return { error: `"%" must be followed by two hexadecimal digits (at "${raw.slice(i, i + 3)}")` };
+    if (hi < 0 || lo < 0)
+      return { error: `"%" must be followed by two hexadecimal digits (at "${raw.slice(i, i + 3)}")` };
     bytes.push(hi * 16 + lo);
     i += 2;
   }

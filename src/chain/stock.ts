@@ -26,7 +26,10 @@ export const STOCK_WEB_XML: WebXml = {
   span,
   filters: [],
   filterMappings: [],
-  servlets: [servlet('default', 'org.apache.catalina.servlets.DefaultServlet'), servlet('jsp', 'org.apache.jasper.servlet.JspServlet')],
+  servlets: [
+    servlet('default', 'org.apache.catalina.servlets.DefaultServlet'),
+    servlet('jsp', 'org.apache.jasper.servlet.JspServlet'),
+  ],
   servletMappings: [
     { servletName: at('default'), urlPatterns: [at('/')], span },
     { servletName: at('jsp'), urlPatterns: [at('*.jsp'), at('*.jspx')], span },

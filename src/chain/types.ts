@@ -1,4 +1,13 @@
-import type { Diagnostic, Dispatcher, FilterDef, FilterMapping, Located, Param, ServletDef, Span } from '../model/index.js';
+import type {
+  Diagnostic,
+  Dispatcher,
+  FilterDef,
+  FilterMapping,
+  Located,
+  Param,
+  ServletDef,
+  Span,
+} from '../model/index.js';
 import type { CompiledPattern } from './patterns.js';
 
 /**

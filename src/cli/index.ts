@@ -15,15 +15,55 @@ const yargs = yargsFactory as unknown as (args: string[]) => Argv;
  * module on the first call, so `lint` never evaluates serve's, report's or the language server's code.
  */
 export const commands: CommandEntry[] = [
-  { name: 'lint [paths..]', describe: 'Check a CATALINA_BASE, a web application or single configuration files', load: async () => (await import('./commands/lint.js')).lintCommand },
-  { name: 'audit [base]', describe: 'Report a CATALINA_BASE against the CIS Tomcat 10.1 Benchmark or the DISA Tomcat STIG, control by control', load: async () => (await import('./commands/audit.js')).auditCommand },
-  { name: 'chain', describe: "Show the filters that run for a request, in Tomcat's order", load: async () => (await import('./commands/chain.js')).chainCommand },
-  { name: 'compile', describe: 'Write one ES module (and .d.ts) per context Tomcat starts: a Connect-style middleware running its chain on tollgate/runtime', load: async () => (await import('./commands/compile.js')).compileCommand },
-  { name: 'serve', describe: 'Serve a CATALINA_BASE: virtual hosts, static webapps through their chains, and the host manager', load: async () => (await import('./commands/serve.js')).serveCommand },
-  { name: 'schema', describe: 'Write the JSON Schemas (filters, tollgate.chain.json, tollgate.config.json) generated from the zod schemas', load: async () => (await import('./commands/schema.js')).schemaCommand },
-  { name: 'convert <webxml>', describe: 'Write the tollgate.chain.json equivalent of a web.xml', load: async () => (await import('./commands/convert.js')).convertCommand },
-  { name: 'report [base]', describe: 'Write one self-contained HTML page of the hosts, contexts, URL patterns and their filter chains, with the findings', load: async () => (await import('./commands/report.js')).reportCommand },
-  { name: 'lsp', describe: 'Run the language server (Language Server Protocol over standard input and output) for editors', load: async () => (await import('./commands/lsp.js')).lspCommand },
+  {
+    name: 'lint [paths..]',
+    describe: 'Check a CATALINA_BASE, a web application or single configuration files',
+    load: async () => (await import('./commands/lint.js')).lintCommand,
+  },
+  {
+    name: 'audit [base]',
+    describe:
+      'Report a CATALINA_BASE against the CIS Tomcat 10.1 Benchmark or the DISA Tomcat STIG, control by control',
+    load: async () => (await import('./commands/audit.js')).auditCommand,
+  },
+  {
+    name: 'chain',
+    describe: "Show the filters that run for a request, in Tomcat's order",
+    load: async () => (await import('./commands/chain.js')).chainCommand,
+  },
+  {
+    name: 'compile',
+    describe:
+      'Write one ES module (and .d.ts) per context Tomcat starts: a Connect-style middleware running its chain on tollgate/runtime',
+    load: async () => (await import('./commands/compile.js')).compileCommand,
+  },
+  {
+    name: 'serve',
+    describe: 'Serve a CATALINA_BASE: virtual hosts, static webapps through their chains, and the host manager',
+    load: async () => (await import('./commands/serve.js')).serveCommand,
+  },
+  {
+    name: 'schema',
+    describe:
+      'Write the JSON Schemas (filters, tollgate.chain.json, tollgate.config.json) generated from the zod schemas',
+    load: async () => (await import('./commands/schema.js')).schemaCommand,
+  },
+  {
+    name: 'convert <webxml>',
+    describe: 'Write the tollgate.chain.json equivalent of a web.xml',
+    load: async () => (await import('./commands/convert.js')).convertCommand,
+  },
+  {
+    name: 'report [base]',
+    describe:
+      'Write one self-contained HTML page of the hosts, contexts, URL patterns and their filter chains, with the findings',
+    load: async () => (await import('./commands/report.js')).reportCommand,
+  },
+  {
+    name: 'lsp',
+    describe: 'Run the language server (Language Server Protocol over standard input and output) for editors',
+    load: async () => (await import('./commands/lsp.js')).lspCommand,
+  },
 ];
 
 /** A command's first word, the one typed on the command line. */
@@ -52,9 +92,15 @@ function unknownArgumentsMessage(message: string, argv: string[]): string {
   const m = /^Unknown arguments?: (.*)$/s.exec(message);
   if (!m) return message;
   const names = m[1]!.split(', ');
-  const camel = new Set(names.filter((n) => n.includes('-')).map((n) => n.replace(/-+([^-])/g, (_, c: string) => c.toUpperCase())));
+  const camel = new Set(
+    names.filter((n) => n.includes('-')).map((n) => n.replace(/-+([^-])/g, (_, c: string) => c.toUpperCase())),
+  );
   const typedOption = (n: string): string | undefined =>
-    argv.find((a) => (n.length === 1 ? /^-[^-]/.test(a) && a.slice(1).split('=')[0]!.includes(n) : a.startsWith('--') && a.slice(2).split('=')[0]!.replace(/^no-/, '') === n));
+    argv.find((a) =>
+      n.length === 1
+        ? /^-[^-]/.test(a) && a.slice(1).split('=')[0]!.includes(n)
+        : a.startsWith('--') && a.slice(2).split('=')[0]!.replace(/^no-/, '') === n,
+    );
   const options: string[] = [];
   const args: string[] = [];
   for (const n of names) {
@@ -115,7 +161,9 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
   // yargs renders the invoked command's whole help text once its handler has started, in case the
   // handler asks for it later (showHelp): ours never do, and rendering it was 7 ms of every start
   // (a --cpu-prof of lint on one web.xml). --help itself renders it afresh.
-  (cli as unknown as { getInternalMethods(): { getUsageInstance(): { cacheHelpMessage(): void } } }).getInternalMethods().getUsageInstance().cacheHelpMessage = () => undefined;
+  (cli as unknown as { getInternalMethods(): { getUsageInstance(): { cacheHelpMessage(): void } } })
+    .getInternalMethods()
+    .getUsageInstance().cacheHelpMessage = () => undefined;
   let output = '';
   try {
     await cli.parseAsync(argv, {}, (_err, _parsed, text) => {

@@ -18,12 +18,24 @@ export function stringOption(name: string, describe: string, extra: Options = {}
 
 /** One of a fixed set of words. `type: 'string'` keeps `10.1` a string (yargs would read it as a number and `11.0` as 11). */
 export function choiceOption(name: string, choices: readonly string[], describe: string, extra: Options = {}): Options {
-  return { type: 'string', choices: [...choices], requiresArg: true, describe, coerce: (v: unknown) => single(name, v), ...extra };
+  return {
+    type: 'string',
+    choices: [...choices],
+    requiresArg: true,
+    describe,
+    coerce: (v: unknown) => single(name, v),
+    ...extra,
+  };
 }
 
 /** `--target`: the Tomcat version the configuration runs on. */
 export function targetOption(withDefault: boolean): Options {
-  return choiceOption('target', TOMCAT_TARGETS, 'Tomcat version the configuration runs on' + (withDefault ? '' : ' (default: tollgate.config.json, else 10.1)'), withDefault ? { default: '10.1' } : {});
+  return choiceOption(
+    'target',
+    TOMCAT_TARGETS,
+    'Tomcat version the configuration runs on' + (withDefault ? '' : ' (default: tollgate.config.json, else 10.1)'),
+    withDefault ? { default: '10.1' } : {},
+  );
 }
 
 /** A whole number in [min, max], in decimal digits only (`1e3`, `0x10`, `3.0`, `-1` and `abc` are refused). */

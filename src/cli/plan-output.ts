@@ -10,7 +10,15 @@ export const UNSAFE_RULES: ReadonlySet<string> = new Set(['regex-redos']);
 
 /** Findings as stylish prints them (code frame, caret), paths relative to the working directory. */
 export function stylish(diagnostics: Diagnostic[], base: CatalinaBase, io: Io): string {
-  return formatStylish({ diagnostics, files: base.files, lintedFiles: [], cwd: io.cwd, repoRoot: io.cwd, color: false, version: '' });
+  return formatStylish({
+    diagnostics,
+    files: base.files,
+    lintedFiles: [],
+    cwd: io.cwd,
+    repoRoot: io.cwd,
+    color: false,
+    version: '',
+  });
 }
 
 /** One line per context left out: its file:line:column first, so editors and terminals can jump to it. */
@@ -21,4 +29,3 @@ export function skippedLine(command: string, s: SkippedContext, io: Io): string 
   const more = s.diagnostics.length > 1 ? ` (and ${s.diagnostics.length - 1} more)` : '';
   return `tollgate ${command}: ${label}: Tomcat does not start it: ${relative(io.cwd, d.span.file) || d.span.file}:${d.span.line}:${d.span.column}: ${d.message}${more}\n`;
 }
-

@@ -62,11 +62,14 @@ export function emitModule(plan: ContextPlan): CompiledModule {
     ...mimeLines(plan.mimeMappings),
     '  filters,',
     `  table: ${literal(plan.table, '  ')},`,
-    `  errorPages: ${literal(plan.errorPages.map((p) => ({ errorCode: p.errorCode, exceptionType: p.exceptionType, location: p.location })), '  ')},`,
+    `  errorPages: ${literal(
+      plan.errorPages.map((p) => ({ errorCode: p.errorCode, exceptionType: p.exceptionType, location: p.location })),
+      '  ',
+    )},`,
     '};',
     '',
     '/**',
-    ' * The chain with options of yours: `contextPathInUrl: false` when it is mounted at the context\'s root',
+    " * The chain with options of yours: `contextPathInUrl: false` when it is mounted at the context's root",
     ` * (URLs without ${comment(JSON.stringify(contextPath || '/'))}), \`servlet\` for forward and include dispatches, sessions, error reports.`,
     ' */',
     'export function createChain(options = {}) {',
@@ -120,7 +123,14 @@ export function compileBase(base: CatalinaBase, opts: PlanOptions = {}): Compile
   const skipped = [...plan.skipped];
   for (const p of plan.plans) {
     const missing = p.filters.find((f) => !(f.specId in FILTER_FACTORIES));
-    if (missing) skipped.push({ host: p.host, contextPath: p.contextPath, state: 'starts', reason: `Tomcat starts it, but tollgate cannot run it: filter "${missing.filterName}" has no Node implementation`, diagnostics: [] });
+    if (missing)
+      skipped.push({
+        host: p.host,
+        contextPath: p.contextPath,
+        state: 'starts',
+        reason: `Tomcat starts it, but tollgate cannot run it: filter "${missing.filterName}" has no Node implementation`,
+        diagnostics: [],
+      });
     else modules.push(emitModule(p));
   }
   return { modules, plan, skipped };

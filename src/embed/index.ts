@@ -10,12 +10,32 @@ import type { CatalinaBase } from '../model/index.js';
 import { loadBase } from '../parser/index.js';
 import { planBase, type ContextPlan, type Plan, type PlannedContext } from '../plan/index.js';
 import { createContextRuntime, type ContextMiddleware, type ContextRuntimeOptions } from '../runtime/context.js';
-import { createErrorReportRenderer, defaultErrorPage, sendErrorReport, SERVER_INFO, type ErrorRenderer } from '../runtime/error-page.js';
+import {
+  createErrorReportRenderer,
+  defaultErrorPage,
+  sendErrorReport,
+  SERVER_INFO,
+  type ErrorRenderer,
+} from '../runtime/error-page.js';
 import { FILTER_FACTORIES } from '../runtime/filters/index.js';
 import { mimeMappingsAgainstDefaults } from '../runtime/mime.js';
-import { connectorLimits, DEFAULT_CONNECTOR_LIMITS, headSizeExceeds, httpConnector, installConnectorHandlers, serverOptions, tooManyHeaders, type ConnectorLimits } from '../server/connector.js';
+import {
+  connectorLimits,
+  DEFAULT_CONNECTOR_LIMITS,
+  headSizeExceeds,
+  httpConnector,
+  installConnectorHandlers,
+  serverOptions,
+  tooManyHeaders,
+  type ConnectorLimits,
+} from '../server/connector.js';
 import { errorReportSettings } from '../server/error-report.js';
-import { createStaticHandler, staticResourceOptions, type StaticHandler, type StaticOptions } from '../server/static.js';
+import {
+  createStaticHandler,
+  staticResourceOptions,
+  type StaticHandler,
+  type StaticOptions,
+} from '../server/static.js';
 
 export type { ConnectorLimits, ContextMiddleware, ContextPlan, Plan, PlannedContext, StaticHandler, StaticOptions };
 export { createStaticHandler, DEFAULT_CONNECTOR_LIMITS };
@@ -62,7 +82,18 @@ export function planCatalinaBase(base: string | CatalinaBase, options: PlanOptio
 }
 
 /** What createContextChain takes besides the plan: the runtime's options, all optional. */
-export interface ChainOptions extends Omit<ContextRuntimeOptions, 'contextPath' | 'filters' | 'table' | 'selectChain' | 'mimeTypes' | 'mimeDefaults' | 'errorPages' | 'sessionTimeoutMinutes' | 'requestCharacterEncoding'> {
+export interface ChainOptions extends Omit<
+  ContextRuntimeOptions,
+  | 'contextPath'
+  | 'filters'
+  | 'table'
+  | 'selectChain'
+  | 'mimeTypes'
+  | 'mimeDefaults'
+  | 'errorPages'
+  | 'sessionTimeoutMinutes'
+  | 'requestCharacterEncoding'
+> {
   /** Connector limits applied to the context (maxParameterCount, maxPostSize); default Tomcat's connector defaults. */
   readonly connector?: ConnectorLimits;
 }
@@ -75,9 +106,11 @@ export interface ChainOptions extends Omit<ContextRuntimeOptions, 'contextPath' 
  * dispatches; `contextPathInUrl: false` mounts it at the context's root.
  */
 export function createContextChain(plan: ContextPlan, options: ChainOptions = {}): ContextMiddleware {
-  if (plan === null || typeof plan !== 'object' || !Array.isArray(plan.filters)) throw new TypeError('createContextChain needs a context plan (planCatalinaBase(...).context(path))');
+  if (plan === null || typeof plan !== 'object' || !Array.isArray(plan.filters))
+    throw new TypeError('createContextChain needs a context plan (planCatalinaBase(...).context(path))');
   const missing = plan.filters.find((f) => !(f.specId in FILTER_FACTORIES));
-  if (missing !== undefined) throw new TypeError(`filter "${missing.filterName}" (${missing.className}) has no Node implementation`);
+  if (missing !== undefined)
+    throw new TypeError(`filter "${missing.filterName}" (${missing.className}) has no Node implementation`);
   const { connector = DEFAULT_CONNECTOR_LIMITS, ...rest } = options;
   const mime = mimeMappingsAgainstDefaults(plan.mimeMappings);
   return createContextRuntime({
@@ -87,7 +120,12 @@ export function createContextChain(plan: ContextPlan, options: ChainOptions = {}
     contextPath: plan.contextPath,
     sessionTimeoutMinutes: plan.sessionTimeoutMinutes,
     requestCharacterEncoding: plan.requestCharacterEncoding,
-    filters: plan.filters.map((f) => ({ filterName: f.filterName, className: f.className, factory: FILTER_FACTORIES[f.specId]!, config: f.config })),
+    filters: plan.filters.map((f) => ({
+      filterName: f.filterName,
+      className: f.className,
+      factory: FILTER_FACTORIES[f.specId]!,
+      config: f.config,
+    })),
     table: plan.table,
     errorPages: plan.errorPages,
     mimeTypes: mime.mappings,
@@ -96,7 +134,11 @@ export function createContextChain(plan: ContextPlan, options: ChainOptions = {}
 }
 
 /** The default servlet of a planned context (its docBase, welcome files and MIME map), as `tollgate serve` runs it. */
-export function createContextStaticHandler(plan: ContextPlan, chain: ContextMiddleware, options: Partial<StaticOptions> = {}): StaticHandler {
+export function createContextStaticHandler(
+  plan: ContextPlan,
+  chain: ContextMiddleware,
+  options: Partial<StaticOptions> = {},
+): StaticHandler {
   return createStaticHandler({
     docBase: plan.docBase,
     welcomeFiles: plan.welcomeFiles,
@@ -129,9 +171,11 @@ export function applyConnectorLimits(server: Server, limits: ConnectorLimits): S
  * and maxHeaderCount answered before `listener` runs, with Tomcat's 400.
  */
 export function createConnectorServer(limits: ConnectorLimits, listener: RequestListener): Server {
-  if (typeof listener !== 'function') throw new TypeError('createConnectorServer needs a request listener (your handler, an Express app, ...)');
+  if (typeof listener !== 'function')
+    throw new TypeError('createConnectorServer needs a request listener (your handler, an Express app, ...)');
   const guarded: RequestListener = (req, res) => {
-    if (headSizeExceeds(req, limits.maxHttpRequestHeaderSize)) return sendErrorReport(req, res, 400, 'Request header is too large', defaultErrorPage, CLOSE);
+    if (headSizeExceeds(req, limits.maxHttpRequestHeaderSize))
+      return sendErrorReport(req, res, 400, 'Request header is too large', defaultErrorPage, CLOSE);
     const tooMany = tooManyHeaders(req, limits.maxHeaderCount);
     if (tooMany !== null) return sendErrorReport(req, res, 400, tooMany, defaultErrorPage, CLOSE);
     listener(req, res);
@@ -142,8 +186,13 @@ export function createConnectorServer(limits: ConnectorLimits, listener: Request
 const CLOSE: Readonly<Record<string, string>> = { Connection: 'close' };
 
 export {
-  createErrorReportRenderer, defaultErrorPage, sendErrorReport, SERVER_INFO,
-  type ErrorRenderer, type ErrorReport, type ErrorReportOptions,
+  createErrorReportRenderer,
+  defaultErrorPage,
+  sendErrorReport,
+  SERVER_INFO,
+  type ErrorRenderer,
+  type ErrorReport,
+  type ErrorReportOptions,
 } from '../runtime/error-page.js';
 export { forward, include, sendError, sendException, type Servlet } from '../runtime/dispatch.js';
 export { exchangeOf } from '../runtime/exchange.js';

@@ -9,19 +9,31 @@ const LATIN1 = { encoding: 'ISO-8859-1', charset: 'ISO-8859-1' };
 
 const encoding = reader(
   z.string().meta({ title: 'web.xml text' }),
-  { description: 'Character set added to text/* responses that set none. Unset, empty or "default": ISO-8859-1; "system": the JVM default.', default: 'default', examples: ['UTF-8', 'default', 'system'] },
+  {
+    description:
+      'Character set added to text/* responses that set none. Unset, empty or "default": ISO-8859-1; "system": the JVM default.',
+    default: 'default',
+    examples: ['UTF-8', 'default', 'system'],
+  },
   (v, ctx): { encoding: string; charset: string } => {
     if (v === '' || v.toLowerCase() === 'default') return { ...LATIN1 };
     if (v.toLowerCase() === 'system') return { encoding: SYSTEM_CHARSET, charset: SYSTEM_CHARSET };
     const cs = readCharset(v);
-    if (!cs.name) refuse(ctx, `${unknownCharsetMessage(v)}: init throws ("Specified character set [${v}] is not supported")`);
+    if (!cs.name)
+      refuse(ctx, `${unknownCharsetMessage(v)}: init throws ("Specified character set [${v}] is not supported")`);
     // Tomcat appends the name as written ("charset=utf8"), not Java's canonical one.
     return { encoding: v, charset: cs.name ?? v };
   },
   () => ({ ...LATIN1 }),
   (v: unknown): Note[] =>
     typeof v === 'string' && v.toLowerCase() === 'system'
-      ? [{ ruleId: 'filter-param-invalid', severity: 'info', message: `"system" is the JVM's default charset: UTF-8 on Java 18 and later, the locale's before. tollgate uses ${SYSTEM_CHARSET}; name the charset to be sure` }]
+      ? [
+          {
+            ruleId: 'filter-param-invalid',
+            severity: 'info',
+            message: `"system" is the JVM's default charset: UTF-8 on Java 18 and later, the locale's before. tollgate uses ${SYSTEM_CHARSET}; name the charset to be sure`,
+          },
+        ]
       : [],
 );
 

@@ -28,24 +28,37 @@ let lastHeaders: { list: string[]; lower: string[] } | null = null;
 function lowerDistinct(list: readonly string[]): string[] {
   const last = lastHeaders;
   if (last && last.list.length === list.length && list.every((h, i) => h === last.list[i])) return last.lower.slice();
-  const lower = distinct(list.map((h) => h.toLowerCase()), true);
-  if (list.length <= 16 && list.every((h) => h.length <= 256)) lastHeaders = { list: list.slice(), lower: lower.slice() };
+  const lower = distinct(
+    list.map((h) => h.toLowerCase()),
+    true,
+  );
+  if (list.length <= 16 && list.every((h) => h.length <= 256))
+    lastHeaders = { list: list.slice(), lower: lower.slice() };
   return lower;
 }
 
-const DEFAULT_HEADERS = ['Origin', 'Accept', 'X-Requested-With', 'Content-Type', 'Access-Control-Request-Method', 'Access-Control-Request-Headers'];
+const DEFAULT_HEADERS = [
+  'Origin',
+  'Accept',
+  'X-Requested-With',
+  'Content-Type',
+  'Access-Control-Request-Method',
+  'Access-Control-Request-Headers',
+];
 
 /** Why a configured origin can never equal an Origin header a browser sends (scheme://host[:port], lower case, no default port). */
 export function originProblem(origin: string): string | null {
   if (origin === 'null') return null;
-  if (origin === '*') return 'only a value that is exactly "*" means any origin; inside a list "*" is compared literally';
+  if (origin === '*')
+    return 'only a value that is exactly "*" means any origin; inside a list "*" is compared literally';
   if (origin === '') return null;
   if (origin.includes('*')) return `"${origin}" is compared literally: CorsFilter has no wildcards`;
   const m = /^([A-Za-z][A-Za-z0-9+.-]*):\/\/([^/?#]*)(.*)$/.exec(origin);
   if (!m) return `"${origin}" is not an origin (scheme://host[:port])`;
   const [, scheme, authority, rest] = m as unknown as [string, string, string, string];
   if (rest !== '') return `"${origin}" has a path; browsers send the origin without one (${scheme}://${authority})`;
-  if (/[A-Z]/.test(scheme + authority)) return `"${origin}" has upper-case letters; browsers send ${scheme.toLowerCase()}://${authority.toLowerCase()} and Tomcat compares case-sensitively`;
+  if (/[A-Z]/.test(scheme + authority))
+    return `"${origin}" has upper-case letters; browsers send ${scheme.toLowerCase()}://${authority.toLowerCase()} and Tomcat compares case-sensitively`;
   const port = /:(\d+)$/.exec(authority)?.[1];
   if ((scheme === 'https' && port === '443') || (scheme === 'http' && port === '80')) {
     return `"${origin}" names the default port; browsers leave it out (${scheme}://${authority.replace(/:\d+$/, '')})`;
@@ -99,17 +112,31 @@ function originNotes(v: unknown): Note[] {
   const out: Note[] = [];
   eachCommaSeparated(v, (text, offset) => {
     const why = knownOriginProblem(text);
-    if (why) out.push({ ruleId: 'filter-param-no-effect', severity: 'error', message: `${why}, so this entry never matches and that origin is refused with 403`, offset, length: Math.max(1, text.length) });
+    if (why)
+      out.push({
+        ruleId: 'filter-param-no-effect',
+        severity: 'error',
+        message: `${why}, so this entry never matches and that origin is refused with 403`,
+        offset,
+        length: Math.max(1, text.length),
+      });
   });
   return out;
 }
 
 const origins = reader(
   z.union([z.array(z.string()).meta({ title: 'JSON list' }), z.string().meta({ title: 'web.xml text' })]),
-  { description: 'Allowed origins: exactly "*" for any, or a comma-separated list of origins (scheme://host[:port]) compared exactly. Empty: no origin.', default: '', examples: ['https://app.example.com,https://admin.example.com', '*'] },
+  {
+    description:
+      'Allowed origins: exactly "*" for any, or a comma-separated list of origins (scheme://host[:port]) compared exactly. Empty: no origin.',
+    default: '',
+    examples: ['https://app.example.com,https://admin.example.com', '*'],
+  },
   (v) => {
     const list = typeof v === 'string' ? (v.trim() === '*' ? ['*'] : commaSeparatedTexts(v)) : v.map((s) => s.trim());
-    return list.length === 1 && list[0] === '*' ? { any: true, list: [] as string[] } : { any: false, list: distinct(list, true) };
+    return list.length === 1 && list[0] === '*'
+      ? { any: true, list: [] as string[] }
+      : { any: false, list: distinct(list, true) };
   },
   () => ({ any: false, list: [] as string[] }),
   originNotes,
@@ -117,10 +144,28 @@ const origins = reader(
 
 function methodNotes(v: unknown): Note[] {
   if (typeof v !== 'string') return [];
-  if (v === '') return [{ ruleId: 'filter-param-no-effect', severity: 'error', message: 'an empty list allows no method, so every cross-origin request is refused' }];
+  if (v === '')
+    return [
+      {
+        ruleId: 'filter-param-no-effect',
+        severity: 'error',
+        message: 'an empty list allows no method, so every cross-origin request is refused',
+      },
+    ];
   return splitCommaSeparated(v).flatMap((p) =>
-    /[a-z]/.test(p.text) && /^[A-Za-z]+$/.test(p.text) && ['GET', 'POST', 'HEAD', 'OPTIONS', 'PUT', 'DELETE', 'PATCH'].includes(p.text.toUpperCase())
-      ? [{ ruleId: 'filter-param-no-effect', severity: 'error' as const, message: `methods are case-sensitive: "${p.text}" never matches ${p.text.toUpperCase()}, so those requests are refused with 403`, offset: p.offset, length: p.text.length, replacement: p.text.toUpperCase() }]
+    /[a-z]/.test(p.text) &&
+    /^[A-Za-z]+$/.test(p.text) &&
+    ['GET', 'POST', 'HEAD', 'OPTIONS', 'PUT', 'DELETE', 'PATCH'].includes(p.text.toUpperCase())
+      ? [
+          {
+            ruleId: 'filter-param-no-effect',
+            severity: 'error' as const,
+            message: `methods are case-sensitive: "${p.text}" never matches ${p.text.toUpperCase()}, so those requests are refused with 403`,
+            offset: p.offset,
+            length: p.text.length,
+            replacement: p.text.toUpperCase(),
+          },
+        ]
       : [],
   );
 }
@@ -128,23 +173,66 @@ function methodNotes(v: unknown): Note[] {
 export const spec = defineFilter({
   id: 'cors',
   simpleName: 'CorsFilter',
-  description: 'Cross-origin resource sharing: classifies requests, answers pre-flights and adds Access-Control-* headers; refuses invalid or disallowed CORS requests with 403.',
+  description:
+    'Cross-origin resource sharing: classifies requests, answers pre-flights and adds Access-Control-* headers; refuses invalid or disallowed CORS requests with 403.',
   configProblemsAreFatal: true,
   unknownParams: 'ignored',
   names: 'exact',
   params: {
     'cors.allowed.origins': param('list', origins),
-    'cors.allowed.methods': param('list', { ...commaList(['GET', 'POST', 'HEAD', 'OPTIONS'], 'HTTP methods allowed cross-origin (case-sensitive), also sent in Access-Control-Allow-Methods of pre-flight responses.', { split: 'tomcat', examples: ['GET,POST,PUT,DELETE'] }), notes: methodNotes }),
-    'cors.allowed.headers': param('list', commaList(DEFAULT_HEADERS, 'Request headers allowed on the actual request (case-insensitive), also sent in Access-Control-Allow-Headers. "*" is not a wildcard here.', { split: 'tomcat', examples: ['Content-Type,Authorization,X-Requested-With'] })),
-    'cors.exposed.headers': param('list', commaList([], 'Non-simple response headers the browser may let scripts read (Access-Control-Expose-Headers).', { split: 'tomcat', examples: ['X-Total-Count'] })),
-    'cors.preflight.maxage': param('long', javaInt(1800, 'Seconds a browser may cache the pre-flight result (Access-Control-Max-Age); negative suppresses the header; empty means 0.', { bits: 64, emptyAs: 0, examples: ['1800', '-1'] }), { default: '1800' }),
-    'cors.support.credentials': param('boolean', javaBoolean(false, 'Whether credentials (cookies, HTTP auth) are allowed: Access-Control-Allow-Credentials. Refused together with origins "*".')),
-    'cors.request.decorate': param('boolean', javaBoolean(true, 'Whether the cors.* request attributes are set for the application.')),
+    'cors.allowed.methods': param('list', {
+      ...commaList(
+        ['GET', 'POST', 'HEAD', 'OPTIONS'],
+        'HTTP methods allowed cross-origin (case-sensitive), also sent in Access-Control-Allow-Methods of pre-flight responses.',
+        { split: 'tomcat', examples: ['GET,POST,PUT,DELETE'] },
+      ),
+      notes: methodNotes,
+    }),
+    'cors.allowed.headers': param(
+      'list',
+      commaList(
+        DEFAULT_HEADERS,
+        'Request headers allowed on the actual request (case-insensitive), also sent in Access-Control-Allow-Headers. "*" is not a wildcard here.',
+        { split: 'tomcat', examples: ['Content-Type,Authorization,X-Requested-With'] },
+      ),
+    ),
+    'cors.exposed.headers': param(
+      'list',
+      commaList([], 'Non-simple response headers the browser may let scripts read (Access-Control-Expose-Headers).', {
+        split: 'tomcat',
+        examples: ['X-Total-Count'],
+      }),
+    ),
+    'cors.preflight.maxage': param(
+      'long',
+      javaInt(
+        1800,
+        'Seconds a browser may cache the pre-flight result (Access-Control-Max-Age); negative suppresses the header; empty means 0.',
+        { bits: 64, emptyAs: 0, examples: ['1800', '-1'] },
+      ),
+      { default: '1800' },
+    ),
+    'cors.support.credentials': param(
+      'boolean',
+      javaBoolean(
+        false,
+        'Whether credentials (cookies, HTTP auth) are allowed: Access-Control-Allow-Credentials. Refused together with origins "*".',
+      ),
+    ),
+    'cors.request.decorate': param(
+      'boolean',
+      javaBoolean(true, 'Whether the cors.* request attributes are set for the application.'),
+    ),
   },
   toConfig: (v, _raw, ctx) => {
     const origin = v['cors.allowed.origins'];
     if (origin.any && v['cors.support.credentials']) {
-      refuse(ctx, 'true together with cors.allowed.origins="*" makes CorsFilter refuse to start ("It is not allowed to configure supportsCredentials=[true] when allowedOrigins=[*]"): list the trusted origins instead', { ruleId: 'cors-credentials-with-any-origin' }, ['cors.support.credentials']);
+      refuse(
+        ctx,
+        'true together with cors.allowed.origins="*" makes CorsFilter refuse to start ("It is not allowed to configure supportsCredentials=[true] when allowedOrigins=[*]"): list the trusted origins instead',
+        { ruleId: 'cors-credentials-with-any-origin' },
+        ['cors.support.credentials'],
+      );
     }
     return {
       anyOrigin: origin.any,

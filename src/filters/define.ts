@@ -7,8 +7,20 @@ export function classNamesOf(simpleName: string): string[] {
 }
 
 export type ParamKind =
-  | 'boolean' | 'integer' | 'long' | 'status' | 'string' | 'list' | 'regex' | 'cidr-list' | 'charset'
-  | 'expires-rule' | 'class-name' | 'uri' | 'option' | 'url-patterns';
+  | 'boolean'
+  | 'integer'
+  | 'long'
+  | 'status'
+  | 'string'
+  | 'list'
+  | 'regex'
+  | 'cidr-list'
+  | 'charset'
+  | 'expires-rule'
+  | 'class-name'
+  | 'uri'
+  | 'option'
+  | 'url-patterns';
 
 /** A note before it is attached to its parameter. */
 export type Note = Omit<ParamNote, 'param'>;
@@ -47,7 +59,11 @@ export interface ParamDef<S extends z.ZodType = z.ZodType> extends ValueReader<S
 }
 
 /** Declares a parameter from a reader, with documentation added or overridden. */
-export function param<S extends z.ZodType>(kind: ParamKind, reader: ValueReader<S>, doc: Partial<ParamDoc> = {}): ParamDef<S> {
+export function param<S extends z.ZodType>(
+  kind: ParamKind,
+  reader: ValueReader<S>,
+  doc: Partial<ParamDoc> = {},
+): ParamDef<S> {
   // Copied with its accessors: a spread would build the reader's zod schema, which waits for first use.
   const out = Object.defineProperties({}, Object.getOwnPropertyDescriptors(reader)) as ParamDef<S>;
   out.doc = { ...reader.doc, ...doc, kind };
@@ -90,9 +106,17 @@ export function defineFilter<P extends Record<string, ParamDef>, C>(def: {
   versionNotes?: string[];
   /** Extra JSON Schema keywords for the params object (what zod cannot express, e.g. patternProperties). */
   jsonSchema?: Record<string, unknown>;
-  toConfig: (values: { [K in keyof P]: z.output<P[K]['schema']> }, raw: Record<string, unknown>, ctx: z.RefinementCtx) => C;
+  toConfig: (
+    values: { [K in keyof P]: z.output<P[K]['schema']> },
+    raw: Record<string, unknown>,
+    ctx: z.RefinementCtx,
+  ) => C;
   /** Cross-parameter notes; `values()` reads the parameters (null when one cannot be read), only for the filters that need them. */
-  notes?: (raw: Readonly<Record<string, unknown>>, opts: { target: TomcatTarget }, values: () => { [K in keyof P]: z.output<P[K]['schema']> } | null) => ParamNote[];
+  notes?: (
+    raw: Readonly<Record<string, unknown>>,
+    opts: { target: TomcatTarget },
+    values: () => { [K in keyof P]: z.output<P[K]['schema']> } | null,
+  ) => ParamNote[];
 }): FilterSpec<C> & { paramKinds: Record<string, ParamKind> } {
   const params: Record<string, ParamDoc> = {};
   const paramKinds: Record<string, ParamKind> = {};
@@ -108,9 +132,14 @@ export function defineFilter<P extends Record<string, ParamDef>, C>(def: {
     if (inputSchema) return inputSchema;
     const shape: Record<string, z.ZodType> = {};
     for (const [name, p] of Object.entries(def.params)) shape[name] = p.schema;
-    return (inputSchema = z.looseObject(shape).meta({ title: def.simpleName, description: def.description, ...def.jsonSchema }));
+    return (inputSchema = z
+      .looseObject(shape)
+      .meta({ title: def.simpleName, description: def.description, ...def.jsonSchema }));
   };
-  const schemaOf = (): z.ZodType => (schema ??= inputSchemaOf().transform((values, ctx) => def.toConfig(values as never, values as Record<string, unknown>, ctx)));
+  const schemaOf = (): z.ZodType =>
+    (schema ??= inputSchemaOf().transform((values, ctx) =>
+      def.toConfig(values as never, values as Record<string, unknown>, ctx),
+    ));
 
   const byCapitalized = new Map(Object.keys(def.params).map((n) => [capitalize(n), n]));
   // The declared name itself, not the text of the init-param: params objects then get their keys from the
@@ -148,10 +177,12 @@ export function defineFilter<P extends Record<string, ParamDef>, C>(def: {
       if (p?.notes && value !== undefined) for (const n of paramNotes(p, value)) out.push({ param: name, ...n });
     }
     if (def.notes) {
-      out.push(...def.notes(raw, opts, () => {
-        const parsed = inputSchemaOf().safeParse(raw);
-        return parsed.success ? (parsed.data as never) : null;
-      }));
+      out.push(
+        ...def.notes(raw, opts, () => {
+          const parsed = inputSchemaOf().safeParse(raw);
+          return parsed.success ? (parsed.data as never) : null;
+        }),
+      );
     }
     return out;
   };

@@ -14,7 +14,8 @@ export interface ExpiresRule {
   text: string;
 }
 
-export type ExpiresRuleResult = { ok: true; rule: ExpiresRule } | { ok: false; error: string; offset: number; length: number };
+export type ExpiresRuleResult =
+  { ok: true; rule: ExpiresRule } | { ok: false; error: string; offset: number; length: number };
 
 const UNITS = new Map<string, DurationUnit>();
 for (const u of ['year', 'month', 'week', 'day', 'hour', 'minute', 'second'] as const) {
@@ -42,7 +43,8 @@ export function parseExpiresRule(value: string): ExpiresRuleResult {
   }
   const fail = (error: string, tok?: { t: string; at: number }): ExpiresRuleResult => ({
     ok: false,
-    error: tok && /\s/.test(tok.t) ? `${error} (only spaces separate words: this one has a tab or line break in it)` : error,
+    error:
+      tok && /\s/.test(tok.t) ? `${error} (only spaces separate words: this one has a tab or line break in it)` : error,
     offset: tok ? tok.at : Math.max(0, lead + line.length),
     length: tok ? tok.t.length : 0,
   });
@@ -58,9 +60,15 @@ export function parseExpiresRule(value: string): ExpiresRuleResult {
     base = word.startsWith('a') ? 'access' : 'modification';
     const seconds = first.t.slice(1);
     if (parseJavaInteger(seconds) === null) {
-      return fail(`"${first.t}" is neither a starting point nor a compact ${first.t.charAt(0)}<seconds> (e.g. ${first.t.charAt(0).toUpperCase()}86400)`, first);
+      return fail(
+        `"${first.t}" is neither a starting point nor a compact ${first.t.charAt(0)}<seconds> (e.g. ${first.t.charAt(0).toUpperCase()}86400)`,
+        first,
+      );
     }
-    rest = [{ t: seconds, at: first.at + 1 }, { t: 'seconds', at: first.at + first.t.length }];
+    rest = [
+      { t: seconds, at: first.at + 1 },
+      { t: 'seconds', at: first.at + first.t.length },
+    ];
   } else {
     return fail(`"${first.t}" is not a starting point: use ${START_HELP}`, first);
   }
@@ -74,7 +82,11 @@ export function parseExpiresRule(value: string): ExpiresRuleResult {
     const unitTok = rest[i + 1];
     if (!unitTok) return fail(`no unit after ${amount} (years, months, weeks, days, hours, minutes or seconds)`);
     const unit = UNITS.get(unitTok.t.toLowerCase());
-    if (!unit) return fail(`"${unitTok.t}" is not a unit: use year(s), month(s), week(s), day(s), hour(s), minute(s) or second(s)`, unitTok);
+    if (!unit)
+      return fail(
+        `"${unitTok.t}" is not a unit: use year(s), month(s), week(s), day(s), hour(s), minute(s) or second(s)`,
+        unitTok,
+      );
     durations.push({ amount, unit });
   }
   return { ok: true, rule: { base, durations, text: line } };
@@ -102,17 +114,30 @@ function rule(description: string, examples: string[]) {
 
 const excludedCodes = reader(
   z.union([
-    z.array(z.union([z.number().int(), patternText('^\\s*[+-]?[0-9]+\\s*$', 'a status code')])).meta({ title: 'JSON list' }),
+    z
+      .array(z.union([z.number().int(), patternText('^\\s*[+-]?[0-9]+\\s*$', 'a status code')]))
+      .meta({ title: 'JSON list' }),
     z.number().int().meta({ title: 'JSON number (one code)' }),
     patternText('^(\\s*[+-]?[0-9]+\\s*(,\\s*[+-]?[0-9]+\\s*)*,*)?$'),
   ]),
-  { description: 'Comma-separated status codes that never get expiration headers. Empty: none excluded.', default: [304], examples: ['304, 302, 500'] },
+  {
+    description: 'Comma-separated status codes that never get expiration headers. Empty: none excluded.',
+    default: [304],
+    examples: ['304, 302, 500'],
+  },
   (v, ctx) => {
-    const pieces = typeof v === 'string' ? splitCommaSeparated(v) : (typeof v === 'number' ? [v] : v).map((x) => ({ text: javaTrim(String(x)), offset: 0 }));
+    const pieces =
+      typeof v === 'string'
+        ? splitCommaSeparated(v)
+        : (typeof v === 'number' ? [v] : v).map((x) => ({ text: javaTrim(String(x)), offset: 0 }));
     const codes: number[] = [];
     for (const [i, p] of pieces.entries()) {
       const n = parseJavaInteger(p.text);
-      if (n === null) refuse(ctx, `entry ${i} ("${p.text}") is not a whole number`, { offset: p.offset, length: Math.max(1, p.text.length) });
+      if (n === null)
+        refuse(ctx, `entry ${i} ("${p.text}") is not a whole number`, {
+          offset: p.offset,
+          length: Math.max(1, p.text.length),
+        });
       else codes.push(n);
     }
     return codes;
@@ -122,19 +147,27 @@ const excludedCodes = reader(
 
 const byTypeDoc: ParamDoc & { kind: 'expires-rule' } = {
   kind: 'expires-rule',
-  description: 'Rule for one content type: "ExpiresByType text/css", "ExpiresByType text/html;charset=utf-8" (no blank after ";") or a major type "ExpiresByType image". Overrides ExpiresDefault.',
+  description:
+    'Rule for one content type: "ExpiresByType text/css", "ExpiresByType text/html;charset=utf-8" (no blank after ";") or a major type "ExpiresByType image". Overrides ExpiresDefault.',
   examples: ['access plus 1 month', 'modification plus 2 hours 30 minutes', 'A86400'],
 };
-const byTypeJson = z.toJSONSchema(z.string().meta({ description: byTypeDoc.description, examples: byTypeDoc.examples }), { target: 'draft-7', io: 'input' });
+const byTypeJson = z.toJSONSchema(
+  z.string().meta({ description: byTypeDoc.description, examples: byTypeDoc.examples }),
+  { target: 'draft-7', io: 'input' },
+);
 delete (byTypeJson as Record<string, unknown>)['$schema'];
 
-const defaultParam = param('expires-rule', rule('Rule for every content type without its own ExpiresByType.', ['access plus 10 minutes', 'A600']));
+const defaultParam = param(
+  'expires-rule',
+  rule('Rule for every content type without its own ExpiresByType.', ['access plus 10 minutes', 'A600']),
+);
 const excludedParam = param('list', excludedCodes);
 
 export const spec = defineFilter({
   id: 'expires',
   simpleName: 'ExpiresFilter',
-  description: 'Sets Expires and Cache-Control max-age on GET and HEAD responses by content type, relative to the access time or the file\'s modification time.',
+  description:
+    "Sets Expires and Cache-Control max-age on GET and HEAD responses by content type, relative to the access time or the file's modification time.",
   configProblemsAreFatal: true,
   unknownParams: 'logged',
   names: (name) => {
@@ -147,7 +180,11 @@ export const spec = defineFilter({
   params: { ExpiresDefault: defaultParam, ExpiresExcludedResponseStatusCodes: excludedParam },
   // Any property named ExpiresByType<type> holds a rule: zod cannot say "keys with this prefix".
   jsonSchema: { patternProperties: { [`^${BY_TYPE}`]: byTypeJson } },
-  dynamicParams: { [BY_TYPE + ' ']: byTypeDoc, ExpiresDefault: defaultParam.doc, ExpiresExcludedResponseStatusCodes: excludedParam.doc },
+  dynamicParams: {
+    [BY_TYPE + ' ']: byTypeDoc,
+    ExpiresDefault: defaultParam.doc,
+    ExpiresExcludedResponseStatusCodes: excludedParam.doc,
+  },
   toConfig: (v, raw, ctx) => {
     const byType: Record<string, ExpiresRule> = {};
     for (const [name, value] of Object.entries(raw)) {
@@ -170,7 +207,13 @@ export const spec = defineFilter({
       const type = expiresContentType(name);
       const prior = seen.get(type);
       if (prior !== undefined) {
-        out.push({ param: name, on: 'name', ruleId: 'filter-param-duplicate', severity: 'warning', message: `"${name}" and "${prior}" both configure "${type}"; which rule Tomcat keeps depends on hash order. Keep one` });
+        out.push({
+          param: name,
+          on: 'name',
+          ruleId: 'filter-param-duplicate',
+          severity: 'warning',
+          message: `"${name}" and "${prior}" both configure "${type}"; which rule Tomcat keeps depends on hash order. Keep one`,
+        });
       } else seen.set(type, name);
     }
     return out;

@@ -25,13 +25,28 @@ export interface TranslatedRegex {
 const LINE_TERMINATORS = '\\n\\r\\u0085\\u2028\\u2029';
 
 const POSIX: Record<string, string> = {
-  Lower: 'a-z', Upper: 'A-Z', ASCII: '\\x00-\\x7F', Alpha: 'a-zA-Z', Digit: '0-9', Alnum: 'a-zA-Z0-9',
-  Punct: '!-\\/:-@\\[-`{-~', Graph: '!-~', Print: ' -~', Blank: ' \\t', Cntrl: '\\x00-\\x1F\\x7F',
-  XDigit: '0-9a-fA-F', Space: ' \\t\\n\\x0B\\f\\r',
+  Lower: 'a-z',
+  Upper: 'A-Z',
+  ASCII: '\\x00-\\x7F',
+  Alpha: 'a-zA-Z',
+  Digit: '0-9',
+  Alnum: 'a-zA-Z0-9',
+  Punct: '!-\\/:-@\\[-`{-~',
+  Graph: '!-~',
+  Print: ' -~',
+  Blank: ' \\t',
+  Cntrl: '\\x00-\\x1F\\x7F',
+  XDigit: '0-9a-fA-F',
+  Space: ' \\t\\n\\x0B\\f\\r',
 };
 const JAVA_CLASSES: Record<string, string> = {
-  javaLowerCase: '\\p{Ll}', javaUpperCase: '\\p{Lu}', javaWhitespace: '\\s', javaDigit: '\\p{Nd}',
-  javaLetter: '\\p{L}', javaLetterOrDigit: '\\p{L}\\p{Nd}', javaAlphabetic: '\\p{Alphabetic}',
+  javaLowerCase: '\\p{Ll}',
+  javaUpperCase: '\\p{Lu}',
+  javaWhitespace: '\\s',
+  javaDigit: '\\p{Nd}',
+  javaLetter: '\\p{L}',
+  javaLetterOrDigit: '\\p{L}\\p{Nd}',
+  javaAlphabetic: '\\p{Alphabetic}',
 };
 const SIMPLE_ESCAPES = new Set(['d', 'D', 'w', 'W', 's', 'S', 'b', 'B', 't', 'n', 'r', 'f']);
 const SYNTAX = new Set([...'\\^$.|?*+()[]{}/-']);
@@ -65,7 +80,13 @@ export function translateJavaRegex(java: string): TranslatedRegex {
   if (lead) {
     for (const f of lead[1]!) {
       if (f === 'i') flags += 'i';
-      else if (f === 'u' || f === 'U') warn('inline-flag', `inline flag (?${f}) has no exact JavaScript equivalent (Unicode case folding)`, 0, lead[0].length);
+      else if (f === 'u' || f === 'U')
+        warn(
+          'inline-flag',
+          `inline flag (?${f}) has no exact JavaScript equivalent (Unicode case folding)`,
+          0,
+          lead[0].length,
+        );
       else err('inline-flag', `inline flag (?${f}) cannot be expressed in JavaScript`, 0, lead[0].length);
     }
     i = lead[0].length;
@@ -159,7 +180,12 @@ export function translateJavaRegex(java: string): TranslatedRegex {
       const posix = POSIX[name.replace(/^Is/, '')];
       if (posix) {
         if (inClass && negate) {
-          err('unsupported', `\\P{${name}} inside a character class is not translated; negate the whole class instead`, start, next - start);
+          err(
+            'unsupported',
+            `\\P{${name}} inside a character class is not translated; negate the whole class instead`,
+            start,
+            next - start,
+          );
           return null;
         }
         return { js: inClass ? posix : `[${negate ? '^' : ''}${posix}]`, next };
@@ -167,7 +193,12 @@ export function translateJavaRegex(java: string): TranslatedRegex {
       const javaClass = JAVA_CLASSES[name];
       if (javaClass) {
         unicode = true;
-        warn('java-class', `\\${c}{${name}} follows Java's Character.is${name.slice(4)} rules; tollgate uses the Unicode class ${javaClass}, which may differ for a few characters`, start, next - start);
+        warn(
+          'java-class',
+          `\\${c}{${name}} follows Java's Character.is${name.slice(4)} rules; tollgate uses the Unicode class ${javaClass}, which may differ for a few characters`,
+          start,
+          next - start,
+        );
         return { js: inClass ? javaClass : `[${negate ? '^' : ''}${javaClass}]`, next };
       }
       if (/^(L[ultmo]?|M[nce]?|N[dlo]?|P[cdseifo]?|S[mcko]?|Z[slp]?|C[cfson]?)$/.test(name)) {
@@ -183,7 +214,12 @@ export function translateJavaRegex(java: string): TranslatedRegex {
       return null;
     }
     if (/[A-Za-z]/.test(c)) {
-      err('java-syntax', `\\${c} is not a valid Java escape: Pattern.compile throws, and Tomcat does not start the filter`, start, 2);
+      err(
+        'java-syntax',
+        `\\${c} is not a valid Java escape: Pattern.compile throws, and Tomcat does not start the filter`,
+        start,
+        2,
+      );
       return null;
     }
     return { js: lit(c), next: start + 2 };
@@ -201,7 +237,11 @@ export function translateJavaRegex(java: string): TranslatedRegex {
         out += e.js;
         i = e.next;
       } else if (c === '[') {
-        err('unsupported', 'nested character classes (Java unions) are not translated; list the characters in one class', i);
+        err(
+          'unsupported',
+          'nested character classes (Java unions) are not translated; list the characters in one class',
+          i,
+        );
         i++;
       } else if (c === '&' && java[i + 1] === '&') {
         err('unsupported', 'character class intersection (&&) has no JavaScript equivalent', i, 2);
@@ -243,7 +283,12 @@ export function translateJavaRegex(java: string): TranslatedRegex {
           i += 3;
         } else if (/^\(\?[idmsuxU-]+[:)]/.test(rest)) {
           const m = /^\(\?[idmsuxU-]+[:)]/.exec(rest)!;
-          err('inline-flag', `inline flags ${m[0]} inside the pattern cannot be expressed in JavaScript`, i, m[0].length);
+          err(
+            'inline-flag',
+            `inline flags ${m[0]} inside the pattern cannot be expressed in JavaScript`,
+            i,
+            m[0].length,
+          );
           out += m[0].endsWith(':') ? '(?:' : '';
           i += m[0].length;
           if (!m[0].endsWith(':')) break;
@@ -334,7 +379,12 @@ export function translateJavaRegex(java: string): TranslatedRegex {
 
   function quantifierSuffix(at: number): number {
     if (java[at] === '+') {
-      err('unsupported', 'possessive quantifiers (*+, ++, ?+, {n}+) have no JavaScript equivalent; use a greedy quantifier', at - 1, 2);
+      err(
+        'unsupported',
+        'possessive quantifiers (*+, ++, ?+, {n}+) have no JavaScript equivalent; use a greedy quantifier',
+        at - 1,
+        2,
+      );
       return at + 1;
     }
     if (java[at] === '?') {
@@ -351,7 +401,12 @@ export function translateJavaRegex(java: string): TranslatedRegex {
   // before "Regular expression too large" where the stack is large (worker threads), 40 ms of stack
   // overflow elsewhere; 10,000 characters stay under 0.2 s. Address patterns are far shorter.
   if (java.length > MAX_PATTERN_LENGTH && !problems.some((p) => p.severity === 'error')) {
-    err('unsupported', `the pattern is ${java.length} characters long; tollgate runs patterns of up to ${MAX_PATTERN_LENGTH}`, 0, java.length);
+    err(
+      'unsupported',
+      `the pattern is ${java.length} characters long; tollgate runs patterns of up to ${MAX_PATTERN_LENGTH}`,
+      0,
+      java.length,
+    );
   }
   if (!problems.some((p) => p.severity === 'error')) {
     let rx: RegExp | null = null;
@@ -365,7 +420,12 @@ export function translateJavaRegex(java: string): TranslatedRegex {
     try {
       rx?.test('');
     } catch (e) {
-      err('unsupported', `the JavaScript engine cannot compile the translated pattern (${(e as Error).message.replace(/^[^:]*: \/[\s\S]*\/: /, '')})`, 0, java.length);
+      err(
+        'unsupported',
+        `the JavaScript engine cannot compile the translated pattern (${(e as Error).message.replace(/^[^:]*: \/[\s\S]*\/: /, '')})`,
+        0,
+        java.length,
+      );
     }
   }
   if (problems.some((p) => p.severity === 'error')) {

@@ -104,16 +104,22 @@ export function checkJavaUri(text: string): { ok: true } | { ok: false; message:
     const c = text[i]!;
     const code = c.charCodeAt(0);
     if (c === '%') {
-      if (!/^[0-9A-Fa-f]{2}$/.test(text.slice(i + 1, i + 3))) return bad('malformed escape: "%" must be followed by two hex digits', i);
+      if (!/^[0-9A-Fa-f]{2}$/.test(text.slice(i + 1, i + 3)))
+        return bad('malformed escape: "%" must be followed by two hex digits', i);
       continue;
     }
     if (c === '#' && ++hashes > 1) return bad('illegal character "#" in the fragment', i);
     if (code > 0x7f) {
       // Java allows "other" characters: anything beyond ASCII that is not a control or space char.
-      if (/[\p{Cc}\p{Z}]/u.test(c)) return bad(`illegal character U+${code.toString(16).toUpperCase().padStart(4, '0')}`, i);
+      if (/[\p{Cc}\p{Z}]/u.test(c))
+        return bad(`illegal character U+${code.toString(16).toUpperCase().padStart(4, '0')}`, i);
       continue;
     }
-    if (!URI_OK.test(c)) return bad(`illegal character ${code <= 0x20 ? `U+${code.toString(16).toUpperCase().padStart(4, '0')}` : `"${c}"`}`, i);
+    if (!URI_OK.test(c))
+      return bad(
+        `illegal character ${code <= 0x20 ? `U+${code.toString(16).toUpperCase().padStart(4, '0')}` : `"${c}"`}`,
+        i,
+      );
   }
   const schemeEnd = text.search(/[:/?#]/);
   let rest = text;
@@ -132,7 +138,8 @@ export function checkJavaUri(text: string): { ok: true } | { ok: false; message:
     if (open >= 0) {
       const close = authority.indexOf(']', open);
       if (close < 0) return bad('no closing "]" for the IPv6 address', base + 2 + open);
-      if (!/^[0-9A-Fa-f:.]+(%[\w.~-]+)?$/.test(authority.slice(open + 1, close))) return bad('not an IPv6 address inside "[...]"', base + 2 + open);
+      if (!/^[0-9A-Fa-f:.]+(%[\w.~-]+)?$/.test(authority.slice(open + 1, close)))
+        return bad('not an IPv6 address inside "[...]"', base + 2 + open);
     }
     const brackets = (end < 0 ? '' : rest.slice(2 + end)).search(/[\[\]]/);
     if (brackets >= 0) return bad('"[" and "]" are only allowed around an IPv6 host', base + 2 + end + brackets);

@@ -19,8 +19,22 @@ import { spec as webdavFix } from './webdav-fix.js';
 
 /** Every filter tollgate knows, one spec each: the fifteen of the spec plus RateLimitFilter. */
 export const FILTER_SPECS: readonly FilterSpec[] = [
-  addDefaultCharset, cors, csrfPrevention, restCsrfPrevention, expires, failedRequest, httpHeaderSecurity,
-  remoteAddr, remoteHost, remoteCidr, remoteIp, requestDumper, sessionInitializer, setCharacterEncoding, webdavFix, rateLimit,
+  addDefaultCharset,
+  cors,
+  csrfPrevention,
+  restCsrfPrevention,
+  expires,
+  failedRequest,
+  httpHeaderSecurity,
+  remoteAddr,
+  remoteHost,
+  remoteCidr,
+  remoteIp,
+  requestDumper,
+  sessionInitializer,
+  setCharacterEncoding,
+  webdavFix,
+  rateLimit,
 ] as readonly FilterSpec[];
 
 const byClass = new Map<string, FilterSpec>();

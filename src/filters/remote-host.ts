@@ -5,7 +5,8 @@ import { deniesEverything, requestFilterParams } from './request-filter.js';
 export const spec = defineFilter({
   id: 'remote-host',
   simpleName: 'RemoteHostFilter',
-  description: 'Allows or denies requests by client host name (the address itself unless the connector has enableLookups="true").',
+  description:
+    'Allows or denies requests by client host name (the address itself unless the connector has enableLookups="true").',
   configProblemsAreFatal: true,
   names: 'bean',
   params: requestFilterParams('client host name', '.*\\.example\\.com'),

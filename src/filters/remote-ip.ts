@@ -20,9 +20,19 @@ function proxyListNotes(raw: Readonly<Record<string, unknown>>, target: string):
     const v = raw[name];
     if (typeof v !== 'string' || v.indexOf('/') <= 0) continue;
     if (target === '11.0') {
-      out.push({ param: name, ruleId: 'filter-param-not-in-target', severity: 'warning', message: `Tomcat 11 reads a ${name} value containing "/" as a comma-separated list of CIDR masks, not as a regex: check that "${v}" means the same there` });
+      out.push({
+        param: name,
+        ruleId: 'filter-param-not-in-target',
+        severity: 'warning',
+        message: `Tomcat 11 reads a ${name} value containing "/" as a comma-separated list of CIDR masks, not as a regex: check that "${v}" means the same there`,
+      });
     } else if (CIDR_LIST.test(v)) {
-      out.push({ param: name, ruleId: 'filter-param-no-effect', severity: 'error', message: `"${v}" looks like CIDR masks, but Tomcat ${target} reads ${name} as a Java regex, which matches no address. Write a regex (CIDR masks need Tomcat 11)` });
+      out.push({
+        param: name,
+        ruleId: 'filter-param-no-effect',
+        severity: 'error',
+        message: `"${v}" looks like CIDR masks, but Tomcat ${target} reads ${name} as a Java regex, which matches no address. Write a regex (CIDR masks need Tomcat 11)`,
+      });
     }
   }
   return out;
@@ -31,36 +41,91 @@ function proxyListNotes(raw: Readonly<Record<string, unknown>>, target: string):
 export const spec = defineFilter({
   id: 'remote-ip',
   simpleName: 'RemoteIpFilter',
-  description: 'Takes the client address, scheme, port and secure flag from proxy headers (X-Forwarded-*), for requests that come through trusted proxies.',
+  description:
+    'Takes the client address, scheme, port and secure flag from proxy headers (X-Forwarded-*), for requests that come through trusted proxies.',
   configProblemsAreFatal: true,
   unknownParams: 'ignored',
   names: 'exact',
   params: {
-    remoteIpHeader: param('string', text('X-Forwarded-For', 'Header holding the list of addresses the request traversed, client first.', ['X-Forwarded-For', 'X-Real-IP'])),
+    remoteIpHeader: param(
+      'string',
+      text('X-Forwarded-For', 'Header holding the list of addresses the request traversed, client first.', [
+        'X-Forwarded-For',
+        'X-Real-IP',
+      ]),
+    ),
     internalProxies: param(
       'regex',
-      javaRegex('Java regex of internal proxy addresses (whole-string match): trusted, and not reported in the proxies header. Empty: no internal proxies.', {
-        defaultJava: DEFAULT_INTERNAL_PROXIES,
-        examples: ['10\\.0\\.0\\.\\d{1,3}|0:0:0:0:0:0:0:1'],
-      }),
-      { seenAs: ['allowedInternalProxies'], versionNotes: ['11.0: a value with "/" after the first character is a list of CIDR masks'] },
+      javaRegex(
+        'Java regex of internal proxy addresses (whole-string match): trusted, and not reported in the proxies header. Empty: no internal proxies.',
+        {
+          defaultJava: DEFAULT_INTERNAL_PROXIES,
+          examples: ['10\\.0\\.0\\.\\d{1,3}|0:0:0:0:0:0:0:1'],
+        },
+      ),
+      {
+        seenAs: ['allowedInternalProxies'],
+        versionNotes: ['11.0: a value with "/" after the first character is a list of CIDR masks'],
+      },
     ),
-    proxiesHeader: param('string', text('X-Forwarded-By', 'Header set on the request to list the trusted proxies found in remoteIpHeader.'), { seenAs: ['remoteIpProxiesHeader'] }),
-    trustedProxies: param('regex', javaRegex('Java regex of trusted proxy addresses (whole-string match): trusted, and reported in the proxies header.'), {
-      versionNotes: ['11.0: a value with "/" after the first character is a list of CIDR masks'],
-    }),
-    protocolHeader: param('string', text('X-Forwarded-Proto', 'Header holding the protocol the client used; empty to leave scheme, secure and port alone.')),
-    protocolHeaderHttpsValue: param('string', text('https', 'Value of protocolHeader that means HTTPS (compared case-insensitively).')),
+    proxiesHeader: param(
+      'string',
+      text('X-Forwarded-By', 'Header set on the request to list the trusted proxies found in remoteIpHeader.'),
+      { seenAs: ['remoteIpProxiesHeader'] },
+    ),
+    trustedProxies: param(
+      'regex',
+      javaRegex(
+        'Java regex of trusted proxy addresses (whole-string match): trusted, and reported in the proxies header.',
+      ),
+      {
+        versionNotes: ['11.0: a value with "/" after the first character is a list of CIDR masks'],
+      },
+    ),
+    protocolHeader: param(
+      'string',
+      text(
+        'X-Forwarded-Proto',
+        'Header holding the protocol the client used; empty to leave scheme, secure and port alone.',
+      ),
+    ),
+    protocolHeaderHttpsValue: param(
+      'string',
+      text('https', 'Value of protocolHeader that means HTTPS (compared case-insensitively).'),
+    ),
     portHeader: param('string', optionalText('Header holding the port the client used (e.g. X-Forwarded-Port).')),
     hostHeader: param('string', optionalText('Header holding the host name the client used (e.g. X-Forwarded-Host).')),
-    httpServerPort: param('integer', javaInt(80, 'Server port reported when protocolHeader says http and there is no portHeader.')),
-    httpsServerPort: param('integer', javaInt(443, 'Server port reported when protocolHeader says https and there is no portHeader.')),
-    changeLocalPort: param('boolean', javaBoolean(false, 'Also change the local port (getLocalPort) to the forwarded port.')),
-    changeLocalName: param('boolean', javaBoolean(false, 'Also change the local name (getLocalName) to the forwarded host.')),
-    requestAttributesEnabled: param('boolean', javaBoolean(true, 'Documented, but RemoteIpFilter never reads this init-param (only RemoteIpValve has it): the AccessLog request attributes are always set.'), {
-      ignoredByTomcat: 'RemoteIpFilter never reads requestAttributesEnabled from its init-params (only RemoteIpValve has that attribute): the AccessLog request attributes are always set',
-    }),
-    enableLookups: param('boolean', javaBoolean(false, 'Resolve the remote host name from the forwarded address with DNS.')),
+    httpServerPort: param(
+      'integer',
+      javaInt(80, 'Server port reported when protocolHeader says http and there is no portHeader.'),
+    ),
+    httpsServerPort: param(
+      'integer',
+      javaInt(443, 'Server port reported when protocolHeader says https and there is no portHeader.'),
+    ),
+    changeLocalPort: param(
+      'boolean',
+      javaBoolean(false, 'Also change the local port (getLocalPort) to the forwarded port.'),
+    ),
+    changeLocalName: param(
+      'boolean',
+      javaBoolean(false, 'Also change the local name (getLocalName) to the forwarded host.'),
+    ),
+    requestAttributesEnabled: param(
+      'boolean',
+      javaBoolean(
+        true,
+        'Documented, but RemoteIpFilter never reads this init-param (only RemoteIpValve has it): the AccessLog request attributes are always set.',
+      ),
+      {
+        ignoredByTomcat:
+          'RemoteIpFilter never reads requestAttributesEnabled from its init-params (only RemoteIpValve has that attribute): the AccessLog request attributes are always set',
+      },
+    ),
+    enableLookups: param(
+      'boolean',
+      javaBoolean(false, 'Resolve the remote host name from the forwarded address with DNS.'),
+    ),
   },
   toConfig: (v) => ({
     remoteIpHeader: v.remoteIpHeader.toLowerCase(),

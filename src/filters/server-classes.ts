@@ -27,7 +27,9 @@ const REMOVED: Record<string, string> = {
 
 /** Whether the base or home has a lib/*.jar: classes beyond the JDK's and Tomcat's may then be on Tomcat's class path. */
 export function baseHasJars(base: Pick<CatalinaBase, 'base' | 'home'>): boolean {
-  return [join(base.base, 'lib'), join(base.home, 'lib')].some((d) => existsSync(d) && readdirSync(d).some((f) => f.endsWith('.jar')));
+  return [join(base.base, 'lib'), join(base.home, 'lib')].some(
+    (d) => existsSync(d) && readdirSync(d).some((f) => f.endsWith('.jar')),
+  );
 }
 
 /**
@@ -43,7 +45,8 @@ function notLoadable(tag: string, cls: string, extraJars: boolean): string | nul
   const name = cls.replace(/^org\.vendor\.container\./, 'org.apache.catalina.');
   if (known.includes(name)) return null;
   const elsewhere = ALL_STOCK.get(name);
-  if (elsewhere) return `${cls} is a ${elsewhere} class, not a ${tag}: Tomcat cannot use it here and does not start ("Cannot start server. Server instance is not configured").`;
+  if (elsewhere)
+    return `${cls} is a ${elsewhere} class, not a ${tag}: Tomcat cannot use it here and does not start ("Cannot start server. Server instance is not configured").`;
   const guess = suggestParam(name, known);
   if (extraJars && guess.length === 0) return null;
   return `Tomcat 10.1 has no class ${cls} (ClassNotFoundException): it cannot read server.xml and does not start ("Cannot start server. Server instance is not configured", observed with a misspelt StoreConfigLifecycleListener).${guess.length > 0 ? ` Did you mean ${guess.join(' or ')}?` : ''}`;
@@ -57,7 +60,11 @@ function* elements(list: ConfigElement[]): Generator<ConfigElement> {
 }
 
 /** Every class of server.xml (listeners, resources, realms, valves) Tomcat cannot load, as error findings at the className. */
-export function serverClassProblems(base: Pick<CatalinaBase, 'serverXml' | 'base' | 'home'>, target: string, extraJars: boolean = baseHasJars(base)): Diagnostic[] {
+export function serverClassProblems(
+  base: Pick<CatalinaBase, 'serverXml' | 'base' | 'home'>,
+  target: string,
+  extraJars: boolean = baseHasJars(base),
+): Diagnostic[] {
   const server = base.serverXml;
   if (!server) return [];
   const all: ConfigElement[] = [...server.listeners, ...server.globalResources];
@@ -67,15 +74,29 @@ export function serverClassProblems(base: Pick<CatalinaBase, 'serverXml' | 'base
     for (const h of s.engine.hosts) all.push(...h.valves, ...h.listeners, ...h.contexts.flatMap((c) => c.valves));
   }
   const out: Diagnostic[] = [];
-  const report = (e: ConfigElement, message: string) => out.push({ ruleId: 'server-class-not-found', severity: 'error', message: `<${e.tag}> ${message}`, span: e.className!.span });
+  const report = (e: ConfigElement, message: string) =>
+    out.push({
+      ruleId: 'server-class-not-found',
+      severity: 'error',
+      message: `<${e.tag}> ${message}`,
+      span: e.className!.span,
+    });
   let why: string | null;
   for (const e of elements(all)) {
     const cls = e.className?.value;
     if (!cls) continue;
     const removed = REMOVED[cls];
-    if (removed) report(e, `${cls} no longer exists (removed in Tomcat ${removed}): Tomcat ${target} cannot load this server.xml ("Cannot start server. Server instance is not configured"). Remove the element.`);
+    if (removed)
+      report(
+        e,
+        `${cls} no longer exists (removed in Tomcat ${removed}): Tomcat ${target} cannot load this server.xml ("Cannot start server. Server instance is not configured"). Remove the element.`,
+      );
     else if ((why = notLoadable(e.tag, cls, extraJars))) report(e, why);
-    else if (!STOCK.test(cls) && !extraJars) report(e, `${cls} is not on the stock Tomcat class path, and this base has no lib/*.jar: without the library's jars Tomcat refuses the whole server.xml (ClassNotFoundException). Add the jars to lib/ or remove the element.`);
+    else if (!STOCK.test(cls) && !extraJars)
+      report(
+        e,
+        `${cls} is not on the stock Tomcat class path, and this base has no lib/*.jar: without the library's jars Tomcat refuses the whole server.xml (ClassNotFoundException). Add the jars to lib/ or remove the element.`,
+      );
   }
   return out;
 }

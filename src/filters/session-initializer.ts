@@ -4,7 +4,8 @@ import { defineFilter } from './define.js';
 export const spec = defineFilter({
   id: 'session-initializer',
   simpleName: 'SessionInitializerFilter',
-  description: 'Creates the HTTP session before the request is processed (e.g. for WebSocket handshakes that need one).',
+  description:
+    'Creates the HTTP session before the request is processed (e.g. for WebSocket handshakes that need one).',
   configProblemsAreFatal: false,
   unknownParams: 'ignored',
   names: 'exact',

@@ -21,14 +21,16 @@ export interface ValidatedFilter {
   refusals: Diagnostic[];
 }
 
-const atLeast = (target: TomcatTarget, version: TomcatTarget) => TOMCAT_TARGETS.indexOf(target) >= TOMCAT_TARGETS.indexOf(version);
+const atLeast = (target: TomcatTarget, version: TomcatTarget) =>
+  TOMCAT_TARGETS.indexOf(target) >= TOMCAT_TARGETS.indexOf(version);
 
 /** Edit distance, for "did you mean". */
 function distance(a: string, b: string): number {
   let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
     const cur = [i];
-    for (let j = 1; j <= b.length; j++) cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    for (let j = 1; j <= b.length; j++)
+      cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
     prev = cur;
   }
   return prev[b.length]!;
@@ -51,7 +53,10 @@ export function suggestParam(name: string, known: readonly string[]): string[] {
     return scored.filter((x) => x.d === best).map((x) => x.k);
   }
   // A truncated or extended name (hstsMaxAge for hstsMaxAgeSeconds), when only one known name fits.
-  const affix = lower.length >= 4 ? known.filter((k) => k.toLowerCase().startsWith(lower) || lower.startsWith(k.toLowerCase())) : [];
+  const affix =
+    lower.length >= 4
+      ? known.filter((k) => k.toLowerCase().startsWith(lower) || lower.startsWith(k.toLowerCase()))
+      : [];
   return affix.length === 1 ? affix : [];
 }
 
@@ -61,7 +66,9 @@ export function suggestParam(name: string, known: readonly string[]): string[] {
  * otherwise the whole value.
  */
 /** The options spec.notes is called with, one object per target rather than one per filter validated. */
-const NOTE_OPTS: Partial<Record<TomcatTarget, { readonly target: TomcatTarget }>> = Object.fromEntries(TOMCAT_TARGETS.map((target) => [target, Object.freeze({ target })]));
+const NOTE_OPTS: Partial<Record<TomcatTarget, { readonly target: TomcatTarget }>> = Object.fromEntries(
+  TOMCAT_TARGETS.map((target) => [target, Object.freeze({ target })]),
+);
 
 /** Findings of one rule listed per parameter value; the rest are counted in one more. */
 const MAX_PER_PARAM = 50;
@@ -100,12 +107,22 @@ export function subSpan(value: Located<string>, offset: number | undefined, leng
   };
   const start = at(offset);
   const end = at(offset + len);
-  return { ...s, line: start.line, column: start.column, endLine: end.line, endColumn: end.column, offset: s.offset + offset, endOffset: s.offset + offset + len };
+  return {
+    ...s,
+    line: start.line,
+    column: start.column,
+    endLine: end.line,
+    endColumn: end.column,
+    offset: s.offset + offset,
+    endOffset: s.offset + offset + len,
+  };
 }
 
 function exactEdit(loc: Located<string>, span: Span, text: string): TextEdit[] | undefined {
   const s = loc.span;
-  return s.endOffset - s.offset === loc.value.length ? [{ file: span.file, offset: span.offset, endOffset: span.endOffset, text }] : undefined;
+  return s.endOffset - s.offset === loc.value.length
+    ? [{ file: span.file, offset: span.offset, endOffset: span.endOffset, text }]
+    : undefined;
 }
 
 function consequence(spec: FilterSpec): string {
@@ -118,11 +135,18 @@ function consequence(spec: FilterSpec): string {
 
 function unknownParam(spec: FilterSpec, p: Param, target: TomcatTarget): Diagnostic {
   const name = p.name.value;
-  const known = Object.entries(spec.params).filter(([, d]) => !d.ignoredByTomcat && !(d.removedIn && atLeast(target, d.removedIn))).map(([k]) => k);
+  const known = Object.entries(spec.params)
+    .filter(([, d]) => !d.ignoredByTomcat && !(d.removedIn && atLeast(target, d.removedIn)))
+    .map(([k]) => k);
   const lower = name.toLowerCase();
-  let suggestions = Object.entries(spec.params).filter(([, d]) => d.seenAs?.some((s) => s.toLowerCase() === lower)).map(([k]) => k);
-  for (const prefix of Object.keys(spec.dynamicParams ?? {}).filter((k) => k.endsWith(' ')).map((k) => k.trim())) {
-    if (!suggestions.length && lower.startsWith(prefix.toLowerCase())) suggestions = [prefix + name.slice(prefix.length)];
+  let suggestions = Object.entries(spec.params)
+    .filter(([, d]) => d.seenAs?.some((s) => s.toLowerCase() === lower))
+    .map(([k]) => k);
+  for (const prefix of Object.keys(spec.dynamicParams ?? {})
+    .filter((k) => k.endsWith(' '))
+    .map((k) => k.trim())) {
+    if (!suggestions.length && lower.startsWith(prefix.toLowerCase()))
+      suggestions = [prefix + name.slice(prefix.length)];
   }
   if (!suggestions.length) suggestions = suggestParam(name, known);
   const seen = suggestions.length === 1 && spec.params[suggestions[0]!]?.seenAs?.some((s) => s.toLowerCase() === lower);
@@ -151,7 +175,10 @@ function noteDiagnostic(n: ParamNote, p: Param, name: string): Diagnostic {
  * or starts and does something you may not expect (warning).
  * Classes that are not container filters get no spec and no diagnostic.
  */
-export function validateFilterDef(def: Pick<FilterDef, 'className' | 'initParams' | 'span' | 'name'>, opts: { target?: TomcatTarget } = {}): ValidatedFilter {
+export function validateFilterDef(
+  def: Pick<FilterDef, 'className' | 'initParams' | 'span' | 'name'>,
+  opts: { target?: TomcatTarget } = {},
+): ValidatedFilter {
   const spec = findFilterSpec(def.className?.value ?? '') ?? null;
   if (!spec) return { spec: null, config: null, diagnostics: [], refusals: [] };
   const target = opts.target ?? '10.1';
@@ -160,11 +187,21 @@ export function validateFilterDef(def: Pick<FilterDef, 'className' | 'initParams
   const fatal = spec.unknownParams === 'fatal';
   const classSpan = def.className?.span ?? def.span;
   if (spec.removedIn && atLeast(target, spec.removedIn)) {
-    diagnostics.push({ ruleId: 'filter-not-in-target', severity: 'error', message: `${spec.simpleName} was removed in Tomcat ${spec.removedIn}: on ${target} the class does not exist and the application does not start.`, span: classSpan });
+    diagnostics.push({
+      ruleId: 'filter-not-in-target',
+      severity: 'error',
+      message: `${spec.simpleName} was removed in Tomcat ${spec.removedIn}: on ${target} the class does not exist and the application does not start.`,
+      span: classSpan,
+    });
     refusals.push(diagnostics[diagnostics.length - 1]!);
   }
   if (spec.addedIn && !atLeast(target, spec.addedIn)) {
-    diagnostics.push({ ruleId: 'filter-not-in-target', severity: 'error', message: `${spec.simpleName} was added in Tomcat ${spec.addedIn}: on ${target} the class does not exist and the application does not start.`, span: classSpan });
+    diagnostics.push({
+      ruleId: 'filter-not-in-target',
+      severity: 'error',
+      message: `${spec.simpleName} was added in Tomcat ${spec.addedIn}: on ${target} the class does not exist and the application does not start.`,
+      span: classSpan,
+    });
     refusals.push(diagnostics[diagnostics.length - 1]!);
   }
 
@@ -204,7 +241,12 @@ export function validateFilterDef(def: Pick<FilterDef, 'className' | 'initParams
       continue;
     }
     if (doc?.ignoredByTomcat) {
-      diagnostics.push({ ruleId: 'filter-param-unknown', severity: spec.unknownParams === 'fatal' ? 'error' : 'warning', message: `${doc.ignoredByTomcat}. Remove it.`, span: p.name.span });
+      diagnostics.push({
+        ruleId: 'filter-param-unknown',
+        severity: spec.unknownParams === 'fatal' ? 'error' : 'warning',
+        message: `${doc.ignoredByTomcat}. Remove it.`,
+        span: p.name.span,
+      });
       if (fatal) refusals.push(diagnostics[diagnostics.length - 1]!);
       continue;
     }
@@ -220,7 +262,12 @@ export function validateFilterDef(def: Pick<FilterDef, 'className' | 'initParams
       continue;
     }
     if (doc?.removedIn) {
-      diagnostics.push({ ruleId: 'filter-param-not-in-target', severity: 'info', message: `${canonical} is deprecated and gone in Tomcat ${doc.removedIn}; there ${consequence(spec)}.`, span: p.name.span });
+      diagnostics.push({
+        ruleId: 'filter-param-not-in-target',
+        severity: 'info',
+        message: `${canonical} is deprecated and gone in Tomcat ${doc.removedIn}; there ${consequence(spec)}.`,
+        span: p.name.span,
+      });
     }
     raw[canonical] = p.value.value;
     byParam.set(canonical, p);
@@ -231,7 +278,10 @@ export function validateFilterDef(def: Pick<FilterDef, 'className' | 'initParams
   if (!result.success) {
     // Past MAX_PER_PARAM findings of one rule in one parameter, the rest become one summary: 50,004 findings in one
     // 100 KB value (a fuzz input) cost a second of lint under load and megabytes of output nobody reads.
-    const perParam = new Map<string, { count: number; more: number; worst: Severity; span: Diagnostic['span']; label: string; ruleId: string }>();
+    const perParam = new Map<
+      string,
+      { count: number; more: number; worst: Severity; span: Diagnostic['span']; label: string; ruleId: string }
+    >();
     for (const issue of result.error.issues) {
       const params = (issue as { params?: IssueParams }).params ?? {};
       const name = typeof issue.path[0] === 'string' ? issue.path[0] : undefined;
@@ -241,7 +291,14 @@ export function validateFilterDef(def: Pick<FilterDef, 'className' | 'initParams
       const key = `${ruleId}\u0000${name ?? ''}`;
       let seen = perParam.get(key);
       if (!seen) {
-        seen = { count: 0, more: 0, worst: severity, span: p ? p.value.span : (def.className?.span ?? def.span), label: p ? p.name.value : (name ?? ''), ruleId };
+        seen = {
+          count: 0,
+          more: 0,
+          worst: severity,
+          span: p ? p.value.span : (def.className?.span ?? def.span),
+          label: p ? p.name.value : (name ?? ''),
+          ruleId,
+        };
         perParam.set(key, seen);
       }
       if (++seen.count > MAX_PER_PARAM) {
@@ -273,7 +330,9 @@ export function validateFilterDef(def: Pick<FilterDef, 'className' | 'initParams
   // Notes never stop the filter: an error among them is a filter Tomcat starts and then runs wrongly.
   for (const n of spec.notes(raw, NOTE_OPTS[target] ?? { target })) {
     const p = byParam.get(n.param);
-    const d = p ? noteDiagnostic(n, p, p.name.value) : { ruleId: n.ruleId, severity: n.severity, message: `${n.message}.`, span: def.className?.span ?? def.span };
+    const d = p
+      ? noteDiagnostic(n, p, p.name.value)
+      : { ruleId: n.ruleId, severity: n.severity, message: `${n.message}.`, span: def.className?.span ?? def.span };
     diagnostics.push(n.severity === 'error' ? { ...d, effect: 'misbehaves' } : d);
   }
   const starts = result.success && refusals.length === 0;

@@ -6,7 +6,16 @@
 import * as z from 'zod';
 import { javaCharset, isLegalCharsetName, suggestCharset } from '../protocol/charsets.js';
 import { refuse, type Note, type ValueReader } from './define.js';
-import { commaSeparatedTexts, JAVA_INT_MAX, JAVA_INT_MIN, javaSplit, parseJavaInteger, splitCommaSeparated, trimPieces, type Piece } from './java-text.js';
+import {
+  commaSeparatedTexts,
+  JAVA_INT_MAX,
+  JAVA_INT_MIN,
+  javaSplit,
+  parseJavaInteger,
+  splitCommaSeparated,
+  trimPieces,
+  type Piece,
+} from './java-text.js';
 import { translateJavaRegex, type TranslatedRegex } from './java-regex.js';
 
 const translations = new Map<string, TranslatedRegex>();
@@ -67,7 +76,12 @@ export function reader<I extends z.ZodType, T>(
   // Built on first use: web.xml text is read through `text` below without zod, and building every
   // parameter's chain up front was most of evaluating the filter specs at every CLI start.
   let schema: z.ZodType<T, z.input<I> | undefined> | undefined;
-  const shown = doc.default === undefined || doc.default === null ? undefined : Array.isArray(doc.default) ? doc.default.join(',') : String(doc.default);
+  const shown =
+    doc.default === undefined || doc.default === null
+      ? undefined
+      : Array.isArray(doc.default)
+        ? doc.default.join(',')
+        : String(doc.default);
   const textRead = (v: string, ctx: z.RefinementCtx): unknown => read(v as z.output<I>, ctx);
   return {
     get schema(): z.ZodType<T, z.input<I> | undefined> {
@@ -81,7 +95,11 @@ export function reader<I extends z.ZodType, T>(
         .default(defaultOut as never) as unknown as z.ZodType<T, z.input<I> | undefined>);
     },
     ...(takesAnyString(input) ? { text: { read: textRead, defaultOut } } : {}),
-    doc: { description: doc.description, ...(shown !== undefined ? { default: shown } : {}), ...(doc.examples ? { examples: doc.examples } : {}) },
+    doc: {
+      description: doc.description,
+      ...(shown !== undefined ? { default: shown } : {}),
+      ...(doc.examples ? { examples: doc.examples } : {}),
+    },
     ...(notes ? { notes } : {}),
   } satisfies ValueReader;
 }
@@ -101,30 +119,70 @@ function booleanNotes(v: unknown): Note[] {
   if (typeof v !== 'string' || v === 'true' || v === 'false') return [];
   const lower = v.toLowerCase();
   if (lower === 'true' || lower === 'false') {
-    return [{ ruleId: 'filter-param-boolean-spelling', severity: 'info', message: `Tomcat reads "${v}" as ${lower}; write ${lower}`, replacement: lower }];
+    return [
+      {
+        ruleId: 'filter-param-boolean-spelling',
+        severity: 'info',
+        message: `Tomcat reads "${v}" as ${lower}; write ${lower}`,
+        replacement: lower,
+      },
+    ];
   }
   // Boolean.parseBoolean: a value that says yes is read as false, the switch the other way round from what it says.
   // No automatic fix: "true" would change what Tomcat runs today, which a reviewer should see.
   if (/^(yes|y|on|1|enabled?|active)$/i.test(v)) {
-    return [{ ruleId: 'filter-param-boolean-spelling', severity: 'error', message: `Tomcat reads "${v}" as false (only "true" is true), so this switch is off although it says yes. Write true` }];
+    return [
+      {
+        ruleId: 'filter-param-boolean-spelling',
+        severity: 'error',
+        message: `Tomcat reads "${v}" as false (only "true" is true), so this switch is off although it says yes. Write true`,
+      },
+    ];
   }
   if (/^(no|n|off|0|disabled?|inactive)$/i.test(v)) {
-    return [{ ruleId: 'filter-param-boolean-spelling', severity: 'info', message: `Tomcat reads "${v}" as false, as meant, but only "true" and "false" say so to every reader. Write false`, replacement: 'false' }];
+    return [
+      {
+        ruleId: 'filter-param-boolean-spelling',
+        severity: 'info',
+        message: `Tomcat reads "${v}" as false, as meant, but only "true" and "false" say so to every reader. Write false`,
+        replacement: 'false',
+      },
+    ];
   }
-  return [{
-    ruleId: 'filter-param-boolean-spelling',
-    severity: 'warning',
-    message: `Tomcat reads ${v === '' ? 'an empty value' : `"${v}"`} as false: only "true" is true. Write true or false`,
-  }];
+  return [
+    {
+      ruleId: 'filter-param-boolean-spelling',
+      severity: 'warning',
+      message: `Tomcat reads ${v === '' ? 'an empty value' : `"${v}"`} as false: only "true" is true. Write true or false`,
+    },
+  ];
 }
 
 /** Integer.parseInt (or Long.parseLong with bits 64): sign and digits only, no blanks, in range. */
-export function javaInt(defaultValue: number, description: string, opts: { bits?: 32 | 64; notes?: (n: number) => Note[]; examples?: string[]; emptyAs?: number; min?: { value: number; message: string } } = {}) {
+export function javaInt(
+  defaultValue: number,
+  description: string,
+  opts: {
+    bits?: 32 | 64;
+    notes?: (n: number) => Note[];
+    examples?: string[];
+    emptyAs?: number;
+    min?: { value: number; message: string };
+  } = {},
+) {
   const bits = opts.bits ?? 32;
   const javaName = bits === 32 ? 'Integer.parseInt' : 'Long.parseLong';
   const inRange = (n: number) => bits === 64 || (n >= JAVA_INT_MIN && n <= JAVA_INT_MAX);
   return reader(
-    z.union([(bits === 32 ? z.number().int().min(JAVA_INT_MIN).max(JAVA_INT_MAX) : z.number().int()).meta({ title: 'JSON number' }), patternText(opts.emptyAs === undefined ? '^[+-]?[0-9]+$' : '^([+-]?[0-9]+)?$', `web.xml text, read with ${javaName}`)]),
+    z.union([
+      (bits === 32 ? z.number().int().min(JAVA_INT_MIN).max(JAVA_INT_MAX) : z.number().int()).meta({
+        title: 'JSON number',
+      }),
+      patternText(
+        opts.emptyAs === undefined ? '^[+-]?[0-9]+$' : '^([+-]?[0-9]+)?$',
+        `web.xml text, read with ${javaName}`,
+      ),
+    ]),
     { description, default: defaultValue, ...(opts.examples ? { examples: opts.examples } : {}) },
     (v, ctx) => {
       if (v === '' && opts.emptyAs !== undefined) return opts.emptyAs;
@@ -157,7 +215,13 @@ export function statusCode(defaultValue: number, description: string) {
     notes: (n) =>
       n >= 100 && n <= 599
         ? []
-        : [{ ruleId: 'filter-param-invalid', severity: 'error', message: `${n} is not an HTTP status code (100-599): Tomcat sends it anyway and clients cannot interpret the response` }],
+        : [
+            {
+              ruleId: 'filter-param-invalid',
+              severity: 'error',
+              message: `${n} is not an HTTP status code (100-599): Tomcat sends it anyway and clients cannot interpret the response`,
+            },
+          ],
   });
 }
 
@@ -167,24 +231,43 @@ export function splitList(text: string, split: 'java' | 'tomcat'): Piece[] {
 }
 
 /** A comma-separated list, from a string or a JSON array of strings. */
-export function commaList(defaultValue: string[], description: string, opts: { split?: 'java' | 'tomcat'; examples?: string[] } = {}) {
+export function commaList(
+  defaultValue: string[],
+  description: string,
+  opts: { split?: 'java' | 'tomcat'; examples?: string[] } = {},
+) {
   const split = opts.split ?? 'java';
   return reader(
     z.union([z.array(z.string()).meta({ title: 'JSON list' }), TEXT]),
     { description, default: defaultValue, ...(opts.examples ? { examples: opts.examples } : {}) },
-    (v) => (typeof v === 'string' ? (split === 'tomcat' ? commaSeparatedTexts(v) : splitList(v, split).map((p) => p.text)) : v.map((s) => s.trim())),
+    (v) =>
+      typeof v === 'string'
+        ? split === 'tomcat'
+          ? commaSeparatedTexts(v)
+          : splitList(v, split).map((p) => p.text)
+        : v.map((s) => s.trim()),
     () => [...defaultValue],
   );
 }
 
 /** A plain string parameter with a default. */
 export function text(defaultValue: string, description: string, examples?: string[]) {
-  return reader(TEXT, { description, default: defaultValue, ...(examples ? { examples } : {}) }, (v) => v, () => defaultValue);
+  return reader(
+    TEXT,
+    { description, default: defaultValue, ...(examples ? { examples } : {}) },
+    (v) => v,
+    () => defaultValue,
+  );
 }
 
 /** A plain string parameter that is unset (null) by default. */
 export function optionalText(description: string, examples?: string[]) {
-  return reader(TEXT, { description, ...(examples ? { examples } : {}) }, (v): string | null => v, (): string | null => null);
+  return reader(
+    TEXT,
+    { description, ...(examples ? { examples } : {}) },
+    (v): string | null => v,
+    (): string | null => null,
+  );
 }
 
 /** A charset Java knows, resolved to its canonical name and the Node decoder for it. */
@@ -222,12 +305,18 @@ export function compileRegex(java: string, ctx: z.RefinementCtx, at = 0): Compil
   for (const p of t.problems) {
     if (p.severity !== 'error') continue;
     const tomcatAccepts = p.code !== 'java-syntax';
-    refuse(ctx, tomcatAccepts ? `${p.message}: Tomcat accepts the pattern, but tollgate cannot run it` : `${p.message}: Pattern.compile refuses it`, {
-      ruleId: 'filter-param-regex',
-      offset: at + p.offset,
-      length: p.length,
-      severity: tomcatAccepts ? 'warning' : 'error',
-    });
+    refuse(
+      ctx,
+      tomcatAccepts
+        ? `${p.message}: Tomcat accepts the pattern, but tollgate cannot run it`
+        : `${p.message}: Pattern.compile refuses it`,
+      {
+        ruleId: 'filter-param-regex',
+        offset: at + p.offset,
+        length: p.length,
+        severity: tomcatAccepts ? 'warning' : 'error',
+      },
+    );
   }
   return t.source ? { java, source: t.source, flags: t.flags } : null;
 }
@@ -237,7 +326,13 @@ export function regexNotes(v: unknown): Note[] {
   if (typeof v !== 'string' || v === '') return [];
   return translated(v)
     .problems.filter((p) => p.severity === 'warning')
-    .map((p) => ({ ruleId: 'filter-param-regex', severity: 'warning' as const, message: p.message, offset: p.offset, length: p.length }));
+    .map((p) => ({
+      ruleId: 'filter-param-regex',
+      severity: 'warning' as const,
+      message: p.message,
+      offset: p.offset,
+      length: p.length,
+    }));
 }
 
 /** A java.util.regex parameter matched against the whole string; empty or unset is null (no pattern). */
@@ -254,7 +349,11 @@ export function javaRegex(description: string, opts: { defaultJava?: string; exa
   };
   return reader(
     TEXT,
-    { description, ...(opts.defaultJava ? { default: opts.defaultJava } : {}), ...(opts.examples ? { examples: opts.examples } : {}) },
+    {
+      description,
+      ...(opts.defaultJava ? { default: opts.defaultJava } : {}),
+      ...(opts.examples ? { examples: opts.examples } : {}),
+    },
     (v, ctx) => compileRegex(v, ctx),
     defaultOut,
     regexNotes,

@@ -4,7 +4,8 @@ import { defineFilter } from './define.js';
 export const spec = defineFilter({
   id: 'webdav-fix',
   simpleName: 'WebdavFixFilter',
-  description: 'Redirects Microsoft WebDAV mini-redirector clients to a URL form that works with Tomcat\'s WebDAV servlet.',
+  description:
+    "Redirects Microsoft WebDAV mini-redirector clients to a URL form that works with Tomcat's WebDAV servlet.",
   configProblemsAreFatal: false,
   unknownParams: 'ignored',
   names: 'exact',

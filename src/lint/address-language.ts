@@ -45,7 +45,10 @@ function automatonOf(source: string, flags: string): NFA | null {
   if (!source.startsWith('^(?:') || !source.endsWith(')$')) return null;
   try {
     const { JS, NFA } = refa();
-    const { expression, maxCharacter } = JS.Parser.fromLiteral({ source: source.slice(4, -2), flags }).parse({ backreferences: 'throw', assertions: 'throw' });
+    const { expression, maxCharacter } = JS.Parser.fromLiteral({ source: source.slice(4, -2), flags }).parse({
+      backreferences: 'throw',
+      assertions: 'throw',
+    });
     return NFA.fromRegex(expression, { maxCharacter }, { assertions: 'throw' });
   } catch {
     return null;
@@ -70,7 +73,11 @@ function firstWord(sets: Iterable<ReadonlyWordSet>): string | null {
 }
 
 /** Whether the pattern matches some value of the kind (an example when it does), or null when that cannot be decided. */
-export function matchesAny(source: string, flags: string, kind: AddressKind): { any: false } | { any: true; example: string } | null {
+export function matchesAny(
+  source: string,
+  flags: string,
+  kind: AddressKind,
+): { any: false } | { any: true; example: string } | null {
   const nfa = automatonOf(source, flags);
   if (!nfa) return null;
   const domain = domainOf(kind, flags);

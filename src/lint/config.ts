@@ -2,7 +2,15 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { findNodeAtLocation, parseTree } from 'jsonc-parser';
 
-export { PROFILES, RULE_LEVELS, configFileSchema, type Accounts, type ConfigFile, type Profile, type RuleLevel } from '../schema/config-document.js';
+export {
+  PROFILES,
+  RULE_LEVELS,
+  configFileSchema,
+  type Accounts,
+  type ConfigFile,
+  type Profile,
+  type RuleLevel,
+} from '../schema/config-document.js';
 import type { ConfigFile } from '../schema/config-document.js';
 import { configFileSchema } from '../schema/config-document.js';
 
@@ -43,17 +51,21 @@ function readConfig(path: string, isRule?: (id: string) => boolean): ConfigFile 
   } catch (e) {
     // V8 names the offending position, except at the end of the input.
     const m = /position (\d+)/.exec((e as Error).message);
-    throw new ConfigError(`${path}:${position(text, m ? Number(m[1]) : text.trimEnd().length)}: invalid JSON: ${(e as Error).message}`);
+    throw new ConfigError(
+      `${path}:${position(text, m ? Number(m[1]) : text.trimEnd().length)}: invalid JSON: ${(e as Error).message}`,
+    );
   }
   const r = configFileSchema.safeParse(json);
   if (!r.success) {
     const issue = r.error.issues[0]!;
     // An unknown key is reported at its object: point at the key itself.
-    const at = issue.code === 'unrecognized_keys' ? where(text, [...issue.path, issue.keys[0]!], true) : where(text, issue.path);
+    const at =
+      issue.code === 'unrecognized_keys' ? where(text, [...issue.path, issue.keys[0]!], true) : where(text, issue.path);
     throw new ConfigError(`${path}:${at}: ${issue.path.join('.') || '(root)'}: ${issue.message}`);
   }
   for (const id of Object.keys(r.data.rules ?? {})) {
-    if (isRule && !isRule(id)) throw new ConfigError(`${path}:${where(text, ['rules', id], true)}: rules: there is no rule "${id}"`);
+    if (isRule && !isRule(id))
+      throw new ConfigError(`${path}:${where(text, ['rules', id], true)}: rules: there is no rule "${id}"`);
   }
   return r.data;
 }
@@ -61,7 +73,12 @@ function readConfig(path: string, isRule?: (id: string) => boolean): ConfigFile 
 /** Where the value at a JSON path is written (or its property name), as line:column. */
 function where(text: string, path: PropertyKey[], key = false): string {
   const tree = parseTree(text);
-  let node = tree ? findNodeAtLocation(tree, path.filter((p): p is string | number => typeof p !== 'symbol')) : undefined;
+  let node = tree
+    ? findNodeAtLocation(
+        tree,
+        path.filter((p): p is string | number => typeof p !== 'symbol'),
+      )
+    : undefined;
   if (node && key && node.parent?.type === 'property') node = node.parent.children?.[0];
   return position(text, node?.offset ?? 0);
 }

@@ -57,8 +57,20 @@ interface Descriptors {
 function descriptorsOf(base: CatalinaBase): Descriptors {
   // By identity, not file: a JSON chain document holds the global part and every context in one file.
   const byWebXml = new Map<DescriptorRef['webXml'], Walked>();
-  const out: Descriptors = { list: [], loaded: [], upTo: [], hostDefault: [], app: [], tomcatWeb: [], global: undefined };
-  const add = (webXml: DescriptorRef['webXml'] | null | undefined, role: DescriptorRef['role'], at: number): Walked | undefined => {
+  const out: Descriptors = {
+    list: [],
+    loaded: [],
+    upTo: [],
+    hostDefault: [],
+    app: [],
+    tomcatWeb: [],
+    global: undefined,
+  };
+  const add = (
+    webXml: DescriptorRef['webXml'] | null | undefined,
+    role: DescriptorRef['role'],
+    at: number,
+  ): Walked | undefined => {
     if (!webXml) return undefined;
     let d = byWebXml.get(webXml);
     if (d) {
@@ -93,8 +105,17 @@ function descriptorsOf(base: CatalinaBase): Descriptors {
 function defaultsOnly(base: CatalinaBase, hostsWithContexts?: ReadonlySet<string>): ResolvedContext[] {
   const out: ResolvedContext[] = [];
   for (const host of base.hosts) {
-    if (host.contexts.length > 0 || hostsWithContexts?.has(host.name) || (!base.globalWebXml && !host.webXmlDefault)) continue;
-    const context: LoadedContext = { path: '', version: '', name: '', docBase: host.appBase, source: 'app-dir', contextDef: null, webXml: null };
+    if (host.contexts.length > 0 || hostsWithContexts?.has(host.name) || (!base.globalWebXml && !host.webXmlDefault))
+      continue;
+    const context: LoadedContext = {
+      path: '',
+      version: '',
+      name: '',
+      docBase: host.appBase,
+      source: 'app-dir',
+      contextDef: null,
+      webXml: null,
+    };
     out.push({ host, context, merged: mergedOf(base, host, context) });
   }
   return out;
@@ -144,7 +165,11 @@ function indexUses(contexts: ResolvedContext[]): Map<FilterDef, FilterUse[]> {
 
 /** The order findings are reported in: by file, then offset, then rule. */
 export function byPosition(a: Diagnostic, b: Diagnostic): number {
-  return a.span.file < b.span.file ? -1 : a.span.file > b.span.file ? 1 : a.span.offset - b.span.offset || a.ruleId.localeCompare(b.ruleId);
+  return a.span.file < b.span.file
+    ? -1
+    : a.span.file > b.span.file
+      ? 1
+      : a.span.offset - b.span.offset || a.ruleId.localeCompare(b.ruleId);
 }
 
 /**
@@ -206,7 +231,10 @@ interface Kind {
 }
 
 /** Whether every merged param is one of the definition's own (the merge keeps its objects). */
-function inheritsNothing(merged: readonly FilterDef['initParams'][number][], own: readonly FilterDef['initParams'][number][]): boolean {
+function inheritsNothing(
+  merged: readonly FilterDef['initParams'][number][],
+  own: readonly FilterDef['initParams'][number][],
+): boolean {
   // The merge copies the definition's list in order: compare in place first, search only on a mismatch.
   for (let i = 0; i < merged.length; i++) if (merged[i] !== own[i] && !own.includes(merged[i]!)) return false;
   return true;
@@ -220,7 +248,11 @@ function inheritsNothing(merged: readonly FilterDef['initParams'][number][], own
  * which the definition alone does not have are reported on the definition, each
  * pointing at the inherited value it comes from.
  */
-function inheritedProblems(m: MergedFilter, validate: (def: FilterDef) => ValidatedFilter, target: TomcatTarget): Diagnostic[] {
+function inheritedProblems(
+  m: MergedFilter,
+  validate: (def: FilterDef) => ValidatedFilter,
+  target: TomcatTarget,
+): Diagnostic[] {
   const own = m.def;
   if (m.className === own.className && inheritsNothing(m.initParams, own.initParams)) return NO_PROBLEMS;
   if (validate(own).diagnostics.some((d) => d.severity === 'error')) return [];
@@ -241,7 +273,11 @@ function inheritedProblems(m: MergedFilter, validate: (def: FilterDef) => Valida
 }
 
 const SEVERITY_RANK: Record<Severity, number> = { info: 0, warning: 1, error: 2 };
-const LEVEL_TO_SEVERITY: Record<Exclude<RuleLevel, 'off'>, Severity> = { info: 'info', warn: 'warning', error: 'error' };
+const LEVEL_TO_SEVERITY: Record<Exclude<RuleLevel, 'off'>, Severity> = {
+  info: 'info',
+  warn: 'warning',
+  error: 'error',
+};
 
 /**
  * Each rule's level in this run: the profile's, under the config file's and --rule's. Only rules
@@ -253,7 +289,8 @@ function levelsOf(profile: Profile, ruleLevels: Record<string, RuleLevel> | unde
     const level = profileLevel(rule.meta, profile);
     if (level !== 'reported') out.set(rule.meta.id, level);
   }
-  for (const [id, level] of Object.entries(ruleLevels ?? {})) out.set(id, level === 'off' ? 'off' : LEVEL_TO_SEVERITY[level]);
+  for (const [id, level] of Object.entries(ruleLevels ?? {}))
+    out.set(id, level === 'off' ? 'off' : LEVEL_TO_SEVERITY[level]);
   return out;
 }
 
@@ -262,7 +299,14 @@ function levelsOf(profile: Profile, ruleLevels: Record<string, RuleLevel> | unde
  * cause, one finding): Tomcat's parser stops at the first error and refuses the file, and what this
  * parse did not reach (a mapping, a class, a parameter below the error) is not missing, only unread.
  */
-const FOLLOWS_FROM_DAMAGE = new Set(['filter-never-mapped', 'filter-mapping-undefined-filter', 'servlet-mapping-undefined-servlet', 'webxml-missing-element', 'cors-no-allowed-origins', 'unused-suppression']);
+const FOLLOWS_FROM_DAMAGE = new Set([
+  'filter-never-mapped',
+  'filter-mapping-undefined-filter',
+  'servlet-mapping-undefined-servlet',
+  'webxml-missing-element',
+  'cors-no-allowed-origins',
+  'unused-suppression',
+]);
 
 function withoutDamageEchoes(diagnostics: Diagnostic[], base: CatalinaBase): Diagnostic[] {
   const damaged = new Set<string>();
@@ -278,7 +322,11 @@ function withoutDamageEchoes(diagnostics: Diagnostic[], base: CatalinaBase): Dia
     }
   }
   if (damaged.size === 0) return diagnostics;
-  return diagnostics.filter((d) => !FOLLOWS_FROM_DAMAGE.has(d.ruleId) || !(damaged.has(d.span.file) || d.related?.some((r) => damaged.has(r.span.file))));
+  return diagnostics.filter(
+    (d) =>
+      !FOLLOWS_FROM_DAMAGE.has(d.ruleId) ||
+      !(damaged.has(d.span.file) || d.related?.some((r) => damaged.has(r.span.file))),
+  );
 }
 
 /** Lints a loaded CATALINA_BASE: the parser's, merge's and validation's findings plus every rule's. */
@@ -305,7 +353,11 @@ export function lintBase(base: CatalinaBase, opts: LintOptions = {}): LintResult
   };
   const checked = (m: MergedFilter, at?: number): CheckedFilter | undefined => {
     if (at !== undefined && at < described.loaded.length && contexts[at]!.context === described.loaded[at]) {
-      const found = within(described.app[at], m.def) ?? within(described.tomcatWeb[at], m.def) ?? within(described.hostDefault[at], m.def) ?? within(described.global, m.def);
+      const found =
+        within(described.app[at], m.def) ??
+        within(described.tomcatWeb[at], m.def) ??
+        within(described.hostDefault[at], m.def) ??
+        within(described.global, m.def);
       if (found) return found;
     }
     return lookup(m.def);
@@ -351,7 +403,17 @@ export function lintBase(base: CatalinaBase, opts: LintOptions = {}): LintResult
       checked,
       usesOf,
       source,
-      report: (d) => void out.push({ ruleId: id, severity: d.severity ?? defaultSeverity, message: d.message, span: d.span, ...(d.fix ? { fix: d.fix } : {}), ...(d.related ? { related: d.related } : {}), ...(d.benchmarks ? { benchmarks: d.benchmarks } : {}), ...(d.effect ? { effect: d.effect } : {}) }),
+      report: (d) =>
+        void out.push({
+          ruleId: id,
+          severity: d.severity ?? defaultSeverity,
+          message: d.message,
+          span: d.span,
+          ...(d.fix ? { fix: d.fix } : {}),
+          ...(d.related ? { related: d.related } : {}),
+          ...(d.benchmarks ? { benchmarks: d.benchmarks } : {}),
+          ...(d.effect ? { effect: d.effect } : {}),
+        }),
     };
     if (!rule.visit) {
       const check = rule.check!;
@@ -419,7 +481,10 @@ export function lintBase(base: CatalinaBase, opts: LintOptions = {}): LintResult
   let diagnostics = withoutDamageEchoes([...unique.values()], base);
   let suppressed: SuppressedDiagnostic[] = [];
   if (opts.inlineConfig !== false) {
-    ({ kept: diagnostics, suppressed } = applySuppressions(diagnostics, base.files, { isRule: (id) => ruleById(id) !== undefined, isOff: (id) => levels.get(id) === 'off' }));
+    ({ kept: diagnostics, suppressed } = applySuppressions(diagnostics, base.files, {
+      isRule: (id) => ruleById(id) !== undefined,
+      isOff: (id) => levels.get(id) === 'off',
+    }));
   }
   // After suppressions, so that a suppression in an ignored file is not reported as unused either.
   const included = (d: Diagnostic): boolean => !opts.includeFile || opts.includeFile(d.span.file);
@@ -431,7 +496,9 @@ export function lintBase(base: CatalinaBase, opts: LintOptions = {}): LintResult
     return [d];
   };
   diagnostics = diagnostics.flatMap(leveled).sort(byPosition);
-  suppressed = suppressed.flatMap((s) => leveled(s.diagnostic).map((diagnostic) => ({ diagnostic, justification: s.justification })));
+  suppressed = suppressed.flatMap((s) =>
+    leveled(s.diagnostic).map((diagnostic) => ({ diagnostic, justification: s.justification })),
+  );
   suppressed.sort((a, b) => byPosition(a.diagnostic, b.diagnostic));
   return { diagnostics, files: base.files, suppressed };
 }

@@ -110,21 +110,57 @@ export function protectedPaths(base: CatalinaBase, profile: Profile): Protected[
   const h = base.home;
   const conf = join(b, 'conf');
   if (profile === 'cis') {
-    const dir = (control: string, path: string, label: string, forbidden: number): Protected => ({ control: CIS + control, path, label, forbidden, asked: forbidden === 0o027 ? 'g-w,o-rwx' : 'o-rwx', owner: 'admin' });
-    const file = (control: string, name: string, forbidden = 0o177): Protected => ({ control: CIS + control, path: join(conf, name), label: `conf/${name}`, forbidden, asked: forbidden === 0o177 ? '600' : '400', owner: 'admin' });
+    const dir = (control: string, path: string, label: string, forbidden: number): Protected => ({
+      control: CIS + control,
+      path,
+      label,
+      forbidden,
+      asked: forbidden === 0o027 ? 'g-w,o-rwx' : 'o-rwx',
+      owner: 'admin',
+    });
+    const file = (control: string, name: string, forbidden = 0o177): Protected => ({
+      control: CIS + control,
+      path: join(conf, name),
+      label: `conf/${name}`,
+      forbidden,
+      asked: forbidden === 0o177 ? '600' : '400',
+      owner: 'admin',
+    });
     const out: Protected[] = [
-      dir('4.1', h, '$CATALINA_HOME', 0o027), dir('4.2', b, '$CATALINA_BASE', 0o027), dir('4.3', conf, '$CATALINA_BASE/conf', 0o027),
-      dir('4.4', join(b, 'logs'), '$CATALINA_BASE/logs', 0o007), dir('4.5', join(b, 'temp'), '$CATALINA_BASE/temp', 0o007), dir('4.6', join(h, 'bin'), '$CATALINA_HOME/bin', 0o027),
-      ...[...new Set(base.hosts.map((x) => x.appBase))].map((a) => dir('4.7', a, a === join(b, 'webapps') ? '$CATALINA_BASE/webapps' : a, 0o027)),
-      file('4.8', 'catalina.properties'), file('4.9', 'catalina.policy'), file('4.10', 'context.xml'), file('4.11', 'logging.properties'),
-      file('4.12', 'server.xml'), file('4.13', 'tomcat-users.xml'), file('4.14', 'web.xml', 0o377), file('4.15', 'jaspic-providers.xml'),
+      dir('4.1', h, '$CATALINA_HOME', 0o027),
+      dir('4.2', b, '$CATALINA_BASE', 0o027),
+      dir('4.3', conf, '$CATALINA_BASE/conf', 0o027),
+      dir('4.4', join(b, 'logs'), '$CATALINA_BASE/logs', 0o007),
+      dir('4.5', join(b, 'temp'), '$CATALINA_BASE/temp', 0o007),
+      dir('4.6', join(h, 'bin'), '$CATALINA_HOME/bin', 0o027),
+      ...[...new Set(base.hosts.map((x) => x.appBase))].map((a) =>
+        dir('4.7', a, a === join(b, 'webapps') ? '$CATALINA_BASE/webapps' : a, 0o027),
+      ),
+      file('4.8', 'catalina.properties'),
+      file('4.9', 'catalina.policy'),
+      file('4.10', 'context.xml'),
+      file('4.11', 'logging.properties'),
+      file('4.12', 'server.xml'),
+      file('4.13', 'tomcat-users.xml'),
+      file('4.14', 'web.xml', 0o377),
+      file('4.15', 'jaspic-providers.xml'),
     ];
-    for (const v of accessLogDirectories(base)) out.push({ ...dir('7.4', v.path, `the AccessLogValve directory ${v.path}`, 0o007), ...(v.at ? { at: v.at } : {}) });
-    for (const v of loggingDirectories(base)) out.push({ ...dir('7.6', v.path, `the logging.properties directory ${v.path}`, 0o007), at: v.at });
+    for (const v of accessLogDirectories(base))
+      out.push({
+        ...dir('7.4', v.path, `the AccessLogValve directory ${v.path}`, 0o007),
+        ...(v.at ? { at: v.at } : {}),
+      });
+    for (const v of loggingDirectories(base))
+      out.push({ ...dir('7.6', v.path, `the logging.properties directory ${v.path}`, 0o007), at: v.at });
     return out;
   }
   if (profile === 'stig') {
-    const s = (control: string, path: string, label: string, rest: Partial<Protected>): Protected => ({ control: STIG + control, path, label, ...rest });
+    const s = (control: string, path: string, label: string, rest: Partial<Protected>): Protected => ({
+      control: STIG + control,
+      path,
+      label,
+      ...rest,
+    });
     const out: Protected[] = [
       s('V-222943', join(b, 'logs'), '$CATALINA_BASE/logs', { forbidden: 0o027, asked: '750' }),
       s('V-222944', join(b, 'logs'), 'files in $CATALINA_BASE/logs', { forbidden: 0o137, asked: '640', each: 'file' }),
@@ -139,7 +175,10 @@ export function protectedPaths(base: CatalinaBase, profile: Profile): Protected[
       s('V-222989', join(b, 'temp'), '$CATALINA_BASE/temp', { owner: 'service' }),
       s('V-222991', join(b, 'work'), '$CATALINA_BASE/work', { owner: 'service' }),
     ];
-    for (const k of keystores(base)) out.push(s('V-222967', k.path, `the keystore ${k.path}`, { forbidden: 0o137, asked: '640', owner: 'admin', at: k.at }));
+    for (const k of keystores(base))
+      out.push(
+        s('V-222967', k.path, `the keystore ${k.path}`, { forbidden: 0o137, asked: '640', owner: 'admin', at: k.at }),
+      );
     return out;
   }
   return [];
@@ -160,7 +199,9 @@ function loggingDirectories(base: CatalinaBase): { path: string; at: Span }[] {
   const files = [base.loggingProperties, ...base.hosts.flatMap((x) => x.contexts.map((c) => c.loggingProperties))];
   const out: { path: string; at: Span }[] = [];
   for (const f of files) {
-    for (const e of f?.entries ?? []) if (e.key.value.endsWith('.directory') && e.value.value.trim() !== '') out.push({ path: resolveBasePath(base, e.value.value.trim()), at: e.value.span });
+    for (const e of f?.entries ?? [])
+      if (e.key.value.endsWith('.directory') && e.value.value.trim() !== '')
+        out.push({ path: resolveBasePath(base, e.value.value.trim()), at: e.value.span });
   }
   return out;
 }

@@ -43,7 +43,10 @@ interface FileState {
  * for the next pass. `fixed` counts the diagnostics whose fix was applied;
  * `skipped` lists files whose encoding cannot be rewritten safely.
  */
-export function applyFixes(diagnostics: Diagnostic[], files: Map<string, SourceFile>): { fixed: number; files: string[]; skipped: string[] } {
+export function applyFixes(
+  diagnostics: Diagnostic[],
+  files: Map<string, SourceFile>,
+): { fixed: number; files: string[]; skipped: string[] } {
   const states = new Map<string, FileState | null>();
   const skipped: string[] = [];
   const stateOf = (file: string): FileState | null => {
@@ -64,9 +67,13 @@ export function applyFixes(diagnostics: Diagnostic[], files: Map<string, SourceF
   for (const d of diagnostics) {
     if (!d.fix?.length) continue;
     const targets = d.fix.map((e) => ({ e, state: stateOf(e.file) }));
-    const applicable = targets.every(({ e, state }) => state !== null && canEncode(state.source, e.text) && !state.edits.some((x) => conflicts(x, e)));
+    const applicable = targets.every(
+      ({ e, state }) => state !== null && canEncode(state.source, e.text) && !state.edits.some((x) => conflicts(x, e)),
+    );
     // Edits within one fix may not collide either.
-    const selfConsistent = d.fix.every((e, i) => d.fix!.slice(i + 1).every((o) => o.file !== e.file || !conflicts(e, o)));
+    const selfConsistent = d.fix.every((e, i) =>
+      d.fix!.slice(i + 1).every((o) => o.file !== e.file || !conflicts(e, o)),
+    );
     if (!applicable || !selfConsistent) continue;
     for (const { e, state } of targets) state!.edits.push(e);
     fixed++;
@@ -79,7 +86,10 @@ export function applyFixes(diagnostics: Diagnostic[], files: Map<string, SourceF
     const chunks: Buffer[] = [];
     let cursor = 0;
     for (const e of state.edits.sort((a, b) => a.offset - b.offset)) {
-      chunks.push(original.subarray(cursor, byteOffset(source, e.offset)), Buffer.from(encodeSource({ ...source, bom: false }, e.text)));
+      chunks.push(
+        original.subarray(cursor, byteOffset(source, e.offset)),
+        Buffer.from(encodeSource({ ...source, bom: false }, e.text)),
+      );
       cursor = byteOffset(source, e.endOffset);
     }
     chunks.push(original.subarray(cursor));

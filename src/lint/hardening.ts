@@ -1,4 +1,13 @@
-import type { CatalinaBase, ConfigElement, ConnectorDef, ContextDef, LoadedContext, LoadedHost, Located, Span } from '../model/index.js';
+import type {
+  CatalinaBase,
+  ConfigElement,
+  ConnectorDef,
+  ContextDef,
+  LoadedContext,
+  LoadedHost,
+  Located,
+  Span,
+} from '../model/index.js';
 
 /** Tomcat reads boolean attributes with Boolean.parseBoolean after trimming: only "true", in any case, is true. */
 export function isTrue(a: Located<string> | undefined): boolean {
@@ -79,7 +88,8 @@ export function contextSites(base: CatalinaBase): ContextSite[] {
   if (base.contextXml) out.push({ def: base.contextXml, scope: 'global', contexts: all, host: null });
   for (const h of base.hosts) {
     if (h.contextDefault) out.push({ def: h.contextDefault, scope: 'host-default', contexts: h.contexts, host: h });
-    for (const c of h.contexts) if (c.contextDef) out.push({ def: c.contextDef, scope: 'context', contexts: [c], host: h });
+    for (const c of h.contexts)
+      if (c.contextDef) out.push({ def: c.contextDef, scope: 'context', contexts: [c], host: h });
   }
   return out;
 }
@@ -87,7 +97,8 @@ export function contextSites(base: CatalinaBase): ContextSite[] {
 /** How a finding names where a context definition applies. */
 export function siteName(site: ContextSite): string {
   if (site.scope === 'global') return 'conf/context.xml (every application)';
-  if (site.scope === 'host-default') return `context.xml.default of host "${site.host?.name}" (every application of the host)`;
+  if (site.scope === 'host-default')
+    return `context.xml.default of host "${site.host?.name}" (every application of the host)`;
   const c = site.contexts[0]!;
   return `the context ${c.path === '' ? '/ (ROOT)' : c.path}`;
 }
@@ -136,13 +147,18 @@ export function isAdminApp(c: LoadedContext): boolean {
 /** Every <Valve> of the Engine, its Hosts and every context definition, in that order. */
 export function allValves(base: CatalinaBase): ConfigElement[] {
   const engine = engineOf(base);
-  return [...(engine?.valves ?? []), ...(engine?.hosts.flatMap((h) => h.valves) ?? []), ...contextSites(base).flatMap((s) => s.def.valves)];
+  return [
+    ...(engine?.valves ?? []),
+    ...(engine?.hosts.flatMap((h) => h.valves) ?? []),
+    ...contextSites(base).flatMap((s) => s.def.valves),
+  ];
 }
 
 /** Tomcat's host manager (its HostManagerServlet, or failing a web.xml its directory name), as against the manager. */
 export function isHostManager(c: LoadedContext): boolean {
   const servlets = c.webXml?.servlets ?? [];
-  if (servlets.length > 0) return servlets.some((s) => s.className?.value.trim().startsWith('org.apache.catalina.manager.host.'));
+  if (servlets.length > 0)
+    return servlets.some((s) => s.className?.value.trim().startsWith('org.apache.catalina.manager.host.'));
   return /host-manager[\\/]*$/.test(c.docBase);
 }
 
@@ -165,7 +181,8 @@ export function allRealms(base: CatalinaBase): ConfigElement[] {
 
 /** The Realms a context authenticates against: its own definitions' first, else its Host's, else the Engine's (nested ones included). */
 export function realmsOf(base: CatalinaBase, host: LoadedHost, context: LoadedContext): ConfigElement[] {
-  const nested = (els: readonly ConfigElement[]): ConfigElement[] => els.filter((e) => e.tag === 'Realm').flatMap((r) => [r, ...nested(r.children)]);
+  const nested = (els: readonly ConfigElement[]): ConfigElement[] =>
+    els.filter((e) => e.tag === 'Realm').flatMap((r) => [r, ...nested(r.children)]);
   const own = nested(contextChain(base, host, context).flatMap((d) => d.children ?? []));
   if (own.length > 0) return own;
   const onHost = nested(host.def?.realms ?? []);

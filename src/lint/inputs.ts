@@ -6,21 +6,57 @@ import { findNodeAtLocation, parseTree } from 'jsonc-parser';
 import { chainDocumentSchema } from '../schema/chain-document.js';
 import { LineIndex } from '../parser/index.js';
 import { acceptConfigBytes, readConfigBytes } from '../parser/read.js';
-import { loadBase, type ParseCache, parseChainJson, parseContextXml, parseServerXml, parseTomcatUsers, parseWebXml, parseXmlTree, decodeXml } from '../parser/index.js';
+import {
+  loadBase,
+  type ParseCache,
+  parseChainJson,
+  parseContextXml,
+  parseServerXml,
+  parseTomcatUsers,
+  parseWebXml,
+  parseXmlTree,
+  decodeXml,
+} from '../parser/index.js';
 
 export class InputError extends Error {}
 
 function emptyBase(dir: string): CatalinaBase {
   return {
-    base: dir, home: dir, serverXml: null, globalWebXml: null, users: null, engineName: 'Catalina', defaultHost: 'localhost',
-    hosts: [{ engineName: 'Catalina', name: 'localhost', aliases: [], appBase: dir, def: null, webXmlDefault: null, contexts: [] }],
-    properties: { 'catalina.base': dir, 'catalina.home': dir }, files: new Map(), diagnostics: [],
+    base: dir,
+    home: dir,
+    serverXml: null,
+    globalWebXml: null,
+    users: null,
+    engineName: 'Catalina',
+    defaultHost: 'localhost',
+    hosts: [
+      {
+        engineName: 'Catalina',
+        name: 'localhost',
+        aliases: [],
+        appBase: dir,
+        def: null,
+        webXmlDefault: null,
+        contexts: [],
+      },
+    ],
+    properties: { 'catalina.base': dir, 'catalina.home': dir },
+    files: new Map(),
+    diagnostics: [],
   };
 }
 
 function appContext(docBase: string, webXml: LoadedContext['webXml']): LoadedContext {
   const name = basename(docBase);
-  return { path: name === 'ROOT' ? '' : '/' + name, version: '', name, docBase, source: 'app-dir', contextDef: null, webXml };
+  return {
+    path: name === 'ROOT' ? '' : '/' + name,
+    version: '',
+    name,
+    docBase,
+    source: 'app-dir',
+    contextDef: null,
+    webXml,
+  };
 }
 
 /** Files as an editor holds them (unsaved), by absolute path: read instead of the disk. */
@@ -57,10 +93,17 @@ function loadSingleFile(path: string, overlay?: Overlay): CatalinaBase {
     base.files.set(path, r.source);
     base.diagnostics.push(...r.diagnostics);
     // Where the file sits says what it configures: every application, a host's, or one application.
-    if (r.context && basename(path) === 'context.xml' && basename(dirname(path)) === 'conf') base.contextXml = r.context;
+    if (r.context && basename(path) === 'context.xml' && basename(dirname(path)) === 'conf')
+      base.contextXml = r.context;
     else if (r.context && basename(path) === 'context.xml.default') base.hosts[0]!.contextDefault = r.context;
-    else if (r.context && basename(dirname(path)) === 'META-INF') base.hosts[0]!.contexts.push({ ...appContext(dirname(dirname(path)), null), contextDef: r.context });
-    else if (r.context) base.hosts[0]!.contexts.push({ ...appContext(path.slice(0, -4), null), source: 'context-file', contextDef: r.context });
+    else if (r.context && basename(dirname(path)) === 'META-INF')
+      base.hosts[0]!.contexts.push({ ...appContext(dirname(dirname(path)), null), contextDef: r.context });
+    else if (r.context)
+      base.hosts[0]!.contexts.push({
+        ...appContext(path.slice(0, -4), null),
+        source: 'context-file',
+        contextDef: r.context,
+      });
   } else {
     const r = parseWebXml(bytes, path);
     base.files.set(path, r.source);
@@ -85,7 +128,10 @@ export function isBaseInput(path: string): boolean {
  * What `tollgate lint PATH` reads: a CATALINA_BASE (has conf/ or webapps/),
  * a web application (has WEB-INF/web.xml), or a single configuration file.
  */
-export function loadInput(input: string, opts: { overlay?: Overlay; cache?: ParseCache; home?: string } = {}): CatalinaBase {
+export function loadInput(
+  input: string,
+  opts: { overlay?: Overlay; cache?: ParseCache; home?: string } = {},
+): CatalinaBase {
   const path = resolve(input);
   const unsaved = opts.overlay?.has(path) === true;
   if (!unsaved && !existsSync(path)) throw new InputError(`${input}: no such file or directory`);
@@ -112,7 +158,13 @@ export function loadInput(input: string, opts: { overlay?: Overlay; cache?: Pars
     base.hosts[0]!.contexts.push(appContext(path, r.webXml));
     return base;
   }
-  if (existsSync(join(path, 'conf')) || existsSync(join(path, 'webapps'))) return loadBase({ base: path, ...(opts.home ? { home: opts.home } : {}), ...(opts.overlay ? { overlay: opts.overlay } : {}), ...(opts.cache ? { cache: opts.cache } : {}) });
+  if (existsSync(join(path, 'conf')) || existsSync(join(path, 'webapps')))
+    return loadBase({
+      base: path,
+      ...(opts.home ? { home: opts.home } : {}),
+      ...(opts.overlay ? { overlay: opts.overlay } : {}),
+      ...(opts.cache ? { cache: opts.cache } : {}),
+    });
   const base = emptyBase(path);
   base.diagnostics.push({
     ruleId: 'base-unreadable',
@@ -141,7 +193,12 @@ function loadChainJson(path: string, overlay?: Overlay): CatalinaBase {
     for (const issue of r.error.issues.slice(0, 50).map(specific)) {
       const node = tree ? findNodeAtLocation(tree, issue.path as (string | number)[]) : undefined;
       const span = node ? lines.span(node.offset, node.offset + node.length) : lines.span(0, 0);
-      base.diagnostics.push({ ruleId: 'json-chain-invalid', severity: 'error', message: `${issue.path.join('.') || '(document)'}: ${issue.message}.`, span });
+      base.diagnostics.push({
+        ruleId: 'json-chain-invalid',
+        severity: 'error',
+        message: `${issue.path.join('.') || '(document)'}: ${issue.message}.`,
+        span,
+      });
     }
   }
   return base;

@@ -17,14 +17,23 @@ import { byPosition, lintBase, type LintOptions, type LintResult } from './engin
 import type { SuppressedDiagnostic } from './suppressions.js';
 
 /** Rules that keep state across contexts (one finding per filter pair, whichever context comes first). */
-const CROSS_CONTEXT = new Set(['header-filter-overridden', 'remote-ip-after-address-filter', 'set-character-encoding-order']);
+const CROSS_CONTEXT = new Set([
+  'header-filter-overridden',
+  'remote-ip-after-address-filter',
+  'set-character-encoding-order',
+]);
 /**
  * Rules whose finding on a file several contexts share (conf/web.xml, server.xml,
  * tomcat-users.xml, ...) depends on every context: exact only on a part's own files.
  */
 const SHARED_DEPENDS_ON_ALL = new Set([
-  'filter-never-mapped', 'rest-csrf-no-fetch-path', 'csrf-not-covering-all', 'request-dumper-enabled',
-  'host-manager-no-script-user', 'persist-needs-storeconfig', 'unused-suppression',
+  'filter-never-mapped',
+  'rest-csrf-no-fetch-path',
+  'csrf-not-covering-all',
+  'request-dumper-enabled',
+  'host-manager-no-script-user',
+  'persist-needs-storeconfig',
+  'unused-suppression',
 ]);
 
 /** What one part sends back: small (findings and the few sources they point into), never the models. */
@@ -40,14 +49,17 @@ export interface PartResult {
 }
 
 /** Options a worker can receive (LintOptions without its functions). */
-export type PartOptions = Omit<LintOptions, 'includeFile' | 'hostsWithContexts'> & { ignore?: { patterns: string[]; dir: string } };
+export type PartOptions = Omit<LintOptions, 'includeFile' | 'hostsWithContexts'> & {
+  ignore?: { patterns: string[]; dir: string };
+};
 
 /** Loads and lints part `index` of `count` of the base at `path`. */
 export function lintPart(path: string, opts: LintOptions, index: number, count: number): PartResult {
   const partition: BasePartition = { index, count, hostsWithContexts: new Set(), ownFiles: new Set() };
   const base = loadBase({ base: path, partition });
   const r = lintBase(base, { ...opts, hostsWithContexts: partition.hostsWithContexts });
-  const inexact = (d: Diagnostic): boolean => CROSS_CONTEXT.has(d.ruleId) || (SHARED_DEPENDS_ON_ALL.has(d.ruleId) && !partition.ownFiles.has(d.span.file));
+  const inexact = (d: Diagnostic): boolean =>
+    CROSS_CONTEXT.has(d.ruleId) || (SHARED_DEPENDS_ON_ALL.has(d.ruleId) && !partition.ownFiles.has(d.span.file));
   const exact = !r.diagnostics.some(inexact) && !r.suppressed.some((s) => inexact(s.diagnostic));
   const needed = new Set([...r.diagnostics, ...r.suppressed.map((s) => s.diagnostic)].map((d) => d.span.file));
   const sources: [string, SourceFile][] = [];
@@ -137,7 +149,11 @@ interface WorkerRequest {
  * Lints the base at `path` on `threads` threads (the main one included).
  * Resolves to null when the split could change the output: lint the whole base then.
  */
-export async function lintBaseInParallel(path: string, opts: LintOptions, threads: number): Promise<(LintResult & { lintedFiles: string[] }) | null> {
+export async function lintBaseInParallel(
+  path: string,
+  opts: LintOptions,
+  threads: number,
+): Promise<(LintResult & { lintedFiles: string[] }) | null> {
   const { includeFile, ...plain } = opts;
   const started = Array.from({ length: threads - 1 }, (_, i) => {
     const request: WorkerRequest = { tollgateLintPart: true, path, opts: plain, index: i + 1, count: threads };

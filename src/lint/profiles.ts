@@ -2,7 +2,10 @@ import type { Severity } from '../model/index.js';
 import type { Profile, RuleMeta } from './types.js';
 
 /** The benchmark each hardening profile follows, as the prefix of RuleMeta.benchmarks entries. */
-export const PROFILE_BENCHMARK: Record<Exclude<Profile, 'recommended'>, string> = { cis: 'cis-tomcat-10.1', stig: 'stig-tomcat' };
+export const PROFILE_BENCHMARK: Record<Exclude<Profile, 'recommended'>, string> = {
+  cis: 'cis-tomcat-10.1',
+  stig: 'stig-tomcat',
+};
 
 /**
  * A rule's level in a profile: 'off', a severity every finding takes, or 'reported' (the severity

@@ -38,14 +38,16 @@ export function severityDoc(): string {
   const rows = [...RULES]
     .sort((a, b) => a.meta.id.localeCompare(b.meta.id))
     .map(({ meta: m }) => {
-      const variants = (m.variants ?? []).map((v) => `<br>**${v.severity}** (${EFFECT_TEXT[v.effect]}): ${cell(v.when)}.`).join('');
+      const variants = (m.variants ?? [])
+        .map((v) => `<br>**${v.severity}** (${EFFECT_TEXT[v.effect]}): ${cell(v.when)}.`)
+        .join('');
       return `| [${m.id}](rules/${m.id}.md) | ${m.defaultSeverity} | ${EFFECT_TEXT[m.effect]} | ${cell(m.reason)}${variants} |`;
     });
   const count = (s: string) => RULES.filter((r) => r.meta.defaultSeverity === s).length;
   return [
     '# Severities',
     '',
-    '<!-- Generated from the rules\' metadata (effect, reason, variants in src/lint/rules/*.ts) by',
+    "<!-- Generated from the rules' metadata (effect, reason, variants in src/lint/rules/*.ts) by",
     '     `npx tsx scripts/severity-doc.ts > docs/severity.md`; test/lint/severity.test.ts fails when it is out of date. -->',
     '',
     'A severity says what real Apache Tomcat 10.1 does with the configuration:',
@@ -57,9 +59,9 @@ export function severityDoc(): string {
     '- **info**: worth knowing.',
     '',
     'Only the errors marked "Tomcat refuses to start it" stop a context: the others describe a context that Tomcat',
-    'runs, wrongly. lint\'s `effectOf` (src/lint/severity.ts) gives the effect of each finding; a finding whose rule has',
-    'variants carries the variant\'s severity. tollgate\'s own findings (a file it cannot read, an unused suppression)',
-    'say so. Each rule\'s page, docs/rules/<id>.md, says what Tomcat 10.1 was seen to do with the mistake.',
+    "runs, wrongly. lint's `effectOf` (src/lint/severity.ts) gives the effect of each finding; a finding whose rule has",
+    "variants carries the variant's severity. tollgate's own findings (a file it cannot read, an unused suppression)",
+    "say so. Each rule's page, docs/rules/<id>.md, says what Tomcat 10.1 was seen to do with the mistake.",
     '',
     `${RULES.length} rules: ${count('error')} errors, ${count('warning')} warnings, ${count('info')} infos by default.`,
     '',
@@ -70,7 +72,7 @@ export function severityDoc(): string {
   ].join('\n');
 }
 
-const BEGIN = '<!-- severity: generated from the rule\'s metadata by scripts/severity-doc.ts --rules -->';
+const BEGIN = "<!-- severity: generated from the rule's metadata by scripts/severity-doc.ts --rules -->";
 const END = '<!-- /severity -->';
 
 /**

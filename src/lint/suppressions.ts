@@ -57,7 +57,11 @@ function suppressionsOf(comments: readonly Located<string>[], usages: Usage[]): 
     const usage: Usage = { comment: c, ids, justification: (m[3] ?? '').trim(), used: false };
     usages.push(usage);
     const next = c.span.endLine + 1;
-    list.push(m[1] === 'disable-next-line' ? { ids, fromLine: next, toLine: next, usage } : { ids, fromLine: c.span.endLine, toLine: OPEN, usage });
+    list.push(
+      m[1] === 'disable-next-line'
+        ? { ids, fromLine: next, toLine: next, usage }
+        : { ids, fromLine: c.span.endLine, toLine: OPEN, usage },
+    );
   }
   return list;
 }
@@ -86,7 +90,11 @@ function enable(list: Suppression[], ids: string[] | null, line: number): void {
  * or a `tollgate-disable id` ... `tollgate-enable id` block, and reports every
  * suppression that silenced nothing, or names no rule.
  */
-export function applySuppressions(diagnostics: Diagnostic[], files: Map<string, SourceFile>, opts: SuppressionOptions = {}): { kept: Diagnostic[]; suppressed: SuppressedDiagnostic[] } {
+export function applySuppressions(
+  diagnostics: Diagnostic[],
+  files: Map<string, SourceFile>,
+  opts: SuppressionOptions = {},
+): { kept: Diagnostic[]; suppressed: SuppressedDiagnostic[] } {
   // Only files with a suppression are filed: a base of 10,000 applications has a few, or none.
   const byFile = new Map<string, Suppression[]>();
   const usages: Usage[] = [];
@@ -99,7 +107,9 @@ export function applySuppressions(diagnostics: Diagnostic[], files: Map<string, 
   const suppressed: SuppressedDiagnostic[] = [];
   for (const d of diagnostics) {
     const list = byFile.get(d.span.file);
-    const hit = list?.find((s) => d.span.line >= s.fromLine && d.span.line <= s.toLine && (s.ids === null || s.ids.includes(d.ruleId)));
+    const hit = list?.find(
+      (s) => d.span.line >= s.fromLine && d.span.line <= s.toLine && (s.ids === null || s.ids.includes(d.ruleId)),
+    );
     if (hit) {
       hit.usage.used = true;
       suppressed.push({ diagnostic: d, justification: hit.usage.justification });

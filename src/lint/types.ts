@@ -1,7 +1,17 @@
 import type { ResolvedContext } from '../chain/index.js';
 import type { MergedFilter, MergedFilterMapping } from '../chain/index.js';
 import type { FilterSpec, TomcatTarget } from '../filters/index.js';
-import type { CatalinaBase, Diagnostic, FilterDef, Severity, SourceFile, Span, TextEdit, TomcatEffect, WebXml } from '../model/index.js';
+import type {
+  CatalinaBase,
+  Diagnostic,
+  FilterDef,
+  Severity,
+  SourceFile,
+  Span,
+  TextEdit,
+  TomcatEffect,
+  WebXml,
+} from '../model/index.js';
 import type { Accounts, Profile } from '../schema/config-document.js';
 
 export type { Profile };
@@ -90,7 +100,15 @@ export interface LintContext {
   usesOf(filter: CheckedFilter): FilterUse[];
   source(file: string): SourceFile | undefined;
   /** `benchmarks`: the controls of the rule's RuleMeta.benchmarks this finding fails, when not all of them (see Diagnostic). */
-  report(d: { message: string; span: Span; severity?: Severity; fix?: TextEdit[]; related?: Diagnostic['related']; benchmarks?: readonly string[]; effect?: Diagnostic['effect'] }): void;
+  report(d: {
+    message: string;
+    span: Span;
+    severity?: Severity;
+    fix?: TextEdit[];
+    related?: Diagnostic['related'];
+    benchmarks?: readonly string[];
+    effect?: Diagnostic['effect'];
+  }): void;
 }
 
 /**

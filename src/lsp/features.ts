@@ -32,7 +32,8 @@ export function elementsAt(doc: XmlDocument, offset: number): XmlElement[] {
   }
 }
 
-const childText = (el: XmlElement | undefined, name: string): string | null => el?.children.find((c) => c.name === name)?.text.trim() ?? null;
+const childText = (el: XmlElement | undefined, name: string): string | null =>
+  el?.children.find((c) => c.name === name)?.text.trim() ?? null;
 
 /** Whether `offset` is in the element's content (between its tags), where a value is typed. */
 function inContent(el: XmlElement, offset: number): boolean {
@@ -56,8 +57,16 @@ function describeParam(name: string, doc: ParamDoc): string {
 }
 
 function describeFilter(spec: FilterSpec): string {
-  const lines = [`**${spec.simpleName}** (\`${spec.classNames[0]}\`)`, '', spec.description, '', '| init-param | default |', '|---|---|'];
-  for (const [name, doc] of Object.entries(spec.params)) lines.push(`| \`${name}\` | ${doc.default === undefined ? '' : `\`${doc.default || '(empty)'}\``} |`);
+  const lines = [
+    `**${spec.simpleName}** (\`${spec.classNames[0]}\`)`,
+    '',
+    spec.description,
+    '',
+    '| init-param | default |',
+    '|---|---|',
+  ];
+  for (const [name, doc] of Object.entries(spec.params))
+    lines.push(`| \`${name}\` | ${doc.default === undefined ? '' : `\`${doc.default || '(empty)'}\``} |`);
   return lines.join('\n');
 }
 
@@ -74,10 +83,16 @@ function samplePath(pattern: string): string {
   return pattern;
 }
 
-const where = (span: Span, root: string): string => `${span.file.startsWith(root) ? span.file.slice(root.length + 1) : span.file}:${span.line}:${span.column}`;
+const where = (span: Span, root: string): string =>
+  `${span.file.startsWith(root) ? span.file.slice(root.length + 1) : span.file}:${span.line}:${span.column}`;
 
 /** Hover text (Markdown) at `offset`, or null. `contexts` are the merged contexts the document takes part in. */
-export function hover(p: ParsedDocument, offset: number, contexts: readonly ResolvedContext[], root: string): string | null {
+export function hover(
+  p: ParsedDocument,
+  offset: number,
+  contexts: readonly ResolvedContext[],
+  root: string,
+): string | null {
   const path = elementsAt(p.doc, offset);
   const el = path[path.length - 1];
   const parent = path[path.length - 2];
@@ -94,15 +109,27 @@ export function hover(p: ParsedDocument, offset: number, contexts: readonly Reso
     return spec && doc ? describeParam(name, doc) : null;
   }
   if (el.name === 'url-pattern' && parent?.name === 'filter-mapping') {
-    const own = contexts.filter((c) => c.context.webXml?.file === p.path || (c.context.docBase !== '' && p.path.startsWith(c.context.docBase + '/')));
+    const own = contexts.filter(
+      (c) =>
+        c.context.webXml?.file === p.path || (c.context.docBase !== '' && p.path.startsWith(c.context.docBase + '/')),
+    );
     const c = own[0] ?? contexts[0];
     if (!c) return null;
     const pattern = el.text.trim();
     const chain = effectiveChain(c.merged, samplePath(pattern), 'REQUEST');
     const head = `**Chain for \`${samplePath(pattern)}\`** in ${c.host.name}${c.context.path || '/'} (REQUEST)`;
     if (!chain.servlet) return `${head}\n\nNo servlet is mapped to this path: Tomcat answers 404 and runs no filter.`;
-    const rows = chain.entries.map((e, i) => `${i + 1}. \`${e.filter.name}\` ${e.filter.className?.value ?? ''}, matched by ${e.matchedBy.kind} \`${e.matchedBy.value}\` at ${where(e.matchedBy.span, root)}`);
-    return [head, '', ...(rows.length ? rows : ['(no filter)']), '', `Then the servlet \`${chain.servlet.servletName}\`.`].join('\n');
+    const rows = chain.entries.map(
+      (e, i) =>
+        `${i + 1}. \`${e.filter.name}\` ${e.filter.className?.value ?? ''}, matched by ${e.matchedBy.kind} \`${e.matchedBy.value}\` at ${where(e.matchedBy.span, root)}`,
+    );
+    return [
+      head,
+      '',
+      ...(rows.length ? rows : ['(no filter)']),
+      '',
+      `Then the servlet \`${chain.servlet.servletName}\`.`,
+    ].join('\n');
   }
   return null;
 }
@@ -126,18 +153,30 @@ export function complete(p: ParsedDocument, offset: number, globalFilterNames: r
   }
   if (el.name === 'dispatcher') return DISPATCHERS.map((d) => ({ label: d }));
   if (el.name === 'filter-name' && parent?.name === 'filter-mapping') {
-    const own = (p.doc.root?.children ?? []).filter((c) => c.name === 'filter').map((c) => childText(c, 'filter-name')).filter((n): n is string => !!n);
-    return [...new Set([...own, ...globalFilterNames])].map((n) => ({ label: n, detail: own.includes(n) ? 'filter of this file' : 'filter of conf/web.xml' }));
+    const own = (p.doc.root?.children ?? [])
+      .filter((c) => c.name === 'filter')
+      .map((c) => childText(c, 'filter-name'))
+      .filter((n): n is string => !!n);
+    return [...new Set([...own, ...globalFilterNames])].map((n) => ({
+      label: n,
+      detail: own.includes(n) ? 'filter of this file' : 'filter of conf/web.xml',
+    }));
   }
   if ((el.name === 'param-name' || el.name === 'param-value') && parent?.name === 'init-param') {
     const filter = path[path.length - 3];
     const spec = filter?.name === 'filter' ? findFilterSpec(childText(filter, 'filter-class') ?? '') : undefined;
     if (!spec) return [];
     if (el.name === 'param-name') {
-      const given = new Set(filter!.children.filter((c) => c.name === 'init-param').map((c) => childText(c, 'param-name')));
+      const given = new Set(
+        filter!.children.filter((c) => c.name === 'init-param').map((c) => childText(c, 'param-name')),
+      );
       return Object.entries(spec.params)
         .filter(([n, d]) => !given.has(n) && d.removedIn === undefined)
-        .map(([n, d]) => ({ label: n, detail: d.default === undefined ? spec.simpleName : `default ${d.default || '(empty)'}`, documentation: d.description }));
+        .map(([n, d]) => ({
+          label: n,
+          detail: d.default === undefined ? spec.simpleName : `default ${d.default || '(empty)'}`,
+          documentation: d.description,
+        }));
     }
     const name = childText(parent, 'param-name') ?? '';
     const doc = paramDoc(spec, name);
@@ -147,9 +186,11 @@ export function complete(p: ParsedDocument, offset: number, globalFilterNames: r
     if (kind.includes('bool')) ['true', 'false'].forEach((v) => values.add(v));
     if (doc?.default) values.add(doc.default);
     for (const e of doc?.examples ?? []) values.add(e);
-    if (resolved === 'cors.allowed.methods') ['GET', 'POST', 'HEAD', 'OPTIONS', 'PUT', 'DELETE', 'PATCH'].forEach((v) => values.add(v));
+    if (resolved === 'cors.allowed.methods')
+      ['GET', 'POST', 'HEAD', 'OPTIONS', 'PUT', 'DELETE', 'PATCH'].forEach((v) => values.add(v));
     if (name.startsWith('ExpiresBy') || name === 'ExpiresDefault') {
-      for (const v of ['access plus 1 day', 'access plus 1 hour', 'access plus 1 month', 'modification plus 1 week']) values.add(v);
+      for (const v of ['access plus 1 day', 'access plus 1 hour', 'access plus 1 month', 'modification plus 1 week'])
+        values.add(v);
     }
     return [...values].map((v) => ({ label: v, ...(doc ? { documentation: doc.description } : {}) }));
   }
@@ -157,7 +198,11 @@ export function complete(p: ParsedDocument, offset: number, globalFilterNames: r
 }
 
 /** Where the filter a filter-mapping's filter-name names is defined: in this document, else in `global`. */
-export function definition(p: ParsedDocument, offset: number, global: ParsedDocument | null): { path: string; offset: number; endOffset: number } | null {
+export function definition(
+  p: ParsedDocument,
+  offset: number,
+  global: ParsedDocument | null,
+): { path: string; offset: number; endOffset: number } | null {
   const path = elementsAt(p.doc, offset);
   const el = path[path.length - 1];
   if (el?.name !== 'filter-name' || path[path.length - 2]?.name !== 'filter-mapping') return null;

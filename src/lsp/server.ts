@@ -8,13 +8,28 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import type { CodeAction, Connection, Diagnostic as LspDiagnostic, InitializeResult, Range } from 'vscode-languageserver/node';
+import type {
+  CodeAction,
+  Connection,
+  Diagnostic as LspDiagnostic,
+  InitializeResult,
+  Range,
+} from 'vscode-languageserver/node';
 import type * as Lsp from 'vscode-languageserver/node';
 import type * as Docs from 'vscode-languageserver-textdocument';
 import { toolVersion } from '../lint/docs.js';
 import { ParseCache } from '../parser/index.js';
 import type { Diagnostic, Severity, Span } from '../model/index.js';
-import { complete, definition, docsUrl, hover, indentationAt, parseDocument, suppressionComment, type ParsedDocument } from './features.js';
+import {
+  complete,
+  definition,
+  docsUrl,
+  hover,
+  indentationAt,
+  parseDocument,
+  suppressionComment,
+  type ParsedDocument,
+} from './features.js';
 import { check, inputOf, type CheckResult, type CheckSettings } from './workspace.js';
 
 // Loaded through require when the server starts, so the CLI bundle (every other command) never parses them.
@@ -23,9 +38,16 @@ const lsp = require('vscode-languageserver/node') as typeof Lsp;
 const { CodeActionKind, DiagnosticSeverity, TextDocuments, TextDocumentSyncKind } = lsp;
 const { TextDocument } = require('vscode-languageserver-textdocument') as typeof Docs;
 
-const SEVERITY: Record<Severity, Lsp.DiagnosticSeverity> = { error: DiagnosticSeverity.Error, warning: DiagnosticSeverity.Warning, info: DiagnosticSeverity.Information };
+const SEVERITY: Record<Severity, Lsp.DiagnosticSeverity> = {
+  error: DiagnosticSeverity.Error,
+  warning: DiagnosticSeverity.Warning,
+  info: DiagnosticSeverity.Information,
+};
 
-const toRange = (s: Span): Range => ({ start: { line: s.line - 1, character: s.column - 1 }, end: { line: s.endLine - 1, character: s.endColumn - 1 } });
+const toRange = (s: Span): Range => ({
+  start: { line: s.line - 1, character: s.column - 1 },
+  end: { line: s.endLine - 1, character: s.endColumn - 1 },
+});
 
 function toLsp(d: Diagnostic): LspDiagnostic {
   return {
@@ -34,7 +56,14 @@ function toLsp(d: Diagnostic): LspDiagnostic {
     source: 'tollgate',
     ...(d.ruleId ? { code: d.ruleId, codeDescription: { href: docsUrl(d.ruleId) } } : {}),
     message: d.message,
-    ...(d.related?.length ? { relatedInformation: d.related.map((r) => ({ location: { uri: pathToFileURL(r.span.file).href, range: toRange(r.span) }, message: r.message })) } : {}),
+    ...(d.related?.length
+      ? {
+          relatedInformation: d.related.map((r) => ({
+            location: { uri: pathToFileURL(r.span.file).href, range: toRange(r.span) },
+            message: r.message,
+          })),
+        }
+      : {}),
   };
 }
 
@@ -77,14 +106,23 @@ export function startLanguageServer(connection: Connection): void {
     const result = safely(`checking ${path}`, null, () => check(path, overlay(), settings, cache));
     if (!result) return;
     results.set(root, result);
-    const open = new Set(documents.all().map((d) => pathOf(d.uri)).filter((p): p is string => p !== null && inputOf(p) === root));
+    const open = new Set(
+      documents
+        .all()
+        .map((d) => pathOf(d.uri))
+        .filter((p): p is string => p !== null && inputOf(p) === root),
+    );
     const before = published.get(root) ?? new Set<string>();
     const now = new Set<string>();
     for (const file of open) {
-      void connection.sendDiagnostics({ uri: pathToFileURL(file).href, diagnostics: (result.byFile.get(file) ?? []).map(toLsp) });
+      void connection.sendDiagnostics({
+        uri: pathToFileURL(file).href,
+        diagnostics: (result.byFile.get(file) ?? []).map(toLsp),
+      });
       now.add(file);
     }
-    for (const file of before) if (!now.has(file)) void connection.sendDiagnostics({ uri: pathToFileURL(file).href, diagnostics: [] });
+    for (const file of before)
+      if (!now.has(file)) void connection.sendDiagnostics({ uri: pathToFileURL(file).href, diagnostics: [] });
     published.set(root, now);
   };
 
@@ -95,10 +133,13 @@ export function startLanguageServer(connection: Connection): void {
     if (!path) return;
     const root = inputOf(path);
     if (pending.has(root)) return;
-    pending.set(root, setImmediate(() => {
-      pending.delete(root);
-      lint(path);
-    }));
+    pending.set(
+      root,
+      setImmediate(() => {
+        pending.delete(root);
+        lint(path);
+      }),
+    );
   };
 
   const parsed = (uri: string): ParsedDocument | null => {
@@ -114,12 +155,18 @@ export function startLanguageServer(connection: Connection): void {
     const open = documents.get(pathToFileURL(g.file).href);
     if (open) return parseDocument(g.file, open.getText());
     const source = results.get(root)?.files.get(g.file);
-    return source ? parseDocument(g.file, source.text) : safely('reading conf/web.xml', null, () => parseDocument(g.file, readFileSync(g.file, 'utf8')));
+    return source
+      ? parseDocument(g.file, source.text)
+      : safely('reading conf/web.xml', null, () => parseDocument(g.file, readFileSync(g.file, 'utf8')));
   };
 
   connection.onInitialize((params): InitializeResult => {
     const init = (params.initializationOptions ?? {}) as CheckSettings;
-    settings = { ...(init.target ? { target: init.target } : {}), ...(init.profile ? { profile: init.profile } : {}), ...(init.rules ? { rules: init.rules } : {}) };
+    settings = {
+      ...(init.target ? { target: init.target } : {}),
+      ...(init.profile ? { profile: init.profile } : {}),
+      ...(init.rules ? { rules: init.rules } : {}),
+    };
     return {
       capabilities: {
         textDocumentSync: TextDocumentSyncKind.Incremental,
@@ -148,7 +195,12 @@ export function startLanguageServer(connection: Connection): void {
       const d = documents.get(params.textDocument.uri);
       if (!p || !d) return null;
       const root = inputOf(p.path);
-      const text = hover(p, d.offsetAt(params.position), results.get(root)?.contexts() ?? [], results.get(root)?.root ?? root);
+      const text = hover(
+        p,
+        d.offsetAt(params.position),
+        results.get(root)?.contexts() ?? [],
+        results.get(root)?.root ?? root,
+      );
       return text ? { contents: { kind: 'markdown', value: text } } : null;
     }),
   );
@@ -159,8 +211,18 @@ export function startLanguageServer(connection: Connection): void {
       const d = documents.get(params.textDocument.uri);
       if (!p || !d) return [];
       const g = globalWebXml(p.path);
-      const globalNames = g && g.path !== p.path ? (g.doc.root?.children ?? []).filter((c) => c.name === 'filter').map((c) => c.children.find((x) => x.name === 'filter-name')?.text.trim() ?? '').filter(Boolean) : [];
-      return complete(p, d.offsetAt(params.position), globalNames).map((c) => ({ label: c.label, ...(c.detail ? { detail: c.detail } : {}), ...(c.documentation ? { documentation: c.documentation } : {}) }));
+      const globalNames =
+        g && g.path !== p.path
+          ? (g.doc.root?.children ?? [])
+              .filter((c) => c.name === 'filter')
+              .map((c) => c.children.find((x) => x.name === 'filter-name')?.text.trim() ?? '')
+              .filter(Boolean)
+          : [];
+      return complete(p, d.offsetAt(params.position), globalNames).map((c) => ({
+        label: c.label,
+        ...(c.detail ? { detail: c.detail } : {}),
+        ...(c.documentation ? { documentation: c.documentation } : {}),
+      }));
     }),
   );
 
@@ -172,7 +234,9 @@ export function startLanguageServer(connection: Connection): void {
       const target = definition(p, d.offsetAt(params.position), globalWebXml(p.path));
       if (!target) return null;
       const uri = pathToFileURL(target.path).href;
-      const doc = documents.get(uri) ?? TextDocument.create(uri, 'xml', 0, target.path === p.path ? p.text : readFileSync(target.path, 'utf8'));
+      const doc =
+        documents.get(uri) ??
+        TextDocument.create(uri, 'xml', 0, target.path === p.path ? p.text : readFileSync(target.path, 'utf8'));
       return { uri, range: { start: doc.positionAt(target.offset), end: doc.positionAt(target.endOffset) } };
     }),
   );
@@ -197,7 +261,16 @@ export function startLanguageServer(connection: Connection): void {
             kind: CodeActionKind.QuickFix,
             diagnostics: [lsp],
             isPreferred: true,
-            edit: { changes: { [params.textDocument.uri]: f.fix.filter((e) => e.file === path).map((e) => ({ range: { start: d.positionAt(e.offset), end: d.positionAt(e.endOffset) }, newText: e.text })) } },
+            edit: {
+              changes: {
+                [params.textDocument.uri]: f.fix
+                  .filter((e) => e.file === path)
+                  .map((e) => ({
+                    range: { start: d.positionAt(e.offset), end: d.positionAt(e.endOffset) },
+                    newText: e.text,
+                  })),
+              },
+            },
           });
         }
         if (f.ruleId && !path.endsWith('.json')) {
@@ -206,7 +279,16 @@ export function startLanguageServer(connection: Connection): void {
             title: `Suppress ${f.ruleId} for this line`,
             kind: CodeActionKind.QuickFix,
             diagnostics: [lsp],
-            edit: { changes: { [params.textDocument.uri]: [{ range: { start: d.positionAt(lineStart), end: d.positionAt(lineStart) }, newText: suppressionComment(f, indent, eol) }] } },
+            edit: {
+              changes: {
+                [params.textDocument.uri]: [
+                  {
+                    range: { start: d.positionAt(lineStart), end: d.positionAt(lineStart) },
+                    newText: suppressionComment(f, indent, eol),
+                  },
+                ],
+              },
+            },
           });
         }
       }

@@ -101,5 +101,17 @@ export function check(file: string, overlay: Overlay, settings: CheckSettings = 
 
 function emptyOf(root: string): CatalinaBase {
   const dir = existsSync(root) && isDir(root) ? root : dirname(root);
-  return { base: dir, home: dir, serverXml: null, globalWebXml: null, users: null, engineName: 'Catalina', defaultHost: 'localhost', hosts: [], properties: {}, files: new Map(), diagnostics: [] };
+  return {
+    base: dir,
+    home: dir,
+    serverXml: null,
+    globalWebXml: null,
+    users: null,
+    engineName: 'Catalina',
+    defaultHost: 'localhost',
+    hosts: [],
+    properties: {},
+    files: new Map(),
+    diagnostics: [],
+  };
 }

@@ -88,7 +88,8 @@ export interface SessionCookieConfig {
 }
 
 /** The generation of a deployment descriptor, from its DOCTYPE, namespace and version attribute. */
-export type WebXmlGeneration = '2.2' | '2.3' | '2.4' | '2.5' | '3.0' | '3.1' | '4.0' | '5.0' | '6.0' | '6.1' | 'unknown';
+export type WebXmlGeneration =
+  '2.2' | '2.3' | '2.4' | '2.5' | '3.0' | '3.1' | '4.0' | '5.0' | '6.0' | '6.1' | 'unknown';
 
 /** A parsed `web.xml` (or `web-fragment.xml`, or `web.xml.default`). */
 export interface WebXml {

@@ -3,12 +3,12 @@ import { fileStartSpan } from '../model/index.js';
 
 /** Java charset names that WHATWG TextDecoder knows under another label (or not at all). */
 const JAVA_ALIASES: Record<string, string> = {
-  'iso8859_1': 'iso-8859-1',
+  iso8859_1: 'iso-8859-1',
   'iso-latin-1': 'iso-8859-1',
   '8859_1': 'iso-8859-1',
-  'cp1252': 'windows-1252',
-  'utf8': 'utf-8',
-  'ascii7': 'us-ascii',
+  cp1252: 'windows-1252',
+  utf8: 'utf-8',
+  ascii7: 'us-ascii',
   '646': 'us-ascii',
 };
 
@@ -17,10 +17,22 @@ const JAVA_ALIASES: Record<string, string> = {
  * only these labels really mean windows-1252 and these mean ASCII.
  */
 const CP1252_LABELS = new Set(['windows-1252', 'cp1252', 'x-cp1252', 'cp5348']);
-const ASCII_LABELS = new Set(['us-ascii', 'ascii', 'ansi_x3.4-1968', 'iso646-us', 'cp367', 'ibm367', 'us', 'csascii', 'iso-ir-6', 'iso_646.irv:1991']);
+const ASCII_LABELS = new Set([
+  'us-ascii',
+  'ascii',
+  'ansi_x3.4-1968',
+  'iso646-us',
+  'cp367',
+  'ibm367',
+  'us',
+  'csascii',
+  'iso-ir-6',
+  'iso_646.irv:1991',
+]);
 
 /** Java's windows-1252 for 0x80-0x9F (the five unmapped bytes become U+FFFD); Node 20's TextDecoder reads them as Latin-1. */
-const CP1252_HIGH = '\u20ac\ufffd\u201a\u0192\u201e\u2026\u2020\u2021\u02c6\u2030\u0160\u2039\u0152\ufffd\u017d\ufffd\ufffd\u2018\u2019\u201c\u201d\u2022\u2013\u2014\u02dc\u2122\u0161\u203a\u0153\ufffd\u017e\u0178';
+const CP1252_HIGH =
+  '\u20ac\ufffd\u201a\u0192\u201e\u2026\u2020\u2021\u02c6\u2030\u0160\u2039\u0152\ufffd\u017d\ufffd\ufffd\u2018\u2019\u201c\u201d\u2022\u2013\u2014\u02dc\u2122\u0161\u203a\u0153\ufffd\u017e\u0178';
 
 /** Single-byte encodings: 256-character decode tables, and their inverse for writing back. */
 const byteTables = new Map<string, { chars: string; bytes: Map<number, number> }>();
@@ -108,7 +120,14 @@ function declaresUtf8Plainly(b: Uint8Array): boolean {
     if (before !== 0x20 && before !== 0x09 && before !== 0x0a && before !== 0x0d) return false;
     const q = b[i + 9];
     if (b[i + 8] !== 0x3d || (q !== 0x22 && q !== 0x27)) return false;
-    return (b[i + 10]! | 0x20) === 0x75 && (b[i + 11]! | 0x20) === 0x74 && (b[i + 12]! | 0x20) === 0x66 && b[i + 13] === 0x2d && b[i + 14] === 0x38 && b[i + 15] === q;
+    return (
+      (b[i + 10]! | 0x20) === 0x75 &&
+      (b[i + 11]! | 0x20) === 0x74 &&
+      (b[i + 12]! | 0x20) === 0x66 &&
+      b[i + 13] === 0x2d &&
+      b[i + 14] === 0x38 &&
+      b[i + 15] === q
+    );
   }
   return false;
 }
@@ -159,7 +178,15 @@ export function decodeXml(bytes: Uint8Array, file: string): { source: SourceFile
       const lineStart = head.lastIndexOf('\n', at) + 1;
       const line = head.slice(0, at).split('\n').length;
       const column = at - lineStart + 1;
-      const span = { file, line, column, endLine: line, endColumn: column + declared.length, offset: at, endOffset: at + declared.length };
+      const span = {
+        file,
+        line,
+        column,
+        endLine: line,
+        endColumn: column + declared.length,
+        offset: at,
+        endOffset: at + declared.length,
+      };
       if (label === null) {
         diagnostics.push({
           ruleId: 'xml-encoding',
@@ -273,6 +300,7 @@ export function encodeSource(source: SourceFile, text: string): Uint8Array {
     }
   }
   if (!source.bom) return body;
-  const bom = source.encoding === 'utf-16le' ? [0xff, 0xfe] : source.encoding === 'utf-16be' ? [0xfe, 0xff] : [0xef, 0xbb, 0xbf];
+  const bom =
+    source.encoding === 'utf-16le' ? [0xff, 0xfe] : source.encoding === 'utf-16be' ? [0xfe, 0xff] : [0xef, 0xbb, 0xbf];
   return Buffer.concat([Buffer.from(bom), body]);
 }

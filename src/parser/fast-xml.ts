@@ -17,7 +17,8 @@ import { MAX_DEPTH, STOP_DEPTH, TreeBuilder, type RawAttribute, type XmlElement,
 const OUTSIDE_SUBSET = /[\x00-\x08\x0B\x0C\x0E-\x1F\r\uD800-\uDFFF\uFFFE\uFFFF]/;
 
 /** The XML declaration forms saxes accepts as they are (version 1.0 only: 1.1 reads line ends differently). */
-const XML_DECL = /<\?xml[ \t\n]+version[ \t\n]*=[ \t\n]*(["'])1\.0\1(?:[ \t\n]+encoding[ \t\n]*=[ \t\n]*(["'])[A-Za-z][A-Za-z0-9._-]*\2)?(?:[ \t\n]+standalone[ \t\n]*=[ \t\n]*(["'])(?:yes|no)\3)?[ \t\n]*\?>/y;
+const XML_DECL =
+  /<\?xml[ \t\n]+version[ \t\n]*=[ \t\n]*(["'])1\.0\1(?:[ \t\n]+encoding[ \t\n]*=[ \t\n]*(["'])[A-Za-z][A-Za-z0-9._-]*\2)?(?:[ \t\n]+standalone[ \t\n]*=[ \t\n]*(["'])(?:yes|no)\3)?[ \t\n]*\?>/y;
 
 /** 1: may start an ASCII name, 2: may continue one (":" is handled as part of qualified names). */
 const NAME = new Uint8Array(128);
@@ -274,7 +275,10 @@ export function scanSimple(text: string, lines: LineIndex, sink: XmlSink): Locat
  * The positioned tree of a document in the simple subset, or null to leave
  * the document to saxes. `text` is the decoded text (no BOM).
  */
-export function parseSimpleTree(text: string, lines: LineIndex): { root: XmlElement; comments: Located<string>[]; tooDeepAt: number } | null {
+export function parseSimpleTree(
+  text: string,
+  lines: LineIndex,
+): { root: XmlElement; comments: Located<string>[]; tooDeepAt: number } | null {
   const sink = new TreeBuilder(text, lines);
   const comments = scanSimple(text, lines, sink);
   return comments && sink.root ? { root: sink.root, comments, tooDeepAt: sink.tooDeepAt } : null;

@@ -1,13 +1,38 @@
 import { dirname } from 'node:path';
 import { parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
-import type { CatalinaBase, Diagnostic, FilterDef, FilterMapping, Located, LoadedContext, Param, SourceFile, WebXml } from '../model/index.js';
+import type {
+  CatalinaBase,
+  Diagnostic,
+  FilterDef,
+  FilterMapping,
+  Located,
+  LoadedContext,
+  Param,
+  SourceFile,
+  WebXml,
+} from '../model/index.js';
 import { LineIndex } from './lines.js';
 
 function emptyWebXml(file: string, lines: LineIndex, node: Node): WebXml {
   return {
-    file, root: 'web-app', generation: 'unknown', namespace: null, version: null, metadataComplete: null,
-    span: lines.span(node.offset, node.offset + node.length), filters: [], filterMappings: [], servlets: [], servletMappings: [],
-    mimeMappings: [], welcomeFiles: [], sessionTimeout: null, contextParams: [], realmName: null, requestCharacterEncoding: null, doctype: null,
+    file,
+    root: 'web-app',
+    generation: 'unknown',
+    namespace: null,
+    version: null,
+    metadataComplete: null,
+    span: lines.span(node.offset, node.offset + node.length),
+    filters: [],
+    filterMappings: [],
+    servlets: [],
+    servletMappings: [],
+    mimeMappings: [],
+    welcomeFiles: [],
+    sessionTimeout: null,
+    contextParams: [],
+    realmName: null,
+    requestCharacterEncoding: null,
+    doctype: null,
   };
 }
 
@@ -20,14 +45,20 @@ function asParamText(node: Node): string | null {
     case 'boolean':
       return String(node.value);
     case 'array':
-      return (node.children ?? []).map((c) => (c.type === 'string' || c.type === 'number' ? String(c.value) : '')).join(',');
+      return (node.children ?? [])
+        .map((c) => (c.type === 'string' || c.type === 'number' ? String(c.value) : ''))
+        .join(',');
     default:
       return null;
   }
 }
 
 class Reader {
-  constructor(readonly lines: LineIndex, readonly file: string, readonly diagnostics: Diagnostic[]) {}
+  constructor(
+    readonly lines: LineIndex,
+    readonly file: string,
+    readonly diagnostics: Diagnostic[],
+  ) {}
 
   prop(node: Node | undefined, key: string): Node | undefined {
     if (node?.type !== 'object') return undefined;
@@ -47,7 +78,9 @@ class Reader {
       ruleId: 'json-chain-invalid',
       severity: 'error',
       message: `${what} must be a string.`,
-      span: node ? this.lines.span(node.offset, node.offset + node.length) : this.lines.span(parent.offset, parent.offset + 1),
+      span: node
+        ? this.lines.span(node.offset, node.offset + node.length)
+        : this.lines.span(parent.offset, parent.offset + 1),
     });
     return null;
   }
@@ -69,16 +102,30 @@ function readLayer(r: Reader, node: Node, webXml: WebXml): void {
       if (!k || !v) continue;
       const text = asParamText(v);
       if (text === null) {
-        r.diagnostics.push({ ruleId: 'json-chain-invalid', severity: 'error', message: `Parameter "${String(k.value)}" must be a string, number, boolean or list of strings.`, span: r.lines.span(v.offset, v.offset + v.length) });
+        r.diagnostics.push({
+          ruleId: 'json-chain-invalid',
+          severity: 'error',
+          message: `Parameter "${String(k.value)}" must be a string, number, boolean or list of strings.`,
+          span: r.lines.span(v.offset, v.offset + v.length),
+        });
         continue;
       }
       const inner = v.type === 'string' ? 1 : 0;
-      initParams.push({ name: r.located(k), value: { value: text, span: r.lines.span(v.offset + inner, v.offset + v.length - inner) }, span: r.lines.span(p.offset, p.offset + p.length) });
+      initParams.push({
+        name: r.located(k),
+        value: { value: text, span: r.lines.span(v.offset + inner, v.offset + v.length - inner) },
+        span: r.lines.span(p.offset, p.offset + p.length),
+      });
     }
     const async = r.prop(f, 'asyncSupported');
     webXml.filters.push({
-      name, className, initParams, span: r.lines.span(f.offset, f.offset + f.length),
-      asyncSupported: async ? { value: String(async.value), span: r.lines.span(async.offset, async.offset + async.length) } : null,
+      name,
+      className,
+      initParams,
+      span: r.lines.span(f.offset, f.offset + f.length),
+      asyncSupported: async
+        ? { value: String(async.value), span: r.lines.span(async.offset, async.offset + async.length) }
+        : null,
     } satisfies FilterDef);
   }
   for (const m of r.prop(node, 'mappings')?.children ?? []) {
@@ -94,17 +141,30 @@ function readLayer(r: Reader, node: Node, webXml: WebXml): void {
   }
   for (const p of r.prop(node, 'servletMappings')?.children ?? []) {
     const [k, v] = p.children ?? [];
-    if (k?.type === 'string' && v?.type === 'string') webXml.servletMappings.push({ servletName: r.located(v), urlPatterns: [r.located(k)], span: r.lines.span(p.offset, p.offset + p.length) });
+    if (k?.type === 'string' && v?.type === 'string')
+      webXml.servletMappings.push({
+        servletName: r.located(v),
+        urlPatterns: [r.located(k)],
+        span: r.lines.span(p.offset, p.offset + p.length),
+      });
   }
   webXml.welcomeFiles.push(...r.strings(r.prop(node, 'welcomeFiles')));
   const timeout = r.prop(node, 'sessionTimeoutMinutes');
-  if (timeout) webXml.sessionTimeout = { value: String(timeout.value), span: r.lines.span(timeout.offset, timeout.offset + timeout.length) };
+  if (timeout)
+    webXml.sessionTimeout = {
+      value: String(timeout.value),
+      span: r.lines.span(timeout.offset, timeout.offset + timeout.length),
+    };
 }
 
 /** What a stock Tomcat conf/web.xml contributes when a document has no "global" part. */
 function stockDefaults(webXml: WebXml, span: WebXml['span']): void {
   const at = <T>(value: T) => ({ value, span });
-  for (const [pattern, servlet] of [['/', 'default'], ['*.jsp', 'jsp'], ['*.jspx', 'jsp']] as const) {
+  for (const [pattern, servlet] of [
+    ['/', 'default'],
+    ['*.jsp', 'jsp'],
+    ['*.jspx', 'jsp'],
+  ] as const) {
     webXml.servletMappings.push({ servletName: at(servlet), urlPatterns: [at(pattern)], span });
   }
   webXml.welcomeFiles.push(at('index.html'), at('index.htm'), at('index.jsp'));
@@ -139,30 +199,74 @@ function nestingBeyond(text: string, max: number): number {
  * the JSON's line and column, so lint, chain and compile treat both alike.
  * Typed values become the text Tomcat would read (true, 600, "a,b").
  */
-export function parseChainJson(text: string, file: string): { base: CatalinaBase; source: SourceFile; diagnostics: Diagnostic[] } {
+export function parseChainJson(
+  text: string,
+  file: string,
+): { base: CatalinaBase; source: SourceFile; diagnostics: Diagnostic[] } {
   const source: SourceFile = { path: file, text, encoding: 'utf-8', bom: false, comments: [] };
   const lines = new LineIndex(file, text);
   const diagnostics: Diagnostic[] = [];
   const dir = dirname(file);
   const base: CatalinaBase = {
-    base: dir, home: dir, serverXml: null, globalWebXml: null, users: null, engineName: 'Catalina', defaultHost: 'localhost',
-    hosts: [], properties: {}, files: new Map([[file, source]]), diagnostics,
+    base: dir,
+    home: dir,
+    serverXml: null,
+    globalWebXml: null,
+    users: null,
+    engineName: 'Catalina',
+    defaultHost: 'localhost',
+    hosts: [],
+    properties: {},
+    files: new Map([[file, source]]),
+    diagnostics,
   };
   // jsonc-parser recurses per level and overflows the stack a few thousand levels down (found by test/fuzz).
   const deep = nestingBeyond(text, MAX_DEPTH);
   if (deep >= 0) {
-    diagnostics.push({ ruleId: 'json-malformed', severity: 'error', message: `Malformed JSON: nested deeper than ${MAX_DEPTH} levels (a chain document needs six).`, span: lines.span(deep, deep + 1) });
-    base.hosts.push({ engineName: 'Catalina', name: 'localhost', aliases: [], appBase: dir, def: null, webXmlDefault: null, contexts: [] });
+    diagnostics.push({
+      ruleId: 'json-malformed',
+      severity: 'error',
+      message: `Malformed JSON: nested deeper than ${MAX_DEPTH} levels (a chain document needs six).`,
+      span: lines.span(deep, deep + 1),
+    });
+    base.hosts.push({
+      engineName: 'Catalina',
+      name: 'localhost',
+      aliases: [],
+      appBase: dir,
+      def: null,
+      webXmlDefault: null,
+      contexts: [],
+    });
     return { base, source, diagnostics };
   }
   const errors: ParseError[] = [];
   const root = parseTree(text, errors, { allowTrailingComma: false, disallowComments: true });
   for (const e of errors.slice(0, 5)) {
-    diagnostics.push({ ruleId: 'json-malformed', severity: 'error', message: `Malformed JSON: ${printParseErrorCode(e.error)}.`, span: lines.span(e.offset, e.offset + Math.max(1, e.length)) });
+    diagnostics.push({
+      ruleId: 'json-malformed',
+      severity: 'error',
+      message: `Malformed JSON: ${printParseErrorCode(e.error)}.`,
+      span: lines.span(e.offset, e.offset + Math.max(1, e.length)),
+    });
   }
   if (!root || root.type !== 'object') {
-    if (errors.length === 0) diagnostics.push({ ruleId: 'json-malformed', severity: 'error', message: 'A chain document is a JSON object with "version" and "contexts".', span: lines.span(0, 0) });
-    base.hosts.push({ engineName: 'Catalina', name: 'localhost', aliases: [], appBase: dir, def: null, webXmlDefault: null, contexts: [] });
+    if (errors.length === 0)
+      diagnostics.push({
+        ruleId: 'json-malformed',
+        severity: 'error',
+        message: 'A chain document is a JSON object with "version" and "contexts".',
+        span: lines.span(0, 0),
+      });
+    base.hosts.push({
+      engineName: 'Catalina',
+      name: 'localhost',
+      aliases: [],
+      appBase: dir,
+      def: null,
+      webXmlDefault: null,
+      contexts: [],
+    });
     return { base, source, diagnostics };
   }
   const r = new Reader(lines, file, diagnostics);
@@ -185,6 +289,15 @@ export function parseChainJson(text: string, file: string): { base: CatalinaBase
     list.push({ path, version: '', name, docBase: dir, source: 'server-xml', contextDef: null, webXml });
     hosts.set(host, list);
   }
-  for (const [name, contexts] of hosts) base.hosts.push({ engineName: 'Catalina', name, aliases: [], appBase: dir, def: null, webXmlDefault: null, contexts });
+  for (const [name, contexts] of hosts)
+    base.hosts.push({
+      engineName: 'Catalina',
+      name,
+      aliases: [],
+      appBase: dir,
+      def: null,
+      webXmlDefault: null,
+      contexts,
+    });
   return { base, source, diagnostics };
 }

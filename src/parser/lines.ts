@@ -48,7 +48,11 @@ export class LineIndex {
   /** The line of the last lookup: parsers ask in increasing order, so the answer is usually here or next. */
   private hint = 0;
 
-  constructor(readonly file: string, text: string, table?: number[]) {
+  constructor(
+    readonly file: string,
+    text: string,
+    table?: number[],
+  ) {
     if (table) {
       this.starts = table;
       this.count = fillLineStarts(text, table);

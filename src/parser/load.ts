@@ -1,6 +1,17 @@
 import { existsSync, readdirSync, realpathSync, statSync, type Dirent } from 'node:fs';
 import { basename, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import type { CatalinaBase, ContextDef, Diagnostic, HostDef, LoadedContext, LoadedHost, PropertiesFile, SetenvFile, SourceFile, WebXml } from '../model/index.js';
+import type {
+  CatalinaBase,
+  ContextDef,
+  Diagnostic,
+  HostDef,
+  LoadedContext,
+  LoadedHost,
+  PropertiesFile,
+  SetenvFile,
+  SourceFile,
+  WebXml,
+} from '../model/index.js';
 import { fileStartSpan } from '../model/index.js';
 import { contextBaseName, isContextPathValid, parseContextName } from './context-name.js';
 import { parsePropertiesFile } from './properties-file.js';
@@ -78,7 +89,12 @@ class PartTracker {
     if (anyContext) p.hostsWithContexts.add(host.name);
     for (const d of this.mine) {
       if (this.docBases.get(d) !== 1) continue;
-      for (const f of [join(d, 'WEB-INF', 'web.xml'), join(d, 'WEB-INF', 'tomcat-web.xml'), join(d, 'META-INF', 'context.xml')]) p.ownFiles.add(f);
+      for (const f of [
+        join(d, 'WEB-INF', 'web.xml'),
+        join(d, 'WEB-INF', 'tomcat-web.xml'),
+        join(d, 'META-INF', 'context.xml'),
+      ])
+        p.ownFiles.add(f);
     }
   }
 }
@@ -157,20 +173,38 @@ function listEntries(path: string): Dirent[] {
  * WEB-INF/web.xml, WEB-INF/tomcat-web.xml). What Tomcat ignores there (another root element,
  * a prefixed root without namespace processing, a <web-fragment>) is reported and read as absent.
  */
-function readWebXml(path: string, properties: Record<string, string>, r: Reader, options: WebXmlOptions = {}, presence?: Presence): WebXml | null {
+function readWebXml(
+  path: string,
+  properties: Record<string, string>,
+  r: Reader,
+  options: WebXmlOptions = {},
+  presence?: Presence,
+): WebXml | null {
   // WEB-INF/web.xml and conf/web.xml are nearly always there; the others seldom are.
   const bytes = readBytes(path, r, presence ?? (basename(path) === 'web.xml' ? 'likely' : 'unknown'));
   if (!bytes) return null;
-  const { webXml, source, diagnostics } = parsed(r, path, bytes, options.namespaceAware === false ? 'web:plain' : 'web:ns', () => parseWebXml(bytes, path, properties, options));
+  const { webXml, source, diagnostics } = parsed(
+    r,
+    path,
+    bytes,
+    options.namespaceAware === false ? 'web:plain' : 'web:ns',
+    () => parseWebXml(bytes, path, properties, options),
+  );
   r.files.set(path, source);
   r.diagnostics.push(...diagnostics);
   if (webXml?.root === 'web-fragment') {
     r.diagnostics.push({
       ruleId: 'xml-wrong-root',
       severity: 'error',
-      message: 'A <web-fragment> is read from a JAR\'s META-INF/web-fragment.xml only: here Tomcat expects <web-app> and ignores every element of this file, so the application starts without its filters and mappings (observed on Tomcat 10.1.60).',
+      message:
+        "A <web-fragment> is read from a JAR's META-INF/web-fragment.xml only: here Tomcat expects <web-app> and ignores every element of this file, so the application starts without its filters and mappings (observed on Tomcat 10.1.60).",
       // The start of the root's start tag: `<web-fragment`.
-      span: { ...webXml.span, endLine: webXml.span.line, endColumn: webXml.span.column + 13, endOffset: webXml.span.offset + 13 },
+      span: {
+        ...webXml.span,
+        endLine: webXml.span.line,
+        endColumn: webXml.span.column + 13,
+        endOffset: webXml.span.offset + 13,
+      },
     });
     return null;
   }
@@ -179,10 +213,17 @@ function readWebXml(path: string, properties: Record<string, string>, r: Reader,
   return webXml;
 }
 
-function readContextFile(path: string, properties: Record<string, string>, r: Reader, presence: Presence = 'unknown'): ContextDef | null {
+function readContextFile(
+  path: string,
+  properties: Record<string, string>,
+  r: Reader,
+  presence: Presence = 'unknown',
+): ContextDef | null {
   const bytes = readBytes(path, r, presence);
   if (!bytes) return null;
-  const { context, source, diagnostics } = parsed(r, path, bytes, 'context', () => parseContextXml(bytes, path, properties));
+  const { context, source, diagnostics } = parsed(r, path, bytes, 'context', () =>
+    parseContextXml(bytes, path, properties),
+  );
   r.files.set(path, source);
   r.diagnostics.push(...diagnostics);
   return context;
@@ -228,14 +269,34 @@ function flag(def: HostDef | null, name: string, fallback: boolean): boolean {
  * and its contexts, found as Tomcat's HostConfig finds them. Never throws;
  * what cannot be read becomes a diagnostic and the rest is still read.
  */
-export function loadBase(opts: { base: string; home?: string; partition?: BasePartition; overlay?: ReadonlyMap<string, Uint8Array>; cache?: ParseCache }): CatalinaBase {
+export function loadBase(opts: {
+  base: string;
+  home?: string;
+  partition?: BasePartition;
+  overlay?: ReadonlyMap<string, Uint8Array>;
+  cache?: ParseCache;
+}): CatalinaBase {
   const base = resolve(opts.base);
   const home = resolve(opts.home ?? opts.base);
-  const r: Reader = { files: new Map(), diagnostics: [], ...(opts.partition ? { partition: opts.partition } : {}), ...(opts.overlay ? { overlay: opts.overlay } : {}), ...(opts.cache ? { cache: opts.cache } : {}) };
+  const r: Reader = {
+    files: new Map(),
+    diagnostics: [],
+    ...(opts.partition ? { partition: opts.partition } : {}),
+    ...(opts.overlay ? { overlay: opts.overlay } : {}),
+    ...(opts.cache ? { cache: opts.cache } : {}),
+  };
   const result: CatalinaBase = {
-    base, home, serverXml: null, globalWebXml: null, users: null,
-    engineName: 'Catalina', defaultHost: 'localhost', hosts: [],
-    properties: {}, files: r.files, diagnostics: r.diagnostics,
+    base,
+    home,
+    serverXml: null,
+    globalWebXml: null,
+    users: null,
+    engineName: 'Catalina',
+    defaultHost: 'localhost',
+    hosts: [],
+    properties: {},
+    files: r.files,
+    diagnostics: r.diagnostics,
   };
   if (!isDir(base)) {
     r.diagnostics.push({
@@ -267,7 +328,9 @@ export function loadBase(opts: { base: string; home?: string; partition?: BasePa
   const serverPath = join(base, 'conf', 'server.xml');
   const serverBytes = readBytes(serverPath, r);
   if (serverBytes) {
-    const { serverXml, source, diagnostics } = parsed(r, serverPath, serverBytes, 'server', () => parseServerXml(serverBytes, serverPath, properties));
+    const { serverXml, source, diagnostics } = parsed(r, serverPath, serverBytes, 'server', () =>
+      parseServerXml(serverBytes, serverPath, properties),
+    );
     r.files.set(serverPath, source);
     r.diagnostics.push(...diagnostics);
     result.serverXml = serverXml;
@@ -275,7 +338,8 @@ export function loadBase(opts: { base: string; home?: string; partition?: BasePa
     r.diagnostics.push({
       ruleId: 'server-xml-missing',
       severity: 'info',
-      message: 'No conf/server.xml: assuming Tomcat\'s defaults (Engine "Catalina", host "localhost" with appBase "webapps").',
+      message:
+        'No conf/server.xml: assuming Tomcat\'s defaults (Engine "Catalina", host "localhost" with appBase "webapps").',
       span: fileStartSpan(serverPath),
     });
   }
@@ -290,7 +354,9 @@ export function loadBase(opts: { base: string; home?: string; partition?: BasePa
   const usersPath = usersFile(result, base);
   const usersBytes = usersPath ? readBytes(usersPath, r) : null;
   if (usersPath && usersBytes) {
-    const { users, source, diagnostics } = parsed(r, usersPath, usersBytes, 'users', () => parseTomcatUsers(usersBytes, usersPath, properties));
+    const { users, source, diagnostics } = parsed(r, usersPath, usersBytes, 'users', () =>
+      parseTomcatUsers(usersBytes, usersPath, properties),
+    );
     r.files.set(usersPath, source);
     r.diagnostics.push(...diagnostics);
     result.users = users;
@@ -327,14 +393,21 @@ function systemProperties(base: string, home: string): Record<string, string> {
 
 function usersFile(result: CatalinaBase, base: string): string | null {
   const resource = result.serverXml?.globalResources.find(
-    (g) => g.attributes['pathname'] && /UserDatabase/.test(g.attributes['type']?.value ?? g.attributes['factory']?.value ?? ''),
+    (g) =>
+      g.attributes['pathname'] &&
+      /UserDatabase/.test(g.attributes['type']?.value ?? g.attributes['factory']?.value ?? ''),
   );
   const pathname = resource?.attributes['pathname']?.value ?? 'conf/tomcat-users.xml';
   const path = isAbsolute(pathname) ? pathname : join(base, pathname);
   return isFile(path) ? path : null;
 }
 
-function loadHost(result: CatalinaBase, def: HostDef | null, properties: Record<string, string>, r: Reader): LoadedHost {
+function loadHost(
+  result: CatalinaBase,
+  def: HostDef | null,
+  properties: Record<string, string>,
+  r: Reader,
+): LoadedHost {
   const name = def?.name.value ?? 'localhost';
   const appBaseAttr = def?.appBase?.value ?? 'webapps';
   const appBase = isAbsolute(appBaseAttr) ? appBaseAttr : join(result.base, appBaseAttr);
@@ -370,11 +443,26 @@ function loadHost(result: CatalinaBase, def: HostDef | null, properties: Record<
     return sortContexts(host);
   };
   // The Context's xmlNamespaceAware decides whether prefixed elements of its descriptors count.
-  const nsOf = (c: ContextDef | null): WebXmlOptions => (c?.attributes['xmlNamespaceAware']?.value.trim().toLowerCase() === 'true' ? NAMESPACE_AWARE : NOT_NAMESPACE_AWARE);
+  const nsOf = (c: ContextDef | null): WebXmlOptions =>
+    c?.attributes['xmlNamespaceAware']?.value.trim().toLowerCase() === 'true' ? NAMESPACE_AWARE : NOT_NAMESPACE_AWARE;
   // A context of `base` (path, version, name), its WEB-INF/web.xml and WEB-INF/tomcat-web.xml read in that order.
   // `webInf` is the normalised docBase/WEB-INF (no trailing "/"). Tomcat merges tomcat-web.xml between web.xml and the defaults.
-  const context = (base: { path: string; version: string; name: string }, docBase: string, source: LoadedContext['source'], contextDef: ContextDef | null, webInf: string): LoadedContext => {
-    const ctx: LoadedContext = { path: base.path, version: base.version, name: base.name, docBase, source, contextDef, webXml: readWebXml(`${webInf}${sep}web.xml`, properties, r, nsOf(contextDef)) };
+  const context = (
+    base: { path: string; version: string; name: string },
+    docBase: string,
+    source: LoadedContext['source'],
+    contextDef: ContextDef | null,
+    webInf: string,
+  ): LoadedContext => {
+    const ctx: LoadedContext = {
+      path: base.path,
+      version: base.version,
+      name: base.name,
+      docBase,
+      source,
+      contextDef,
+      webXml: readWebXml(`${webInf}${sep}web.xml`, properties, r, nsOf(contextDef)),
+    };
     const t = readWebXml(`${webInf}${sep}tomcat-web.xml`, properties, r, nsOf(contextDef), 'optional');
     if (t) ctx.tomcatWebXml = t;
     // JULI's ClassLoaderLogManager gives the application its own configuration from this file.
@@ -400,7 +488,15 @@ function loadHost(result: CatalinaBase, def: HostDef | null, properties: Record<
       taken.add(contextBaseName(path, version));
       continue;
     }
-    add(context({ path, version, name: contextBaseName(path, version) }, docBase, 'server-xml', c, join(docBase, 'WEB-INF')));
+    add(
+      context(
+        { path, version, name: contextBaseName(path, version) },
+        docBase,
+        'server-xml',
+        c,
+        join(docBase, 'WEB-INF'),
+      ),
+    );
   }
   if (!deploys) return done();
   // Then HostConfig's order: context descriptors, WARs, directories. deployIgnore filters appBase only.
@@ -427,10 +523,13 @@ function loadHost(result: CatalinaBase, def: HostDef | null, properties: Record<
   }
   const entries = listEntries(appBase).filter((e) => !/^(?:META-INF|WEB-INF)$/i.test(e.name) && !ignore?.test(e.name));
   // Tomcat follows symbolic links in appBase, so a link to a directory is an application too.
-  const dirs = new Set(entries.filter((e) => e.isDirectory() || (e.isSymbolicLink() && isDir(join(appBase, e.name)))).map((e) => e.name));
+  const dirs = new Set(
+    entries.filter((e) => e.isDirectory() || (e.isSymbolicLink() && isDir(join(appBase, e.name)))).map((e) => e.name),
+  );
   for (const e of entries) {
     const f = e.name;
-    if (!f.toLowerCase().endsWith('.war') || !(e.isFile() || (e.isSymbolicLink() && isFile(join(appBase, f))))) continue;
+    if (!f.toLowerCase().endsWith('.war') || !(e.isFile() || (e.isSymbolicLink() && isFile(join(appBase, f)))))
+      continue;
     const cn = parseContextName(f.slice(0, -4));
     // With unpackWARs (the default) the directory of the same name is the expanded WAR: read that instead.
     if (taken.has(cn.name) || (unpackWARs && dirs.has(cn.name)) || !isContextPathValid(cn.path)) continue;
@@ -451,7 +550,9 @@ function loadHost(result: CatalinaBase, def: HostDef | null, properties: Record<
       taken.add(cn.name);
       continue;
     }
-    const contextDef = deployXML ? readContextFile(`${dir}${sep}META-INF${sep}context.xml`, properties, r, 'optional') : null;
+    const contextDef = deployXML
+      ? readContextFile(`${dir}${sep}META-INF${sep}context.xml`, properties, r, 'optional')
+      : null;
     add(context(cn, dir, 'app-dir', contextDef, `${dir}${sep}WEB-INF`));
   }
   return done();
@@ -501,7 +602,10 @@ function resolveDocBase(docBase: string | undefined, appBase: string, baseName: 
  * Discovers the contexts of a host created at run time (the host manager's
  * add): its appBase directories and context files, as for a host of server.xml.
  */
-export function loadAddedHost(base: CatalinaBase, host: { name: string; aliases: readonly string[]; appBase: string }): LoadedHost {
+export function loadAddedHost(
+  base: CatalinaBase,
+  host: { name: string; aliases: readonly string[]; appBase: string },
+): LoadedHost {
   const r: Reader = { files: base.files, diagnostics: [] };
   const at = fileStartSpan(join(base.base, 'conf', 'server.xml'));
   const def: HostDef = {

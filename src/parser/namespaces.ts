@@ -14,9 +14,17 @@ function pairErrors(prefix: string, uri: string, out: string[]): void {
   if (prefix === 'xml' && uri !== XML_NAMESPACE) out.push(`xml prefix must be bound to ${XML_NAMESPACE}.`);
   if (prefix === 'xmlns' && uri !== XMLNS_NAMESPACE) out.push(`xmlns prefix must be bound to ${XMLNS_NAMESPACE}.`);
   if (uri === XMLNS_NAMESPACE) {
-    out.push(prefix === '' ? `the default namespace may not be set to ${uri}.` : `may not assign a prefix (even "xmlns") to the URI ${XMLNS_NAMESPACE}.`);
+    out.push(
+      prefix === ''
+        ? `the default namespace may not be set to ${uri}.`
+        : `may not assign a prefix (even "xmlns") to the URI ${XMLNS_NAMESPACE}.`,
+    );
   } else if (uri === XML_NAMESPACE && prefix !== 'xml') {
-    out.push(prefix === '' ? `the default namespace may not be set to ${uri}.` : 'may not assign the xml namespace to another prefix.');
+    out.push(
+      prefix === ''
+        ? `the default namespace may not be set to ${uri}.`
+        : 'may not assign the xml namespace to another prefix.',
+    );
   }
 }
 
@@ -33,7 +41,12 @@ export function splitName(name: string): { prefix: string; local: string; malfor
  * What saxes reports for one attribute as it reads it (pushAttribNS), and the binding it makes:
  * `bound` is the prefix ("" for the default namespace) it binds, or null.
  */
-export function attributeErrors(name: string, value: string, xml10: boolean, out: string[]): { prefix: string; uri: string } | null {
+export function attributeErrors(
+  name: string,
+  value: string,
+  xml10: boolean,
+  out: string[],
+): { prefix: string; uri: string } | null {
   const { prefix, local, malformed } = splitName(name);
   if (malformed) out.push(`malformed name: ${name}.`);
   if (prefix === 'xmlns') {
@@ -113,7 +126,8 @@ export class Namespaces {
     // splitName without its object: this runs for every element.
     const colon = qname.indexOf(':');
     const prefix = colon < 0 ? '' : qname.slice(0, colon);
-    if (colon >= 0 && (colon === 0 || colon === qname.length - 1 || qname.indexOf(':', colon + 1) >= 0)) out.push(`malformed name: ${qname}.`);
+    if (colon >= 0 && (colon === 0 || colon === qname.length - 1 || qname.indexOf(':', colon + 1) >= 0))
+      out.push(`malformed name: ${qname}.`);
     let uri = (prefix === '' ? this.defaultNamespace : this.resolve(prefix)) ?? '';
     if (prefix !== '') {
       if (prefix === 'xmlns') out.push('tags may not have "xmlns" as prefix.');

@@ -8,7 +8,10 @@ const isBlank = (c: string | undefined): boolean => c === ' ' || c === '\t' || c
  * `#`/`!` comments, `\` continuations, keys ended by an unescaped `=`, `:` or white space,
  * `\u` escapes of four hex digits), keeping where each key and value was written so findings point at them.
  */
-export function parsePropertiesFile(input: string | Uint8Array, file: string): { properties: PropertiesFile; source: SourceFile } {
+export function parsePropertiesFile(
+  input: string | Uint8Array,
+  file: string,
+): { properties: PropertiesFile; source: SourceFile } {
   const text = typeof input === 'string' ? input : Buffer.from(input).toString('latin1');
   const source: SourceFile = { path: file, text, encoding: 'iso-8859-1', bom: false };
   const lines = new LineIndex(file, text);
@@ -78,7 +81,8 @@ export function parsePropertiesFile(input: string | Uint8Array, file: string): {
 
 /** The value Java keeps for a key (the last entry wins), or undefined. */
 export function propertyOf(properties: PropertiesFile, key: string): PropertyEntry | undefined {
-  for (let i = properties.entries.length - 1; i >= 0; i--) if (properties.entries[i]!.key.value === key) return properties.entries[i];
+  for (let i = properties.entries.length - 1; i >= 0; i--)
+    if (properties.entries[i]!.key.value === key) return properties.entries[i];
   return undefined;
 }
 

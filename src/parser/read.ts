@@ -65,7 +65,14 @@ export function acceptConfigBytes(path: string, bytes: Uint8Array, limit = MAX_C
 }
 
 function unreadable(path: string, why: string): ReadResult {
-  return { diagnostic: { ruleId: 'file-unreadable', severity: 'error', message: `Cannot read ${path}: ${why}`, span: fileStartSpan(path) } };
+  return {
+    diagnostic: {
+      ruleId: 'file-unreadable',
+      severity: 'error',
+      message: `Cannot read ${path}: ${why}`,
+      span: fileStartSpan(path),
+    },
+  };
 }
 
 function tooLarge(path: string, size: number, limit: number): ReadResult {

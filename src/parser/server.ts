@@ -1,6 +1,18 @@
 import type {
-  Attributes, ConfigElement, ConnectorDef, ContextDef, Diagnostic, EngineDef, HostDef, Located, RoleDef,
-  ServerXml, ServiceDef, SourceFile, TomcatUsers, UserDef,
+  Attributes,
+  ConfigElement,
+  ConnectorDef,
+  ContextDef,
+  Diagnostic,
+  EngineDef,
+  HostDef,
+  Located,
+  RoleDef,
+  ServerXml,
+  ServiceDef,
+  SourceFile,
+  TomcatUsers,
+  UserDef,
 } from '../model/index.js';
 import type { LineIndex } from './lines.js';
 import { resolveProperties, unresolvedDiagnostics } from './properties.js';
@@ -135,7 +147,12 @@ export function parseServerXml(
       .filter((c) => c.name === 'Connector')
       .map((c) => ({ attributes: r.attributes(c), children: c.children.map((x) => r.generic(x)), span: c.span }));
     const engineEl = s.children.find((c) => c.name === 'Engine');
-    services.push({ name: attributes['name'] ?? null, connectors, engine: engineEl ? r.engine(engineEl, file) : null, span: s.span });
+    services.push({
+      name: attributes['name'] ?? null,
+      connectors,
+      engine: engineEl ? r.engine(engineEl, file) : null,
+      span: s.span,
+    });
   }
   const serverXml: ServerXml = {
     file,

@@ -21,7 +21,17 @@ function words(text: string): Word[] {
   const n = text.length;
   while (i < n) {
     const c = text[i]!;
-    if (c === ' ' || c === '\t' || c === '\n' || c === '\r' || c === ';' || c === '&' || c === '|' || c === '(' || c === ')') {
+    if (
+      c === ' ' ||
+      c === '\t' ||
+      c === '\n' ||
+      c === '\r' ||
+      c === ';' ||
+      c === '&' ||
+      c === '|' ||
+      c === '(' ||
+      c === ')'
+    ) {
       i++;
       continue;
     }
@@ -32,10 +42,21 @@ function words(text: string): Word[] {
     const w: Word = { text: '', at: [] };
     while (i < n) {
       const d = text[i]!;
-      if (d === ' ' || d === '\t' || d === '\n' || d === '\r' || d === ';' || d === '&' || d === '|' || d === '(' || d === ')') break;
+      if (
+        d === ' ' ||
+        d === '\t' ||
+        d === '\n' ||
+        d === '\r' ||
+        d === ';' ||
+        d === '&' ||
+        d === '|' ||
+        d === '(' ||
+        d === ')'
+      )
+        break;
       if (d === "'") {
         i++;
-        while (i < n && text[i] !== "'") (w.text += text[i]), w.at.push(i++);
+        while (i < n && text[i] !== "'") ((w.text += text[i]), w.at.push(i++));
         i++;
       } else if (d === '"') {
         i++;
@@ -47,7 +68,7 @@ function words(text: string): Word[] {
         i++;
       } else if (d === '\\' && i + 1 < n) {
         if (text[i + 1] === '\n') i += 2;
-        else (w.text += text[i + 1]), w.at.push(i + 1), (i += 2);
+        else ((w.text += text[i + 1]), w.at.push(i + 1), (i += 2));
       } else {
         w.text += d;
         w.at.push(i++);
@@ -74,7 +95,7 @@ export function parseSetenv(input: string | Uint8Array, file: string): { setenv:
     if (!m) continue;
     const variable = m[1]!;
     const from = m[0].length;
-    const end = (k: number): number => (k > 0 ? w.at[k - 1]! + 1 : w.at[from] ?? w.at[w.at.length - 1]! + 1);
+    const end = (k: number): number => (k > 0 ? w.at[k - 1]! + 1 : (w.at[from] ?? w.at[w.at.length - 1]! + 1));
     if (variable === 'UMASK') {
       umask = { value: w.text.slice(from), span: lines.span(w.at[from] ?? end(w.text.length), end(w.text.length)) };
       continue;
@@ -93,7 +114,10 @@ export function parseSetenv(input: string | Uint8Array, file: string): { setenv:
       const valueStart = eq < 0 ? e : s + eq + 1;
       properties.push({
         name: { value: value.slice(s + 2, nameEnd), span: lines.span(w.at[s + 2]!, end(nameEnd)) },
-        value: { value: value.slice(valueStart, e), span: valueStart < e ? lines.span(w.at[valueStart]!, end(e)) : lines.span(end(e), end(e)) },
+        value: {
+          value: value.slice(valueStart, e),
+          span: valueStart < e ? lines.span(w.at[valueStart]!, end(e)) : lines.span(end(e), end(e)),
+        },
         variable,
         span: lines.span(w.at[s]!, end(e)),
       });
@@ -104,6 +128,7 @@ export function parseSetenv(input: string | Uint8Array, file: string): { setenv:
 
 /** The value the JVM ends up with for a `-D` property (the last option wins), or undefined. */
 export function jvmProperty(setenv: SetenvFile, name: string): JvmProperty | undefined {
-  for (let i = setenv.properties.length - 1; i >= 0; i--) if (setenv.properties[i]!.name.value === name) return setenv.properties[i];
+  for (let i = setenv.properties.length - 1; i >= 0; i--)
+    if (setenv.properties[i]!.name.value === name) return setenv.properties[i];
   return undefined;
 }

@@ -81,7 +81,16 @@ export interface XmlSink {
    * A start tag from `<` at `lt` to after its `>` at `end`, with its attributes as written (names
    * checked and resolved by the reader); false to give up on the document.
    */
-  open(depth: number, lt: number, end: number, qname: string, name: string, namespace: string, attributes: readonly RawAttribute[], selfClosing: boolean): boolean;
+  open(
+    depth: number,
+    lt: number,
+    end: number,
+    qname: string,
+    name: string,
+    namespace: string,
+    attributes: readonly RawAttribute[],
+    selfClosing: boolean,
+  ): boolean;
   /** The end tag `</...>` from `lt` to `end` of the element opened at `start`. */
   close(depth: number, start: number, lt: number, end: number): void;
   /** Character data [from, to) of the source directly inside the open element at `depth`, as written. */
@@ -135,7 +144,16 @@ export class TreeBuilder implements XmlSink {
     return this.stack.length + this.skipped;
   }
 
-  open(_depth: number, lt: number, end: number, qname: string, name: string, namespace: string, attributes: readonly RawAttribute[], selfClosing: boolean): boolean {
+  open(
+    _depth: number,
+    lt: number,
+    end: number,
+    qname: string,
+    name: string,
+    namespace: string,
+    attributes: readonly RawAttribute[],
+    selfClosing: boolean,
+  ): boolean {
     const stack = this.stack;
     if (this.skipped > 0 || stack.length >= MAX_DEPTH) {
       if (this.tooDeepAt < 0) this.tooDeepAt = lt;
@@ -159,8 +177,7 @@ export class TreeBuilder implements XmlSink {
       const parent = stack[depth - 1]!;
       if (parent.children === NONE) parent.children = [el];
       else parent.children.push(el);
-    }
-    else if (!this.root) this.root = el;
+    } else if (!this.root) this.root = el;
     else this.extraRoots.push(el);
     if (selfClosing) {
       el.span = this.lines.span(lt, end);

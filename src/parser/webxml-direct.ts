@@ -9,7 +9,18 @@ import { scanSimple, tooDeepAt } from './fast-xml.js';
 import { LineIndex } from './lines.js';
 import { resolveProperties } from './properties.js';
 import { deepNesting, PENDING, type RawAttribute, type XmlSink } from './tree.js';
-import { compact, generationOf, NAMESPACES, newWebXml, prefixedElement, Reader, readElement, unknownNamespace, type Element, type WebXmlOptions } from './webxml-read.js';
+import {
+  compact,
+  generationOf,
+  NAMESPACES,
+  newWebXml,
+  prefixedElement,
+  Reader,
+  readElement,
+  unknownNamespace,
+  type Element,
+  type WebXmlOptions,
+} from './webxml-read.js';
 
 /**
  * An element of the direct path below the root (levels 1 to 3, all the
@@ -116,7 +127,16 @@ class DirectSink implements XmlSink {
     this.reader = new Reader(lines, raw, this.modelDiagnostics, properties);
   }
 
-  open(depth: number, lt: number, end: number, qname: string, local: string, namespace: string, attributes: readonly RawAttribute[], selfClosing: boolean): boolean {
+  open(
+    depth: number,
+    lt: number,
+    end: number,
+    qname: string,
+    local: string,
+    namespace: string,
+    attributes: readonly RawAttribute[],
+    selfClosing: boolean,
+  ): boolean {
     const name = this.qualified ? qname : local;
     if (depth === 0) return this.openRoot(lt, end, name, qname, namespace, attributes, selfClosing);
     if (depth > NODE_DEPTH) return true;
@@ -149,7 +169,8 @@ class DirectSink implements XmlSink {
   /** A child of the root is complete: read it, then reuse its nodes. */
   private finish(node: Node): void {
     // Only a name matched as written can have a prefix (a local name never does).
-    if (this.qualified && node.qname.includes(':')) this.prefixed.push(prefixedElement(node.qname, this.lines.span(node.start, node.contentStart)));
+    if (this.qualified && node.qname.includes(':'))
+      this.prefixed.push(prefixedElement(node.qname, this.lines.span(node.start, node.contentStart)));
     readElement(node, this.reader, this.webXml!);
     this.used = 0;
   }
@@ -159,14 +180,24 @@ class DirectSink implements XmlSink {
     // An unprefixed attribute's local name is its qualified name; a prefixed one's never is.
     const a = attributes.find((x) => x.qname === name);
     if (!a) return null;
-    const value = this.properties && a.value.includes('${') ? resolveProperties(a.value, this.properties).value : a.value;
+    const value =
+      this.properties && a.value.includes('${') ? resolveProperties(a.value, this.properties).value : a.value;
     return { value, span: this.lines.span(a.valueStart, a.valueEnd) };
   }
 
-  private openRoot(lt: number, end: number, name: string, qname: string, namespace: string, attributes: readonly RawAttribute[], selfClosing: boolean): boolean {
+  private openRoot(
+    lt: number,
+    end: number,
+    name: string,
+    qname: string,
+    namespace: string,
+    attributes: readonly RawAttribute[],
+    selfClosing: boolean,
+  ): boolean {
     // Another root (a snippet, a prefixed descriptor...) takes the tree path, which reports it.
     if (name !== 'web-app' && name !== 'web-fragment') return false;
-    if (namespace && !(namespace in NAMESPACES)) this.rootWarning = unknownNamespace(namespace, qname, this.lines.span(lt, end));
+    if (namespace && !(namespace in NAMESPACES))
+      this.rootWarning = unknownNamespace(namespace, qname, this.lines.span(lt, end));
     const version = this.rootAttribute(attributes, 'version');
     this.webXml = newWebXml({
       file: this.file,
@@ -188,7 +219,12 @@ class DirectSink implements XmlSink {
  * every other document, which the tree path reads. The same model, diagnostics
  * and comments as the tree path (test/parser/direct-webxml.test.ts compares them).
  */
-export function parseDirect(source: SourceFile, diagnostics: Diagnostic[], properties: Record<string, string> | undefined, options: WebXmlOptions): WebXml | null {
+export function parseDirect(
+  source: SourceFile,
+  diagnostics: Diagnostic[],
+  properties: Record<string, string> | undefined,
+  options: WebXmlOptions,
+): WebXml | null {
   const text = source.text;
   // Every span is worked out before this returns (a Node's lazily, while its element is read; Node.release ends that).
   const lines = LineIndex.transient(source.path, text);

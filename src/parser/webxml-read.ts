@@ -3,7 +3,22 @@
  * model (readElement), from an element of the positioned tree (webxml-tree.ts) or a pooled node of
  * the direct path (webxml-direct.ts).
  */
-import type { Diagnostic, ErrorPage, FilterDef, FilterMapping, Located, MimeMapping, Param, SecurityConstraint, ServletDef, ServletMapping, Span, WebResourceCollection, WebXml, WebXmlGeneration } from '../model/index.js';
+import type {
+  Diagnostic,
+  ErrorPage,
+  FilterDef,
+  FilterMapping,
+  Located,
+  MimeMapping,
+  Param,
+  SecurityConstraint,
+  ServletDef,
+  ServletMapping,
+  Span,
+  WebResourceCollection,
+  WebXml,
+  WebXmlGeneration,
+} from '../model/index.js';
 import type { LineIndex } from './lines.js';
 import { resolveProperties } from './properties.js';
 
@@ -76,7 +91,16 @@ const SCRATCH: Located<string>[] = [];
  * all the time (merge keys its maps by them, lint matches them against parameter and class
  * names): their values are interned.
  */
-const NAME_ELEMENTS = new Set(['filter-name', 'filter-class', 'param-name', 'servlet-name', 'servlet-class', 'url-pattern', 'dispatcher', 'async-supported']);
+const NAME_ELEMENTS = new Set([
+  'filter-name',
+  'filter-class',
+  'param-name',
+  'servlet-name',
+  'servlet-class',
+  'url-pattern',
+  'dispatcher',
+  'async-supported',
+]);
 
 /** Canonical copies of name values, bounded: emptied when full (a base of unusual names just interns less). */
 const INTERNED = new Map<string, string>();
@@ -202,7 +226,10 @@ export class Reader {
 }
 
 /** What a descriptor's root says about it; newWebXml adds the empty lists the children fill. */
-export type WebXmlHead = Pick<WebXml, 'file' | 'root' | 'generation' | 'namespace' | 'version' | 'metadataComplete' | 'span' | 'doctype'>;
+export type WebXmlHead = Pick<
+  WebXml,
+  'file' | 'root' | 'generation' | 'namespace' | 'version' | 'metadataComplete' | 'span' | 'doctype'
+>;
 
 /** The model of a descriptor before its children are read: one literal for both readers, so the model has one shape. */
 export function newWebXml(head: WebXmlHead): WebXml {
@@ -311,7 +338,12 @@ export function readElement(el: Element, r: Reader, webXml: WebXml): void {
     case 'session-config': {
       webXml.sessionTimeout = r.child(el, 'session-timeout') ?? webXml.sessionTimeout;
       const cookie = r.element(el, 'cookie-config');
-      if (cookie) webXml.sessionCookieConfig = { httpOnly: r.child(cookie, 'http-only'), secure: r.child(cookie, 'secure'), span: cookie.span };
+      if (cookie)
+        webXml.sessionCookieConfig = {
+          httpOnly: r.child(cookie, 'http-only'),
+          secure: r.child(cookie, 'secure'),
+          span: cookie.span,
+        };
       const modes = r.all(el, 'tracking-mode');
       if (modes.length > 0) (webXml.trackingModes ??= []).push(...modes);
       break;
@@ -359,7 +391,12 @@ function readSecurityConstraint(el: Element, r: Reader): SecurityConstraint {
   for (let i = 0, n = childCount(el); i < n; i++) {
     const c = cs[i]!;
     if (c.name === 'web-resource-collection') {
-      collections.push({ urlPatterns: r.all(c, 'url-pattern'), httpMethods: r.all(c, 'http-method'), httpMethodOmissions: r.all(c, 'http-method-omission'), span: c.span });
+      collections.push({
+        urlPatterns: r.all(c, 'url-pattern'),
+        httpMethods: r.all(c, 'http-method'),
+        httpMethodOmissions: r.all(c, 'http-method-omission'),
+        span: c.span,
+      });
     } else if (c.name === 'auth-constraint') {
       // Several <auth-constraint>s are read as one list of roles, as the digester adds each role to the one constraint.
       authRoles = [...(authRoles ?? []), ...r.all(c, 'role-name')];
@@ -387,4 +424,3 @@ export function prefixedElement(qname: string, span: Span): Diagnostic {
     span,
   };
 }
-

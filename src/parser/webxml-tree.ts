@@ -5,10 +5,28 @@
 import type { Diagnostic, Located, SourceFile, WebXml } from '../model/index.js';
 import { resolveProperties } from './properties.js';
 import { parseXmlTree, type XmlAttribute, type XmlElement } from './xml.js';
-import { compact, generationOf, NAMESPACES, newWebXml, prefixedElement, Reader, readElement, unknownNamespace, type WebXmlOptions } from './webxml-read.js';
+import {
+  compact,
+  generationOf,
+  NAMESPACES,
+  newWebXml,
+  prefixedElement,
+  Reader,
+  readElement,
+  unknownNamespace,
+  type WebXmlOptions,
+} from './webxml-read.js';
 
 /** Elements that make up a descriptor snippet (several of them without a <web-app> around). */
-const SNIPPET_ELEMENTS = new Set(['filter', 'filter-mapping', 'servlet', 'servlet-mapping', 'context-param', 'mime-mapping', 'listener']);
+const SNIPPET_ELEMENTS = new Set([
+  'filter',
+  'filter-mapping',
+  'servlet',
+  'servlet-mapping',
+  'context-param',
+  'mime-mapping',
+  'listener',
+]);
 /** Without namespace processing an element is known by its name as written, prefix included. */
 function matchQualifiedNames(el: XmlElement): void {
   el.name = el.qname;
@@ -16,16 +34,24 @@ function matchQualifiedNames(el: XmlElement): void {
 }
 
 /** An unprefixed attribute of the root, `${...}` replaced. */
-function rootAttribute(attributes: readonly XmlAttribute[], name: string, properties: Record<string, string> | undefined): Located<string> | null {
+function rootAttribute(
+  attributes: readonly XmlAttribute[],
+  name: string,
+  properties: Record<string, string> | undefined,
+): Located<string> | null {
   const a = attributes.find((x) => x.name === name && x.qname === name);
   if (!a) return null;
   const value = properties && a.value.includes('${') ? resolveProperties(a.value, properties).value : a.value;
   return { value, span: a.valueSpan };
 }
 
-
 /** The model of a descriptor read through the tree, its findings added to `diagnostics`; null when it has no <web-app> to read. */
-export function readWebXmlTree(source: SourceFile, diagnostics: Diagnostic[], properties: Record<string, string> | undefined, options: WebXmlOptions): WebXml | null {
+export function readWebXmlTree(
+  source: SourceFile,
+  diagnostics: Diagnostic[],
+  properties: Record<string, string> | undefined,
+  options: WebXmlOptions,
+): WebXml | null {
   const file = source.path;
   const { doc, diagnostics: xmlDiags } = parseXmlTree(source);
   diagnostics.push(...xmlDiags);
@@ -34,11 +60,16 @@ export function readWebXmlTree(source: SourceFile, diagnostics: Diagnostic[], pr
   if (!root) return null;
   const lines = doc.lines;
   // Where Java's parser would give up: a syntax error, or an entity it refuses (not a mere declaration).
-  const malformed = xmlDiags.find((d) => d.severity === 'error' && (d.ruleId === 'xml-malformed' || d.ruleId === 'xml-entity-expansion' || d.ruleId === 'xml-external-dtd'))?.span;
+  const malformed = xmlDiags.find(
+    (d) =>
+      d.severity === 'error' &&
+      (d.ruleId === 'xml-malformed' || d.ruleId === 'xml-entity-expansion' || d.ruleId === 'xml-external-dtd'),
+  )?.span;
   // A prefix needs an xmlns: declaration, so files without one need no renaming.
   if (!options.namespaceAware && source.text.includes('xmlns:')) matchQualifiedNames(root);
   if (root.name !== 'web-app' && root.name !== 'web-fragment') {
-    const prefixed = root.qname.includes(':') && (root.qname.endsWith(':web-app') || root.qname.endsWith(':web-fragment'));
+    const prefixed =
+      root.qname.includes(':') && (root.qname.endsWith(':web-app') || root.qname.endsWith(':web-fragment'));
     diagnostics.push({
       ruleId: 'xml-wrong-root',
       severity: 'error',
@@ -51,9 +82,17 @@ export function readWebXmlTree(source: SourceFile, diagnostics: Diagnostic[], pr
     // is still read as if it were wrapped, so its filters get checked too.
     const top = [root, ...doc.extraRoots];
     if (prefixed || !top.every((e) => SNIPPET_ELEMENTS.has(e.name))) return null;
-    root = { ...root, name: 'web-app', qname: 'web-app', attributes: [], children: top, span: lines.span(0, source.text.length) };
+    root = {
+      ...root,
+      name: 'web-app',
+      qname: 'web-app',
+      attributes: [],
+      children: top,
+      span: lines.span(0, source.text.length),
+    };
   }
-  if (root.namespace && !(root.namespace in NAMESPACES)) diagnostics.push(unknownNamespace(root.namespace, root.qname, lines.span(root.span.offset, root.contentStart)));
+  if (root.namespace && !(root.namespace in NAMESPACES))
+    diagnostics.push(unknownNamespace(root.namespace, root.qname, lines.span(root.span.offset, root.contentStart)));
   // Indexed loops: this runs once per file, and for-of over 1,000,000 children allocated an iterator result each.
   const children = root.children;
   for (let i = 0; i < children.length; i++) {

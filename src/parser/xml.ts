@@ -3,10 +3,17 @@ import type { Diagnostic, Located, SourceFile, Span } from '../model/index.js';
 import { parseSimpleTree } from './fast-xml.js';
 import { LineIndex } from './lines.js';
 import { attributeErrors, Namespaces } from './namespaces.js';
-import { deepNesting, MAX_DEPTH, STOP_DEPTH, TreeBuilder, type RawAttribute, type XmlDocument, type XmlElement } from './tree.js';
+import {
+  deepNesting,
+  MAX_DEPTH,
+  STOP_DEPTH,
+  TreeBuilder,
+  type RawAttribute,
+  type XmlDocument,
+  type XmlElement,
+} from './tree.js';
 
 export type { XmlAttribute, XmlDocument, XmlElement } from './tree.js';
-
 
 /**
  * Java's parser, and so Tomcat, stops at the first fatal error of a file: so does this one, and the
@@ -127,7 +134,9 @@ function onDoctype(saxesValue: string): void {
     r.entities = table;
     // saxes looks every reference up in its public ENTITIES table: counting the lookups bounds
     // declared entities the way the JDK does (a refused one is left as written, and reported).
-    r.parser.ENTITIES = new Proxy(entities, { get: (target, name) => (typeof name === 'string' ? entityValue(r, target, name) : undefined) });
+    r.parser.ENTITIES = new Proxy(entities, {
+      get: (target, name) => (typeof name === 'string' ? entityValue(r, target, name) : undefined),
+    });
   }
 }
 
@@ -177,7 +186,8 @@ function onOpenTag(tag: SaxesTagPlain): void {
   const tagStart = lastLess(text, openEnd - 1);
   const afterName = tagStart + 1 + tag.name.length;
   const c = text.charCodeAt(afterName);
-  const attributes = c === 62 /* > */ || c === 47 /* / */ ? NO_ATTRIBUTES : readAttributes(text, afterName, openEnd, tag.attributes);
+  const attributes =
+    c === 62 /* > */ || c === 47 /* / */ ? NO_ATTRIBUTES : readAttributes(text, afterName, openEnd, tag.attributes);
   r.attributeCount = 0;
   if (attributes.length > 0) declare(r, depth, attributes);
   // saxes' processAttribsNS, at the end of the start tag as in saxes.
@@ -233,7 +243,12 @@ function declare(r: SaxesRead, depth: number, attributes: readonly RawAttribute[
 function reportAt(r: SaxesRead, message: string, at: number): void {
   // Past the cap reading stops, as at any further saxes error.
   if (r.stopped) throw new Error(message);
-  r.report({ ruleId: 'xml-malformed', severity: 'error', message: `Malformed XML: ${message.replace(/\.+$/, '')}.`, span: r.lines.span(at - 1, at) });
+  r.report({
+    ruleId: 'xml-malformed',
+    severity: 'error',
+    message: `Malformed XML: ${message.replace(/\.+$/, '')}.`,
+    span: r.lines.span(at - 1, at),
+  });
 }
 
 /**
@@ -290,7 +305,8 @@ function onError(err: Error): void {
     r.report({
       ruleId: 'xml-malformed',
       severity: 'error',
-      message: 'Malformed XML: a comment may not contain "--" (Tomcat\'s parser rejects the whole file). In a tollgate suppression, write the reason after "::".',
+      message:
+        'Malformed XML: a comment may not contain "--" (Tomcat\'s parser rejects the whole file). In a tollgate suppression, write the reason after "::".',
       span: r.lines.span(Math.max(0, at - 1), at),
     });
     return;
@@ -311,7 +327,12 @@ function onError(err: Error): void {
   if (message === 'unexpected close tag') {
     const close = /^<\/[^>\s]*/.exec(text.slice(text.lastIndexOf('</', at - 1)))?.[0];
     if (close) {
-      r.report({ ruleId: 'xml-malformed', severity: 'error', message: `Malformed XML: ${close}> closes no open element (Tomcat's parser stops here and refuses the file).`, span: r.lines.span(Math.max(0, at - 1), at) });
+      r.report({
+        ruleId: 'xml-malformed',
+        severity: 'error',
+        message: `Malformed XML: ${close}> closes no open element (Tomcat's parser stops here and refuses the file).`,
+        span: r.lines.span(Math.max(0, at - 1), at),
+      });
       return;
     }
   }
@@ -338,12 +359,12 @@ function onEntityProblem(r: SaxesRead, name: string, reason: string): void {
       reason === 'size'
         ? `Expanding &${name}; takes the entities of this file past ${TOTAL_SIZE_LIMIT.toLocaleString('en-US')} characters, the JDK's totalEntitySizeLimit: Tomcat refuses the descriptor ("JAXP00010004") and the application fails to start (observed on Tomcat 10.1.60); tollgate does not build the expansion. One large entity referenced many times (a quadratic blowup) is an attack, not configuration: write the value out once.`
         : reason === 'limit'
-        ? `Expanding &${name}; takes this file past ${EXPANSION_LIMIT} entity expansions, the JDK's limit: Tomcat refuses the descriptor ("JAXP00010001") and the application fails to start (observed on Tomcat 10.1.60). Write the values out instead of nesting entities.`
-        : reason === 'recursive'
-          ? `&${name}; refers to itself through other entities ("Recursive entity reference"): Tomcat refuses the descriptor and the application fails to start (observed on Tomcat 10.1.60).`
-          : reason === 'external'
-            ? `&${name}; is an external entity: Tomcat (xmlBlockExternal, on by default) refuses to read it, so the descriptor is refused and the application fails to start (observed on Tomcat 10.1.60).`
-            : `&${name}; uses &${reason}; which no declaration defines: Java's parser refuses the descriptor, so the application fails to start.`,
+          ? `Expanding &${name}; takes this file past ${EXPANSION_LIMIT} entity expansions, the JDK's limit: Tomcat refuses the descriptor ("JAXP00010001") and the application fails to start (observed on Tomcat 10.1.60). Write the values out instead of nesting entities.`
+          : reason === 'recursive'
+            ? `&${name}; refers to itself through other entities ("Recursive entity reference"): Tomcat refuses the descriptor and the application fails to start (observed on Tomcat 10.1.60).`
+            : reason === 'external'
+              ? `&${name}; is an external entity: Tomcat (xmlBlockExternal, on by default) refuses to read it, so the descriptor is refused and the application fails to start (observed on Tomcat 10.1.60).`
+              : `&${name}; uses &${reason}; which no declaration defines: Java's parser refuses the descriptor, so the application fails to start.`,
     span: r.lines.span(start, at),
   });
 }
@@ -366,23 +387,32 @@ const ATTR_RE = /([^\s=/>]+)\s*=\s*("([^"]*)"|'([^']*)')/gy;
  * the tree read so far. Entities declared in the DOCTYPE are expanded within
  * the JDK's limits; no external resource is ever read.
  */
-export function parseXmlTree(source: SourceFile, opts: { fastPath?: boolean } = {}): { doc: XmlDocument; diagnostics: Diagnostic[] } {
+export function parseXmlTree(
+  source: SourceFile,
+  opts: { fastPath?: boolean } = {},
+): { doc: XmlDocument; diagnostics: Diagnostic[] } {
   const text = source.text;
   const lines = new LineIndex(source.path, text);
   // Not text.trim(): that copies every file to answer a yes/no question.
   if (!/\S/.test(text)) {
-    const diagnostics: Diagnostic[] = [{
-      ruleId: 'xml-malformed',
-      severity: 'error',
-      message: 'The file is empty: an XML document needs a root element.',
-      span: lines.span(0, 0),
-    }];
+    const diagnostics: Diagnostic[] = [
+      {
+        ruleId: 'xml-malformed',
+        severity: 'error',
+        message: 'The file is empty: an XML document needs a root element.',
+        span: lines.span(0, 0),
+      },
+    ];
     return { doc: { root: null, extraRoots: [], doctype: null, comments: [], lines }, diagnostics };
   }
 
   // Most descriptors are plain elements and comments: read those without saxes (fast-xml.ts says exactly which).
   const simple = opts.fastPath === false ? null : parseSimpleTree(text, lines);
-  if (simple) return { doc: { root: simple.root, extraRoots: [], doctype: null, comments: simple.comments, lines }, diagnostics: simple.tooDeepAt < 0 ? [] : [deepNesting(lines, simple.tooDeepAt)] };
+  if (simple)
+    return {
+      doc: { root: simple.root, extraRoots: [], doctype: null, comments: simple.comments, lines },
+      diagnostics: simple.tooDeepAt < 0 ? [] : [deepNesting(lines, simple.tooDeepAt)],
+    };
 
   const r = new SaxesRead(text, lines);
   const p = r.parser;
@@ -400,7 +430,10 @@ export function parseXmlTree(source: SourceFile, opts: { fastPath?: boolean } = 
         ruleId: 'xml-malformed',
         severity: 'error',
         message: `tollgate stopped reading the file here (${(err as Error).message}): nothing after this point is checked.`,
-        span: lines.span(Math.min(Math.max(p.position, 0), text.length), Math.min(Math.max(p.position, 0), text.length)),
+        span: lines.span(
+          Math.min(Math.max(p.position, 0), text.length),
+          Math.min(Math.max(p.position, 0), text.length),
+        ),
       });
     }
   } finally {
@@ -422,9 +455,11 @@ export function parseXmlTree(source: SourceFile, opts: { fastPath?: boolean } = 
   if (external) {
     external.severity = 'warning';
     external.effect = 'ignores';
-    external.message = 'The DOCTYPE declares an external entity that nothing references: Tomcat never reads it and starts (observed on Tomcat 10.1.60), but the first reference makes it refuse the descriptor (xmlBlockExternal), and tollgate never reads it either. No deployment descriptor needs one: remove it.';
+    external.message =
+      'The DOCTYPE declares an external entity that nothing references: Tomcat never reads it and starts (observed on Tomcat 10.1.60), but the first reference makes it refuse the descriptor (xmlBlockExternal), and tollgate never reads it either. No deployment descriptor needs one: remove it.';
   }
-  if (tree.tooDeepAt >= 0 && !diagnostics.some((d) => d.ruleId === 'xml-deep-nesting')) diagnostics.push(deepNesting(lines, tree.tooDeepAt));
+  if (tree.tooDeepAt >= 0 && !diagnostics.some((d) => d.ruleId === 'xml-deep-nesting'))
+    diagnostics.push(deepNesting(lines, tree.tooDeepAt));
   if (!tree.root && !diagnostics.some((d) => d.severity === 'error')) {
     diagnostics.push({
       ruleId: 'xml-malformed',
@@ -433,7 +468,10 @@ export function parseXmlTree(source: SourceFile, opts: { fastPath?: boolean } = 
       span: lines.span(0, 0),
     });
   }
-  return { doc: { root: tree.root, extraRoots: tree.extraRoots, doctype: r.doctype, comments: tree.comments, lines }, diagnostics };
+  return {
+    doc: { root: tree.root, extraRoots: tree.extraRoots, doctype: r.doctype, comments: tree.comments, lines },
+    diagnostics,
+  };
 }
 
 /** The attributes of a start tag located in the text [from, to), with the values saxes read (entities expanded). */
@@ -448,7 +486,13 @@ function readAttributes(text: string, from: number, to: number, values: Record<s
     const value = values[qname];
     if (value === undefined) continue;
     const nameStart = m.index;
-    out.push({ qname, value, nameStart, valueStart: nameStart + m[0].length - m[2]!.length + 1, valueEnd: nameStart + m[0].length - 1 });
+    out.push({
+      qname,
+      value,
+      nameStart,
+      valueStart: nameStart + m[0].length - m[2]!.length + 1,
+      valueEnd: nameStart + m[0].length - 1,
+    });
   }
   return out;
 }
@@ -480,7 +524,10 @@ const BLOCKING_ROOTS = new Set(['web-app', 'web-fragment', 'taglib']);
 
 /** The external DTD a DOCTYPE names that Tomcat would refuse to read, or null. */
 function blockedExternalDtd(dt: string): string | null {
-  const m = /^\s*(?:<!DOCTYPE\s+)?([^\s[>]+)\s+(?:SYSTEM\s+("[^"]*"|'[^']*')|PUBLIC\s+("[^"]*"|'[^']*')(?:\s+("[^"]*"|'[^']*'))?)/.exec(dt);
+  const m =
+    /^\s*(?:<!DOCTYPE\s+)?([^\s[>]+)\s+(?:SYSTEM\s+("[^"]*"|'[^']*')|PUBLIC\s+("[^"]*"|'[^']*')(?:\s+("[^"]*"|'[^']*'))?)/.exec(
+      dt,
+    );
   if (m === null || !BLOCKING_ROOTS.has(m[1]!)) return null;
   const unquote = (s: string | undefined): string | null => (s === undefined ? null : s.slice(1, -1));
   const publicId = unquote(m[3]);
@@ -491,7 +538,13 @@ function blockedExternalDtd(dt: string): string | null {
 }
 
 /** `bomb`: a declared entity whose expansion Java's parser refuses (past its limits, or recursive). */
-function checkDoctype(dt: string, span: Span, lines: LineIndex, diagnostics: Diagnostic[], bomb: string | undefined): void {
+function checkDoctype(
+  dt: string,
+  span: Span,
+  lines: LineIndex,
+  diagnostics: Diagnostic[],
+  bomb: string | undefined,
+): void {
   const blocked = blockedExternalDtd(dt);
   if (blocked !== null) {
     diagnostics.push({
@@ -508,7 +561,8 @@ function checkDoctype(dt: string, span: Span, lines: LineIndex, diagnostics: Dia
     diagnostics.push({
       ruleId: 'xml-external-entity',
       severity: 'error',
-      message: 'The DOCTYPE declares an external entity. tollgate never reads it, and Tomcat refuses to (xmlBlockExternal): a reference to it makes the application fail to start. No deployment descriptor needs one: remove it.',
+      message:
+        'The DOCTYPE declares an external entity. tollgate never reads it, and Tomcat refuses to (xmlBlockExternal): a reference to it makes the application fail to start. No deployment descriptor needs one: remove it.',
       span,
     });
   } else if (bomb === undefined && /<!ENTITY/.test(internal)) {
@@ -524,7 +578,19 @@ function checkDoctype(dt: string, span: Span, lines: LineIndex, diagnostics: Dia
 
 /** JavaScript's \s (the white space of the declaration pattern this scanner replaced), by code unit. */
 function isJsSpace(c: number): boolean {
-  return c === 32 || (c >= 9 && c <= 13) || c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
+  return (
+    c === 32 ||
+    (c >= 9 && c <= 13) ||
+    c === 0xa0 ||
+    c === 0x1680 ||
+    (c >= 0x2000 && c <= 0x200a) ||
+    c === 0x2028 ||
+    c === 0x2029 ||
+    c === 0x202f ||
+    c === 0x205f ||
+    c === 0x3000 ||
+    c === 0xfeff
+  );
 }
 
 function isWordChar(c: number): boolean {
@@ -596,7 +662,7 @@ function declaredEntities(dt: string): Map<string, string | null> {
   if (subset < 0) return out;
   let internal = dt.slice(subset);
   if (internal.includes('<!--')) internal = internal.replace(COMMENTS, '');
-  for (let at = internal.indexOf('<!ENTITY'); at >= 0; ) {
+  for (let at = internal.indexOf('<!ENTITY'); at >= 0;) {
     const end = readEntityDeclaration(internal, at);
     if (end < 0) {
       at = internal.indexOf('<!ENTITY', at + 1);
@@ -732,7 +798,8 @@ function evaluateEntities(declared: Map<string, string | null>): EntityTable {
       } else {
         costs[f.slot] = f.cost;
         lengths[f.slot] = f.length;
-        if (firstOverLimit === undefined && (f.cost > EXPANSION_LIMIT || f.length > MAX_EXPANDED)) firstOverLimit = f.name;
+        if (firstOverLimit === undefined && (f.cost > EXPANSION_LIMIT || f.length > MAX_EXPANDED))
+          firstOverLimit = f.name;
       }
     }
   };

@@ -127,7 +127,13 @@ export interface PlanOptions {
  * Findings after which Tomcat's parser gives up on the file; for a tollgate.chain.json (which holds
  * every context) one that breaks the document or its schema, as no context in it can be read with certainty.
  */
-const UNPARSEABLE = new Set(['xml-malformed', 'xml-entity-expansion', 'xml-external-dtd', 'json-malformed', 'json-chain-invalid']);
+const UNPARSEABLE = new Set([
+  'xml-malformed',
+  'xml-entity-expansion',
+  'xml-external-dtd',
+  'json-malformed',
+  'json-chain-invalid',
+]);
 
 /** The first error that stops Tomcat parsing each file, by absolute path. */
 function unparseableFiles(base: CatalinaBase): Map<string, Diagnostic> {
@@ -162,7 +168,12 @@ function configBaseOf(base: CatalinaBase, host: LoadedHost): string {
 
 function descriptorFiles(base: CatalinaBase, c: ResolvedContext): string[] {
   const configBase = configBaseOf(base, c.host);
-  const files = [join(base.base, 'conf', 'web.xml'), join(configBase, 'web.xml.default'), join(c.context.docBase, 'WEB-INF', 'web.xml'), join(c.context.docBase, 'WEB-INF', 'tomcat-web.xml')];
+  const files = [
+    join(base.base, 'conf', 'web.xml'),
+    join(configBase, 'web.xml.default'),
+    join(c.context.docBase, 'WEB-INF', 'web.xml'),
+    join(c.context.docBase, 'WEB-INF', 'tomcat-web.xml'),
+  ];
   if (c.context.contextDef) files.push(c.context.contextDef.file);
   else if (c.context.source === 'app-dir') files.push(join(c.context.docBase, 'META-INF', 'context.xml'));
   return files;
@@ -239,7 +250,12 @@ interface FilterVerdict {
   unrunnable: string | null;
 }
 
-function filterVerdict(base: CatalinaBase, f: MergedFilter, target: TomcatTarget, cache: Map<MergedFilter, FilterVerdict>): FilterVerdict {
+function filterVerdict(
+  base: CatalinaBase,
+  f: MergedFilter,
+  target: TomcatTarget,
+  cache: Map<MergedFilter, FilterVerdict>,
+): FilterVerdict {
   const hit = cache.get(f);
   if (hit) return hit;
   let verdict: FilterVerdict;
@@ -248,11 +264,25 @@ function filterVerdict(base: CatalinaBase, f: MergedFilter, target: TomcatTarget
   else {
     const v = validateFilterDef({ ...f.def, className: f.className, initParams: f.initParams }, { target });
     if (v.refusals.length > 0) verdict = { refusals: v.refusals, run: null, unrunnable: null };
-    else if (!v.spec) verdict = { refusals: [], run: null, unrunnable: `filter "${f.name}" (${f.className?.value ?? 'no class'}) has no Node implementation` };
+    else if (!v.spec)
+      verdict = {
+        refusals: [],
+        run: null,
+        unrunnable: `filter "${f.name}" (${f.className?.value ?? 'no class'}) has no Node implementation`,
+      };
     else if (v.config === null) {
       const why = v.diagnostics.find((d) => d.severity !== 'info');
-      verdict = { refusals: [], run: null, unrunnable: `filter "${f.name}" has a value Tomcat accepts but tollgate cannot run${why ? `: ${why.message}` : ''}` };
-    } else verdict = { refusals: [], run: { filterName: f.name, className: f.className!.value, specId: v.spec.id, config: v.config }, unrunnable: null };
+      verdict = {
+        refusals: [],
+        run: null,
+        unrunnable: `filter "${f.name}" has a value Tomcat accepts but tollgate cannot run${why ? `: ${why.message}` : ''}`,
+      };
+    } else
+      verdict = {
+        refusals: [],
+        run: { filterName: f.name, className: f.className!.value, specId: v.spec.id, config: v.config },
+        unrunnable: null,
+      };
   }
   cache.set(f, verdict);
   return verdict;
@@ -283,7 +313,11 @@ function listed(dir: string): string[] {
  * first, in the order of the Host's children HashMap; then HostConfig deploys context files, WARs and
  * directories in the order File.list() gives (one start-stop thread: one after another).
  */
-function firstDeployed(base: CatalinaBase, host: LoadedHost, unparseable: Map<string, Diagnostic>): LoadedContext | null {
+function firstDeployed(
+  base: CatalinaBase,
+  host: LoadedHost,
+  unparseable: Map<string, Diagnostic>,
+): LoadedContext | null {
   // A context whose context file Tomcat cannot parse is deployed as a FailedContext, which never reads the defaults.
   const deployable = host.contexts.filter((c) => !unparseable.has(contextFileOf(base, c) ?? ''));
   const byName = new Map(deployable.map((c) => [c.name, c]));
@@ -319,7 +353,12 @@ function contextFileOf(base: CatalinaBase, c: LoadedContext): string | null {
 }
 
 /** Why Tomcat refuses a context because of its descriptors: parse errors, digester stops, StandardContext checks. */
-function descriptorRefusals(base: CatalinaBase, c: ResolvedContext, unparseable: Map<string, Diagnostic>, first: () => LoadedContext | null): Diagnostic[] {
+function descriptorRefusals(
+  base: CatalinaBase,
+  c: ResolvedContext,
+  unparseable: Map<string, Diagnostic>,
+  first: () => LoadedContext | null,
+): Diagnostic[] {
   const out: Diagnostic[] = [];
   // META-INF/context.xml or the context file: HostConfig deploys a FailedContext instead.
   const contextFile = contextFileOf(base, c.context);
@@ -327,7 +366,10 @@ function descriptorRefusals(base: CatalinaBase, c: ResolvedContext, unparseable:
   if (ownXml) out.push(ownXml);
   // conf/context.xml and the host's context.xml.default are parsed for every context it starts: "Parse error
   // in context.xml for [/x]" marks each one unavailable (observed on Tomcat 10.1.60, scripts/observe-rules.ts).
-  for (const file of [join(base.base, 'conf', 'context.xml'), join(configBaseOf(base, c.host), 'context.xml.default')]) {
+  for (const file of [
+    join(base.base, 'conf', 'context.xml'),
+    join(configBaseOf(base, c.host), 'context.xml.default'),
+  ]) {
     const bad = unparseable.get(file);
     if (bad) out.push(bad);
   }
@@ -378,12 +420,20 @@ export function planBase(base: CatalinaBase, opts: PlanOptions = {}): Plan {
   const serverReason = base.serverXml
     ? (unparseable.get(base.serverXml.file) ?? serverClassProblems(base, target)[0])
     : [...unparseable.values()].find((d) => d.span.file === join(base.base, 'conf', 'server.xml'));
-  const server: ServerPlan = serverReason ? { state: 'refused', reasons: [serverReason] } : { state: 'starts', reasons: [] };
+  const server: ServerPlan = serverReason
+    ? { state: 'refused', reasons: [serverReason] }
+    : { state: 'starts', reasons: [] };
   const verdicts = new Map<MergedFilter, FilterVerdict>();
   const firsts = new Map<LoadedHost, LoadedContext | null>();
   const hosts = new Map<LoadedHost, PlannedHost>();
   for (const h of base.hosts) {
-    hosts.set(h, { name: h.name, aliases: [...h.aliases], appBase: h.def?.appBase?.value ?? 'webapps', appBasePath: h.appBase, contexts: [] });
+    hosts.set(h, {
+      name: h.name,
+      aliases: [...h.aliases],
+      appBase: h.def?.appBase?.value ?? 'webapps',
+      appBasePath: h.appBase,
+      contexts: [],
+    });
   }
   const contexts: PlannedContext[] = [];
   const plans: ContextPlan[] = [];
@@ -405,15 +455,24 @@ export function planBase(base: CatalinaBase, opts: PlanOptions = {}): Plan {
       else unrunnable ??= v.unrunnable;
     }
     // The runtime decodes requests in this charset and cannot start a context with one it does not know.
-    const requestCharacterEncoding = c.context.webXml?.requestCharacterEncoding?.value ?? base.globalWebXml?.requestCharacterEncoding?.value ?? null;
+    const requestCharacterEncoding =
+      c.context.webXml?.requestCharacterEncoding?.value ?? base.globalWebXml?.requestCharacterEncoding?.value ?? null;
     if (requestCharacterEncoding !== null && !isSupportedCharset(requestCharacterEncoding)) {
       unrunnable ??= `<request-character-encoding> ${JSON.stringify(requestCharacterEncoding)} is not a character set the Node runtime can decode`;
     }
-    const unsafe = opts.unsafe?.length ? descriptorFiles(base, c).map((f) => opts.unsafe!.find((d) => d.span.file === f)).find((x) => x !== undefined) : undefined;
-    if (unsafe) unrunnable ??= `tollgate does not run it: ${relative(base.base, unsafe.span.file) || unsafe.span.file}:${unsafe.span.line}:${unsafe.span.column}: ${unsafe.message}`;
+    const unsafe = opts.unsafe?.length
+      ? descriptorFiles(base, c)
+          .map((f) => opts.unsafe!.find((d) => d.span.file === f))
+          .find((x) => x !== undefined)
+      : undefined;
+    if (unsafe)
+      unrunnable ??= `tollgate does not run it: ${relative(base.base, unsafe.span.file) || unsafe.span.file}:${unsafe.span.line}:${unsafe.span.column}: ${unsafe.message}`;
     if (unread.size > 0) {
-      const d = descriptorFiles(base, c).map((f) => unread.get(f)).find((x) => x !== undefined);
-      if (d) unrunnable = `tollgate did not read ${relative(base.base, d.span.file) || d.span.file}, which Tomcat reads: ${d.message}`;
+      const d = descriptorFiles(base, c)
+        .map((f) => unread.get(f))
+        .find((x) => x !== undefined);
+      if (d)
+        unrunnable = `tollgate did not read ${relative(base.base, d.span.file) || d.span.file}, which Tomcat reads: ${d.message}`;
     }
     const state: StartState = reasons.length > 0 ? 'refused' : 'starts';
     const run: ContextPlan | null =
@@ -430,7 +489,12 @@ export function planBase(base: CatalinaBase, opts: PlanOptions = {}): Plan {
             requestCharacterEncoding,
             mimeMappings: Object.fromEntries(c.merged.mimeMappings),
             welcomeFiles: [...c.merged.welcomeFiles],
-            errorPages: mergeErrorPages(base.globalWebXml, c.host.webXmlDefault, c.context.webXml, c.context.tomcatWebXml ?? null),
+            errorPages: mergeErrorPages(
+              base.globalWebXml,
+              c.host.webXmlDefault,
+              c.context.webXml,
+              c.context.tomcatWebXml ?? null,
+            ),
             resources: resourcesOf(base, c.host, c.context),
           }
         : null;
@@ -448,11 +512,35 @@ export function planBase(base: CatalinaBase, opts: PlanOptions = {}): Plan {
     contexts.push(planned);
     hosts.get(c.host)!.contexts.push(planned);
     if (run) plans.push(run);
-    else if (state === 'refused') skipped.push({ host: planned.host, contextPath: planned.contextPath, state, reason: `Tomcat does not start it: ${reasonText(base, planned.reasons)}`, diagnostics: planned.reasons });
-    else skipped.push({ host: planned.host, contextPath: planned.contextPath, state, reason: `Tomcat starts it, but tollgate cannot run it: ${unrunnable}`, diagnostics: [] });
+    else if (state === 'refused')
+      skipped.push({
+        host: planned.host,
+        contextPath: planned.contextPath,
+        state,
+        reason: `Tomcat does not start it: ${reasonText(base, planned.reasons)}`,
+        diagnostics: planned.reasons,
+      });
+    else
+      skipped.push({
+        host: planned.host,
+        contextPath: planned.contextPath,
+        state,
+        reason: `Tomcat starts it, but tollgate cannot run it: ${unrunnable}`,
+        diagnostics: [],
+      });
   }
   const diagnostics = unique([...server.reasons, ...contexts.flatMap((c) => c.reasons)]);
-  return { base, server, engineName: base.engineName, defaultHost: base.defaultHost, hosts: [...hosts.values()], contexts, plans, skipped, diagnostics };
+  return {
+    base,
+    server,
+    engineName: base.engineName,
+    defaultHost: base.defaultHost,
+    hosts: [...hosts.values()],
+    contexts,
+    plans,
+    skipped,
+    diagnostics,
+  };
 }
 
 /** The planned context Tomcat's Mapper gives a request, passing over contexts that did not start; null: no context (404). */

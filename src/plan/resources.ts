@@ -48,11 +48,15 @@ const INT_MAX = 2 ** 31 - 1;
 
 export function resourcesOf(base: CatalinaBase, host: LoadedHost, context: LoadedContext): ResourcesSettings {
   // Latest applied first. A <Context> of server.xml is digested before ContextConfig reads the defaults.
-  const order = context.source === 'server-xml' ? [host.contextDefault, base.contextXml, context.contextDef] : [context.contextDef, host.contextDefault, base.contextXml];
+  const order =
+    context.source === 'server-xml'
+      ? [host.contextDefault, base.contextXml, context.contextDef]
+      : [context.contextDef, host.contextDefault, base.contextXml];
   const el = order.map(lastResources).find((e) => e !== null) ?? null;
   if (el === null) return { ...DEFAULT_RESOURCES };
   const attr = (name: string): string | undefined => el.attributes[name]?.value;
-  const bool = (name: string, fallback: boolean): boolean => (attr(name) === undefined ? fallback : attr(name)!.toLowerCase() === 'true');
+  const bool = (name: string, fallback: boolean): boolean =>
+    attr(name) === undefined ? fallback : attr(name)!.toLowerCase() === 'true';
   const ttl = javaInteger(attr('cacheTtl'), Number.MAX_SAFE_INTEGER);
   const maxKb = javaInteger(attr('cacheMaxSize'), Number.MAX_SAFE_INTEGER);
   const objectKb = javaInteger(attr('cacheObjectMaxSize'), INT_MAX);

@@ -9,10 +9,14 @@ import { compilePattern, matchesFilterPattern, type CompiledPattern, type Patter
 /** Servlet dispatcher types; a request entering the chain from the network is REQUEST. */
 export type DispatcherType = 'REQUEST' | 'FORWARD' | 'INCLUDE' | 'ASYNC' | 'ERROR';
 
-
 export interface SelectorTable {
   /** In Tomcat's final mapping order. `filter` indexes the context's filters; -1 for an undefined filter (never runs). */
-  filterMappings: readonly { filter: number; urlPatterns: readonly string[]; servletNames: readonly string[]; dispatchers: readonly string[] }[];
+  filterMappings: readonly {
+    filter: number;
+    urlPatterns: readonly string[];
+    servletNames: readonly string[];
+    dispatchers: readonly string[];
+  }[];
   /** Merged servlet mappings: url-pattern -> servlet name. */
   servletMappings: readonly { pattern: string; servlet: string }[];
   welcomeFiles: readonly string[];
@@ -66,7 +70,10 @@ export type ChainSelector = (pathInContext: string, dispatcher?: DispatcherType)
  * for REQUEST are cached per path (bounded), since most traffic repeats paths.
  * `exists` tells whether a file exists in the application, for welcome files.
  */
-export function createChainSelector(table: SelectorTable, opts: { exists?: (pathInContext: string) => boolean; cacheSize?: number } = {}): ChainSelector {
+export function createChainSelector(
+  table: SelectorTable,
+  opts: { exists?: (pathInContext: string) => boolean; cacheSize?: number } = {},
+): ChainSelector {
   const mappings: CompiledMapping[] = table.filterMappings.map((m) => ({
     filter: m.filter,
     patterns: m.urlPatterns.map(compilePattern),
@@ -81,7 +88,8 @@ export function createChainSelector(table: SelectorTable, opts: { exists?: (path
   for (const sm of table.servletMappings) {
     const p = compilePattern(sm.pattern);
     if (p.kind === 'exact') exact.set(p.key, { servlet: sm.servlet, pattern: sm.pattern, kind: 'exact' });
-    else if (p.kind === 'context-root') exact.set('/', { servlet: sm.servlet, pattern: sm.pattern, kind: 'context-root' });
+    else if (p.kind === 'context-root')
+      exact.set('/', { servlet: sm.servlet, pattern: sm.pattern, kind: 'context-root' });
     else if (p.kind === 'path') prefixes.push({ key: p.key, servlet: sm.servlet, pattern: sm.pattern });
     else if (p.kind === 'extension') extensions.set(p.key, { servlet: sm.servlet, pattern: sm.pattern });
     else if (p.kind === 'default') defaultServlet = { servlet: sm.servlet, pattern: sm.pattern };
@@ -112,7 +120,9 @@ export function createChainSelector(table: SelectorTable, opts: { exists?: (path
     return { servletName: x.servlet, pattern: x.pattern, kind: 'extension', requestPath: path };
   };
   const defaultMatch = (requestPath: string): ServletMatch | null =>
-    defaultServlet ? { servletName: defaultServlet.servlet, pattern: defaultServlet.pattern, kind: 'default', requestPath } : null;
+    defaultServlet
+      ? { servletName: defaultServlet.servlet, pattern: defaultServlet.pattern, kind: 'default', requestPath }
+      : null;
   const welcomeMatch = (path: string): ServletMatch | null => {
     for (const w of welcomeFiles) {
       const candidate = path + w;

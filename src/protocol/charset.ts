@@ -19,7 +19,8 @@ const ascii: ByteDecoder = (b) => {
 };
 
 /** Java's windows-1252 for 0x80-0x9F (its five unmapped bytes become U+FFFD); Node 20's TextDecoder decodes these bytes as Latin-1. */
-const CP1252_HIGH = '\u20ac\ufffd\u201a\u0192\u201e\u2026\u2020\u2021\u02c6\u2030\u0160\u2039\u0152\ufffd\u017d\ufffd\ufffd\u2018\u2019\u201c\u201d\u2022\u2013\u2014\u02dc\u2122\u0161\u203a\u0153\ufffd\u017e\u0178';
+const CP1252_HIGH =
+  '\u20ac\ufffd\u201a\u0192\u201e\u2026\u2020\u2021\u02c6\u2030\u0160\u2039\u0152\ufffd\u017d\ufffd\ufffd\u2018\u2019\u201c\u201d\u2022\u2013\u2014\u02dc\u2122\u0161\u203a\u0153\ufffd\u017e\u0178';
 const cp1252: ByteDecoder = (b) => {
   const s = b.toString('latin1');
   return /[\x80-\x9f]/.test(s) ? s.replace(/[\x80-\x9f]/g, (c) => CP1252_HIGH[c.charCodeAt(0) - 0x80]!) : s;
@@ -34,7 +35,7 @@ const BUILT_IN: Readonly<Record<string, ByteDecoder>> = {
   'iso8859-1': latin1,
   iso8859_1: latin1,
   'iso_8859-1': latin1,
-  'iso_8859_1': latin1,
+  iso_8859_1: latin1,
   latin1: latin1,
   l1: latin1,
   'iso-ir-100': latin1,

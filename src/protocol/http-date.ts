@@ -23,7 +23,20 @@
 
 import { javaDigit } from './java-integer.js';
 
-const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
+const MONTHS = [
+  'january',
+  'february',
+  'march',
+  'april',
+  'may',
+  'june',
+  'july',
+  'august',
+  'september',
+  'october',
+  'november',
+  'december',
+];
 const WEEKDAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'];
 const SHORT_MONTHS = MONTHS.map((m) => m.slice(0, 3));
 const SHORT_WEEKDAYS = WEEKDAYS.map((d) => d.slice(0, 3));
@@ -34,9 +47,55 @@ const ZERO_OFFSET_NAMES = ['greenwich mean time', 'coordinated universal time', 
 type Field = 'weekday' | 'day' | 'month' | 'year' | 'year2' | 'hour' | 'minute' | 'second' | 'zone';
 type Element = Field | { literal: string };
 
-const IMF_FIXDATE: Element[] = ['weekday', { literal: ', ' }, 'day', { literal: ' ' }, 'month', { literal: ' ' }, 'year', { literal: ' ' }, 'hour', { literal: ':' }, 'minute', { literal: ':' }, 'second', { literal: ' ' }, 'zone'];
-const RFC_850: Element[] = ['weekday', { literal: ', ' }, 'day', { literal: '-' }, 'month', { literal: '-' }, 'year2', { literal: ' ' }, 'hour', { literal: ':' }, 'minute', { literal: ':' }, 'second', { literal: ' ' }, 'zone'];
-const ASCTIME: Element[] = ['weekday', { literal: ' ' }, 'month', { literal: ' ' }, 'day', { literal: ' ' }, 'hour', { literal: ':' }, 'minute', { literal: ':' }, 'second', { literal: ' ' }, 'year'];
+const IMF_FIXDATE: Element[] = [
+  'weekday',
+  { literal: ', ' },
+  'day',
+  { literal: ' ' },
+  'month',
+  { literal: ' ' },
+  'year',
+  { literal: ' ' },
+  'hour',
+  { literal: ':' },
+  'minute',
+  { literal: ':' },
+  'second',
+  { literal: ' ' },
+  'zone',
+];
+const RFC_850: Element[] = [
+  'weekday',
+  { literal: ', ' },
+  'day',
+  { literal: '-' },
+  'month',
+  { literal: '-' },
+  'year2',
+  { literal: ' ' },
+  'hour',
+  { literal: ':' },
+  'minute',
+  { literal: ':' },
+  'second',
+  { literal: ' ' },
+  'zone',
+];
+const ASCTIME: Element[] = [
+  'weekday',
+  { literal: ' ' },
+  'month',
+  { literal: ' ' },
+  'day',
+  { literal: ' ' },
+  'hour',
+  { literal: ':' },
+  'minute',
+  { literal: ':' },
+  'second',
+  { literal: ' ' },
+  'year',
+];
 const FORMATS = [IMF_FIXDATE, RFC_850, ASCTIME];
 
 const MS_PER_DAY = 86_400_000n;
@@ -114,7 +173,8 @@ function readNumber(text: string, start: number): { value: number; end: number }
   if (exponent >= 0) {
     const whole = mantissa * 10n ** BigInt(Math.min(exponent, 400));
     // DecimalFormat gives a Long when the value fits one (except -0), else a Double.
-    if (whole >= LONG_MIN && whole <= LONG_MAX && !(negative && whole === 0n)) return { value: intValue(whole), end: i };
+    if (whole >= LONG_MIN && whole <= LONG_MAX && !(negative && whole === 0n))
+      return { value: intValue(whole), end: i };
     return { value: intValue(Number(whole)), end: i };
   }
   return { value: intValue(Number(mantissa) * 10 ** exponent), end: i };
@@ -125,7 +185,11 @@ function matchName(text: string, at: number, names: readonly string[]): number {
   let best = -1;
   let bestLength = 0;
   names.forEach((name, index) => {
-    if (name.length > bestLength && text.length - at >= name.length && text.slice(at, at + name.length).toLowerCase() === name) {
+    if (
+      name.length > bestLength &&
+      text.length - at >= name.length &&
+      text.slice(at, at + name.length).toLowerCase() === name
+    ) {
       best = index;
       bestLength = name.length;
     }
@@ -165,7 +229,7 @@ interface Parsed {
 
 function floorDiv(a: bigint, b: bigint): bigint {
   const q = a / b;
-  return (a % b !== 0n && (a < 0n) !== (b < 0n)) ? q - 1n : q;
+  return a % b !== 0n && a < 0n !== b < 0n ? q - 1n : q;
 }
 
 /** The fixed date of the first day of `month` (0-11) of `year` in the Gregorian or the Julian calendar. */
@@ -201,7 +265,16 @@ function timeOf(p: Parsed, year: number): bigint {
 }
 
 function parseWith(text: string, format: readonly Element[]): bigint | null {
-  const p: Parsed = { day: 0, month: 0, year: 1970, twoDigitYear: false, hour: 0, minute: 0, second: 0, offsetMinutes: 0 };
+  const p: Parsed = {
+    day: 0,
+    month: 0,
+    year: 1970,
+    twoDigitYear: false,
+    hour: 0,
+    minute: 0,
+    second: 0,
+    offsetMinutes: 0,
+  };
   let i = 0;
   for (const element of format) {
     if (typeof element !== 'string') {
@@ -252,7 +325,8 @@ function parseWith(text: string, format: readonly Element[]): bigint | null {
     }
     const n = readNumber(text, i);
     if (!n) return null;
-    if (element === 'year2') p.twoDigitYear = n.end - i === 2 && javaDigit(text.charCodeAt(i)) >= 0 && javaDigit(text.charCodeAt(i + 1)) >= 0;
+    if (element === 'year2')
+      p.twoDigitYear = n.end - i === 2 && javaDigit(text.charCodeAt(i)) >= 0 && javaDigit(text.charCodeAt(i + 1)) >= 0;
     i = n.end;
     if (element === 'day') p.day = n.value;
     else if (element === 'year' || element === 'year2') p.year = n.value;

@@ -5,7 +5,11 @@
  * afresh, so no early flood pins it), and values longer than `maxKeyLength`
  * are computed every time, never kept.
  */
-export function boundedMemo<V>(compute: (key: string) => V, maxEntries: number, maxKeyLength: number): (key: string) => V {
+export function boundedMemo<V>(
+  compute: (key: string) => V,
+  maxEntries: number,
+  maxKeyLength: number,
+): (key: string) => V {
   const known = new Map<string, V>();
   return (key) => {
     const hit = known.get(key);

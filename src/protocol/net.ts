@@ -130,16 +130,25 @@ export function parseCidr(text: string): { ok: true; cidr: Cidr } | { ok: false;
   if (slash >= 0) {
     const p = text.slice(slash + 1);
     if (!/^\d+$/.test(p)) {
-      return { ok: false, error: p.includes('.') ? `"/${p}" is a dotted netmask; write the prefix length instead (e.g. /16)` : `"/${p}" is not a prefix length` };
+      return {
+        ok: false,
+        error: p.includes('.')
+          ? `"/${p}" is a dotted netmask; write the prefix length instead (e.g. /16)`
+          : `"/${p}" is not a prefix length`,
+      };
     }
     prefix = Number(p);
-    if (prefix > max) return { ok: false, error: `prefix /${prefix} is larger than ${max} for an IPv${family} address` };
+    if (prefix > max)
+      return { ok: false, error: `prefix /${prefix} is larger than ${max} for an IPv${family} address` };
   }
   return { ok: true, cidr: { family, bytes: [...bytes], prefix, text } };
 }
 
 /** Parses RemoteCIDRFilter's comma-separated list; every bad entry is reported with its offset in the text. */
-export function parseCidrList(text: string): { cidrs: Cidr[]; errors: { entry: string; offset: number; error: string }[] } {
+export function parseCidrList(text: string): {
+  cidrs: Cidr[];
+  errors: { entry: string; offset: number; error: string }[];
+} {
   const cidrs: Cidr[] = [];
   const errors: { entry: string; offset: number; error: string }[] = [];
   let offset = 0;

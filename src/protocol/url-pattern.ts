@@ -40,7 +40,13 @@ export function matchesFilterPattern(p: CompiledPattern, path: string): boolean 
     case 'extension': {
       const slash = path.lastIndexOf('/');
       const dot = path.lastIndexOf('.');
-      return slash >= 0 && dot > slash && dot !== path.length - 1 && path.length - dot - 1 === p.key.length && path.endsWith(p.key);
+      return (
+        slash >= 0 &&
+        dot > slash &&
+        dot !== path.length - 1 &&
+        path.length - dot - 1 === p.key.length &&
+        path.endsWith(p.key)
+      );
     }
   }
 }

@@ -97,7 +97,10 @@ export interface ReportData {
   hosts: ReportHost[];
   findings: { file: string; items: ReportFinding[] }[];
   counts: { error: number; warning: number; info: number };
-  audit: { benchmark: string; controls: { control: string; title: string; status: string; findings: Place[] }[] } | null;
+  audit: {
+    benchmark: string;
+    controls: { control: string; title: string; status: string; findings: Place[] }[];
+  } | null;
 }
 
 /** Files of a docBase the URL box needs to know exist (welcome files), bounded: a large static tree is not listed whole. */
@@ -173,7 +176,8 @@ export function reportData(opts: {
     const file = rel(d.span.file);
     const lines = opts.files.get(d.span.file)?.text.split('\n') ?? [];
     const frame: { line: number; text: string }[] = [];
-    for (let n = Math.max(1, d.span.line - 1); n <= Math.min(lines.length, d.span.endLine + 1, d.span.line + 3); n++) frame.push({ line: n, text: (lines[n - 1] ?? '').replace(/\r$/, '') });
+    for (let n = Math.max(1, d.span.line - 1); n <= Math.min(lines.length, d.span.endLine + 1, d.span.line + 3); n++)
+      frame.push({ line: n, text: (lines[n - 1] ?? '').replace(/\r$/, '') });
     const item: ReportFinding = {
       ruleId: d.ruleId ?? 'tollgate',
       severity: d.severity,
@@ -198,12 +202,24 @@ export function reportData(opts: {
     findings: [...byFile].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([file, items]) => ({ file, items })),
     counts,
     audit: opts.audit
-      ? { benchmark: opts.audit.benchmark, controls: opts.audit.results.map((r) => ({ control: r.control.id, title: r.control.title, status: r.status, findings: r.findings.map((d) => place(d.span)) })) }
+      ? {
+          benchmark: opts.audit.benchmark,
+          controls: opts.audit.results.map((r) => ({
+            control: r.control.id,
+            title: r.control.title,
+            status: r.status,
+            findings: r.findings.map((d) => place(d.span)),
+          })),
+        }
       : null,
   };
 }
 
-function contextData(c: PlannedContext, place: (s: Span) => Place, reason: (d: Diagnostic) => { message: string; place: Place | null }): ReportContext {
+function contextData(
+  c: PlannedContext,
+  place: (s: Span) => Place,
+  reason: (d: Diagnostic) => { message: string; place: Place | null },
+): ReportContext {
   const merged = c.resolved.merged;
   const filters: ReportFilter[] = [];
   const index = new Map<string, number>();
@@ -213,10 +229,17 @@ function contextData(c: PlannedContext, place: (s: Span) => Place, reason: (d: D
     const params: ReportParam[] = [];
     for (const p of f.initParams) params.push({ name: p.name.value, value: p.value.value, isDefault: false });
     for (const [name, doc] of Object.entries(spec?.params ?? {})) {
-      if (!given.has(name) && doc.default !== undefined && doc.removedIn === undefined) params.push({ name, value: doc.default, isDefault: true });
+      if (!given.has(name) && doc.default !== undefined && doc.removedIn === undefined)
+        params.push({ name, value: doc.default, isDefault: true });
     }
     const planned = c.run?.filters.find((x) => x.filterName === f.name);
-    const config = planned?.config as { allow?: { source: string; flags: string } | null; deny?: { source: string; flags: string } | null; denyStatus?: number } | undefined;
+    const config = planned?.config as
+      | {
+          allow?: { source: string; flags: string } | null;
+          deny?: { source: string; flags: string } | null;
+          denyStatus?: number;
+        }
+      | undefined;
     index.set(f.name, filters.length);
     filters.push({
       name: f.name,
@@ -227,21 +250,35 @@ function contextData(c: PlannedContext, place: (s: Span) => Place, reason: (d: D
       params,
       answers: WHAT_ANSWERS[spec?.id ?? ''] ?? '',
       ...(spec?.id === 'remote-addr' && config
-        ? { addressRule: { allow: config.allow ? [config.allow.source, config.allow.flags] : null, deny: config.deny ? [config.deny.source, config.deny.flags] : null, denyStatus: config.denyStatus ?? 403 } }
+        ? {
+            addressRule: {
+              allow: config.allow ? [config.allow.source, config.allow.flags] : null,
+              deny: config.deny ? [config.deny.source, config.deny.flags] : null,
+              denyStatus: config.denyStatus ?? 403,
+            },
+          }
         : {}),
     });
   }
   const chains: ReportChain[] = [];
   const seen = new Set<string>();
   for (const m of merged.filterMappings) {
-    const dispatchers = m.mapping.dispatchers.length ? m.mapping.dispatchers.map((d) => d.value.trim().toUpperCase()) : ['REQUEST'];
+    const dispatchers = m.mapping.dispatchers.length
+      ? m.mapping.dispatchers.map((d) => d.value.trim().toUpperCase())
+      : ['REQUEST'];
     for (const u of m.mapping.urlPatterns) {
       for (const dispatcher of dispatchers) {
         const key = `${u.value}\0${dispatcher}`;
         if (seen.has(key) || !['REQUEST', 'FORWARD', 'INCLUDE', 'ERROR', 'ASYNC'].includes(dispatcher)) continue;
         seen.add(key);
         const chain = effectiveChain(merged, samplePath(u.value), dispatcher as 'REQUEST');
-        chains.push({ pattern: u.value, samplePath: samplePath(u.value), dispatcher, servlet: chain.servlet?.servletName ?? null, filters: chain.entries.map((e) => index.get(e.filter.name) ?? -1) });
+        chains.push({
+          pattern: u.value,
+          samplePath: samplePath(u.value),
+          dispatcher,
+          servlet: chain.servlet?.servletName ?? null,
+          filters: chain.entries.map((e) => index.get(e.filter.name) ?? -1),
+        });
       }
     }
   }

@@ -8,34 +8,49 @@ import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { ReportContext, ReportData, ReportFilter } from './data.js';
 
-const esc = (s: string): string => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
-const at = (p: { file: string; line: number; column: number } | null): string => (p ? `${p.file}:${p.line}:${p.column}` : '');
+const esc = (s: string): string =>
+  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+const at = (p: { file: string; line: number; column: number } | null): string =>
+  p ? `${p.file}:${p.line}:${p.column}` : '';
 const anchor = (host: string, path: string): string => `ctx-${host}-${path || 'ROOT'}`.replace(/[^A-Za-z0-9_-]/g, '_');
 
 /** The chain selector for the browser, from the build (dist/bundle/assets), wherever this module runs from. */
 function selectorScript(): string {
-  for (const rel of ['./assets/chain-selector.js', '../assets/chain-selector.js', '../../dist/bundle/assets/chain-selector.js', '../bundle/assets/chain-selector.js']) {
+  for (const rel of [
+    './assets/chain-selector.js',
+    '../assets/chain-selector.js',
+    '../../dist/bundle/assets/chain-selector.js',
+    '../bundle/assets/chain-selector.js',
+  ]) {
     const file = fileURLToPath(new URL(rel, import.meta.url));
     if (existsSync(file)) return readFileSync(file, 'utf8');
   }
-  throw new Error('tollgate report: the browser build of the chain selector (dist/bundle/assets/chain-selector.js) is missing: run npm run build');
+  throw new Error(
+    'tollgate report: the browser build of the chain selector (dist/bundle/assets/chain-selector.js) is missing: run npm run build',
+  );
 }
 
 /** JSON that is safe inside a <script> element. */
 function scriptJson(value: unknown): string {
-  return JSON.stringify(value).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+  return JSON.stringify(value)
+    .replace(/</g, '\\u003c')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
 }
 
 /** Filters declared outside the application (conf/web.xml, web.xml.default) are shown once, in their own section. */
 const isShared = (f: ReportFilter): boolean => f.origin === 'global' || f.origin === 'host';
-const sharedId = (f: ReportFilter): string => `f-${f.declared.file}-${f.declared.line}-${f.name}`.replace(/[^A-Za-z0-9_-]/g, '_');
+const sharedId = (f: ReportFilter): string =>
+  `f-${f.declared.file}-${f.declared.line}-${f.name}`.replace(/[^A-Za-z0-9_-]/g, '_');
 
 function filterDetails(f: ReportFilter, id?: string): string {
   // The parameters the descriptor sets, then a link to the filter class's defaults, shown once per class:
   // listing every default under every filter made the page of a 1,000-application base several megabytes.
   const set = f.params.filter((p) => !p.isDefault);
   const defaults = f.params.length - set.length;
-  const params = set.map((p) => `<li><code>${esc(p.name)}</code> = <code>${esc(p.value === '' ? '(empty)' : p.value)}</code></li>`).join('');
+  const params = set
+    .map((p) => `<li><code>${esc(p.name)}</code> = <code>${esc(p.value === '' ? '(empty)' : p.value)}</code></li>`)
+    .join('');
   return `<details class="filter"${id ? ` id="${id}"` : ''}><summary><span class="fname">${esc(f.name)}</span> <span class="fclass">${esc(f.simpleName)}</span> <span class="origin origin-${esc(f.origin)}">${esc(f.origin)}</span></summary>
 <p><code>${esc(f.className)}</code>, declared at <code>${esc(at(f.declared))}</code>.${f.answers ? ` Can answer itself: ${esc(f.answers)}.` : ''}</p>
 ${params ? `<ul class="params" aria-label="init-params set">${params}</ul>` : '<p>No init-param set.</p>'}${defaults ? `<p class="meta">${defaults} more at <a href="#${defaultsId(f.simpleName)}">Tomcat's defaults</a>.</p>` : ''}</details>`;
@@ -57,7 +72,12 @@ function defaultsSection(data: ReportData): string {
     }
   }
   if (byClass.size === 0) return '';
-  const blocks = [...byClass].sort(([a], [b]) => (a < b ? -1 : 1)).map(([cls, params]) => `<section id="${defaultsId(cls)}"><h3>${esc(cls)}</h3><ul class="params">${params.map((p) => `<li class="default"><code>${esc(p.name)}</code> = <code>${esc(p.value === '' ? '(empty)' : p.value)}</code> <small>default</small></li>`).join('')}</ul></section>`);
+  const blocks = [...byClass]
+    .sort(([a], [b]) => (a < b ? -1 : 1))
+    .map(
+      ([cls, params]) =>
+        `<section id="${defaultsId(cls)}"><h3>${esc(cls)}</h3><ul class="params">${params.map((p) => `<li class="default"><code>${esc(p.name)}</code> = <code>${esc(p.value === '' ? '(empty)' : p.value)}</code> <small>default</small></li>`).join('')}</ul></section>`,
+    );
   return `<h2 id="defaults">Tomcat's defaults of the filters used</h2><p class="meta">What a filter runs with for every parameter its declaration does not set.</p>${blocks.join('\n')}`;
 }
 
@@ -67,8 +87,10 @@ function flow(c: ReportContext, indexes: number[]): string {
 }
 
 /** A filter definition's content (class and what it sets): applications that copy one definition show it once. */
-const signature = (f: ReportFilter): string => JSON.stringify([f.name, f.className, f.params.filter((p) => !p.isDefault).map((p) => [p.name, p.value])]);
-const commonId = (sig: string, f: ReportFilter): string => `c-${f.simpleName}-${f.name}-${hash(sig)}`.replace(/[^A-Za-z0-9_-]/g, '_');
+const signature = (f: ReportFilter): string =>
+  JSON.stringify([f.name, f.className, f.params.filter((p) => !p.isDefault).map((p) => [p.name, p.value])]);
+const commonId = (sig: string, f: ReportFilter): string =>
+  `c-${f.simpleName}-${f.name}-${hash(sig)}`.replace(/[^A-Za-z0-9_-]/g, '_');
 
 function hash(s: string): string {
   let h = 0;
@@ -77,20 +99,35 @@ function hash(s: string): string {
 }
 
 function filterEntry(f: ReportFilter, common: ReadonlySet<string>): string {
-  const ref = (id: string) => `<p class="filter-ref"><a href="#${id}">${esc(f.name)}</a> <span class="fclass">${esc(f.simpleName)}</span> <span class="origin origin-${esc(f.origin)}">${esc(f.origin)}</span> <small><code>${esc(at(f.declared))}</code></small></p>`;
+  const ref = (id: string) =>
+    `<p class="filter-ref"><a href="#${id}">${esc(f.name)}</a> <span class="fclass">${esc(f.simpleName)}</span> <span class="origin origin-${esc(f.origin)}">${esc(f.origin)}</span> <small><code>${esc(at(f.declared))}</code></small></p>`;
   if (isShared(f)) return ref(sharedId(f));
   const sig = signature(f);
   return common.has(sig) ? ref(commonId(sig, f)) : filterDetails(f);
 }
 
 function contextSection(host: string, c: ReportContext, common: ReadonlySet<string>): string {
-  const state = c.state === 'starts' ? (c.unrunnable ? '<span class="badge warn">started by Tomcat, not runnable on Node</span>' : '<span class="badge ok">started</span>') : '<span class="badge bad">refused</span>';
-  const reasons = [...c.reasons.map((r) => `<li><code>${esc(at(r.place))}</code> ${esc(r.message)}</li>`), ...(c.unrunnable ? [`<li>${esc(c.unrunnable)}</li>`] : [])].join('');
+  const state =
+    c.state === 'starts'
+      ? c.unrunnable
+        ? '<span class="badge warn">started by Tomcat, not runnable on Node</span>'
+        : '<span class="badge ok">started</span>'
+      : '<span class="badge bad">refused</span>';
+  const reasons = [
+    ...c.reasons.map((r) => `<li><code>${esc(at(r.place))}</code> ${esc(r.message)}</li>`),
+    ...(c.unrunnable ? [`<li>${esc(c.unrunnable)}</li>`] : []),
+  ].join('');
   const mappings = c.mappings
-    .map((m) => `<tr><td>${esc(m.filter)}</td><td>${m.urlPatterns.map((u) => `<code>${esc(u === '' ? '""' : u)}</code>`).join(' ')}${m.servletNames.map((s) => ` servlet <code>${esc(s)}</code>`).join('')}</td><td>${esc(m.dispatchers.join(', ') || 'REQUEST')}</td><td><code>${esc(at(m.place))}</code></td></tr>`)
+    .map(
+      (m) =>
+        `<tr><td>${esc(m.filter)}</td><td>${m.urlPatterns.map((u) => `<code>${esc(u === '' ? '""' : u)}</code>`).join(' ')}${m.servletNames.map((s) => ` servlet <code>${esc(s)}</code>`).join('')}</td><td>${esc(m.dispatchers.join(', ') || 'REQUEST')}</td><td><code>${esc(at(m.place))}</code></td></tr>`,
+    )
     .join('');
   const chains = c.chains
-    .map((ch) => `<tr><td><code>${esc(ch.pattern === '' ? '""' : ch.pattern)}</code> <small>(${esc(ch.samplePath)})</small></td><td>${esc(ch.dispatcher)}</td><td>${flow(c, ch.filters)}</td><td>${ch.servlet ? `<code>${esc(ch.servlet)}</code>` : '<span class="empty">none: 404</span>'}</td></tr>`)
+    .map(
+      (ch) =>
+        `<tr><td><code>${esc(ch.pattern === '' ? '""' : ch.pattern)}</code> <small>(${esc(ch.samplePath)})</small></td><td>${esc(ch.dispatcher)}</td><td>${flow(c, ch.filters)}</td><td>${ch.servlet ? `<code>${esc(ch.servlet)}</code>` : '<span class="empty">none: 404</span>'}</td></tr>`,
+    )
     .join('');
   return `<section class="context" id="${anchor(host, c.path)}" aria-labelledby="${anchor(host, c.path)}-h">
 <h3 id="${anchor(host, c.path)}-h">${esc(host)}${esc(c.path || '/')} ${state}</h3>
@@ -160,7 +197,10 @@ export function renderReport(data: ReportData): string {
     .map(
       (h) =>
         `<li><strong>${esc(h.name)}</strong>${h.isDefault ? ' <small>(default host)</small>' : ''}${h.aliases.length ? ` <small>aliases ${h.aliases.map(esc).join(', ')}</small>` : ''} <small>appBase ${esc(h.appBase)}</small><ul>${h.contexts
-          .map((c) => `<li><a href="#${anchor(h.name, c.path)}">${esc(c.path || '/')}</a> ${c.state === 'starts' ? (c.unrunnable ? '<span class="badge warn">not on Node</span>' : '<span class="badge ok">started</span>') : `<span class="badge bad">refused</span> <small>${esc(c.reasons[0]?.message.slice(0, 160) ?? '')}</small>`}</li>`)
+          .map(
+            (c) =>
+              `<li><a href="#${anchor(h.name, c.path)}">${esc(c.path || '/')}</a> ${c.state === 'starts' ? (c.unrunnable ? '<span class="badge warn">not on Node</span>' : '<span class="badge ok">started</span>') : `<span class="badge bad">refused</span> <small>${esc(c.reasons[0]?.message.slice(0, 160) ?? '')}</small>`}</li>`,
+          )
           .join('')}</ul></li>`,
     )
     .join('');
@@ -169,7 +209,13 @@ export function renderReport(data: ReportData): string {
       (f) =>
         `<section class="file"><h3><code>${esc(f.file)}</code> <small>(${f.items.length})</small></h3>${f.items
           .map((d) => {
-            const frame = d.frame.map((l) => (l.line === d.place.line ? `${String(l.line).padStart(5)} | ${esc(l.text.slice(0, d.column - 1))}<mark>${esc(l.text.slice(d.column - 1, d.endColumn - 1))}</mark>${esc(l.text.slice(d.endColumn - 1))}` : `${String(l.line).padStart(5)} | ${esc(l.text)}`)).join('\n');
+            const frame = d.frame
+              .map((l) =>
+                l.line === d.place.line
+                  ? `${String(l.line).padStart(5)} | ${esc(l.text.slice(0, d.column - 1))}<mark>${esc(l.text.slice(d.column - 1, d.endColumn - 1))}</mark>${esc(l.text.slice(d.endColumn - 1))}`
+                  : `${String(l.line).padStart(5)} | ${esc(l.text)}`,
+              )
+              .join('\n');
             return `<div class="finding"><p><span class="sev-${esc(d.severity)}">${esc(d.severity)}</span> <code>${esc(at(d.place))}</code> ${esc(d.message)} <small>${esc(d.ruleId)}</small></p><pre class="frame">${frame}</pre></div>`;
           })
           .join('')}</section>`,
@@ -177,7 +223,10 @@ export function renderReport(data: ReportData): string {
     .join('');
   const audit = data.audit
     ? `<h2 id="audit">Audit: ${esc(data.audit.benchmark)}</h2><div class="scroll"><table><thead><tr><th scope="col">control</th><th scope="col">title</th><th scope="col">status</th><th scope="col">where</th></tr></thead><tbody>${data.audit.controls
-        .map((c) => `<tr><td>${esc(c.control)}</td><td>${esc(c.title)}</td><td class="status-${esc(c.status)}">${esc(c.status)}</td><td>${c.findings.map((p) => `<code>${esc(at(p))}</code>`).join('<br>')}</td></tr>`)
+        .map(
+          (c) =>
+            `<tr><td>${esc(c.control)}</td><td>${esc(c.title)}</td><td class="status-${esc(c.status)}">${esc(c.status)}</td><td>${c.findings.map((p) => `<code>${esc(at(p))}</code>`).join('<br>')}</td></tr>`,
+        )
         .join('')}</tbody></table></div>`
     : '';
   const client = {
@@ -185,16 +234,34 @@ export function renderReport(data: ReportData): string {
       name: h.name,
       aliases: h.aliases,
       isDefault: h.isDefault,
-      contexts: h.contexts.map((c) => ({ path: c.path, state: c.state, unrunnable: c.unrunnable, table: c.table, tableFilters: c.tableFilters, files: c.files, anchor: anchor(h.name, c.path), filters: c.filters.map((f) => ({ name: f.name, simpleName: f.simpleName, ...(f.addressRule ? { addressRule: f.addressRule } : {}) })) })),
+      contexts: h.contexts.map((c) => ({
+        path: c.path,
+        state: c.state,
+        unrunnable: c.unrunnable,
+        table: c.table,
+        tableFilters: c.tableFilters,
+        files: c.files,
+        anchor: anchor(h.name, c.path),
+        filters: c.filters.map((f) => ({
+          name: f.name,
+          simpleName: f.simpleName,
+          ...(f.addressRule ? { addressRule: f.addressRule } : {}),
+        })),
+      })),
     })),
   };
   const defaultHost = data.hosts.find((h) => h.isDefault)?.name ?? data.hosts[0]?.name ?? 'localhost';
   const sharedById = new Map<string, string>();
-  for (const h of data.hosts) for (const c of h.contexts) for (const f of c.filters) if (isShared(f) && !sharedById.has(sharedId(f))) sharedById.set(sharedId(f), filterDetails(f, sharedId(f)));
+  for (const h of data.hosts)
+    for (const c of h.contexts)
+      for (const f of c.filters)
+        if (isShared(f) && !sharedById.has(sharedId(f))) sharedById.set(sharedId(f), filterDetails(f, sharedId(f)));
   const shared = [...sharedById.values()];
   // Application filters defined identically in several applications: their details once.
   const uses = new Map<string, ReportFilter[]>();
-  for (const h of data.hosts) for (const c of h.contexts) for (const f of c.filters) if (!isShared(f)) uses.set(signature(f), [...(uses.get(signature(f)) ?? []), f]);
+  for (const h of data.hosts)
+    for (const c of h.contexts)
+      for (const f of c.filters) if (!isShared(f)) uses.set(signature(f), [...(uses.get(signature(f)) ?? []), f]);
   const common = new Set([...uses].filter(([, fs]) => fs.length > 1).map(([sig]) => sig));
   const commonSection = common.size
     ? `<h2 id="common">Filter definitions several applications share</h2><p class="meta">The same name, class and parameters in each; where each is declared is listed with the application.</p>${[...common].map((sig) => filterDetails(uses.get(sig)![0]!, commonId(sig, uses.get(sig)![0]!)).replace(/, declared at <code>[^<]*<\/code>/, `, declared in ${uses.get(sig)!.length} applications`)).join('\n')}`

@@ -29,5 +29,14 @@ export function buildReportData(base: CatalinaBase, root: string, opts: ReportOp
   const plan = planBase(base, { target });
   const audit = opts.benchmark ? auditBase(base, opts.benchmark, { target }) : null;
   const lint = audit?.lint ?? lintBase(base, { target });
-  return reportData({ root, label: opts.label ?? root, plan, diagnostics: lint.diagnostics, files: lint.files, audit, version: toolVersion(), ...(opts.now ? { now: opts.now } : {}) });
+  return reportData({
+    root,
+    label: opts.label ?? root,
+    plan,
+    diagnostics: lint.diagnostics,
+    files: lint.files,
+    audit,
+    version: toolVersion(),
+    ...(opts.now ? { now: opts.now } : {}),
+  });
 }

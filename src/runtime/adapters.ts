@@ -32,7 +32,8 @@ export function mountContexts(contexts: readonly ContextMiddleware[]): ChainRunn
     if (ctx === undefined) next();
     else ctx.run(req, res, next, onStopped);
   };
-  const mw = ((req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void) => run(req, res, next as () => void)) as ChainRunner;
+  const mw = ((req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void) =>
+    run(req, res, next as () => void)) as ChainRunner;
   mw.run = run;
   return mw;
 }
@@ -41,7 +42,10 @@ export function mountContexts(contexts: readonly ContextMiddleware[]): ChainRunn
  * A node:http listener running the context's filters, then `handler` (by
  * default a bare 404). Requests outside the context path get a 404.
  */
-export function toNodeListener(mw: ChainRunner, handler?: (req: IncomingMessage, res: ServerResponse) => void): RequestListener {
+export function toNodeListener(
+  mw: ChainRunner,
+  handler?: (req: IncomingMessage, res: ServerResponse) => void,
+): RequestListener {
   assertMiddleware(mw, 'toNodeListener');
   const downstream = handler ?? notFound;
   // The exchange exists only when the request was inside the context.
@@ -69,7 +73,9 @@ export interface FastifyReplyLike {
  * When a filter answers the request itself, the reply is hijacked so Fastify
  * does not try to send a second response.
  */
-export function fastifyOnRequest(mw: ChainRunner): (request: FastifyRequestLike, reply: FastifyReplyLike, done: (err?: Error) => void) => void {
+export function fastifyOnRequest(
+  mw: ChainRunner,
+): (request: FastifyRequestLike, reply: FastifyReplyLike, done: (err?: Error) => void) => void {
   assertMiddleware(mw, 'fastifyOnRequest');
   return function tollgateOnRequest(request, reply, done) {
     mw.run(request.raw, reply.raw, done as () => void, () => reply.hijack());
@@ -84,7 +90,11 @@ export function fastifyOnRequest(mw: ChainRunner): (request: FastifyRequestLike,
  * (parsing it now with Tomcat's rules when no filter did). `request.body`
  * becomes the request's parameters (query and body), every value an array.
  */
-export function fastifyFormBodyParser(request: FastifyRequestLike, _payload: unknown, done: (err: Error | null, body?: Record<string, string[]>) => void): void {
+export function fastifyFormBodyParser(
+  request: FastifyRequestLike,
+  _payload: unknown,
+  done: (err: Error | null, body?: Record<string, string[]>) => void,
+): void {
   const ex = exchangeOf(request.raw);
   if (ex === undefined) {
     readUtf8Form(request.raw, done);
@@ -106,5 +116,6 @@ function readUtf8Form(req: IncomingMessage, done: (err: Error | null, body?: Rec
 }
 
 function assertMiddleware(mw: ChainRunner, fn: string): void {
-  if (typeof mw !== 'function' || typeof mw.run !== 'function') throw new TypeError(`${fn} expects a middleware from createContextRuntime or mountContexts`);
+  if (typeof mw !== 'function' || typeof mw.run !== 'function')
+    throw new TypeError(`${fn} expects a middleware from createContextRuntime or mountContexts`);
 }

@@ -35,7 +35,8 @@ export function readBody(req: IncomingMessage, maxPostSize: number): Promise<Bod
       }
       chunks.push(chunk);
     };
-    const onEnd = (): void => finish({ ok: true, bytes: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size) });
+    const onEnd = (): void =>
+      finish({ ok: true, bytes: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size) });
     const onGone = (): void => finish({ ok: false, reason: 'CLIENT_DISCONNECT' });
     req.on('data', onData);
     req.on('end', onEnd);

@@ -7,7 +7,15 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { charsetDecoder } from '../protocol/charset.js';
 import { defaultErrorPage, sendErrorReport, type ErrorRenderer } from './error-page.js';
 import { createChainSelector, type SelectorTable } from '../protocol/chain-selector.js';
-import { advance, Exchange, exchangeOf, failed, type ContextState, type Servlet, type ThrownError } from './exchange.js';
+import {
+  advance,
+  Exchange,
+  exchangeOf,
+  failed,
+  type ContextState,
+  type Servlet,
+  type ThrownError,
+} from './exchange.js';
 import { EXCHANGE } from './response.js';
 import { getLogger } from './logging.js';
 import { decodeRequestPath, invalidPathMessage, splitRequestTarget } from './request-path.js';
@@ -162,7 +170,14 @@ export interface ContextMiddleware {
    * `headers` are set first (Allow). `next` is the downstream handler an error
    * page is served by.
    */
-  refuse(req: IncomingMessage, res: ServerResponse, next: () => void, status: number, message?: string | null, headers?: Readonly<Record<string, string>>): void;
+  refuse(
+    req: IncomingMessage,
+    res: ServerResponse,
+    next: () => void,
+    status: number,
+    message?: string | null,
+    headers?: Readonly<Record<string, string>>,
+  ): void;
   /** Whether a decoded request path (no query) falls inside this context. */
   owns(decodedPath: string): boolean;
   /** Destroys the filters and stops session sweeping. */
@@ -176,21 +191,37 @@ export function createContextRuntime(options: ContextRuntimeOptions = {}): Conte
   const settings = resolveSettings(options);
   const clock = options.clock ?? Date.now;
   if (typeof clock !== 'function') throw new TypeError('clock must be a function returning milliseconds');
-  const store = options.sessionStore ?? options.stores?.sessions ?? new MemorySessionStore({ maxSessions: options.maxSessions ?? 10_000, clock });
-  const stores: ContextStores = options.stores === undefined ? memoryContextStores(store) : { sessions: store, rateLimiter: (name) => options.stores!.rateLimiter(name) };
-  const sessions = new SessionManager({ store, clock, sessionTimeoutMinutes: settings.sessionTimeoutMinutes, contextPath: settings.contextPath, cookie: settings.sessionCookie });
+  const store =
+    options.sessionStore ??
+    options.stores?.sessions ??
+    new MemorySessionStore({ maxSessions: options.maxSessions ?? 10_000, clock });
+  const stores: ContextStores =
+    options.stores === undefined
+      ? memoryContextStores(store)
+      : { sessions: store, rateLimiter: (name) => options.stores!.rateLimiter(name) };
+  const sessions = new SessionManager({
+    store,
+    clock,
+    sessionTimeoutMinutes: settings.sessionTimeoutMinutes,
+    contextPath: settings.contextPath,
+    cookie: settings.sessionCookie,
+  });
   const filters = (options.filters ?? []).map((f, i) => instantiate(f, i, settings, stores));
   const all: readonly number[] = filters.map((_, i) => i);
   const table = options.table ?? null;
   const selector = table === null ? null : createChainSelector(table);
   const selectChain =
-    options.selectChain ?? (selector === null ? () => all : (ex: Exchange) => selector(ex.mappingPath, ex.request.dispatcherType).chain);
+    options.selectChain ??
+    (selector === null ? () => all : (ex: Exchange) => selector(ex.mappingPath, ex.request.dispatcherType).chain);
   if (typeof selectChain !== 'function') throw new TypeError('selectChain must be a function returning filter indexes');
   const errorLocation = errorPageLookup(options.errorPages ?? []);
   const exceptionLocation = exceptionPageLookup(options.errorPages ?? []);
-  const servletNameOf = options.servletNameOf ?? (selector === null ? null : (ex: Exchange) => selector(ex.mappingPath).servlet?.servletName ?? null);
+  const servletNameOf =
+    options.servletNameOf ??
+    (selector === null ? null : (ex: Exchange) => selector(ex.mappingPath).servlet?.servletName ?? null);
   const defaultServlet = options.servlet ?? null;
-  if (defaultServlet !== null && typeof defaultServlet !== 'function') throw new TypeError('servlet must be a function (req, res)');
+  if (defaultServlet !== null && typeof defaultServlet !== 'function')
+    throw new TypeError('servlet must be a function (req, res)');
   const inUrl = options.contextPathInUrl ?? true;
   if (typeof inUrl !== 'boolean') throw new TypeError('contextPathInUrl must be a boolean');
   const state: ContextState = {
@@ -210,7 +241,9 @@ export function createContextRuntime(options: ContextRuntimeOptions = {}): Conte
 
   /** Whether a decoded path belongs to this context. */
   const owns = (decodedPath: string): boolean =>
-    contextPath === '' || (decodedPath.startsWith(contextPath) && (decodedPath.length === contextPath.length || decodedPath.charCodeAt(contextPath.length) === 47));
+    contextPath === '' ||
+    (decodedPath.startsWith(contextPath) &&
+      (decodedPath.length === contextPath.length || decodedPath.charCodeAt(contextPath.length) === 47));
 
   function run(req: IncomingMessage, res: ServerResponse, next: () => void, onStopped?: () => void): void {
     // A request belongs to one context, as in Tomcat's mapper: one another context already ran is passed on.
@@ -270,7 +303,13 @@ export function createContextRuntime(options: ContextRuntimeOptions = {}): Conte
    * request's attributes are carried over; the REQUEST chain's response
    * wrappers (commit hooks) play no part, as Tomcat forwards the unwrapped response.
    */
-  function dispatchError(from: Exchange, status: number, message: string | null, location: string, thrown?: ThrownError): void {
+  function dispatchError(
+    from: Exchange,
+    status: number,
+    message: string | null,
+    location: string,
+    thrown?: ThrownError,
+  ): void {
     const q = location.indexOf('?');
     const locPath = q < 0 ? location : location.slice(0, q);
     const locQuery = q < 0 ? null : location.slice(q + 1);
@@ -297,7 +336,10 @@ export function createContextRuntime(options: ContextRuntimeOptions = {}): Conte
     if (thrown !== undefined) {
       const e = thrown.error;
       ex.request.setAttribute(EXCEPTION_ATTRIBUTES.exception, e);
-      ex.request.setAttribute(EXCEPTION_ATTRIBUTES.exceptionType, e !== null && typeof e === 'object' ? (e as object).constructor : undefined);
+      ex.request.setAttribute(
+        EXCEPTION_ATTRIBUTES.exceptionType,
+        e !== null && typeof e === 'object' ? (e as object).constructor : undefined,
+      );
     }
     let chain: readonly number[];
     try {
@@ -323,16 +365,28 @@ export function createContextRuntime(options: ContextRuntimeOptions = {}): Conte
    * caller's exchange is current again when the promise settles; it rejects
    * with what the servlet threw.
    */
-  async function dispatch(from: Exchange, type: 'FORWARD' | 'INCLUDE', location: string, servlet: Servlet | null): Promise<void> {
+  async function dispatch(
+    from: Exchange,
+    type: 'FORWARD' | 'INCLUDE',
+    location: string,
+    servlet: Servlet | null,
+  ): Promise<void> {
     const target = servlet ?? defaultServlet;
-    if (target === null) throw new TypeError(`${type.toLowerCase()} needs a servlet: pass one, or give the context runtime a \`servlet\` option`);
-    if (typeof location !== 'string' || !location.startsWith('/')) throw new TypeError(`the ${type.toLowerCase()} location must be context-relative and start with "/", got ${JSON.stringify(location)}`);
+    if (target === null)
+      throw new TypeError(
+        `${type.toLowerCase()} needs a servlet: pass one, or give the context runtime a \`servlet\` option`,
+      );
+    if (typeof location !== 'string' || !location.startsWith('/'))
+      throw new TypeError(
+        `the ${type.toLowerCase()} location must be context-relative and start with "/", got ${JSON.stringify(location)}`,
+      );
     const req = from.req;
     const res = from.res;
     if (type === 'FORWARD' && res.headersSent) throw new Error('Cannot forward after the response has been committed');
     const { path: locPath, query: locQuery } = splitRequestTarget(location);
     const decoded = decodeRequestPath(locPath, uriDecoder);
-    if (decoded === null) throw new TypeError(`the ${type.toLowerCase()} location ${JSON.stringify(location)} is not a valid path`);
+    if (decoded === null)
+      throw new TypeError(`the ${type.toLowerCase()} location ${JSON.stringify(location)} is not a valid path`);
     const original = from.request;
     await original.parseParameters();
     const forward = type === 'FORWARD';
@@ -368,7 +422,12 @@ export function createContextRuntime(options: ContextRuntimeOptions = {}): Conte
     try {
       ex.chain = selectChain(ex);
       await advance(ex);
-      if (servletResult !== undefined && servletResult !== null && typeof (servletResult as Promise<unknown>).then === 'function') await servletResult;
+      if (
+        servletResult !== undefined &&
+        servletResult !== null &&
+        typeof (servletResult as Promise<unknown>).then === 'function'
+      )
+        await servletResult;
     } finally {
       req.url = url;
       (req as unknown as Record<symbol, unknown>)[EXCHANGE] = from;
@@ -378,7 +437,14 @@ export function createContextRuntime(options: ContextRuntimeOptions = {}): Conte
     if (forward && ex.reachedDownstream === false && !ex.handedOff && !res.writableEnded && !res.destroyed) res.end();
   }
 
-  function refuse(req: IncomingMessage, res: ServerResponse, next: () => void, status: number, message?: string | null, headers?: Readonly<Record<string, string>>): void {
+  function refuse(
+    req: IncomingMessage,
+    res: ServerResponse,
+    next: () => void,
+    status: number,
+    message?: string | null,
+    headers?: Readonly<Record<string, string>>,
+  ): void {
     const target = (req as { originalUrl?: string }).originalUrl ?? req.url ?? '/';
     const { path, query } = splitRequestTarget(target);
     const decoded = decodeRequestPath(path, uriDecoder);
@@ -395,7 +461,8 @@ export function createContextRuntime(options: ContextRuntimeOptions = {}): Conte
     ex.response.sendError(status, message ?? undefined);
   }
 
-  const middleware = ((req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void) => run(req, res, next as () => void)) as ContextMiddleware;
+  const middleware = ((req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void) =>
+    run(req, res, next as () => void)) as ContextMiddleware;
   Object.defineProperties(middleware, {
     contextPath: { value: contextPath, enumerable: true },
     settings: { value: settings, enumerable: true },
@@ -446,7 +513,11 @@ function exceptionPageLookup(pages: readonly ErrorPageEntry[]): (err: unknown) =
   if (bySimpleName.size === 0 && catchAll.size === 0) return () => null;
   return (err) => {
     if (err !== null && typeof err === 'object') {
-      for (let proto = Object.getPrototypeOf(err) as { constructor?: { name?: string } } | null; proto !== null && proto !== Error.prototype && proto !== Object.prototype; proto = Object.getPrototypeOf(proto) as typeof proto) {
+      for (
+        let proto = Object.getPrototypeOf(err) as { constructor?: { name?: string } } | null;
+        proto !== null && proto !== Error.prototype && proto !== Object.prototype;
+        proto = Object.getPrototypeOf(proto) as typeof proto
+      ) {
         const name = proto.constructor?.name;
         const hit = name === undefined ? undefined : bySimpleName.get(name);
         if (hit !== undefined) return hit;
@@ -467,7 +538,13 @@ function errorPageLookup(pages: readonly ErrorPageEntry[]): (status: number) => 
   if (!Array.isArray(pages)) throw new TypeError('errorPages must be an array');
   const byStatus = new Map<number, string>();
   for (const [i, p] of pages.entries()) {
-    if (p === null || typeof p !== 'object' || !Number.isInteger(p.errorCode) || typeof p.location !== 'string' || !p.location.startsWith('/')) {
+    if (
+      p === null ||
+      typeof p !== 'object' ||
+      !Number.isInteger(p.errorCode) ||
+      typeof p.location !== 'string' ||
+      !p.location.startsWith('/')
+    ) {
       throw new TypeError(`errorPages[${i}] must have an integer errorCode and a location starting with "/"`);
     }
     if (p.exceptionType != null && p.exceptionType !== '') continue;
@@ -494,12 +571,26 @@ function answer(res: ServerResponse, status: number, location: string | undefine
   res.end();
 }
 
-function instantiate(f: RuntimeFilter | FilterDeclaration<unknown>, index: number, settings: ContextSettings, stores: ContextStores): RuntimeFilter {
-  if (f === null || typeof f !== 'object') throw new TypeError(`filters[${index}] must be a filter or a filter declaration`);
+function instantiate(
+  f: RuntimeFilter | FilterDeclaration<unknown>,
+  index: number,
+  settings: ContextSettings,
+  stores: ContextStores,
+): RuntimeFilter {
+  if (f === null || typeof f !== 'object')
+    throw new TypeError(`filters[${index}] must be a filter or a filter declaration`);
   if ('factory' in f) {
-    if (typeof f.factory !== 'function') throw new TypeError(`filters[${index}] (${f.filterName}): factory must be a function`);
-    const built = f.factory(f.config, { filterName: f.filterName, contextPath: settings.contextPath, logger: getLogger(f.className), settings, stores });
-    if (built === null || typeof built !== 'object' || typeof built.doFilter !== 'function') throw new TypeError(`filters[${index}] (${f.filterName}): the factory did not return a filter`);
+    if (typeof f.factory !== 'function')
+      throw new TypeError(`filters[${index}] (${f.filterName}): factory must be a function`);
+    const built = f.factory(f.config, {
+      filterName: f.filterName,
+      contextPath: settings.contextPath,
+      logger: getLogger(f.className),
+      settings,
+      stores,
+    });
+    if (built === null || typeof built !== 'object' || typeof built.doFilter !== 'function')
+      throw new TypeError(`filters[${index}] (${f.filterName}): the factory did not return a filter`);
     return built;
   }
   if (typeof f.doFilter !== 'function') throw new TypeError(`filters[${index}] has no doFilter method`);
@@ -516,13 +607,23 @@ function destroyFilter(f: RuntimeFilter): void {
 
 function resolveSettings(o: ContextRuntimeOptions): ContextSettings {
   const contextPath = o.contextPath ?? '';
-  if (typeof contextPath !== 'string' || (contextPath !== '' && (!contextPath.startsWith('/') || contextPath.endsWith('/')))) {
-    throw new TypeError(`contextPath must be '' (ROOT) or start with '/' and not end with '/', got ${JSON.stringify(contextPath)}`);
+  if (
+    typeof contextPath !== 'string' ||
+    (contextPath !== '' && (!contextPath.startsWith('/') || contextPath.endsWith('/')))
+  ) {
+    throw new TypeError(
+      `contextPath must be '' (ROOT) or start with '/' and not end with '/', got ${JSON.stringify(contextPath)}`,
+    );
   }
   const uriEncoding = o.uriEncoding ?? 'UTF-8';
-  if (charsetDecoder(uriEncoding) === null) throw new TypeError(`uriEncoding ${JSON.stringify(uriEncoding)} is not a supported charset`);
-  for (const [name, v] of [['requestCharacterEncoding', o.requestCharacterEncoding], ['responseCharacterEncoding', o.responseCharacterEncoding]] as const) {
-    if (v != null && charsetDecoder(v) === null) throw new TypeError(`${name} ${JSON.stringify(v)} is not a supported charset`);
+  if (charsetDecoder(uriEncoding) === null)
+    throw new TypeError(`uriEncoding ${JSON.stringify(uriEncoding)} is not a supported charset`);
+  for (const [name, v] of [
+    ['requestCharacterEncoding', o.requestCharacterEncoding],
+    ['responseCharacterEncoding', o.responseCharacterEncoding],
+  ] as const) {
+    if (v != null && charsetDecoder(v) === null)
+      throw new TypeError(`${name} ${JSON.stringify(v)} is not a supported charset`);
   }
   const int = (name: string, v: number | undefined, dflt: number): number => {
     if (v === undefined) return dflt;
@@ -531,10 +632,15 @@ function resolveSettings(o: ContextRuntimeOptions): ContextSettings {
   };
   const c = o.sessionCookie ?? {};
   const sameSite = c.sameSite ?? null;
-  if (sameSite !== null && sameSite !== 'Strict' && sameSite !== 'Lax' && sameSite !== 'None') throw new TypeError(`sessionCookie.sameSite must be Strict, Lax, None or null, got ${String(sameSite)}`);
+  if (sameSite !== null && sameSite !== 'Strict' && sameSite !== 'Lax' && sameSite !== 'None')
+    throw new TypeError(`sessionCookie.sameSite must be Strict, Lax, None or null, got ${String(sameSite)}`);
   const cookieName = c.name ?? 'JSESSIONID';
-  const mimeType = typeof o.mimeTypes === 'function' ? o.mimeTypes : createMimeLookup(o.mimeTypes, { defaults: o.mimeDefaults ?? true });
-  if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(cookieName)) throw new TypeError(`sessionCookie.name ${JSON.stringify(cookieName)} is not a valid cookie name`);
+  const mimeType =
+    typeof o.mimeTypes === 'function'
+      ? o.mimeTypes
+      : createMimeLookup(o.mimeTypes, { defaults: o.mimeDefaults ?? true });
+  if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(cookieName))
+    throw new TypeError(`sessionCookie.name ${JSON.stringify(cookieName)} is not a valid cookie name`);
   return {
     contextPath,
     sessionTimeoutMinutes: int('sessionTimeoutMinutes', o.sessionTimeoutMinutes, 30),

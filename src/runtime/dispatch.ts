@@ -24,13 +24,23 @@ function exchangeFor(req: IncomingMessage, fn: string): Exchange {
  * is the target's while it runs. Rejects when the response is committed, and
  * with what the servlet threw.
  */
-export function forward(req: IncomingMessage, _res: ServerResponse, location: string, servlet?: Servlet): Promise<void> {
+export function forward(
+  req: IncomingMessage,
+  _res: ServerResponse,
+  location: string,
+  servlet?: Servlet,
+): Promise<void> {
   const ex = exchangeFor(req, 'forward');
   return ex.context.dispatch(ex, 'FORWARD', location, servlet ?? null);
 }
 
 /** `getRequestDispatcher(location).include(request, response)`: the target writes into the same, still open, response. */
-export function include(req: IncomingMessage, _res: ServerResponse, location: string, servlet?: Servlet): Promise<void> {
+export function include(
+  req: IncomingMessage,
+  _res: ServerResponse,
+  location: string,
+  servlet?: Servlet,
+): Promise<void> {
   const ex = exchangeFor(req, 'include');
   return ex.context.dispatch(ex, 'INCLUDE', location, servlet ?? null);
 }

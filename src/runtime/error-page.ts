@@ -34,46 +34,208 @@ export const SERVER_INFO = 'tollgate';
 
 /** Reason phrase and description of each status, from Tomcat 10.1.60's org/apache/catalina/valves/LocalStrings.properties (English). */
 const REASONS: ReadonlyMap<number, readonly [reason: string, description: string]> = new Map([
-  [400, ["Bad Request", "The server cannot or will not process the request due to something that is perceived to be a client error (e.g., malformed request syntax, invalid request message framing, or deceptive request routing)."]],
-  [401, ["Unauthorized", "The request has not been applied to the target resource because it lacks valid authentication credentials for that resource."]],
-  [402, ["Payment Required", "This status code is reserved for future use."]],
-  [403, ["Forbidden", "The server understood the request but refuses to authorize it."]],
-  [404, ["Not Found", "The origin server did not find a current representation for the target resource or is not willing to disclose that one exists."]],
-  [405, ["Method Not Allowed", "The method received in the request-line is known by the origin server but not supported by the target resource."]],
-  [406, ["Not Acceptable", "The target resource does not have a current representation that would be acceptable to the user agent, according to the proactive negotiation header fields received in the request, and the server is unwilling to supply a default representation."]],
-  [407, ["Proxy Authentication Required", "This status code is similar to 401 (Unauthorized), but it indicates that the client needs to authenticate itself in order to use a proxy."]],
-  [408, ["Request Timeout", "The server did not receive a complete request message within the time that it was prepared to wait."]],
-  [409, ["Conflict", "The request could not be completed due to a conflict with the current state of the target resource."]],
-  [410, ["Gone", "Access to the target resource is no longer available at the origin server and that this condition is likely to be permanent."]],
-  [411, ["Length Required", "The server refuses to accept the request without a defined Content-Length."]],
-  [412, ["Precondition Failed", "One or more conditions given in the request header fields evaluated to false when tested on the server."]],
-  [413, ["Payload Too Large", "The server is refusing to process a request because the request payload is larger than the server is willing or able to process."]],
-  [414, ["URI Too Long", "The server is refusing to service the request because the request-target is longer than the server is willing to interpret."]],
-  [415, ["Unsupported Media Type", "The origin server is refusing to service the request because the payload is in a format not supported by this method on the target resource."]],
-  [416, ["Range Not Satisfiable", "None of the ranges in the request's Range header field overlap the current extent of the selected resource or that the set of ranges requested has been rejected due to invalid ranges or an excessive request of small or overlapping ranges."]],
-  [417, ["Expectation Failed", "The expectation given in the request's Expect header field could not be met by at least one of the inbound servers."]],
-  [421, ["Misdirected Request", "The request was directed at a server that is not able to produce a response."]],
-  [422, ["Unprocessable Entity", "The server understands the content type of the request entity, and the syntax of the request entity is correct but was unable to process the contained instructions."]],
-  [423, ["Locked", "The source or destination resource of a method is locked."]],
-  [424, ["Failed Dependency", "The method could not be performed on the resource because the requested action depended on another action and that action failed."]],
-  [426, ["Upgrade Required", "the server refuses to perform the request using the current protocol but might be willing to do so after the client upgrades to a different protocol."]],
-  [428, ["Precondition Required", "The origin server requires the request to be conditional."]],
-  [429, ["Too Many Requests", "The user has sent too many requests in a given amount of time (\"rate limiting\")."]],
-  [431, ["Request Header Fields Too Large", "The server is unwilling to process the request because its header fields are too large."]],
-  [451, ["Unavailable For Legal Reasons", "The server refused this request for legal reasons."]],
-  [500, ["Internal Server Error", "The server encountered an unexpected condition that prevented it from fulfilling the request."]],
+  [
+    400,
+    [
+      'Bad Request',
+      'The server cannot or will not process the request due to something that is perceived to be a client error (e.g., malformed request syntax, invalid request message framing, or deceptive request routing).',
+    ],
+  ],
+  [
+    401,
+    [
+      'Unauthorized',
+      'The request has not been applied to the target resource because it lacks valid authentication credentials for that resource.',
+    ],
+  ],
+  [402, ['Payment Required', 'This status code is reserved for future use.']],
+  [403, ['Forbidden', 'The server understood the request but refuses to authorize it.']],
+  [
+    404,
+    [
+      'Not Found',
+      'The origin server did not find a current representation for the target resource or is not willing to disclose that one exists.',
+    ],
+  ],
+  [
+    405,
+    [
+      'Method Not Allowed',
+      'The method received in the request-line is known by the origin server but not supported by the target resource.',
+    ],
+  ],
+  [
+    406,
+    [
+      'Not Acceptable',
+      'The target resource does not have a current representation that would be acceptable to the user agent, according to the proactive negotiation header fields received in the request, and the server is unwilling to supply a default representation.',
+    ],
+  ],
+  [
+    407,
+    [
+      'Proxy Authentication Required',
+      'This status code is similar to 401 (Unauthorized), but it indicates that the client needs to authenticate itself in order to use a proxy.',
+    ],
+  ],
+  [
+    408,
+    [
+      'Request Timeout',
+      'The server did not receive a complete request message within the time that it was prepared to wait.',
+    ],
+  ],
+  [
+    409,
+    ['Conflict', 'The request could not be completed due to a conflict with the current state of the target resource.'],
+  ],
+  [
+    410,
+    [
+      'Gone',
+      'Access to the target resource is no longer available at the origin server and that this condition is likely to be permanent.',
+    ],
+  ],
+  [411, ['Length Required', 'The server refuses to accept the request without a defined Content-Length.']],
+  [
+    412,
+    [
+      'Precondition Failed',
+      'One or more conditions given in the request header fields evaluated to false when tested on the server.',
+    ],
+  ],
+  [
+    413,
+    [
+      'Payload Too Large',
+      'The server is refusing to process a request because the request payload is larger than the server is willing or able to process.',
+    ],
+  ],
+  [
+    414,
+    [
+      'URI Too Long',
+      'The server is refusing to service the request because the request-target is longer than the server is willing to interpret.',
+    ],
+  ],
+  [
+    415,
+    [
+      'Unsupported Media Type',
+      'The origin server is refusing to service the request because the payload is in a format not supported by this method on the target resource.',
+    ],
+  ],
+  [
+    416,
+    [
+      'Range Not Satisfiable',
+      "None of the ranges in the request's Range header field overlap the current extent of the selected resource or that the set of ranges requested has been rejected due to invalid ranges or an excessive request of small or overlapping ranges.",
+    ],
+  ],
+  [
+    417,
+    [
+      'Expectation Failed',
+      "The expectation given in the request's Expect header field could not be met by at least one of the inbound servers.",
+    ],
+  ],
+  [421, ['Misdirected Request', 'The request was directed at a server that is not able to produce a response.']],
+  [
+    422,
+    [
+      'Unprocessable Entity',
+      'The server understands the content type of the request entity, and the syntax of the request entity is correct but was unable to process the contained instructions.',
+    ],
+  ],
+  [423, ['Locked', 'The source or destination resource of a method is locked.']],
+  [
+    424,
+    [
+      'Failed Dependency',
+      'The method could not be performed on the resource because the requested action depended on another action and that action failed.',
+    ],
+  ],
+  [
+    426,
+    [
+      'Upgrade Required',
+      'the server refuses to perform the request using the current protocol but might be willing to do so after the client upgrades to a different protocol.',
+    ],
+  ],
+  [428, ['Precondition Required', 'The origin server requires the request to be conditional.']],
+  [429, ['Too Many Requests', 'The user has sent too many requests in a given amount of time ("rate limiting").']],
+  [
+    431,
+    [
+      'Request Header Fields Too Large',
+      'The server is unwilling to process the request because its header fields are too large.',
+    ],
+  ],
+  [451, ['Unavailable For Legal Reasons', 'The server refused this request for legal reasons.']],
+  [
+    500,
+    [
+      'Internal Server Error',
+      'The server encountered an unexpected condition that prevented it from fulfilling the request.',
+    ],
+  ],
   // 501's reason phrase is taken from node:http: the same words Tomcat prints, kept out of the source
   // because the project check reads them as a marker of unfinished code.
-  [501, [STATUS_CODES[501] as string, "The server does not support the functionality required to fulfill the request."]],
-  [502, ["Bad Gateway", "The server, while acting as a gateway or proxy, received an invalid response from an inbound server it accessed while attempting to fulfill the request."]],
-  [503, ["Service Unavailable", "The server is currently unable to handle the request due to a temporary overload or scheduled maintenance, which will likely be alleviated after some delay."]],
-  [504, ["Gateway Timeout", "The server, while acting as a gateway or proxy, did not receive a timely response from an upstream server it needed to access in order to complete the request."]],
-  [505, ["HTTP Version Not Supported", "The server does not support, or refuses to support, the major version of HTTP that was used in the request message."]],
-  [506, ["Variant Also Negotiates", "The server has an internal configuration error: the chosen variant resource is configured to engage in transparent content negotiation itself, and is therefore not a proper end point in the negotiation process."]],
-  [507, ["Insufficient Storage", "The method could not be performed on the resource because the server is unable to store the representation needed to successfully complete the request."]],
-  [508, ["Loop Detected", "The server terminated an operation because it encountered an infinite loop while processing a request with \"Depth: infinity\"."]],
-  [510, ["Not Extended", "The policy for accessing the resource has not been met in the request"]],
-  [511, ["Network Authentication Required", "The client needs to authenticate to gain network access."]],
+  [
+    501,
+    [STATUS_CODES[501] as string, 'The server does not support the functionality required to fulfill the request.'],
+  ],
+  [
+    502,
+    [
+      'Bad Gateway',
+      'The server, while acting as a gateway or proxy, received an invalid response from an inbound server it accessed while attempting to fulfill the request.',
+    ],
+  ],
+  [
+    503,
+    [
+      'Service Unavailable',
+      'The server is currently unable to handle the request due to a temporary overload or scheduled maintenance, which will likely be alleviated after some delay.',
+    ],
+  ],
+  [
+    504,
+    [
+      'Gateway Timeout',
+      'The server, while acting as a gateway or proxy, did not receive a timely response from an upstream server it needed to access in order to complete the request.',
+    ],
+  ],
+  [
+    505,
+    [
+      'HTTP Version Not Supported',
+      'The server does not support, or refuses to support, the major version of HTTP that was used in the request message.',
+    ],
+  ],
+  [
+    506,
+    [
+      'Variant Also Negotiates',
+      'The server has an internal configuration error: the chosen variant resource is configured to engage in transparent content negotiation itself, and is therefore not a proper end point in the negotiation process.',
+    ],
+  ],
+  [
+    507,
+    [
+      'Insufficient Storage',
+      'The method could not be performed on the resource because the server is unable to store the representation needed to successfully complete the request.',
+    ],
+  ],
+  [
+    508,
+    [
+      'Loop Detected',
+      'The server terminated an operation because it encountered an infinite loop while processing a request with "Depth: infinity".',
+    ],
+  ],
+  [510, ['Not Extended', 'The policy for accessing the resource has not been met in the request']],
+  [511, ['Network Authentication Required', 'The client needs to authenticate to gain network access.']],
 ]);
 
 /** The reason phrase Tomcat's report uses for a status, or null when it has none. */
@@ -92,7 +254,20 @@ export function escapeHtmlContent(s: string): string {
   let from = 0;
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
-    const e = c === 60 ? '&lt;' : c === 62 ? '&gt;' : c === 39 ? '&#39;' : c === 38 ? '&amp;' : c === 34 ? '&quot;' : c === 47 ? '&#47;' : null;
+    const e =
+      c === 60
+        ? '&lt;'
+        : c === 62
+          ? '&gt;'
+          : c === 39
+            ? '&#39;'
+            : c === 38
+              ? '&amp;'
+              : c === 34
+                ? '&quot;'
+                : c === 47
+                  ? '&#47;'
+                  : null;
     if (e === null) continue;
     out += s.slice(from, i) + e;
     from = i + 1;
@@ -113,9 +288,11 @@ export function createErrorReportRenderer(options: ErrorReportOptions = {}): Err
   const showReport = options.showReport ?? true;
   const showServerInfo = options.showServerInfo ?? true;
   const serverInfo = options.serverInfo ?? SERVER_INFO;
-  if (typeof showReport !== 'boolean' || typeof showServerInfo !== 'boolean') throw new TypeError('showReport and showServerInfo must be booleans');
+  if (typeof showReport !== 'boolean' || typeof showServerInfo !== 'boolean')
+    throw new TypeError('showReport and showServerInfo must be booleans');
   if (typeof serverInfo !== 'string') throw new TypeError('serverInfo must be a string');
-  const footer = (showReport ? '<hr class="line" />' : '') + (showServerInfo ? `<h3>${serverInfo}</h3>` : '') + '</body></html>';
+  const footer =
+    (showReport ? '<hr class="line" />' : '') + (showServerInfo ? `<h3>${serverInfo}</h3>` : '') + '</body></html>';
   const parts = new Map<number, readonly [head: string, description: string]>();
 
   function partsOf(status: number, reason: string, description: string): readonly [string, string] {

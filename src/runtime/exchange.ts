@@ -24,11 +24,22 @@ export interface ContextState {
    */
   readonly errorLocation: (status: number) => string | null;
   /** Forwards to an error page with the ERROR dispatcher (context.ts); the response belongs to that dispatch from then on. */
-  readonly dispatchError: (from: Exchange, status: number, message: string | null, location: string, thrown?: ThrownError) => void;
+  readonly dispatchError: (
+    from: Exchange,
+    status: number,
+    message: string | null,
+    location: string,
+    thrown?: ThrownError,
+  ) => void;
   /** The `<exception-type>` error page for a thrown value, or null. */
   readonly exceptionLocation: (err: unknown) => string | null;
   /** A FORWARD or INCLUDE dispatch to a context-relative location (context.ts). */
-  readonly dispatch: (from: Exchange, type: 'FORWARD' | 'INCLUDE', location: string, servlet: Servlet | null) => Promise<void>;
+  readonly dispatch: (
+    from: Exchange,
+    type: 'FORWARD' | 'INCLUDE',
+    location: string,
+    servlet: Servlet | null,
+  ) => Promise<void>;
 }
 
 /** The servlet a dispatch ends in: a Node handler; a promise it returns is awaited and its rejection handled as a thrown exception. */
@@ -60,7 +71,15 @@ export class Exchange {
   /** @internal Set when sendError handed the response to an error-page dispatch (the chain no longer completes it). */
   handedOff = false;
 
-  constructor(context: ContextState, req: IncomingMessage, res: ServerResponse, requestURI: string, queryString: string | null, pathInContext: string, downstream: () => unknown) {
+  constructor(
+    context: ContextState,
+    req: IncomingMessage,
+    res: ServerResponse,
+    requestURI: string,
+    queryString: string | null,
+    pathInContext: string,
+    downstream: () => unknown,
+  ) {
     this.context = context;
     this.request = new ExchangeRequest(this, req, requestURI, queryString, context.settings.contextPath, pathInContext);
     this.response = new ExchangeResponse(this, res);
@@ -138,7 +157,12 @@ function downstreamFailed(ex: Exchange, err: unknown): void {
 
 function filterFailed(ex: Exchange, filter: RuntimeFilter, err: unknown): void {
   // After downstream was reached, its (possibly still asynchronous) handler owns the response.
-  failed(ex, `Filter [${filter.name}] threw an exception processing [${ex.request.requestURI}]`, err, !ex.reachedDownstream);
+  failed(
+    ex,
+    `Filter [${filter.name}] threw an exception processing [${ex.request.requestURI}]`,
+    err,
+    !ex.reachedDownstream,
+  );
 }
 
 /** Logs a failure, stops the chain, and answers 500 when the failing party owns an uncommitted response. */

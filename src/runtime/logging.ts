@@ -34,7 +34,8 @@ export type LogSink = (record: LogRecord) => void;
 /** A record as the default sink writes it; `origin` (a cluster worker) goes before the logger's name, where Tomcat puts the thread's. */
 export function formatLogRecord(r: LogRecord, origin?: string): string {
   let line = `${new Date(r.time).toISOString()} ${r.level} ${origin === undefined ? '' : `[${origin}] `}[${r.logger}] ${r.message}\n`;
-  if (r.error !== undefined) line += `${r.error instanceof Error ? (r.error.stack ?? String(r.error)) : String(r.error)}\n`;
+  if (r.error !== undefined)
+    line += `${r.error instanceof Error ? (r.error.stack ?? String(r.error)) : String(r.error)}\n`;
   return line;
 }
 
@@ -89,7 +90,10 @@ export class Logger {
   /** Sends a record to the sink when the level passes; a failing sink never breaks the caller. */
   log(level: Exclude<LogLevel, 'OFF' | 'ALL'>, message: string, error?: unknown): void {
     if (!this.isLoggable(level)) return;
-    const record: LogRecord = error === undefined ? { time: Date.now(), level, logger: this.name, message } : { time: Date.now(), level, logger: this.name, message, error };
+    const record: LogRecord =
+      error === undefined
+        ? { time: Date.now(), level, logger: this.name, message }
+        : { time: Date.now(), level, logger: this.name, message, error };
     try {
       sink(record);
     } catch {
@@ -128,7 +132,10 @@ export function getLogger(name: string): Logger {
 
 /** Sets the level of a logger and its descendants (`''` is the root, INFO by default); `null` removes the setting. */
 export function setLogLevel(name: string, level: LogLevel | null): void {
-  if (level !== null && !(level in LEVEL_VALUES)) throw new TypeError(`unknown log level ${JSON.stringify(level)}; use one of ${Object.keys(LEVEL_VALUES).join(', ')}`);
+  if (level !== null && !(level in LEVEL_VALUES))
+    throw new TypeError(
+      `unknown log level ${JSON.stringify(level)}; use one of ${Object.keys(LEVEL_VALUES).join(', ')}`,
+    );
   if (level === null) {
     if (name === '') configured.set('', LEVEL_VALUES.INFO);
     else configured.delete(name);

@@ -4,7 +4,14 @@
  */
 import { getLogger } from './logging.js';
 import { MemorySessionStore } from './session.js';
-import type { ContextStores, LockoutPolicy, LockoutRecord, LockoutStore, RateLimitStore, StateBackend } from './state.js';
+import type {
+  ContextStores,
+  LockoutPolicy,
+  LockoutRecord,
+  LockoutStore,
+  RateLimitStore,
+  StateBackend,
+} from './state.js';
 
 /** One RateLimitFilter's counts of the current window; a new window forgets the last at once. */
 export class MemoryRateLimitStore implements RateLimitStore {
@@ -73,7 +80,8 @@ export class MemoryLockoutStore implements LockoutStore {
     } else {
       this.failed.delete(user);
       // A lock that has expired starts the count again.
-      if (rec.failures >= policy.failureCount && Math.floor((now - rec.lastFailure) / 1000) > policy.lockOutTime) rec.failures = 0;
+      if (rec.failures >= policy.failureCount && Math.floor((now - rec.lastFailure) / 1000) > policy.lockOutTime)
+        rec.failures = 0;
     }
     rec.failures++;
     rec.lastFailure = now;
@@ -123,7 +131,9 @@ class EvictionLog {
     if (now - this.windowStart >= 60_000) {
       this.flush();
       this.windowStart = now;
-      lockoutLogger.warning(`User [${user}] was removed from the failed users cache after [${ageSeconds}] seconds to keep the cache size within the limit set`);
+      lockoutLogger.warning(
+        `User [${user}] was removed from the failed users cache after [${ageSeconds}] seconds to keep the cache size within the limit set`,
+      );
       return;
     }
     if (this.suppressed++ === 0) setTimeout(() => this.flush(), 60_000 - (now - this.windowStart)).unref();
@@ -131,7 +141,9 @@ class EvictionLog {
 
   private flush(): void {
     if (this.suppressed === 0) return;
-    lockoutLogger.warning(`[${this.suppressed}] more users were removed from the failed users cache within a minute to keep the cache size within the limit set (locked users are kept until their lock expires)`);
+    lockoutLogger.warning(
+      `[${this.suppressed}] more users were removed from the failed users cache within a minute to keep the cache size within the limit set (locked users are kept until their lock expires)`,
+    );
     this.suppressed = 0;
   }
 }
@@ -140,8 +152,14 @@ class EvictionLog {
 export class MemoryStateBackend implements StateBackend {
   readonly name = 'memory';
 
-  context(_host: string, _contextPath: string, options: { clock?: () => number; maxSessions?: number } = {}): ContextStores {
-    return memoryContextStores(new MemorySessionStore({ maxSessions: options.maxSessions ?? 10_000, clock: options.clock }));
+  context(
+    _host: string,
+    _contextPath: string,
+    options: { clock?: () => number; maxSessions?: number } = {},
+  ): ContextStores {
+    return memoryContextStores(
+      new MemorySessionStore({ maxSessions: options.maxSessions ?? 10_000, clock: options.clock }),
+    );
   }
 
   lockouts(_scope: string, settings: LockoutPolicy & { readonly cacheSize: number }): LockoutStore {

@@ -12,7 +12,8 @@ import { TOMCAT_MIME_TYPES } from '../protocol/mime-table.js';
 export type MimeLookup = (fileName: string) => string | null;
 
 /** Mappings by extension: a Map, [extension, type] pairs, or an object. */
-export type MimeMappings = ReadonlyMap<string, string> | Iterable<readonly [string, string]> | Readonly<Record<string, string>>;
+export type MimeMappings =
+  ReadonlyMap<string, string> | Iterable<readonly [string, string]> | Readonly<Record<string, string>>;
 
 export interface MimeLookupOptions {
   /**
@@ -47,7 +48,8 @@ export function createMimeLookup(mappings?: MimeMappings | null, options: MimeLo
   if (pairs.length === 0) return defaults ? tomcatMimeLookup : () => null;
   const table = new Map<string, string>(defaults ? TOMCAT_MIME_TYPES : []);
   for (const [ext, type] of pairs) {
-    if (typeof ext !== 'string' || typeof type !== 'string') throw new TypeError('MIME mappings must map extension strings to content type strings');
+    if (typeof ext !== 'string' || typeof type !== 'string')
+      throw new TypeError('MIME mappings must map extension strings to content type strings');
     table.set(ext.toLowerCase(), type);
   }
   return lookupIn(table);
@@ -65,8 +67,12 @@ function toPairs(m: MimeMappings): (readonly [string, string])[] {
  * extension (the usual case: no copy of the thousand defaults per context),
  * else the whole map without them.
  */
-export function mimeMappingsAgainstDefaults(map: ReadonlyMap<string, string> | Readonly<Record<string, string>>): { mappings: Record<string, string>; defaults: boolean } {
-  const entries = map instanceof Map ? [...(map as ReadonlyMap<string, string>)] : Object.entries(map as Record<string, string>);
+export function mimeMappingsAgainstDefaults(map: ReadonlyMap<string, string> | Readonly<Record<string, string>>): {
+  mappings: Record<string, string>;
+  defaults: boolean;
+} {
+  const entries =
+    map instanceof Map ? [...(map as ReadonlyMap<string, string>)] : Object.entries(map as Record<string, string>);
   const keys = new Set<string>();
   const own: Record<string, string> = {};
   for (const [ext, type] of entries) {
@@ -75,7 +81,8 @@ export function mimeMappingsAgainstDefaults(map: ReadonlyMap<string, string> | R
     if (TOMCAT_MIME_TYPES.get(lower) !== type) own[lower] = type;
   }
   for (const ext of TOMCAT_MIME_TYPES.keys()) {
-    if (!keys.has(ext)) return { mappings: Object.fromEntries(entries.map(([e, t]) => [e.toLowerCase(), t])), defaults: false };
+    if (!keys.has(ext))
+      return { mappings: Object.fromEntries(entries.map(([e, t]) => [e.toLowerCase(), t])), defaults: false };
   }
   return { mappings: own, defaults: true };
 }

@@ -78,7 +78,14 @@ export class ExchangeRequest {
   private sessionStoreFailed = false;
   private writeBackQueued = false;
 
-  constructor(ex: Exchange, raw: IncomingMessage, requestURI: string, queryString: string | null, contextPath: string, pathInContext: string) {
+  constructor(
+    ex: Exchange,
+    raw: IncomingMessage,
+    requestURI: string,
+    queryString: string | null,
+    contextPath: string,
+    pathInContext: string,
+  ) {
     this.ex = ex;
     this.raw = raw;
     this.method = raw.method ?? 'GET';
@@ -157,7 +164,9 @@ export class ExchangeRequest {
   getHeaderNames(): string[] {
     const names = new Set(Object.keys(this.raw.headers));
     const list = this.overrides;
-    if (list !== null) for (let i = 0; i < list.length; i += 2) list[i + 1] === null ? names.delete(list[i] as string) : names.add(list[i] as string);
+    if (list !== null)
+      for (let i = 0; i < list.length; i += 2)
+        list[i + 1] === null ? names.delete(list[i] as string) : names.add(list[i] as string);
     return [...names];
   }
 
@@ -493,7 +502,11 @@ export class ExchangeRequest {
 
   private bodyDecoder(): ByteDecoder {
     // An unsupported charset falls back to the next source, then ISO-8859-1, as Request.getCharset does.
-    const candidates = [this.explicitEncoding, this.contentType === null ? null : charsetOfContentType(this.contentType), this.ex.context.settings.requestCharacterEncoding];
+    const candidates = [
+      this.explicitEncoding,
+      this.contentType === null ? null : charsetOfContentType(this.contentType),
+      this.ex.context.settings.requestCharacterEncoding,
+    ];
     for (const c of candidates) {
       const d = c === null ? null : charsetDecoder(c);
       if (d !== null) return d;
@@ -512,7 +525,12 @@ export class ExchangeRequest {
   /** Whether the id the client sent names a live session. */
   isRequestedSessionIdValid(): boolean {
     if (this.sessionValue === undefined) this.lookupSession();
-    return this.requestedIdValid && this.sessionValue != null && this.sessionValue.valid && this.sessionValue.id === this.requestedId;
+    return (
+      this.requestedIdValid &&
+      this.sessionValue != null &&
+      this.sessionValue.valid &&
+      this.sessionValue.id === this.requestedId
+    );
   }
 
   /** Whether the requested session id came from a cookie (always, when there is one: URL rewriting is not used). */
@@ -539,7 +557,8 @@ export class ExchangeRequest {
    */
   getSession(create = true): HttpSession | null {
     if (this.sessionValue === undefined) this.lookupSession();
-    if (this.sessionLoading !== null) throw new Error('getSession: the session is still loading from its store (await request.sessionReady() first)');
+    if (this.sessionLoading !== null)
+      throw new Error('getSession: the session is still loading from its store (await request.sessionReady() first)');
     const current = this.sessionValue!;
     if (current !== null && current.valid) return current;
     if (!create) return null;

@@ -13,7 +13,13 @@
  * and sends the store. Names are kept as last set, looked up lower-cased, in
  * insertion order, as node:http keeps them.
  */
-import { ServerResponse, validateHeaderName, validateHeaderValue, type OutgoingHttpHeader, type OutgoingHttpHeaders } from 'node:http';
+import {
+  ServerResponse,
+  validateHeaderName,
+  validateHeaderValue,
+  type OutgoingHttpHeader,
+  type OutgoingHttpHeaders,
+} from 'node:http';
 
 /** A header value as node:http accepts it. */
 export type HeaderValue = string | number | readonly string[];
@@ -38,7 +44,8 @@ interface NodeHeaderMethods {
   setHeaders(headers: unknown): ServerResponse;
 }
 
-type Patched = ServerResponse & NodeHeaderMethods & { [HEADERS]?: ResponseHeaders; [BEFORE_COMMIT]?: (res: ServerResponse) => void };
+type Patched = ServerResponse &
+  NodeHeaderMethods & { [HEADERS]?: ResponseHeaders; [BEFORE_COMMIT]?: (res: ServerResponse) => void };
 
 const proto = ServerResponse.prototype as unknown as NodeHeaderMethods;
 const nodeSetHeader = proto.setHeader;
@@ -125,7 +132,8 @@ export class ResponseHeaders {
   /** node's getHeaders(): lower-cased names to values, on a null prototype. */
   toObject(): OutgoingHttpHeaders {
     const out: OutgoingHttpHeaders = Object.create(null) as OutgoingHttpHeaders;
-    for (let i = 0; i < this.entries.length; i += 3) out[this.entries[i + 1] as string] = this.entries[i + 2] as OutgoingHttpHeader;
+    for (let i = 0; i < this.entries.length; i += 3)
+      out[this.entries[i + 1] as string] = this.entries[i + 2] as OutgoingHttpHeader;
     return out;
   }
 
@@ -227,7 +235,8 @@ function removeHeader(this: ServerResponse, name: string): void {
   const key = name.toLowerCase();
   storeOf(this).remove(key);
   // Node remembers these removals (no Date header, no automatic Content-Length...): its own method sets the flags.
-  if (key === 'date' || key === 'connection' || key === 'content-length' || key === 'transfer-encoding') nodeRemoveHeader.call(this, name);
+  if (key === 'date' || key === 'connection' || key === 'content-length' || key === 'transfer-encoding')
+    nodeRemoveHeader.call(this, name);
 }
 
 function getHeaders(this: ServerResponse): OutgoingHttpHeaders {
@@ -245,7 +254,12 @@ function getRawHeaderNames(this: ServerResponse): string[] {
 function setHeaders(this: ServerResponse, headers: unknown): ServerResponse {
   if (this.headersSent) return proto.setHeaders.call(this, headers);
   // node's setHeaders: a Headers or Map, each entry through setHeader (Set-Cookie of a Headers as its list of lines).
-  if (headers === null || typeof headers !== 'object' || typeof (headers as Map<string, unknown>).entries !== 'function') return proto.setHeaders.call(this, headers);
+  if (
+    headers === null ||
+    typeof headers !== 'object' ||
+    typeof (headers as Map<string, unknown>).entries !== 'function'
+  )
+    return proto.setHeaders.call(this, headers);
   const cookies = headers instanceof Headers ? headers.getSetCookie() : [];
   for (const [k, v] of (headers as Map<string, HeaderValue>).entries()) {
     if (cookies.length > 0 && k.toLowerCase() === 'set-cookie') continue;
@@ -256,13 +270,19 @@ function setHeaders(this: ServerResponse, headers: unknown): ServerResponse {
 }
 
 /** writeHead on a response with a store: its arguments go into the store, the hooks run, then the store is sent in one call. */
-function writeHead(this: Patched, statusCode: number, reasonOrHeaders?: unknown, maybeHeaders?: unknown): ServerResponse {
+function writeHead(
+  this: Patched,
+  statusCode: number,
+  reasonOrHeaders?: unknown,
+  maybeHeaders?: unknown,
+): ServerResponse {
   if (this.headersSent) return nodeWriteHead.apply(this, arguments as unknown as unknown[]);
   const reason = typeof reasonOrHeaders === 'string' ? reasonOrHeaders : undefined;
   const headers = reason === undefined ? reasonOrHeaders : maybeHeaders;
   this.statusCode = statusCode;
   // Headers passed to writeHead are applied first so the hooks see (and may override) them.
-  if (headers !== undefined && headers !== null) applyHeaders(this, storeOf(this), headers as OutgoingHttpHeaders | OutgoingHttpHeader[]);
+  if (headers !== undefined && headers !== null)
+    applyHeaders(this, storeOf(this), headers as OutgoingHttpHeaders | OutgoingHttpHeader[]);
   const before = this[BEFORE_COMMIT];
   if (before !== undefined) before(this);
   // A hook that answered by itself (sendError) has already sent the headers.
@@ -270,14 +290,22 @@ function writeHead(this: Patched, statusCode: number, reasonOrHeaders?: unknown,
   const store = storeOf(this);
   if (store.nodeHadHeaders) {
     store.copyInto(this);
-    return reason === undefined ? nodeWriteHead.call(this, this.statusCode) : nodeWriteHead.call(this, this.statusCode, reason);
+    return reason === undefined
+      ? nodeWriteHead.call(this, this.statusCode)
+      : nodeWriteHead.call(this, this.statusCode, reason);
   }
   const flat = store.flat();
-  return reason === undefined ? nodeWriteHead.call(this, this.statusCode, flat) : nodeWriteHead.call(this, this.statusCode, reason, flat);
+  return reason === undefined
+    ? nodeWriteHead.call(this, this.statusCode, flat)
+    : nodeWriteHead.call(this, this.statusCode, reason, flat);
 }
 
 /** writeHead's headers as node applies them over headers already set: an object replaces, a list replaces each name and keeps its repeats. */
-function applyHeaders(res: ServerResponse, store: ResponseHeaders, headers: OutgoingHttpHeaders | OutgoingHttpHeader[]): void {
+function applyHeaders(
+  res: ServerResponse,
+  store: ResponseHeaders,
+  headers: OutgoingHttpHeaders | OutgoingHttpHeader[],
+): void {
   if (!Array.isArray(headers)) {
     for (const k of Object.keys(headers)) {
       const v = (headers as OutgoingHttpHeaders)[k];
@@ -289,7 +317,11 @@ function applyHeaders(res: ServerResponse, store: ResponseHeaders, headers: Outg
   if (headers.length > 0 && Array.isArray(headers[0])) {
     for (const pair of headers as unknown as [string, HeaderValue][]) pairs.push([pair[0], pair[1]]);
   } else {
-    if (headers.length % 2 !== 0) throw Object.assign(new TypeError("The argument 'headers' is invalid: a flat header list needs a value for every name"), { code: 'ERR_INVALID_ARG_VALUE' });
+    if (headers.length % 2 !== 0)
+      throw Object.assign(
+        new TypeError("The argument 'headers' is invalid: a flat header list needs a value for every name"),
+        { code: 'ERR_INVALID_ARG_VALUE' },
+      );
     for (let i = 0; i + 1 < headers.length; i += 2) pairs.push([String(headers[i]), headers[i + 1] as HeaderValue]);
   }
   for (const [k] of pairs) store.remove(k.toLowerCase());

@@ -206,7 +206,8 @@ export class ExchangeResponse {
         const cs = parsed.charset.trim();
         if (cs !== '') {
           if (isSupportedCharset(cs)) this.charset = cs;
-          else this.ex.context.logger.warning(`Unable to set the response charset [${cs}]: the encoding is not supported`);
+          else
+            this.ex.context.logger.warning(`Unable to set the response charset [${cs}]: the encoding is not supported`);
         }
       }
     }
@@ -238,7 +239,12 @@ export class ExchangeResponse {
   }
 
   private writeContentType(): void {
-    const value = this.typeWithoutCharset === null ? undefined : this.charset === null ? this.typeWithoutCharset : `${this.typeWithoutCharset};charset=${this.charset}`;
+    const value =
+      this.typeWithoutCharset === null
+        ? undefined
+        : this.charset === null
+          ? this.typeWithoutCharset
+          : `${this.typeWithoutCharset};charset=${this.charset}`;
     if (value === undefined) this.headers.remove('content-type');
     else {
       validateHeaderValue('Content-Type', value);
@@ -328,7 +334,8 @@ export class ExchangeResponse {
     }
     this.setContentType(page.contentType);
     if (page.headers !== undefined) for (const k of Object.keys(page.headers)) res.setHeader(k, page.headers[k]!);
-    const bodyless = status === 204 || status === 304 || (status >= 100 && status < 200) || this.ex.request.method === 'HEAD';
+    const bodyless =
+      status === 204 || status === 304 || (status >= 100 && status < 200) || this.ex.request.method === 'HEAD';
     if (bodyless) {
       res.end();
     } else {
@@ -415,7 +422,12 @@ export class ExchangeResponse {
     const mgr = this.ex.context.sessions;
     const prefix = `${mgr.cookie.name}=`;
     const existing = this.headers.get('set-cookie');
-    const lines = existing === undefined ? [] : typeof existing === 'object' ? existing.filter((l) => !l.startsWith(prefix)) : [String(existing)].filter((l) => !l.startsWith(prefix));
+    const lines =
+      existing === undefined
+        ? []
+        : typeof existing === 'object'
+          ? existing.filter((l) => !l.startsWith(prefix))
+          : [String(existing)].filter((l) => !l.startsWith(prefix));
     const cookie = mgr.cookieHeader(id, secureRequest);
     validateHeaderValue('Set-Cookie', cookie);
     lines.push(cookie);
@@ -442,6 +454,7 @@ function commitCurrentExchange(res: ServerResponse): void {
 
 /** FastHttpDateFormat's RFC 1123 form, which Date#toUTCString writes too. */
 function httpDate(name: string, ms: number): string {
-  if (typeof ms !== 'number' || !Number.isFinite(ms)) throw new TypeError(`${name}: a date header needs milliseconds since the epoch, got ${String(ms)}`);
+  if (typeof ms !== 'number' || !Number.isFinite(ms))
+    throw new TypeError(`${name}: a date header needs milliseconds since the epoch, got ${String(ms)}`);
   return formatHttpDate(ms);
 }

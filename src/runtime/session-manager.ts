@@ -36,7 +36,13 @@ export class SessionManager {
   private readonly cookiePath: string;
   private readonly forget = (s: HttpSession): void => settle(this.store.remove(s.id));
 
-  constructor(options: { store: SessionStore; clock: () => number; sessionTimeoutMinutes: number; contextPath: string; cookie: SessionCookieSettings }) {
+  constructor(options: {
+    store: SessionStore;
+    clock: () => number;
+    sessionTimeoutMinutes: number;
+    contextPath: string;
+    cookie: SessionCookieSettings;
+  }) {
     this.store = options.store;
     this.clock = options.clock;
     // web.xml session-timeout is in minutes; Tomcat treats 0 as "never".

@@ -10,7 +10,15 @@ import { isExpired, type SessionRecord, type SessionStore } from './state.js';
 
 /** A new session's data. */
 export function newSessionRecord(id: string, now: number, maxInactiveIntervalSeconds: number): SessionRecord {
-  return { id, creationTime: now, lastAccessedTime: now, maxInactiveInterval: maxInactiveIntervalSeconds, attributes: new Map(), nonces: null, restToken: null };
+  return {
+    id,
+    creationTime: now,
+    lastAccessedTime: now,
+    maxInactiveInterval: maxInactiveIntervalSeconds,
+    attributes: new Map(),
+    nonces: null,
+    restToken: null,
+  };
 }
 
 /** A servlet-style session. Ids are 32 upper-case hex characters (16 random bytes), like Tomcat's. */
@@ -28,7 +36,8 @@ export class HttpSession {
   constructor(record: SessionRecord);
   constructor(id: string, now: number, maxInactiveIntervalSeconds: number);
   constructor(recordOrId: SessionRecord | string, now = 0, maxInactiveIntervalSeconds = -1) {
-    this.record = typeof recordOrId === 'string' ? newSessionRecord(recordOrId, now, maxInactiveIntervalSeconds) : recordOrId;
+    this.record =
+      typeof recordOrId === 'string' ? newSessionRecord(recordOrId, now, maxInactiveIntervalSeconds) : recordOrId;
   }
 
   get id(): string {
@@ -165,7 +174,8 @@ export class MemorySessionStore implements SessionStore {
 
   constructor(options: MemorySessionStoreOptions = {}) {
     const max = options.maxSessions ?? 10_000;
-    if (!Number.isInteger(max) || max < 1) throw new TypeError(`maxSessions must be a positive integer, got ${String(max)}`);
+    if (!Number.isInteger(max) || max < 1)
+      throw new TypeError(`maxSessions must be a positive integer, got ${String(max)}`);
     this.maxSessions = max;
     this.clock = options.clock ?? Date.now;
     const every = options.sweepIntervalMs ?? 60_000;

@@ -51,7 +51,10 @@ export interface SessionRecord {
 }
 
 /** Whether a session has been idle for its max inactive interval at `now` (StandardSession.isValid). */
-export function isExpired(record: Pick<SessionRecord, 'lastAccessedTime' | 'maxInactiveInterval'>, now: number): boolean {
+export function isExpired(
+  record: Pick<SessionRecord, 'lastAccessedTime' | 'maxInactiveInterval'>,
+  now: number,
+): boolean {
   return record.maxInactiveInterval > 0 && now - record.lastAccessedTime >= record.maxInactiveInterval * 1000;
 }
 

@@ -15,39 +15,101 @@ export type Profile = (typeof PROFILES)[number];
 export const configFileSchema = z
   .object({
     $schema: z.string().optional(),
-    rules: z.record(z.string(), z.enum(RULE_LEVELS)).optional().meta({ description: 'Rule id -> off | info | warn | error.' }),
-    ignore: z.array(z.string()).optional().meta({ description: 'Globs (picomatch, relative to this file) of files not to lint.' }),
-    target: z.enum(['9.0', '10.1', '11.0']).optional().meta({ description: 'Tomcat version the configuration runs on.' }),
+    rules: z
+      .record(z.string(), z.enum(RULE_LEVELS))
+      .optional()
+      .meta({ description: 'Rule id -> off | info | warn | error.' }),
+    ignore: z
+      .array(z.string())
+      .optional()
+      .meta({ description: 'Globs (picomatch, relative to this file) of files not to lint.' }),
+    target: z
+      .enum(['9.0', '10.1', '11.0'])
+      .optional()
+      .meta({ description: 'Tomcat version the configuration runs on.' }),
     profile: z
       .enum(PROFILES)
       .optional()
-      .meta({ description: 'Rule set: recommended (default), cis (adds the CIS Apache Tomcat 10.1 Benchmark rules) or stig (adds the DISA STIG rules). `rules` levels apply on top.' }),
+      .meta({
+        description:
+          'Rule set: recommended (default), cis (adds the CIS Apache Tomcat 10.1 Benchmark rules) or stig (adds the DISA STIG rules). `rules` levels apply on top.',
+      }),
     store: z
       .object({
         url: z
           .string()
-          .regex(/^(memory|redis|rediss?:\/\/.+)$/, 'write memory, redis (TOLLGATE_REDIS_URL, else redis://127.0.0.1:6379) or a redis:// URL')
-          .meta({ description: 'memory (the default), redis (the URL in TOLLGATE_REDIS_URL, else redis://127.0.0.1:6379) or a redis:// / rediss:// URL.' }),
+          .regex(
+            /^(memory|redis|rediss?:\/\/.+)$/,
+            'write memory, redis (TOLLGATE_REDIS_URL, else redis://127.0.0.1:6379) or a redis:// URL',
+          )
+          .meta({
+            description:
+              'memory (the default), redis (the URL in TOLLGATE_REDIS_URL, else redis://127.0.0.1:6379) or a redis:// / rediss:// URL.',
+          }),
         prefix: z.string().min(1).optional().meta({ description: 'Prepended to every Redis key (default tollgate:).' }),
-        timeoutMs: z.number().int().min(1).max(60_000).optional().meta({ description: 'Most milliseconds a Redis command may take before the request fails closed (default 300).' }),
-        connectTimeoutMs: z.number().int().min(1).max(60_000).optional().meta({ description: 'Most milliseconds to wait for a connection (default 1000).' }),
-        failOpen: z.boolean().optional().meta({ description: 'RateLimitFilter lets requests through while Redis cannot count them (default false: they are refused).' }),
+        timeoutMs: z
+          .number()
+          .int()
+          .min(1)
+          .max(60_000)
+          .optional()
+          .meta({
+            description: 'Most milliseconds a Redis command may take before the request fails closed (default 300).',
+          }),
+        connectTimeoutMs: z
+          .number()
+          .int()
+          .min(1)
+          .max(60_000)
+          .optional()
+          .meta({ description: 'Most milliseconds to wait for a connection (default 1000).' }),
+        failOpen: z
+          .boolean()
+          .optional()
+          .meta({
+            description:
+              'RateLimitFilter lets requests through while Redis cannot count them (default false: they are refused).',
+          }),
       })
       .strict()
       .optional()
-      .meta({ description: 'Where tollgate serve keeps sessions, CSRF nonces, rate-limit windows and the lock-out table (docs/deployment.md). `serve --store` wins over it.' }),
+      .meta({
+        description:
+          'Where tollgate serve keeps sessions, CSRF nonces, rate-limit windows and the lock-out table (docs/deployment.md). `serve --store` wins over it.',
+      }),
     accounts: z
       .object({
-        admin: z.string().min(1).optional().meta({ description: 'Owner of CATALINA_HOME, conf/ and the files Tomcat only reads (default: root for stig, tomcat_admin for cis).' }),
-        service: z.string().min(1).optional().meta({ description: 'Account Tomcat runs as, owner of logs/, temp/ and work/ (default: tomcat).' }),
-        group: z.string().min(1).optional().meta({ description: 'Group of every Tomcat file and folder (default: tomcat).' }),
+        admin: z
+          .string()
+          .min(1)
+          .optional()
+          .meta({
+            description:
+              'Owner of CATALINA_HOME, conf/ and the files Tomcat only reads (default: root for stig, tomcat_admin for cis).',
+          }),
+        service: z
+          .string()
+          .min(1)
+          .optional()
+          .meta({ description: 'Account Tomcat runs as, owner of logs/, temp/ and work/ (default: tomcat).' }),
+        group: z
+          .string()
+          .min(1)
+          .optional()
+          .meta({ description: 'Group of every Tomcat file and folder (default: tomcat).' }),
       })
       .strict()
       .optional()
-      .meta({ description: 'Account names file-owner judges ownership against (the benchmarks\' tomcat_admin / root, tomcat and tomcat).' }),
+      .meta({
+        description:
+          "Account names file-owner judges ownership against (the benchmarks' tomcat_admin / root, tomcat and tomcat).",
+      }),
   })
   .strict()
-  .meta({ title: 'tollgate.config.json', description: 'Configuration of tollgate lint and of the state tollgate serve shares.' });
+  .meta({
+    title: 'tollgate.config.json',
+    description: 'Configuration of tollgate lint and of the state tollgate serve shares.',
+  });
 
 export type ConfigFile = z.output<typeof configFileSchema>;
 export type Accounts = NonNullable<ConfigFile['accounts']>;

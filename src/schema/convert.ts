@@ -8,8 +8,13 @@ type Json = string | number | boolean | string[];
 function typedValue(kind: string | undefined, text: string): Json {
   const t = text.trim();
   if (kind === 'boolean' && /^(true|false)$/i.test(t)) return t.toLowerCase() === 'true';
-  if ((kind === 'integer' || kind === 'status') && /^-?\d+$/.test(t) && Number.isSafeInteger(Number(t))) return Number(t);
-  if (kind === 'list' && t !== '' && t !== '*') return t.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  if ((kind === 'integer' || kind === 'status') && /^-?\d+$/.test(t) && Number.isSafeInteger(Number(t)))
+    return Number(t);
+  if (kind === 'list' && t !== '' && t !== '*')
+    return t
+      .split(',')
+      .map((s) => s.trim())
+      .filter((s) => s !== '');
   return text;
 }
 
@@ -18,7 +23,8 @@ export function webXmlToChainDocument(webXml: WebXml, path: string): Record<stri
   const filters = webXml.filters.map((f) => {
     const spec = f.className ? findFilterSpec(f.className.value) : undefined;
     const params: Record<string, Json> = {};
-    for (const p of f.initParams) if (!(p.name.value in params)) params[p.name.value] = typedValue(spec?.paramKinds[p.name.value], p.value.value);
+    for (const p of f.initParams)
+      if (!(p.name.value in params)) params[p.name.value] = typedValue(spec?.paramKinds[p.name.value], p.value.value);
     return {
       name: f.name.value,
       class: f.className?.value ?? '',

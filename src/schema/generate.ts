@@ -15,9 +15,11 @@ const LINT_ONLY: Record<string, string> = {
   expires: 'the ExpiresByType / ExpiresDefault rule language',
 };
 
-
 function toSchema(schema: z.ZodType, id: string): Record<string, unknown> {
-  const json = z.toJSONSchema(schema, { target: 'draft-7', io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+  const json = z.toJSONSchema(schema, { target: 'draft-7', io: 'input', unrepresentable: 'any' }) as Record<
+    string,
+    unknown
+  >;
   return { ...json, $id: `${SCHEMA_BASE_URL}/${id}` };
 }
 
@@ -41,7 +43,11 @@ function selectByClass(doc: Json): Json {
       required: ['name', 'class'],
       properties: {
         name: { type: 'string', minLength: 1, description: 'The filter name mappings refer to.' },
-        class: { type: 'string', description: 'A container filter class, or any other filter class (not checked by tollgate).', examples: classNames },
+        class: {
+          type: 'string',
+          description: 'A container filter class, or any other filter class (not checked by tollgate).',
+          examples: classNames,
+        },
         params: { type: 'object' },
         asyncSupported: { type: 'boolean' },
       },
@@ -49,8 +55,14 @@ function selectByClass(doc: Json): Json {
       allOf: branches.map((b) => {
         const cls = b['properties']['class'];
         return cls['enum']
-          ? { if: { properties: { class: { enum: cls['enum'] } }, required: ['class'] }, then: { properties: { params: { ...b['properties']['params'], additionalProperties: false } } } }
-          : { if: { properties: { class: { not: { enum: classNames } } }, required: ['class'] }, then: { properties: { params: b['properties']['params'] } } };
+          ? {
+              if: { properties: { class: { enum: cls['enum'] } }, required: ['class'] },
+              then: { properties: { params: { ...b['properties']['params'], additionalProperties: false } } },
+            }
+          : {
+              if: { properties: { class: { not: { enum: classNames } } }, required: ['class'] },
+              then: { properties: { params: b['properties']['params'] } },
+            };
       }),
     });
   };
@@ -67,7 +79,8 @@ export function generateSchemas(): Map<string, Record<string, unknown>> {
     const file = `filters/${spec.id}.schema.json`;
     const s = toSchema(spec.inputSchema, file);
     const lintOnly = LINT_ONLY[spec.id];
-    s['description'] = `${spec.description}${lintOnly ? ` Checked by tollgate lint, not by this schema: ${lintOnly}.` : ''}`;
+    s['description'] =
+      `${spec.description}${lintOnly ? ` Checked by tollgate lint, not by this schema: ${lintOnly}.` : ''}`;
     // Editors should flag a misspelt parameter name (tollgate lint reports it too, with a suggestion).
     s['additionalProperties'] = false;
     out.set(file, s);

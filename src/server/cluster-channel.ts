@@ -8,7 +8,8 @@ import type { StateAnswer, StateCall } from './cluster-state.js';
 import type { AddHostInput, AddPolicy, HostRegistry, HostResult, VirtualHost } from './hosts.js';
 
 /** A host-manager command that changes state, as the primary replays it on every worker. */
-export type HostCommand = { op: 'add'; input: AddHostInput; policy: AddPolicy } | { op: 'remove' | 'start' | 'stop'; name: string | null };
+export type HostCommand =
+  { op: 'add'; input: AddHostInput; policy: AddPolicy } | { op: 'remove' | 'start' | 'stop'; name: string | null };
 
 /** What a worker asks the primary; the answer types are in WorkerAnswers. */
 export type WorkerRequest =
@@ -85,7 +86,8 @@ export class Channel<In, Out, InNotice, OutNotice> {
     const id = m.id;
     this.answer(m.body as In).then(
       (body) => this.post({ tollgate: 'serve', reply: id, body }),
-      (err: unknown) => this.post({ tollgate: 'serve', reply: id, error: err instanceof Error ? err.message : String(err) }),
+      (err: unknown) =>
+        this.post({ tollgate: 'serve', reply: id, error: err instanceof Error ? err.message : String(err) }),
     );
   }
 
@@ -172,7 +174,8 @@ export async function catchUp(registry: HostRegistry, target: readonly VirtualHo
   }
   for (const h of target) {
     const cur = registry.get(h.name);
-    if (cur !== undefined && cur.state !== h.state) await (h.state === 'started' ? registry.start(h.name) : registry.stop(h.name));
+    if (cur !== undefined && cur.state !== h.state)
+      await (h.state === 'started' ? registry.start(h.name) : registry.stop(h.name));
   }
 }
 

@@ -14,7 +14,15 @@ import type { CatalinaBase, Diagnostic } from '../model/index.js';
 import { planBase, type Plan } from '../plan/index.js';
 import { getLogger } from '../runtime/logging.js';
 import {
-  applyCommand, Channel, undoCommand, type HostCommand, type PrimaryNotice, type PrimaryRequest, type WorkerAnswers, type WorkerNotice, type WorkerRequest,
+  applyCommand,
+  Channel,
+  undoCommand,
+  type HostCommand,
+  type PrimaryNotice,
+  type PrimaryRequest,
+  type WorkerAnswers,
+  type WorkerNotice,
+  type WorkerRequest,
 } from './cluster-channel.js';
 import { primaryStore, StateHost } from './cluster-state.js';
 import { DRAIN_TIMEOUT_MS, WORKER_ENV } from './cluster-worker.js';
@@ -112,15 +120,19 @@ export async function startCluster(options: ClusterOptions): Promise<RunningClus
     let readyDone: (ok: boolean) => void = () => undefined;
     const member: Member = {
       worker,
-      channel: new Channel<WorkerRequest, PrimaryRequest, WorkerNotice, PrimaryNotice>(worker, (request) => answer(member, request), (notice) => {
-        if (notice.kind === 'ready') {
-          member.readyNotice = notice;
-          member.phase = member.phase === 'starting' ? 'ready' : member.phase;
-          readyDone(true);
-        } else {
-          member.failure = notice;
-        }
-      }),
+      channel: new Channel<WorkerRequest, PrimaryRequest, WorkerNotice, PrimaryNotice>(
+        worker,
+        (request) => answer(member, request),
+        (notice) => {
+          if (notice.kind === 'ready') {
+            member.readyNotice = notice;
+            member.phase = member.phase === 'starting' ? 'ready' : member.phase;
+            readyDone(true);
+          } else {
+            member.failure = notice;
+          }
+        },
+      ),
       phase: 'starting',
       ready: new Promise<boolean>((resolve) => (readyDone = resolve)),
       readyNotice: null,
@@ -139,7 +151,9 @@ export async function startCluster(options: ClusterOptions): Promise<RunningClus
       earlyDeaths = wasReady ? 0 : earlyDeaths + 1;
       // A worker that dies before it listens would die again at once: back off (0.5 s, 1 s, 2 s... up to 30 s).
       const delay = earlyDeaths === 0 ? 0 : Math.min(30_000, 500 * 2 ** (earlyDeaths - 1));
-      logger.warning(`worker ${worker.id} (pid ${worker.process.pid}) exited with ${how}${member.failure ? ` (${member.failure.message})` : ''}; starting a replacement${delay ? ` in ${delay} ms` : ''}`);
+      logger.warning(
+        `worker ${worker.id} (pid ${worker.process.pid}) exited with ${how}${member.failure ? ` (${member.failure.message})` : ''}; starting a replacement${delay ? ` in ${delay} ms` : ''}`,
+      );
       setTimeout(() => {
         if (!stopping) fork();
       }, delay).unref();
@@ -184,18 +198,26 @@ export async function startCluster(options: ClusterOptions): Promise<RunningClus
     const own = await applyCommand(registry, command);
     if (!own.ok) return own;
     const targets = [...members.values()].filter((m) => m.phase === 'ready');
-    const results = await Promise.all(targets.map((m) => m.channel.request<HostResult>({ kind: 'apply', command }).catch(() => null)));
+    const results = await Promise.all(
+      targets.map((m) => m.channel.request<HostResult>({ kind: 'apply', command }).catch(() => null)),
+    );
     const failed = results.find((r): r is HostResult => r !== null && !r.ok);
     if (failed !== undefined) {
       const undo = undoCommand(command, own);
       if (undo !== null) {
         await applyCommand(registry, undo);
-        await Promise.all(targets.map((m, i) => (results[i]?.ok ? m.channel.request({ kind: 'apply', command: undo }).catch(() => null) : null)));
+        await Promise.all(
+          targets.map((m, i) =>
+            results[i]?.ok ? m.channel.request({ kind: 'apply', command: undo }).catch(() => null) : null,
+          ),
+        );
       }
       return failed;
     }
     const name = command.op === 'add' ? own.host.name : command.name;
-    logger.info(`host manager: ${command.op} [${name}] applied in ${results.filter((r) => r !== null).length} worker(s) (received by worker ${from.worker.id}, pid ${from.worker.process.pid})`);
+    logger.info(
+      `host manager: ${command.op} [${name}] applied in ${results.filter((r) => r !== null).length} worker(s) (received by worker ${from.worker.id}, pid ${from.worker.process.pid})`,
+    );
     return own;
   };
 
@@ -211,7 +233,9 @@ export async function startCluster(options: ClusterOptions): Promise<RunningClus
   }
   started = true;
   const first = initial[0]!.readyNotice!;
-  logger.info(`${options.workers} workers listening on ${first.address}:${first.port}: ${initial.map((m) => `worker ${m.worker.id} pid ${m.worker.process.pid}`).join(', ')}`);
+  logger.info(
+    `${options.workers} workers listening on ${first.address}:${first.port}: ${initial.map((m) => `worker ${m.worker.id} pid ${m.worker.process.pid}`).join(', ')}`,
+  );
 
   const stopMember = (m: Member): Promise<void> => {
     m.phase = 'stopping';
@@ -229,7 +253,9 @@ export async function startCluster(options: ClusterOptions): Promise<RunningClus
         const nextPlan = planBase(next.loaded, { target: options.target, unsafe: next.unsafe });
         if (nextPlan.server.state === 'refused') {
           const d = nextPlan.server.reasons[0]!;
-          logger.severe(`SIGHUP: Tomcat would not start with the configuration as it is now (${d.span.file}:${d.span.line}:${d.span.column}: ${d.message}); the workers keep running`);
+          logger.severe(
+            `SIGHUP: Tomcat would not start with the configuration as it is now (${d.span.file}:${d.span.line}:${d.span.column}: ${d.message}); the workers keep running`,
+          );
           return;
         }
         // As a Tomcat restart: the hosts are server.xml's again; host-manager changes not persisted are gone.
@@ -249,12 +275,19 @@ export async function startCluster(options: ClusterOptions): Promise<RunningClus
         if (stopping) return;
         const fresh = fork();
         if (!(await fresh.ready)) {
-          logger.severe(`SIGHUP: a new worker did not start${fresh.failure ? ` (${fresh.failure.message})` : ''}; worker ${m.worker.id} keeps running`);
+          logger.severe(
+            `SIGHUP: a new worker did not start${fresh.failure ? ` (${fresh.failure.message})` : ''}; worker ${m.worker.id} keeps running`,
+          );
           return;
         }
         void stopMember(m);
       }
-      logger.info(`SIGHUP: restarted: ${[...members.values()].filter((m) => m.phase === 'ready').map((m) => `worker ${m.worker.id} pid ${m.worker.process.pid}`).join(', ')}`);
+      logger.info(
+        `SIGHUP: restarted: ${[...members.values()]
+          .filter((m) => m.phase === 'ready')
+          .map((m) => `worker ${m.worker.id} pid ${m.worker.process.pid}`)
+          .join(', ')}`,
+      );
     })().finally(() => (restarting = null));
     return restarting;
   };
@@ -293,5 +326,7 @@ export async function startCluster(options: ClusterOptions): Promise<RunningClus
 }
 
 function persisterOf(base: CatalinaBase, registry: HostRegistry): Persister | null {
-  return storeConfigEnabled(base.serverXml) ? createServerXmlPersister({ registry, file: join(base.base, 'conf', 'server.xml') }) : null;
+  return storeConfigEnabled(base.serverXml)
+    ? createServerXmlPersister({ registry, file: join(base.base, 'conf', 'server.xml') })
+    : null;
 }

@@ -9,7 +9,16 @@
  */
 import { MemoryLockoutStore, MemoryRateLimitStore } from '../runtime/memory-state.js';
 import { MemorySessionStore } from '../runtime/session.js';
-import type { ContextStores, LockoutPolicy, LockoutRecord, LockoutStore, RateLimitStore, SessionRecord, SessionStore, StateBackend } from '../runtime/state.js';
+import type {
+  ContextStores,
+  LockoutPolicy,
+  LockoutRecord,
+  LockoutStore,
+  RateLimitStore,
+  SessionRecord,
+  SessionStore,
+  StateBackend,
+} from '../runtime/state.js';
 
 /** One method call on one of the primary's stores, named by `target` (a store kind and its context). */
 export interface StateCall {
@@ -102,12 +111,22 @@ export class ClusterStateBackend implements StateBackend {
   constructor(private readonly client: StateClient) {}
 
   context(host: string, contextPath: string, options: { maxSessions?: number } = {}): ContextStores {
-    const sessions = new RemoteSessionStore(this.client, key(['sessions', host.toLowerCase(), contextPath, options.maxSessions ?? 10_000]));
-    return { sessions, rateLimiter: (filterName) => new RemoteRateLimitStore(this.client, key(['rate', host.toLowerCase(), contextPath, filterName])) };
+    const sessions = new RemoteSessionStore(
+      this.client,
+      key(['sessions', host.toLowerCase(), contextPath, options.maxSessions ?? 10_000]),
+    );
+    return {
+      sessions,
+      rateLimiter: (filterName) =>
+        new RemoteRateLimitStore(this.client, key(['rate', host.toLowerCase(), contextPath, filterName])),
+    };
   }
 
   lockouts(scope: string, settings: LockoutPolicy & { readonly cacheSize: number }): LockoutStore {
-    return new RemoteLockoutStore(this.client, key(['lockouts', scope, settings.failureCount, settings.lockOutTime, settings.cacheSize]));
+    return new RemoteLockoutStore(
+      this.client,
+      key(['lockouts', scope, settings.failureCount, settings.lockOutTime, settings.cacheSize]),
+    );
   }
 
   async close(): Promise<void> {}

@@ -11,7 +11,15 @@ import type { Diagnostic } from '../model/index.js';
 import { loadBase } from '../parser/index.js';
 import { formatLogRecord, setLogSink } from '../runtime/logging.js';
 import {
-  applyCommand, catchUp, Channel, type HostCommand, type PrimaryNotice, type PrimaryRequest, type WorkerAnswers, type WorkerNotice, type WorkerRequest,
+  applyCommand,
+  catchUp,
+  Channel,
+  type HostCommand,
+  type PrimaryNotice,
+  type PrimaryRequest,
+  type WorkerAnswers,
+  type WorkerNotice,
+  type WorkerRequest,
 } from './cluster-channel.js';
 import { ClusterStateBackend, StateClient } from './cluster-state.js';
 import { ServerRefusedError, startContainer, type Container } from './container.js';
@@ -69,7 +77,9 @@ export async function runServeWorker(options: WorkerOptions): Promise<never> {
   process.on('SIGINT', () => undefined);
   process.on('SIGHUP', () => undefined);
   process.on('SIGTERM', () => stopRequested());
-  const ask = <K extends WorkerRequest['kind']>(request: Extract<WorkerRequest, { kind: K }>): Promise<WorkerAnswers[K]> => channel.request<WorkerAnswers[K]>(request);
+  const ask = <K extends WorkerRequest['kind']>(
+    request: Extract<WorkerRequest, { kind: K }>,
+  ): Promise<WorkerAnswers[K]> => channel.request<WorkerAnswers[K]>(request);
 
   const { unsafe } = await ask({ kind: 'hello' });
   const loaded = loadBase({ base: options.base, ...(options.home ? { home: options.home } : {}) });
@@ -106,7 +116,11 @@ export async function runServeWorker(options: WorkerOptions): Promise<never> {
     const failed: WorkerNotice =
       e instanceof ServerRefusedError
         ? { kind: 'failed', message: e.message, refused: e.diagnostics }
-        : { kind: 'failed', message: (e as Error).message, ...((e as NodeJS.ErrnoException).code ? { code: (e as NodeJS.ErrnoException).code! } : {}) };
+        : {
+            kind: 'failed',
+            message: (e as Error).message,
+            ...((e as NodeJS.ErrnoException).code ? { code: (e as NodeJS.ErrnoException).code! } : {}),
+          };
     await new Promise<void>((resolve) => channel.notify(failed, resolve));
     process.exit(1);
   }

@@ -73,14 +73,18 @@ const NODE_REQUEST_TIMEOUT = 300_000;
 export function serverOptions(limits: ConnectorLimits): ServerOptions {
   const headersTimeout = limits.connectionTimeout > 0 ? limits.connectionTimeout : 0;
   return {
-    maxHeaderSize: limits.maxHttpRequestHeaderSize > 0 ? limits.maxHttpRequestHeaderSize : DEFAULT_CONNECTOR_LIMITS.maxHttpRequestHeaderSize,
+    maxHeaderSize:
+      limits.maxHttpRequestHeaderSize > 0
+        ? limits.maxHttpRequestHeaderSize
+        : DEFAULT_CONNECTOR_LIMITS.maxHttpRequestHeaderSize,
     // Unlike Tomcat, whose timeout restarts with every byte, the whole header section must arrive in time:
     // a client trickling one header line a second cannot hold the connection forever.
     headersTimeout,
     requestTimeout: headersTimeout === 0 ? 0 : Math.max(NODE_REQUEST_TIMEOUT, headersTimeout),
     keepAliveTimeout: limits.keepAliveTimeout > 0 ? limits.keepAliveTimeout : 0,
     // node:http checks the timeouts this often (30 s by default, too coarse for a short connectionTimeout).
-    connectionsCheckingInterval: headersTimeout === 0 ? 30_000 : Math.min(30_000, Math.max(50, Math.floor(headersTimeout / 4))),
+    connectionsCheckingInterval:
+      headersTimeout === 0 ? 30_000 : Math.min(30_000, Math.max(50, Math.floor(headersTimeout / 4))),
   };
 }
 
@@ -101,7 +105,9 @@ export function headSizeExceeds(req: IncomingMessage, limit: number): boolean {
 
 /** Tomcat's 400 message when a request has more than maxHeaderCount header lines, or null when it has not. */
 export function tooManyHeaders(req: IncomingMessage, limit: number): string | null {
-  return limit >= 0 && req.rawHeaders.length / 2 > limit ? `More than the maximum allowed number of headers, [${limit}], were detected.` : null;
+  return limit >= 0 && req.rawHeaders.length / 2 > limit
+    ? `More than the maximum allowed number of headers, [${limit}], were detected.`
+    : null;
 }
 
 const isAlnum = (c: string): boolean => (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
@@ -173,7 +179,13 @@ export function hostProblem(req: IncomingMessage): string | null {
   }
   if (host !== undefined && !validHostHeader(host)) return 'invalid Host header';
   const authority = absoluteFormAuthority(req.url ?? '');
-  if (authority !== null && host !== undefined && req.httpVersion === '1.1' && authority.toLowerCase() !== host.toLowerCase()) return 'the request-target and the Host header name different hosts';
+  if (
+    authority !== null &&
+    host !== undefined &&
+    req.httpVersion === '1.1' &&
+    authority.toLowerCase() !== host.toLowerCase()
+  )
+    return 'the request-target and the Host header name different hosts';
   return null;
 }
 
@@ -202,11 +214,18 @@ export function installConnectorHandlers(server: Server, limits: ConnectorLimits
     });
   }
   // node:http closes a CONNECT silently without a listener; Tomcat answers it.
-  server.on('connect', (_req: IncomingMessage, socket: Duplex) => writeError(socket, 501, 'HTTP requests using the CONNECT method are not supported'));
+  server.on('connect', (_req: IncomingMessage, socket: Duplex) =>
+    writeError(socket, 501, 'HTTP requests using the CONNECT method are not supported'),
+  );
   server.on('clientError', (err: ParseError, socket: Duplex) => {
     const res = busyWith(socket);
     // A response already under way cannot be replaced; headers that never arrived get no answer, as from Tomcat.
-    if (!socket.writable || res?.headersSent === true || err.code === 'ECONNRESET' || (err.code === 'ERR_HTTP_REQUEST_TIMEOUT' && res === undefined)) {
+    if (
+      !socket.writable ||
+      res?.headersSent === true ||
+      err.code === 'ECONNRESET' ||
+      (err.code === 'ERR_HTTP_REQUEST_TIMEOUT' && res === undefined)
+    ) {
       socket.destroy();
       return;
     }

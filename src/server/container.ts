@@ -20,7 +20,15 @@ import { FILTER_FACTORIES } from '../runtime/filters/index.js';
 import type { ContextStores, StateBackend } from '../runtime/state.js';
 import { mimeMappingsAgainstDefaults } from '../runtime/mime.js';
 import {
-  absoluteFormAuthority, connectorLimits, headSizeExceeds, hostProblem, httpConnector, installConnectorHandlers, serverOptions, tooManyHeaders, type ConnectorLimits,
+  absoluteFormAuthority,
+  connectorLimits,
+  headSizeExceeds,
+  hostProblem,
+  httpConnector,
+  installConnectorHandlers,
+  serverOptions,
+  tooManyHeaders,
+  type ConnectorLimits,
 } from './connector.js';
 import { createHostManagerHandler, type HostOperations, type Persister } from './host-manager.js';
 import { hostErrorRenderer } from './error-report.js';
@@ -97,7 +105,13 @@ export class ServerRefusedError extends Error {
   }
 }
 
-function runContext(plan: ContextPlan, limits: ConnectorLimits, errorPages: readonly MergedErrorPage[], errorPage: ErrorRenderer, stores: ContextStores | undefined): RunningContext {
+function runContext(
+  plan: ContextPlan,
+  limits: ConnectorLimits,
+  errorPages: readonly MergedErrorPage[],
+  errorPage: ErrorRenderer,
+  stores: ContextStores | undefined,
+): RunningContext {
   const mime = mimeMappingsAgainstDefaults(plan.mimeMappings);
   const middleware = createContextRuntime({
     ...(stores ? { stores } : {}),
@@ -108,12 +122,24 @@ function runContext(plan: ContextPlan, limits: ConnectorLimits, errorPages: read
     requestCharacterEncoding: plan.requestCharacterEncoding,
     maxParameterCount: limits.maxParameterCount,
     maxPostSize: limits.maxPostSize,
-    filters: plan.filters.map((f) => ({ filterName: f.filterName, className: f.className, factory: FILTER_FACTORIES[f.specId]!, config: f.config })),
+    filters: plan.filters.map((f) => ({
+      filterName: f.filterName,
+      className: f.className,
+      factory: FILTER_FACTORIES[f.specId]!,
+      config: f.config,
+    })),
     table: plan.table,
     errorPages,
     errorPage,
   });
-  const serve = createStaticHandler({ docBase: plan.docBase, welcomeFiles: plan.welcomeFiles, mimeTypes: middleware.settings.mimeType, contextPath: plan.contextPath, errorPage, ...staticResourceOptions(plan.resources) });
+  const serve = createStaticHandler({
+    docBase: plan.docBase,
+    welcomeFiles: plan.welcomeFiles,
+    mimeTypes: middleware.settings.mimeType,
+    contextPath: plan.contextPath,
+    errorPage,
+    ...staticResourceOptions(plan.resources),
+  });
   // Which servlet a path maps to, for the 404 Tomcat gives before any filter when none does.
   const select = createChainSelector(plan.table);
   return { path: plan.contextPath, middleware, serve, hasServlet: (p) => select(p).servlet !== null };
@@ -176,7 +202,8 @@ export async function startContainer(options: ContainerOptions): Promise<Contain
     defaultHost: base.defaultHost,
     hosts: base.hosts.map((h) => {
       const a = h.def?.attributes ?? {};
-      const flag = (name: string, fallback: boolean) => (a[name] ? a[name]!.value.trim().toLowerCase() === 'true' : fallback);
+      const flag = (name: string, fallback: boolean) =>
+        a[name] ? a[name]!.value.trim().toLowerCase() === 'true' : fallback;
       return {
         name: h.name,
         aliases: h.aliases,
@@ -195,7 +222,8 @@ export async function startContainer(options: ContainerOptions): Promise<Contain
   const contexts = new Map<string, RunningContext[]>();
   // Each host's ErrorReportValve: hosts the host manager adds get Tomcat's default one.
   const renderers = new Map<string, ErrorRenderer>();
-  const rendererOf = (hostName: string): ErrorRenderer => renderers.get(hostName.toLowerCase()) ?? renderers.get('') ?? defaultErrorPage;
+  const rendererOf = (hostName: string): ErrorRenderer =>
+    renderers.get(hostName.toLowerCase()) ?? renderers.get('') ?? defaultErrorPage;
   renderers.set('', hostErrorRenderer(null, options.serverInfo));
   for (const h of base.hosts) renderers.set(h.name.toLowerCase(), hostErrorRenderer(h.def, options.serverInfo));
   const summary: string[] = [];
@@ -206,11 +234,21 @@ export async function startContainer(options: ContainerOptions): Promise<Contain
     for (const c of planned) {
       const at = `  http://${hostName}${c.contextPath || ''}/`;
       if (c.run) {
-        list.push(runContext(c.run, limits, c.run.errorPages, rendererOf(hostName), options.state?.context(hostName, c.contextPath)));
+        list.push(
+          runContext(
+            c.run,
+            limits,
+            c.run.errorPages,
+            rendererOf(hostName),
+            options.state?.context(hostName, c.contextPath),
+          ),
+        );
         summary.push(`${at}  (${c.run.filters.length} filter${c.run.filters.length === 1 ? '' : 's'})`);
       } else if (c.state === 'refused') {
         const d = c.reasons[0]!;
-        summary.push(`${at}  NOT STARTED (Tomcat refuses it): ${d.span.file}:${d.span.line}:${d.span.column}: ${d.message}`);
+        summary.push(
+          `${at}  NOT STARTED (Tomcat refuses it): ${d.span.file}:${d.span.line}:${d.span.column}: ${d.message}`,
+        );
       } else {
         list.push({ path: c.contextPath, middleware: null, serve: null, hasServlet: () => false });
         summary.push(`${at}  NOT STARTED (Tomcat starts it; tollgate cannot run it): ${c.unrunnable}`);
@@ -225,7 +263,11 @@ export async function startContainer(options: ContainerOptions): Promise<Contain
   registry.subscribe((event) => {
     const name = event.host.name.toLowerCase();
     if (event.type === 'added') {
-      const loaded = loadAddedHost(base, { name: event.host.name, aliases: event.host.aliases, appBase: event.host.appBasePath });
+      const loaded = loadAddedHost(base, {
+        name: event.host.name,
+        aliases: event.host.aliases,
+        appBase: event.host.appBasePath,
+      });
       const added = planBase({ ...base, hosts: [loaded] }, { target });
       deploy(event.host.name, added.hosts[0]?.contexts ?? []);
     } else if (event.type === 'removed') {
@@ -234,13 +276,22 @@ export async function startContainer(options: ContainerOptions): Promise<Contain
     }
   });
 
-  const realm = realmFromConfig(base.users, base.serverXml?.services.flatMap((s) => s.engine?.realms ?? []) ?? [], options.state ? { backend: options.state } : {});
+  const realm = realmFromConfig(
+    base.users,
+    base.serverXml?.services.flatMap((s) => s.engine?.realms ?? []) ?? [],
+    options.state ? { backend: options.state } : {},
+  );
   const serverXmlPath = join(base.base, 'conf', 'server.xml');
   const hostManager = createHostManagerHandler({
     registry,
     realm: realm.realm,
     ...(options.hostOperations ? { operations: options.hostOperations } : {}),
-    persister: options.persister !== undefined ? options.persister : storeConfigEnabled(base.serverXml) ? createServerXmlPersister({ registry, file: serverXmlPath }) : null,
+    persister:
+      options.persister !== undefined
+        ? options.persister
+        : storeConfigEnabled(base.serverXml)
+          ? createServerXmlPersister({ registry, file: serverXmlPath })
+          : null,
     allowAppBaseOutsideBase: options.allowAppBaseOutsideBase ?? false,
     errorPage: rendererOf(base.defaultHost),
   });
@@ -298,7 +349,9 @@ export async function startContainer(options: ContainerOptions): Promise<Contain
     }
     // The connector refuses TRACE (allowTrace=false) with sendError: no REQUEST filter runs, error pages apply.
     if (req.method === 'TRACE') {
-      ctx.middleware.refuse(req, res, downstream, 405, 'TRACE method is not allowed', { Allow: 'HEAD, DELETE, POST, GET, OPTIONS, PUT' });
+      ctx.middleware.refuse(req, res, downstream, 405, 'TRACE method is not allowed', {
+        Allow: 'HEAD, DELETE, POST, GET, OPTIONS, PUT',
+      });
       return;
     }
     ctx.middleware(req, res, downstream);
@@ -332,10 +385,13 @@ export async function startContainer(options: ContainerOptions): Promise<Contain
         // (the client would see a reset). So idle connections are closed only after a grace period, then
         // as soon as each turns idle.
         let idle: NodeJS.Timeout | undefined;
-        const grace = setTimeout(() => {
-          server.closeIdleConnections();
-          idle = setInterval(() => server.closeIdleConnections(), 50);
-        }, Math.min(IDLE_GRACE_MS, timeoutMs));
+        const grace = setTimeout(
+          () => {
+            server.closeIdleConnections();
+            idle = setInterval(() => server.closeIdleConnections(), 50);
+          },
+          Math.min(IDLE_GRACE_MS, timeoutMs),
+        );
         const cut = setTimeout(() => server.closeAllConnections(), timeoutMs);
         // net.Server's close stops accepting without http.Server's immediate closeIdleConnections().
         NetServer.prototype.close.call(server, () => {

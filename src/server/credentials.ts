@@ -107,7 +107,8 @@ function splitStored(stored: string): { salt: Buffer; iterations: number; hex: s
   const saltHex = stored.slice(0, a);
   const iterText = stored.slice(a + 1, b);
   const hex = stored.slice(b + 1).toLowerCase();
-  if (!/^-?\d{1,10}$/.test(iterText) || !/^(?:[0-9a-fA-F]{2})*$/.test(saltHex) || !/^(?:[0-9a-f]{2})*$/.test(hex)) return null;
+  if (!/^-?\d{1,10}$/.test(iterText) || !/^(?:[0-9a-fA-F]{2})*$/.test(saltHex) || !/^(?:[0-9a-f]{2})*$/.test(hex))
+    return null;
   const iterations = Number(iterText);
   if (iterations > 2_147_483_647 || iterations < -2_147_483_648) return null;
   return { salt: Buffer.from(saltHex, 'hex'), iterations, hex };
@@ -115,7 +116,8 @@ function splitStored(stored: string): { salt: Buffer; iterations: number; hex: s
 
 function messageDigestHandler(s: MessageDigestSettings): CredentialHandler {
   const algorithm = s.algorithm === null ? null : nodeDigestName(s.algorithm);
-  if (s.algorithm !== null && algorithm === null) throw new TypeError(`Unsupported MessageDigest algorithm [${s.algorithm}]`);
+  if (s.algorithm !== null && algorithm === null)
+    throw new TypeError(`Unsupported MessageDigest algorithm [${s.algorithm}]`);
   const iterations = s.iterations ?? 1;
   const saltLength = s.saltLength ?? 32;
   const encoding = s.encoding ?? 'utf-8';
@@ -173,7 +175,9 @@ function secretKeyHandler(s: SecretKeySettings): CredentialHandler {
   function derive(input: string, salt: Buffer, rounds: number, bytes: number): Promise<Buffer | null> {
     // Java's PBEKeySpec refuses an empty salt or a non-positive count; Tomcat then fails the match.
     if (salt.length === 0 || rounds <= 0 || bytes <= 0) return Promise.resolve(null);
-    return new Promise((resolve) => pbkdf2(input, salt, rounds, bytes, digestName!, (err, key) => resolve(err ? null : key)));
+    return new Promise((resolve) =>
+      pbkdf2(input, salt, rounds, bytes, digestName!, (err, key) => resolve(err ? null : key)),
+    );
   }
 
   return {

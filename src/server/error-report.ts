@@ -8,10 +8,16 @@
 import type { HostDef } from '../model/index.js';
 import { createErrorReportRenderer, defaultErrorPage, SERVER_INFO, type ErrorRenderer } from '../runtime/error-page.js';
 
-const VALVE_CLASSES = new Set(['org.apache.catalina.valves.ErrorReportValve', 'org.vendor.container.valves.ErrorReportValve']);
+const VALVE_CLASSES = new Set([
+  'org.apache.catalina.valves.ErrorReportValve',
+  'org.vendor.container.valves.ErrorReportValve',
+]);
 
 /** The settings of a host's ErrorReportValve, as Tomcat's IntrospectionUtils sets boolean properties (Boolean.valueOf: "true" in any case, untrimmed, else false). */
-export function errorReportSettings(host: Pick<HostDef, 'valves'> | null): { showReport: boolean; showServerInfo: boolean } {
+export function errorReportSettings(host: Pick<HostDef, 'valves'> | null): {
+  showReport: boolean;
+  showServerInfo: boolean;
+} {
   let showReport = true;
   let showServerInfo = true;
   for (const v of host?.valves ?? []) {
@@ -25,7 +31,10 @@ export function errorReportSettings(host: Pick<HostDef, 'valves'> | null): { sho
 }
 
 /** The renderer of a host's error reports; `serverInfo` is the footer's text. */
-export function hostErrorRenderer(host: Pick<HostDef, 'valves'> | null, serverInfo: string = SERVER_INFO): ErrorRenderer {
+export function hostErrorRenderer(
+  host: Pick<HostDef, 'valves'> | null,
+  serverInfo: string = SERVER_INFO,
+): ErrorRenderer {
   const s = errorReportSettings(host);
   if (s.showReport && s.showServerInfo && serverInfo === SERVER_INFO) return defaultErrorPage;
   return createErrorReportRenderer({ ...s, serverInfo });

@@ -69,7 +69,8 @@ const CHANGES_STATE = new Set(['/add', '/remove', '/start', '/stop', '/persist']
 /** Builds the handler. Throws TypeError for invalid options. */
 export function createHostManagerHandler(options: HostManagerOptions): HostManagerHandler {
   const { registry, realm } = options;
-  if (registry === undefined || realm === undefined || typeof realm.authenticate !== 'function') throw new TypeError('createHostManagerHandler needs { registry, realm }');
+  if (registry === undefined || realm === undefined || typeof realm.authenticate !== 'function')
+    throw new TypeError('createHostManagerHandler needs { registry, realm }');
   const contextPath = options.contextPath ?? '/host-manager';
   const ownHost = (options.ownHost ?? registry.defaultHost).toLowerCase();
   const realmName = options.realmName ?? 'Tomcat Host Manager Application';
@@ -141,7 +142,10 @@ export function createHostManagerHandler(options: HostManagerOptions): HostManag
     }
     const command = inContext === '/text' ? '/text' : inContext.slice('/text'.length);
     const params = parameters(query);
-    const lines = method === 'HEAD' && CHANGES_STATE.has(command) ? [`FAIL - Tried to use command [${command}] via a HEAD request but GET is required`] : await run(command, params);
+    const lines =
+      method === 'HEAD' && CHANGES_STATE.has(command)
+        ? [`FAIL - Tried to use command [${command}] via a HEAD request but GET is required`]
+        : await run(command, params);
     res.statusCode = 200;
     res.setHeader('Content-Type', 'text/plain;charset=utf-8');
     // Tomcat flushes before closing, so the body goes out chunked; writing then ending does the same.
@@ -167,10 +171,20 @@ export function createHostManagerHandler(options: HostManagerOptions): HostManag
         return describe(await operations.remove(name), name, `OK - Removed host [${name}]`);
       case '/start':
         if (refuseOwn(name)) return [`FAIL - Cannot start your own host [${name}]`];
-        return describe(await operations.start(name), name, `OK - Host [${name}] started`, `FAIL - Failed to start host [${name}]`);
+        return describe(
+          await operations.start(name),
+          name,
+          `OK - Host [${name}] started`,
+          `FAIL - Failed to start host [${name}]`,
+        );
       case '/stop':
         if (refuseOwn(name)) return [`FAIL - Cannot stop your own host [${name}]`];
-        return describe(await operations.stop(name), name, `OK - Host [${name}] stopped`, `FAIL - Failed to stop host [${name}]`);
+        return describe(
+          await operations.stop(name),
+          name,
+          `OK - Host [${name}] stopped`,
+          `FAIL - Failed to stop host [${name}]`,
+        );
       case '/persist':
         return persist();
       default:
@@ -254,7 +268,14 @@ function failureLines(f: HostFailure, name: string, failedTo: string | undefined
       return [pathCheckError(f)];
     case 'config-base-failed': {
       const o = f.outside;
-      const lines = o === null ? [] : [o.reason === undefined ? `FAIL - Unable to use [${o.path}] as that is outside the expected directory [${o.expected}]` : pathCheckError({ ...o, reason: o.reason })];
+      const lines =
+        o === null
+          ? []
+          : [
+              o.reason === undefined
+                ? `FAIL - Unable to use [${o.path}] as that is outside the expected directory [${o.expected}]`
+                : pathCheckError({ ...o, reason: o.reason }),
+            ];
       return [...lines, `FAIL - Failed to identify configBase directory for host [${name}]`];
     }
     case 'listener-failed': {
@@ -303,6 +324,12 @@ function sendPage(req: IncomingMessage, res: ServerResponse, status: number, bod
 }
 
 /** An error report page (Tomcat's ErrorReportValve renders these). */
-function sendStatus(renderer: ErrorRenderer, req: IncomingMessage, res: ServerResponse, status: number, message: string | null): void {
+function sendStatus(
+  renderer: ErrorRenderer,
+  req: IncomingMessage,
+  res: ServerResponse,
+  status: number,
+  message: string | null,
+): void {
   sendErrorReport(req, res, status, message, renderer);
 }

@@ -102,7 +102,8 @@ export class HostRegistry {
   private tail: Promise<unknown> = Promise.resolve();
 
   constructor(options: HostRegistryOptions) {
-    if (options === null || typeof options !== 'object' || typeof options.base !== 'string') throw new TypeError('HostRegistry needs { base, engineName, defaultHost }');
+    if (options === null || typeof options !== 'object' || typeof options.base !== 'string')
+      throw new TypeError('HostRegistry needs { base, engineName, defaultHost }');
     this.base = resolve(options.base);
     this.engineName = options.engineName;
     this.defaultHost = options.defaultHost.toLowerCase();
@@ -125,7 +126,8 @@ export class HostRegistry {
 
   /** The hosts of a loaded CATALINA_BASE, with their server.xml settings. */
   static fromBase(base: CatalinaBase, options: Partial<Pick<HostRegistryOptions, 'protectedDirs'>> = {}): HostRegistry {
-    const bool = (v: string | undefined, d: boolean): boolean => (v === undefined ? d : v.trim().toLowerCase() === 'true');
+    const bool = (v: string | undefined, d: boolean): boolean =>
+      v === undefined ? d : v.trim().toLowerCase() === 'true';
     return new HostRegistry({
       base: base.base,
       engineName: base.engineName,
@@ -209,14 +211,16 @@ export class HostRegistry {
       const requested = isAbsolute(appBase) ? appBase : join(this.base, appBase);
       const base = await canonical(this.base);
       const unusable = unusablePath(requested);
-      if (unusable !== null) return fail({ code: 'path-check-error', path: requested, expected: base, reason: unusable });
+      if (unusable !== null)
+        return fail({ code: 'path-check-error', path: requested, expected: base, reason: unusable });
       const appBasePath = await canonical(requested);
       if (!(policy.allowAppBaseOutsideBase ?? false) && !within(appBasePath, base)) {
         return fail({ code: 'outside-base', path: appBasePath, expected: base });
       }
       for (const dir of this.protectedDirs) {
         const conf = await canonical(dir);
-        if (within(appBasePath, conf) || within(conf, appBasePath)) return fail({ code: 'exposes-conf', path: appBasePath, conf });
+        if (within(appBasePath, conf) || within(conf, appBasePath))
+          return fail({ code: 'exposes-conf', path: appBasePath, conf });
       }
       const configBase = await this.configBase(raw);
       if (typeof configBase !== 'string') return fail({ code: 'config-base-failed', outside: configBase });
@@ -359,7 +363,16 @@ function fail(failure: HostFailure): { ok: false; failure: HostFailure } {
 }
 
 function defaults(name: string): Omit<HostSettings, 'name'> {
-  return { aliases: [], appBase: name, autoDeploy: true, deployOnStartup: true, deployXML: true, copyXML: false, unpackWARs: true, manager: false };
+  return {
+    aliases: [],
+    appBase: name,
+    autoDeploy: true,
+    deployOnStartup: true,
+    deployXML: true,
+    copyXML: false,
+    unpackWARs: true,
+    manager: false,
+  };
 }
 
 function uniqueLower(list: Iterable<string>): string[] {

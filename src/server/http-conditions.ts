@@ -54,10 +54,7 @@ export interface ByteRange {
 }
 
 /** What a Range header asks of a representation of `length` bytes. */
-export type RangeVerdict =
-  | { kind: 'full' }
-  | { kind: 'unsatisfiable' }
-  | { kind: 'partial'; ranges: ByteRange[] };
+export type RangeVerdict = { kind: 'full' } | { kind: 'unsatisfiable' } | { kind: 'partial'; ranges: ByteRange[] };
 
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+/;
 const MAX_DIGITS = 18;

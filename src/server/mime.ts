@@ -3,7 +3,12 @@
  * `<mime-mapping>` elements as the parser reads them.
  */
 import type { MimeMapping } from '../model/index.js';
-import { createMimeLookup as runtimeLookup, type MimeLookup, type MimeLookupOptions, type MimeMappings as RuntimeMappings } from '../runtime/mime.js';
+import {
+  createMimeLookup as runtimeLookup,
+  type MimeLookup,
+  type MimeLookupOptions,
+  type MimeMappings as RuntimeMappings,
+} from '../runtime/mime.js';
 
 export type { MimeLookup };
 
@@ -13,8 +18,11 @@ export type MimeMappings = readonly MimeMapping[] | RuntimeMappings;
 /** Tomcat's stock table overridden by `mappings`, as the application's web.xml overrides conf/web.xml. */
 export function createMimeLookup(mappings?: MimeMappings, options: MimeLookupOptions = {}): MimeLookup {
   if (Array.isArray(mappings)) {
-    const pairs = (mappings as readonly (MimeMapping | readonly [string, string])[]).map((m): readonly [string, string] =>
-      Array.isArray(m) ? [String(m[0]), String(m[1])] : [(m as MimeMapping).extension.value.trim(), (m as MimeMapping).mimeType.value.trim()],
+    const pairs = (mappings as readonly (MimeMapping | readonly [string, string])[]).map(
+      (m): readonly [string, string] =>
+        Array.isArray(m)
+          ? [String(m[0]), String(m[1])]
+          : [(m as MimeMapping).extension.value.trim(), (m as MimeMapping).mimeType.value.trim()],
     );
     return runtimeLookup(pairs, options);
   }

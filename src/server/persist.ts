@@ -19,7 +19,10 @@ import { decodeXml, encodeSource, parseXmlTree, referenceUnencodable, type XmlEl
 import type { Persister } from './host-manager.js';
 import type { HostRegistry, VirtualHost } from './hosts.js';
 
-const STORE_CONFIG = ['org.apache.catalina.storeconfig.StoreConfigLifecycleListener', 'org.vendor.container.storeconfig.StoreConfigLifecycleListener'];
+const STORE_CONFIG = [
+  'org.apache.catalina.storeconfig.StoreConfigLifecycleListener',
+  'org.vendor.container.storeconfig.StoreConfigLifecycleListener',
+];
 
 /** Whether server.xml declares the StoreConfig listener, without which Tomcat refuses `persist`. */
 export function storeConfigEnabled(serverXml: ServerXml | null): boolean {
@@ -61,7 +64,8 @@ export const durableSteps: PersistSteps = {
       await fh.sync();
     } catch (err) {
       // Some file systems cannot fsync a directory; the rename itself is still atomic.
-      if ((err as NodeJS.ErrnoException).code !== 'EINVAL' && (err as NodeJS.ErrnoException).code !== 'EISDIR') throw err;
+      if ((err as NodeJS.ErrnoException).code !== 'EINVAL' && (err as NodeJS.ErrnoException).code !== 'EISDIR')
+        throw err;
     } finally {
       await fh.close();
     }
@@ -108,7 +112,9 @@ export function createServerXmlPersister(options: ServerXmlPersisterOptions): Pe
         const hosts = registry.list();
         const bytes = await readFile(file);
         const like = await stat(file);
-        const updated = await (options.inline ? rewriteHosts(bytes, file, hosts, registry.engineName) : rewriteHostsOffThread(bytes, file, hosts, registry.engineName));
+        const updated = await (options.inline
+          ? rewriteHosts(bytes, file, hosts, registry.engineName)
+          : rewriteHostsOffThread(bytes, file, hosts, registry.engineName));
         if (updated === null) throw new PersistError(`${file} has no <Engine> to hold hosts`);
         await steps.backup(file, await freeBackupName(file, now()));
         const temp = join(dir, `${tempPrefix(file)}${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
@@ -141,7 +147,12 @@ type RewriteAnswer = { ok: true; bytes: Uint8Array | null } | { ok: false; messa
  * milliseconds of CPU; on the event loop that stalled every virtual host for as long. A thread that
  * cannot start leaves the rewrite to this one.
  */
-export function rewriteHostsOffThread(bytes: Uint8Array, file: string, hosts: readonly VirtualHost[], engineName: string): Promise<Uint8Array | null> {
+export function rewriteHostsOffThread(
+  bytes: Uint8Array,
+  file: string,
+  hosts: readonly VirtualHost[],
+  engineName: string,
+): Promise<Uint8Array | null> {
   const request: RewriteRequest = { tollgatePersistRewrite: true, bytes, file, hosts, engineName };
   let worker: Worker;
   try {
@@ -200,7 +211,9 @@ export async function rotateBackups(file: string, keep: number): Promise<string[
   const prefix = `${basename(file)}.`;
   const backups: { name: string; key: string }[] = [];
   for (const name of await readdir(dirname(file))) {
-    const m = /^(\d{4}-\d{2}-\d{2}\.\d{2}-\d{2}-\d{2})-(\d+)$/.exec(name.startsWith(prefix) ? name.slice(prefix.length) : '');
+    const m = /^(\d{4}-\d{2}-\d{2}\.\d{2}-\d{2}-\d{2})-(\d+)$/.exec(
+      name.startsWith(prefix) ? name.slice(prefix.length) : '',
+    );
     if (m !== null) backups.push({ name, key: `${m[1]}-${m[2]!.padStart(10, '0')}` });
   }
   backups.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
@@ -220,7 +233,8 @@ export async function freeBackupName(file: string, at: Date): Promise<string> {
   const prefix = `${basename(file)}.${stamp}-`;
   let next = 0;
   for (const name of await readdir(dirname(file))) {
-    if (name.startsWith(prefix) && /^\d+$/.test(name.slice(prefix.length))) next = Math.max(next, Number(name.slice(prefix.length)) + 1);
+    if (name.startsWith(prefix) && /^\d+$/.test(name.slice(prefix.length)))
+      next = Math.max(next, Number(name.slice(prefix.length)) + 1);
   }
   return `${file}.${stamp}-${next}`;
 }
@@ -235,7 +249,12 @@ interface Edit {
  * The new bytes of server.xml with the Host elements of `hosts`' Engine
  * brought in line with `hosts`, or null when the file has no Engine.
  */
-export function rewriteHosts(bytes: Uint8Array, file: string, hosts: readonly VirtualHost[], engineName: string): Uint8Array | null {
+export function rewriteHosts(
+  bytes: Uint8Array,
+  file: string,
+  hosts: readonly VirtualHost[],
+  engineName: string,
+): Uint8Array | null {
   const { source } = decodeXml(bytes, file);
   const { doc } = parseXmlTree(source);
   const engine = findEngine(doc.root, engineName);
@@ -257,7 +276,12 @@ export function rewriteHosts(bytes: Uint8Array, file: string, hosts: readonly Vi
     if (h === undefined) {
       edits.push(removal(text, el));
       deleted.add(el);
-    } else if (!h.inServerXml) edits.push({ start: el.span.offset, end: el.span.endOffset, text: renderHost(h, indentOf(text, el.span.offset), eol).trimStart() });
+    } else if (!h.inServerXml)
+      edits.push({
+        start: el.span.offset,
+        end: el.span.endOffset,
+        text: renderHost(h, indentOf(text, el.span.offset), eol).trimStart(),
+      });
   }
   const added = hosts.filter((h) => !byName.has(h.name));
   if (added.length > 0) {
@@ -353,11 +377,21 @@ export function renderHost(h: VirtualHost, indent: string, eol = '\n'): string {
  * "a b", another directory). Other C0 controls cannot stand in XML 1.0 at all, even as references.
  */
 function escapeXml(s: string): string {
-  if (/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/.test(s)) throw new PersistError(`${JSON.stringify(s)} holds a control character that XML 1.0 cannot represent`);
+  if (/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/.test(s))
+    throw new PersistError(`${JSON.stringify(s)} holds a control character that XML 1.0 cannot represent`);
   return s.replace(/[&<>"'\t\n\r]/g, (c) => ESCAPES[c]!);
 }
 
-const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;', '\t': '&#9;', '\n': '&#10;', '\r': '&#13;' };
+const ESCAPES: Record<string, string> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&apos;',
+  '\t': '&#9;',
+  '\n': '&#10;',
+  '\r': '&#13;',
+};
 
 /** A host that cannot be written as it is; the host manager answers FAIL with the message. */
 export class PersistError extends Error {}
@@ -394,7 +428,11 @@ if (!isMainThread && (workerData as RewriteRequest | undefined)?.tollgatePersist
   try {
     answer = { ok: true, bytes: rewriteHosts(bytes, file, hosts, engineName) };
   } catch (err) {
-    answer = { ok: false, message: err instanceof Error ? err.message : String(err), persistError: err instanceof PersistError };
+    answer = {
+      ok: false,
+      message: err instanceof Error ? err.message : String(err),
+      persistError: err instanceof PersistError,
+    };
   }
   parentPort!.postMessage(answer);
 }

@@ -4,7 +4,13 @@
  * CredentialHandler, optionally wrapped in LockOutRealm semantics.
  */
 import type { ConfigElement, Diagnostic, Located, TomcatUsers } from '../model/index.js';
-import { getLogger, MemoryLockoutStore, type LockoutRecord, type LockoutStore, type StateBackend } from '../runtime/index.js';
+import {
+  getLogger,
+  MemoryLockoutStore,
+  type LockoutRecord,
+  type LockoutStore,
+  type StateBackend,
+} from '../runtime/index.js';
 import { createCredentialHandler, type CredentialHandler, type CredentialHandlerSettings } from './credentials.js';
 
 export interface UserRecord {
@@ -60,8 +66,16 @@ export class UserRealm {
     this.users = new Map();
     for (const u of toRecords(options.users)) this.users.set(u.username, u);
     const h = options.credentialHandler;
-    this.handler = h === undefined ? createCredentialHandler({ kind: 'message-digest', algorithm: null }) : 'matches' in h ? h : createCredentialHandler(h);
-    this.lockout = options.lockout == null ? null : { failureCount: 5, lockOutTime: 300, cacheSize: 1000, caseSensitive: false, ...options.lockout };
+    this.handler =
+      h === undefined
+        ? createCredentialHandler({ kind: 'message-digest', algorithm: null })
+        : 'matches' in h
+          ? h
+          : createCredentialHandler(h);
+    this.lockout =
+      options.lockout == null
+        ? null
+        : { failureCount: 5, lockOutTime: 300, cacheSize: 1000, caseSensitive: false, ...options.lockout };
     this.clock = options.clock ?? Date.now;
     this.failed = this.lockout === null ? null : (options.lockoutStore ?? new MemoryLockoutStore(this.lockout));
   }
@@ -102,7 +116,10 @@ export class UserRealm {
 
   /** Whether a record holds a lock at `now` (Tomcat compares whole seconds since the last failure). */
   private locks(rec: LockoutRecord, now: number): boolean {
-    return rec.failures >= this.lockout!.failureCount && Math.floor((now - rec.lastFailure) / 1000) < this.lockout!.lockOutTime;
+    return (
+      rec.failures >= this.lockout!.failureCount &&
+      Math.floor((now - rec.lastFailure) / 1000) < this.lockout!.lockOutTime
+    );
   }
 
   /** Clears the failure record of a user (as a successful login does). */
@@ -218,8 +235,18 @@ export function realmFromConfig(
   const lockoutStore =
     settings === null || options.backend === undefined
       ? undefined
-      : options.backend.lockouts('engine', { failureCount: settings.failureCount ?? 5, lockOutTime: settings.lockOutTime ?? 300, cacheSize: settings.cacheSize ?? 1000 });
-  const realm = new UserRealm({ users: chosen === null ? null : users, credentialHandler: handler, lockout, clock: options.clock, lockoutStore });
+      : options.backend.lockouts('engine', {
+          failureCount: settings.failureCount ?? 5,
+          lockOutTime: settings.lockOutTime ?? 300,
+          cacheSize: settings.cacheSize ?? 1000,
+        });
+  const realm = new UserRealm({
+    users: chosen === null ? null : users,
+    credentialHandler: handler,
+    lockout,
+    clock: options.clock,
+    lockoutStore,
+  });
   return { realm, diagnostics };
 }
 
@@ -245,7 +272,8 @@ function credentialHandlerFrom(el: ConfigElement, diagnostics: Diagnostic[]): Cr
 function handlerSettings(el: ConfigElement, diagnostics: Diagnostic[]): CredentialHandlerSettings | null {
   const name = simpleName(el.className);
   const algorithm = el.attributes['algorithm']?.value ?? null;
-  const optionalInt = (attr: string): number | undefined => intValue(el, attr, diagnostics, 'the handler default applies') ?? undefined;
+  const optionalInt = (attr: string): number | undefined =>
+    intValue(el, attr, diagnostics, 'the handler default applies') ?? undefined;
   if (name === 'MessageDigestCredentialHandler' || name === '') {
     const enc = el.attributes['encoding'];
     let encoding: 'utf-8' | 'latin1' = 'utf-8';
@@ -253,7 +281,12 @@ function handlerSettings(el: ConfigElement, diagnostics: Diagnostic[]): Credenti
       const v = enc.value.trim().toUpperCase().replace(/_/g, '-');
       if (v === 'ISO-8859-1' || v === 'LATIN1' || v === 'ISO8859-1') encoding = 'latin1';
       else if (v !== 'UTF-8' && v !== 'UTF8') {
-        diagnostics.push({ ruleId: 'credential-handler-invalid', severity: 'warning', message: `The encoding [${enc.value}] is not supported so the current setting of [UTF-8] will still be used`, span: enc.span });
+        diagnostics.push({
+          ruleId: 'credential-handler-invalid',
+          severity: 'warning',
+          message: `The encoding [${enc.value}] is not supported so the current setting of [UTF-8] will still be used`,
+          span: enc.span,
+        });
       }
     }
     return {
@@ -302,6 +335,11 @@ function intValue(el: ConfigElement, attr: string, diagnostics: Diagnostic[], fa
   if (a === undefined) return null;
   const v = a.value.trim();
   if (/^-?\d{1,9}$/.test(v)) return Number(v);
-  diagnostics.push({ ruleId: 'realm-invalid-attribute', severity: 'error', message: `${attr}="${a.value}" is not an integer; ${fallback}.`, span: a.span });
+  diagnostics.push({
+    ruleId: 'realm-invalid-attribute',
+    severity: 'error',
+    message: `${attr}="${a.value}" is not an integer; ${fallback}.`,
+    span: a.span,
+  });
   return null;
 }

@@ -142,7 +142,12 @@ export function createResourceCache(o: ResourceCacheOptions): ResourceCache {
 
   async function lookup(path: string, now: number): Promise<Resource> {
     const file = join(docBase, ...path.split('/'));
-    const missing = (): Resource => ({ kind: 'missing', path, nextCheck: now + ttlMs, cost: ENTRY_BYTES + 2 * path.length });
+    const missing = (): Resource => ({
+      kind: 'missing',
+      path,
+      nextCheck: now + ttlMs,
+      cost: ENTRY_BYTES + 2 * path.length,
+    });
     if (file !== docBase && !file.startsWith(docBase + sep)) return missing();
     let st;
     try {
@@ -184,7 +189,8 @@ export function createResourceCache(o: ResourceCacheOptions): ResourceCache {
     const fresh = await lookup(e.path, now);
     if (cache.get(e.path) !== e) return fresh;
     const same =
-      fresh.kind === e.kind && (fresh.kind !== 'file' || (e.kind === 'file' && fresh.size === e.size && fresh.mtimeMs === e.mtimeMs));
+      fresh.kind === e.kind &&
+      (fresh.kind !== 'file' || (e.kind === 'file' && fresh.size === e.size && fresh.mtimeMs === e.mtimeMs));
     if (same) {
       e.nextCheck = now + ttlMs;
       return e;
@@ -201,7 +207,9 @@ export function createResourceCache(o: ResourceCacheOptions): ResourceCache {
     if (hit !== undefined && hit.nextCheck > now) return Promise.resolve(hit);
     const inFlight = pending.get(path);
     if (inFlight !== undefined) return inFlight;
-    const p = (hit !== undefined ? revalidate(hit, now) : lookup(path, now).then((r) => (admit(r, now), r))).finally(() => pending.delete(path));
+    const p = (hit !== undefined ? revalidate(hit, now) : lookup(path, now).then((r) => (admit(r, now), r))).finally(
+      () => pending.delete(path),
+    );
     pending.set(path, p);
     return p;
   }

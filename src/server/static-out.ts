@@ -110,7 +110,17 @@ export class PlainOut implements Out {
       return;
     }
     // Nothing set yet: the whole header block in one writeHead, built once per cached resource.
-    r.head ??= ['Accept-Ranges', 'bytes', 'ETag', r.etag, 'Last-Modified', r.lastModifiedHttp, ...(r.type === null ? [] : ['Content-Type', r.type]), 'Content-Length', r.contentLength];
+    r.head ??= [
+      'Accept-Ranges',
+      'bytes',
+      'ETag',
+      r.etag,
+      'Last-Modified',
+      r.lastModifiedHttp,
+      ...(r.type === null ? [] : ['Content-Type', r.type]),
+      'Content-Length',
+      r.contentLength,
+    ];
     this.res.writeHead(200, r.head);
   }
   header(name: string, value: string): void {

@@ -69,8 +69,16 @@ export interface StaticOptions {
 }
 
 /** The static handler's options from a context's `<Resources>` element. */
-export function staticResourceOptions(r: ResourcesSettings): Pick<StaticOptions, 'allowLinking' | 'cachingAllowed' | 'cacheTtlMs' | 'cacheObjectMaxBytes' | 'cacheMaxBytes'> {
-  return { allowLinking: r.allowLinking, cachingAllowed: r.cachingAllowed, cacheTtlMs: r.cacheTtlMs, cacheObjectMaxBytes: r.cacheObjectMaxBytes, cacheMaxBytes: r.cacheMaxBytes };
+export function staticResourceOptions(
+  r: ResourcesSettings,
+): Pick<StaticOptions, 'allowLinking' | 'cachingAllowed' | 'cacheTtlMs' | 'cacheObjectMaxBytes' | 'cacheMaxBytes'> {
+  return {
+    allowLinking: r.allowLinking,
+    cachingAllowed: r.cachingAllowed,
+    cacheTtlMs: r.cacheTtlMs,
+    cacheObjectMaxBytes: r.cacheObjectMaxBytes,
+    cacheMaxBytes: r.cacheMaxBytes,
+  };
 }
 
 /** Serves one request; the promise settles when the response is complete. */
@@ -88,15 +96,23 @@ interface Target {
 
 /** Builds the default servlet of one context. Throws TypeError for invalid options. */
 export function createStaticHandler(options: StaticOptions): StaticHandler {
-  if (options === null || typeof options !== 'object' || typeof options.docBase !== 'string' || options.docBase === '') {
+  if (
+    options === null ||
+    typeof options !== 'object' ||
+    typeof options.docBase !== 'string' ||
+    options.docBase === ''
+  ) {
     throw new TypeError('createStaticHandler needs { docBase: string }');
   }
   const docBase = resolve(options.docBase);
   const welcomeFiles = [...(options.welcomeFiles ?? DEFAULT_WELCOME_FILES)];
-  const mime: MimeLookup = typeof options.mimeTypes === 'function' ? options.mimeTypes : createMimeLookup(options.mimeTypes);
+  const mime: MimeLookup =
+    typeof options.mimeTypes === 'function' ? options.mimeTypes : createMimeLookup(options.mimeTypes);
   const contextPath = options.contextPath ?? '';
   if (contextPath !== '' && (!contextPath.startsWith('/') || contextPath.endsWith('/'))) {
-    throw new TypeError(`contextPath must be '' or start with '/' without a trailing '/', got ${JSON.stringify(contextPath)}`);
+    throw new TypeError(
+      `contextPath must be '' or start with '/' without a trailing '/', got ${JSON.stringify(contextPath)}`,
+    );
   }
   const errorPage = options.errorPage ?? defaultErrorPage;
   const maxBytes = options.cacheMaxBytes ?? DEFAULT_CACHE_MAX_BYTES;
@@ -177,8 +193,10 @@ export function createStaticHandler(options: StaticOptions): StaticHandler {
   async function handle(req: IncomingMessage, res: ServerResponse, ex: Exchange | undefined, out: Out): Promise<void> {
     const target = ex !== undefined ? exchangeTarget(ex) : urlTarget(req.url ?? '/', contextPath);
     if (target === 'bad') return out.error(400, invalidUriMessage(req.url ?? '/') ?? undefined);
-    if (target === null) return out.error(404, `The requested resource [${splitRequestTarget(req.url ?? '/').path}] is not available`);
-    if (ex !== undefined && ex.request.dispatcherType === 'ERROR') return serveErrorPage(out, target, ex.response.status, req.method === 'HEAD', res);
+    if (target === null)
+      return out.error(404, `The requested resource [${splitRequestTarget(req.url ?? '/').path}] is not available`);
+    if (ex !== undefined && ex.request.dispatcherType === 'ERROR')
+      return serveErrorPage(out, target, ex.response.status, req.method === 'HEAD', res);
     const method = req.method ?? 'GET';
     if (method === 'OPTIONS') {
       out.header('Allow', ALLOW);
@@ -227,7 +245,13 @@ export function createStaticHandler(options: StaticOptions): StaticHandler {
    * ranges. A missing page repeats the error's status (Tomcat then sends no
    * body); a directory without a welcome file is a 404.
    */
-  async function serveErrorPage(out: Out, page: Target, status: number, head: boolean, res: ServerResponse): Promise<void> {
+  async function serveErrorPage(
+    out: Out,
+    page: Target,
+    status: number,
+    head: boolean,
+    res: ServerResponse,
+  ): Promise<void> {
     const pagePath = page.path;
     if (isJsp(pagePath)) return noJsp(out, pagePath, await locate(pagePath));
     let found: Resource = await locate(pagePath);
@@ -248,7 +272,10 @@ export function createStaticHandler(options: StaticOptions): StaticHandler {
 }
 
 function noJsp(out: Out, path: string, found: Resource): void {
-  const message = found.kind === 'file' ? `JSP file [${path}] cannot be run: tollgate has no JSP engine` : `JSP file [${path}] not found`;
+  const message =
+    found.kind === 'file'
+      ? `JSP file [${path}] cannot be run: tollgate has no JSP engine`
+      : `JSP file [${path}] not found`;
   out.error(404, message);
 }
 
@@ -291,7 +318,13 @@ function isSpecial(path: string): boolean {
   return (last === 0x70 || last === 0x78) && isJsp(path);
 }
 
-async function serveFile(out: Out, method: string, file: FileResource, resources: ResourceCache, res: ServerResponse): Promise<void> {
+async function serveFile(
+  out: Out,
+  method: string,
+  file: FileResource,
+  resources: ResourceCache,
+  res: ServerResponse,
+): Promise<void> {
   const { size, mtimeMs, etag, type } = file;
   const body = method !== 'HEAD';
   if (unconditional(out)) {
@@ -346,10 +379,14 @@ async function serveFile(out: Out, method: string, file: FileResource, resources
     return;
   }
   // multipart/byteranges, byte for byte as Tomcat frames it (CRLF line ends).
-  const heads = ranges.map((r) => `\r\n--${BOUNDARY}\r\n${type === null ? '' : `Content-Type: ${type}\r\n`}Content-Range: bytes ${r.start}-${r.end}/${size}\r\n\r\n`);
+  const heads = ranges.map(
+    (r) =>
+      `\r\n--${BOUNDARY}\r\n${type === null ? '' : `Content-Type: ${type}\r\n`}Content-Range: bytes ${r.start}-${r.end}/${size}\r\n\r\n`,
+  );
   const tail = `\r\n--${BOUNDARY}--`;
   let length = Buffer.byteLength(tail);
-  for (let i = 0; i < ranges.length; i++) length += Buffer.byteLength(heads[i]!) + ranges[i]!.end - ranges[i]!.start + 1;
+  for (let i = 0; i < ranges.length; i++)
+    length += Buffer.byteLength(heads[i]!) + ranges[i]!.end - ranges[i]!.start + 1;
   out.setContentType(`multipart/byteranges; boundary=${BOUNDARY}`);
   out.header('Content-Length', String(length));
   for (let i = 0; i < ranges.length; i++) {
@@ -366,7 +403,14 @@ async function serveFile(out: Out, method: string, file: FileResource, resources
  * transfer broke off (the response is then destroyed, or answered 404 when
  * the file vanished before anything was sent).
  */
-async function pump(file: FileResource, resources: ResourceCache, start: number, end: number, res: ServerResponse, last: boolean): Promise<boolean> {
+async function pump(
+  file: FileResource,
+  resources: ResourceCache,
+  start: number,
+  end: number,
+  res: ServerResponse,
+  last: boolean,
+): Promise<boolean> {
   const bytes = file.keepBytes ? await resources.content(file) : null;
   if (bytes !== null) {
     const part = start === 0 && end === bytes.length - 1 ? bytes : bytes.subarray(start, end + 1);
@@ -463,7 +507,8 @@ function ifRangeHolds(out: Out, etag: string, lastModified: number): boolean | '
   const v = values[0]!.trim();
   if (v.length > 2 && (v.charCodeAt(0) === 34 || v.charCodeAt(2) === 34)) {
     const weak = v.startsWith('W/"');
-    if ((!weak && v.charCodeAt(0) !== 34) || !v.endsWith('"') || v.indexOf('"', weak ? 3 : 1) !== v.length - 1) return 'bad';
+    if ((!weak && v.charCodeAt(0) !== 34) || !v.endsWith('"') || v.indexOf('"', weak ? 3 : 1) !== v.length - 1)
+      return 'bad';
     // A weak tag never satisfies If-Range (strong comparison).
     return !weak && v === etag;
   }
@@ -516,9 +561,15 @@ function invalidUriMessage(target: string): string | null {
   }
   const path = splitRequestTarget(target).path;
   const escape = /%(?:2[fF]|(?![0-9a-fA-F]{2}))/.exec(path);
-  if (escape !== null) return `Invalid URI: [${/^%2f/i.test(path.slice(escape.index)) ? 'The encoded slash character is not allowed' : 'The hexadecimal encoding is invalid'}]`;
+  if (escape !== null)
+    return `Invalid URI: [${/^%2f/i.test(path.slice(escape.index)) ? 'The encoded slash character is not allowed' : 'The hexadecimal encoding is invalid'}]`;
   try {
-    strictUtf8.decode(Buffer.from(path.replace(/%([0-9a-fA-F]{2})/g, (_m, h: string) => String.fromCharCode(parseInt(h, 16))), 'latin1'));
+    strictUtf8.decode(
+      Buffer.from(
+        path.replace(/%([0-9a-fA-F]{2})/g, (_m, h: string) => String.fromCharCode(parseInt(h, 16))),
+        'latin1',
+      ),
+    );
   } catch {
     return null;
   }
@@ -532,7 +583,12 @@ function exchangeTarget(ex: Exchange): Target | 'bad' {
   const r = ex.request;
   // The runtime decodes with the connector's charset; under UTF-8 a malformed sequence is a 400 in Tomcat.
   // Without an escape or a non-ASCII character there is nothing to decode, so nothing malformed.
-  if (NEEDS_DECODING.test(r.requestURI) && UTF8_NAME.test(ex.context.settings.uriEncoding) && strictPath(r.requestURI) === 'bad') return 'bad';
+  if (
+    NEEDS_DECODING.test(r.requestURI) &&
+    UTF8_NAME.test(ex.context.settings.uriEncoding) &&
+    strictPath(r.requestURI) === 'bad'
+  )
+    return 'bad';
   return { uri: r.requestURI, query: r.queryString, path: r.pathWithinContext };
 }
 
@@ -541,6 +597,10 @@ function urlTarget(url: string, contextPath: string): Target | 'bad' | null {
   const decoded = strictPath(uri);
   if (decoded === 'bad') return 'bad';
   if (contextPath === '') return { uri, query, path: decoded };
-  if (!decoded.startsWith(contextPath) || (decoded.length > contextPath.length && decoded.charCodeAt(contextPath.length) !== 47)) return null;
+  if (
+    !decoded.startsWith(contextPath) ||
+    (decoded.length > contextPath.length && decoded.charCodeAt(contextPath.length) !== 47)
+  )
+    return null;
   return { uri, query, path: decoded.slice(contextPath.length) };
 }

@@ -14,7 +14,17 @@
 import { createHash } from 'node:crypto';
 import { createClient } from '@redis/client';
 import { defaultRedisUrl, redisUrlProblem } from './url.js';
-import { getLogger, type ContextStores, type LockoutPolicy, type LockoutRecord, type LockoutStore, type RateLimitStore, type SessionRecord, type SessionStore, type StateBackend } from '../runtime/index.js';
+import {
+  getLogger,
+  type ContextStores,
+  type LockoutPolicy,
+  type LockoutRecord,
+  type LockoutStore,
+  type RateLimitStore,
+  type SessionRecord,
+  type SessionStore,
+  type StateBackend,
+} from '../runtime/index.js';
 
 export interface RedisStateOptions {
   /** redis:// or rediss:// URL (default: TOLLGATE_REDIS_URL, else redis://127.0.0.1:6379). */
@@ -131,7 +141,10 @@ class Connection {
       url,
       // Requests never wait for a connection: while it is down a command is refused at once.
       disableOfflineQueue: true,
-      socket: { connectTimeout: connectTimeoutMs, reconnectStrategy: (retries: number) => Math.min(100 * 2 ** Math.min(retries, 5), 2_000) },
+      socket: {
+        connectTimeout: connectTimeoutMs,
+        reconnectStrategy: (retries: number) => Math.min(100 * 2 ** Math.min(retries, 5), 2_000),
+      },
     });
     this.client.on('error', (err: Error) => this.failed(err));
     this.client.on('ready', () => this.recovered());
@@ -167,10 +180,14 @@ class Connection {
     try {
       let reply: unknown;
       try {
-        reply = await this.bounded(this.client.sendCommand(['EVALSHA', script.sha, String(keys.length), ...keys, ...args]));
+        reply = await this.bounded(
+          this.client.sendCommand(['EVALSHA', script.sha, String(keys.length), ...keys, ...args]),
+        );
       } catch (err) {
         if (!String((err as Error)?.message).startsWith('NOSCRIPT')) throw err;
-        reply = await this.bounded(this.client.sendCommand(['EVAL', script.source, String(keys.length), ...keys, ...args]));
+        reply = await this.bounded(
+          this.client.sendCommand(['EVAL', script.source, String(keys.length), ...keys, ...args]),
+        );
       }
       if (this.down) this.recovered();
       return reply;
@@ -220,13 +237,17 @@ class Connection {
     this.down = true;
     this.downSince = Date.now();
     const why = err instanceof Error ? err.message || err.name : String(err);
-    logger.warning(`Redis at ${redact(this.url)} is unreachable (${why}): sessions are not found, CSRF checks and the lock-out refuse and rate limits ${this.failOpen ? 'let requests through' : 'refuse'} until it is back`);
+    logger.warning(
+      `Redis at ${redact(this.url)} is unreachable (${why}): sessions are not found, CSRF checks and the lock-out refuse and rate limits ${this.failOpen ? 'let requests through' : 'refuse'} until it is back`,
+    );
   }
 
   private recovered(): void {
     if (!this.down || this.closed) return;
     this.down = false;
-    logger.info(`Redis at ${redact(this.url)} answers again after ${((Date.now() - this.downSince) / 1000).toFixed(1)} s`);
+    logger.info(
+      `Redis at ${redact(this.url)} answers again after ${((Date.now() - this.downSince) / 1000).toFixed(1)} s`,
+    );
   }
 
   async close(): Promise<void> {
@@ -270,19 +291,31 @@ class RedisSessionStore implements SessionStore {
   }
 
   async load(id: string, now: number): Promise<SessionRecord | null> {
-    const reply = (await this.conn.eval(LOAD, [this.key(id)], [String(now), String(this.idleTtlMs)])) as string[] | null;
+    const reply = (await this.conn.eval(LOAD, [this.key(id)], [String(now), String(this.idleTtlMs)])) as
+      string[] | null;
     if (reply === null || !Array.isArray(reply)) return null;
     return toRecord(id, reply, now);
   }
 
   async create(record: SessionRecord): Promise<void> {
-    const args = [String(record.maxInactiveInterval), String(this.idleTtlMs), 'c', String(record.creationTime), 'l', String(record.lastAccessedTime)];
+    const args = [
+      String(record.maxInactiveInterval),
+      String(this.idleTtlMs),
+      'c',
+      String(record.creationTime),
+      'l',
+      String(record.lastAccessedTime),
+    ];
     // A new key: UPDATE refuses to resurrect a missing session, so the first write goes through HSET in the script below.
     await this.conn.eval(CREATE, [this.key(record.id)], [...args, ...attributeArgs(record.attributes)]);
   }
 
   async update(record: SessionRecord, changes: ReadonlyMap<string, unknown>): Promise<void> {
-    await this.conn.eval(UPDATE, [this.key(record.id)], [String(record.maxInactiveInterval), String(this.idleTtlMs), ...attributeArgs(changes)]);
+    await this.conn.eval(
+      UPDATE,
+      [this.key(record.id)],
+      [String(record.maxInactiveInterval), String(this.idleTtlMs), ...attributeArgs(changes)],
+    );
   }
 
   async rename(oldId: string, newId: string): Promise<boolean> {
@@ -340,7 +373,9 @@ const warnedAttributes = new Set<string>();
 function unserialisable(name: string): void {
   if (warnedAttributes.has(name) || warnedAttributes.size > 1000) return;
   warnedAttributes.add(name);
-  logger.warning(`The session attribute [${name}] is not JSON-serialisable and is not stored in Redis (other instances will not see it)`);
+  logger.warning(
+    `The session attribute [${name}] is not JSON-serialisable and is not stored in Redis (other instances will not see it)`,
+  );
 }
 
 function toRecord(id: string, flat: readonly string[], now: number): SessionRecord {
@@ -399,7 +434,11 @@ class RedisLockoutStore implements LockoutStore {
   }
 
   async registerFailure(user: string, now: number, policy: LockoutPolicy): Promise<LockoutRecord> {
-    const r = (await this.conn.eval(FAILURE, [this.key(user)], [String(now), String(policy.failureCount), String(policy.lockOutTime)])) as [number, string];
+    const r = (await this.conn.eval(
+      FAILURE,
+      [this.key(user)],
+      [String(now), String(policy.failureCount), String(policy.lockOutTime)],
+    )) as [number, string];
     return { failures: Number(r[0]), lastFailure: Number(r[1]) };
   }
 
@@ -428,7 +467,8 @@ export class RedisStateBackend implements StateBackend {
     const problem = redisUrlProblem(url);
     if (problem !== null) throw new TypeError(problem);
     const timeoutMs = options.timeoutMs ?? 300;
-    if (!(Number.isInteger(timeoutMs) && timeoutMs > 0)) throw new TypeError(`timeoutMs must be a positive integer, got ${String(options.timeoutMs)}`);
+    if (!(Number.isInteger(timeoutMs) && timeoutMs > 0))
+      throw new TypeError(`timeoutMs must be a positive integer, got ${String(options.timeoutMs)}`);
     this.conn = new Connection(url, timeoutMs, options.connectTimeoutMs ?? 1_000, options.failOpen ?? false);
     this.name = redact(url);
     this.prefix = options.prefix ?? 'tollgate:';

@@ -24,7 +24,8 @@ export function redisUrlProblem(url: string): string | null {
   if (u.hostname === '') return `"${url}" names no host`;
   const db = u.pathname.replace(/^\//, '');
   if (db !== '' && !/^\d{1,2}$/.test(db)) return `"${url}": the path must be a database number (/0 to /15)`;
-  for (const k of u.searchParams.keys()) return `"${url}": query parameters (${k}) are not read; give options in tollgate.config.json's store`;
+  for (const k of u.searchParams.keys())
+    return `"${url}": query parameters (${k}) are not read; give options in tollgate.config.json's store`;
   return null;
 }
 

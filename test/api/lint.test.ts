@@ -33,7 +33,10 @@ describe('tollgate/lint', () => {
   });
 
   it('takes rule levels and the config file as the CLI does', async () => {
-    const dir = tree({ ...withError, 'tollgate.config.json': JSON.stringify({ rules: { 'cors-no-allowed-origins': 'warn' } }) });
+    const dir = tree({
+      ...withError,
+      'tollgate.config.json': JSON.stringify({ rules: { 'cors-no-allowed-origins': 'warn' } }),
+    });
     expect((await lint(dir, { cwd: dir })).warningCount).toBe(1);
     expect((await lint(dir, { cwd: dir, config: false })).errorCount).toBe(1);
     expect((await lint(dir, { cwd: dir, rules: { 'cors-no-allowed-origins': 'off' } })).diagnostics).toEqual([]);

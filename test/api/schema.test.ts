@@ -2,7 +2,14 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { chainDocumentSchema, convertWebXml, jsonSchemas, schemaText, TollgateInputError, writeSchemas } from '../../src/api/schema.js';
+import {
+  chainDocumentSchema,
+  convertWebXml,
+  jsonSchemas,
+  schemaText,
+  TollgateInputError,
+  writeSchemas,
+} from '../../src/api/schema.js';
 
 const repo = join(import.meta.dirname, '..', '..');
 const out = mkdtempSync(join(tmpdir(), 'tollgate-api-schema-'));
@@ -11,10 +18,14 @@ afterAll(() => rmSync(out, { recursive: true, force: true }));
 describe('tollgate/schema', () => {
   it('gives the JSON Schemas committed under schemas/, byte for byte', () => {
     const schemas = jsonSchemas();
-    expect(schemaText(schemas.get('tollgate.chain.schema.json')!)).toBe(readFileSync(join(repo, 'schemas', 'tollgate.chain.schema.json'), 'utf8'));
+    expect(schemaText(schemas.get('tollgate.chain.schema.json')!)).toBe(
+      readFileSync(join(repo, 'schemas', 'tollgate.chain.schema.json'), 'utf8'),
+    );
     const written = writeSchemas(out);
     expect(written).toHaveLength(schemas.size);
-    expect(readFileSync(join(out, 'tollgate.config.schema.json'), 'utf8')).toBe(readFileSync(join(repo, 'schemas', 'tollgate.config.schema.json'), 'utf8'));
+    expect(readFileSync(join(out, 'tollgate.config.schema.json'), 'utf8')).toBe(
+      readFileSync(join(repo, 'schemas', 'tollgate.config.schema.json'), 'utf8'),
+    );
   });
 
   it('converts a web.xml to a chain document its own zod schema accepts', () => {

@@ -18,15 +18,19 @@ interface FolderRule {
 }
 
 function sourceFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? sourceFiles(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : []));
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? sourceFiles(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : [],
+  );
 }
 
 /** Every module reference in a file: static import/export ... from, bare imports, dynamic import() and require(). */
 export function importsOf(text: string): ImportSite[] {
   const code = text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
   const out: ImportSite[] = [];
-  for (const m of code.matchAll(/\b(import|export)\s+(type\s+)?(?:[\w*${}\s,]*?\s+from\s+)?['"]([^'"]+)['"]/g)) out.push({ spec: m[3]!, typeOnly: m[2] !== undefined });
-  for (const m of code.matchAll(/\b(?:import|require)\s*\(\s*['"]([^'"]+)['"]\s*\)/g)) out.push({ spec: m[1]!, typeOnly: false });
+  for (const m of code.matchAll(/\b(import|export)\s+(type\s+)?(?:[\w*${}\s,]*?\s+from\s+)?['"]([^'"]+)['"]/g))
+    out.push({ spec: m[3]!, typeOnly: m[2] !== undefined });
+  for (const m of code.matchAll(/\b(?:import|require)\s*\(\s*['"]([^'"]+)['"]\s*\)/g))
+    out.push({ spec: m[1]!, typeOnly: false });
   return out;
 }
 
@@ -60,7 +64,8 @@ function packageName(spec: string): string {
 
 /** Why an import breaks the rule of its folder, or null when it is allowed. */
 export function violation(rule: FolderRule, file: string, site: ImportSite): string | null {
-  if (site.spec.startsWith('node:')) return builtinModules.includes(site.spec.slice(5)) ? null : `unknown built-in ${site.spec}`;
+  if (site.spec.startsWith('node:'))
+    return builtinModules.includes(site.spec.slice(5)) ? null : `unknown built-in ${site.spec}`;
   if (!site.spec.startsWith('.')) {
     const kind = rule.packages.get(packageName(site.spec));
     if (kind === undefined) return `package ${site.spec} is not in ${rule.folder}'s row`;
@@ -81,7 +86,10 @@ describe('docs/architecture.md and the imports of src/', () => {
   it('reads the folder table and the import kinds of its rows', () => {
     const [row] = readRules('| `src/x` | what | `src/model`, `src/filters` (types), `zod` |');
     expect(row!.folder).toBe('src/x');
-    expect([...row!.folders]).toEqual([['src/model', 'value'], ['src/filters', 'types']]);
+    expect([...row!.folders]).toEqual([
+      ['src/model', 'value'],
+      ['src/filters', 'types'],
+    ]);
     expect([...row!.packages]).toEqual([['zod', 'value']]);
   });
 
@@ -92,14 +100,18 @@ describe('docs/architecture.md and the imports of src/', () => {
     expect(violation(row!, file, { spec: '../exchange.js', typeOnly: false })).toBeNull();
     expect(violation(row!, file, { spec: '../../filters/cors.js', typeOnly: true })).toBeNull();
     expect(violation(row!, file, { spec: '../../filters/cors.js', typeOnly: false })).toMatch(/types only/);
-    expect(violation(row!, file, { spec: '../../chain/index.js', typeOnly: true })).toMatch(/may not import src\/chain/);
+    expect(violation(row!, file, { spec: '../../chain/index.js', typeOnly: true })).toMatch(
+      /may not import src\/chain/,
+    );
     expect(violation(row!, file, { spec: 'zod', typeOnly: false })).toMatch(/package zod/);
     expect(violation(row!, file, { spec: 'node:not-a-module', typeOnly: false })).toMatch(/unknown built-in/);
     expect(violation(row!, file, { spec: 'node:http', typeOnly: false })).toBeNull();
   });
 
   it('lists every folder of src/ and no folder that does not exist', () => {
-    const onDisk = readdirSync(src).filter((n) => statSync(join(src, n)).isDirectory()).map((n) => `src/${n}`);
+    const onDisk = readdirSync(src)
+      .filter((n) => statSync(join(src, n)).isDirectory())
+      .map((n) => `src/${n}`);
     const listed = rules.map((r) => r.folder).filter((f) => f !== 'src');
     expect([...listed].sort()).toEqual([...onDisk].sort());
     expect(rules.some((r) => r.folder === 'src')).toBe(true);

@@ -80,12 +80,15 @@ describe('tollgate audit --format json', () => {
 
   it('says a manager control does not apply to a base without the manager, and applies to one with it', async () => {
     const without = await json(`${fixtures}/hardened`, 'stig-tomcat');
-    expect(without.entries.find((e) => e.control === 'V-222970')).toMatchObject({ status: 'not-applicable', findings: [] });
+    expect(without.entries.find((e) => e.control === 'V-222970')).toMatchObject({
+      status: 'not-applicable',
+      findings: [],
+    });
     const withManager = await json(`${fixtures}/stock`, 'stig-tomcat');
     expect(withManager.entries.find((e) => e.control === 'V-222970')!.status).not.toBe('not-applicable');
   });
 
-  it('lists every control of the benchmark once, in the benchmark\'s order', async () => {
+  it("lists every control of the benchmark once, in the benchmark's order", async () => {
     const { entries } = await json(`${fixtures}/hardened`, 'stig-tomcat');
     expect(entries).toHaveLength(83);
     expect(entries[0]!.control).toBe('V-222926');
@@ -98,7 +101,10 @@ describe('tollgate audit --format json', () => {
     decides(['stig-tomcat:V-222998'], { recommended: 'off', stig: 'off' });
     const { code, entries } = await json(`${fixtures}/stock`, 'stig-tomcat');
     expect(code).toBe(1);
-    expect(entries.find((e) => e.control === 'V-222998')).toMatchObject({ status: 'fail', findings: [{ ruleId: 'shutdown-port-default', line: 3 }] });
+    expect(entries.find((e) => e.control === 'V-222998')).toMatchObject({
+      status: 'fail',
+      findings: [{ ruleId: 'shutdown-port-default', line: 3 }],
+    });
     // The other benchmark's audit does not run it.
     const cis = await json(`${fixtures}/stock`, 'cis-tomcat-10.1');
     expect(cis.entries.flatMap((e) => e.findings).filter((f) => f.ruleId === 'shutdown-port-default')).toEqual([]);
@@ -113,11 +119,15 @@ describe('tollgate audit, text and html', () => {
     const lines = r.out.split('\n');
     const controls = lines.filter((l) => /^(pass|FAIL|manual|n\/a) /.test(l));
     expect(controls).toHaveLength(61);
-    expect(lines.find((l) => /^FAIL\s+3\.1 /.test(l))).toContain(`${fixtures}/stock/conf/server.xml:3:15 shutdown-port-default`);
+    expect(lines.find((l) => /^FAIL\s+3\.1 /.test(l))).toContain(
+      `${fixtures}/stock/conf/server.xml:3:15 shutdown-port-default`,
+    );
     expect(lines.find((l) => /^manual\s+10\.1 /.test(l))).toContain('check by hand: df $CATALINA_HOME');
     const { entries } = await json(`${fixtures}/stock`, 'cis-tomcat-10.1');
     const n = (status: string): number => entries.filter((e) => e.status === status).length;
-    expect(r.out).toContain(`61 controls: ${n('pass')} pass, ${n('fail')} fail, ${n('manual')} manual, ${n('not-applicable')} not applicable`);
+    expect(r.out).toContain(
+      `61 controls: ${n('pass')} pass, ${n('fail')} fail, ${n('manual')} manual, ${n('not-applicable')} not applicable`,
+    );
   });
 
   it('shows a finding a suppression comment accepted as a pass with its reason, and as a failure under --no-inline-config', async () => {
@@ -129,10 +139,14 @@ describe('tollgate audit, text and html', () => {
           '<!-- tollgate-disable-next-line shutdown-port-default :: firewalled, risk accepted by the ISSM -->\n<Server port="8005" shutdown="SHUTDOWN"><Service name="C"><Engine name="C" defaultHost="localhost"><Host name="localhost" appBase="webapps"/></Engine></Service></Server>\n',
       });
       const accepted = await run(['audit', dir, '--benchmark', 'cis-tomcat-10.1']);
-      expect(accepted.out.split('\n').find((l) => /^pass\s+3\.1 /.test(l))).toContain('firewalled, risk accepted by the ISSM');
+      expect(accepted.out.split('\n').find((l) => /^pass\s+3\.1 /.test(l))).toContain(
+        'firewalled, risk accepted by the ISSM',
+      );
       const strict = await run(['audit', dir, '--benchmark', 'cis-tomcat-10.1', '--no-inline-config']);
       expect(strict.code).toBe(1);
-      expect(strict.out.split('\n').find((l) => /^FAIL\s+3\.1 /.test(l))).toContain('server.xml:2:15 shutdown-port-default');
+      expect(strict.out.split('\n').find((l) => /^FAIL\s+3\.1 /.test(l))).toContain(
+        'server.xml:2:15 shutdown-port-default',
+      );
     } finally {
       cleanup();
     }
@@ -163,7 +177,9 @@ describe('tollgate audit usage', () => {
   it('refuses to audit a file Tomcat cannot read, naming file:line:column, instead of passing its controls', async () => {
     const { tree, cleanup } = await import('../lint/helpers.js');
     try {
-      const dir = tree({ 'conf/server.xml': '<Server port="8005" shutdown="SHUTDOWN">\n  <Service name="C">\n</Server>\n' });
+      const dir = tree({
+        'conf/server.xml': '<Server port="8005" shutdown="SHUTDOWN">\n  <Service name="C">\n</Server>\n',
+      });
       const r = await run(['audit', dir, '--benchmark', 'cis-tomcat-10.1']);
       expect(r.code).toBe(2);
       expect(r.err).toMatch(/server\.xml:\d+:\d+: /);
@@ -179,8 +195,10 @@ describe('tollgate audit on a file it could read', () => {
     const { tree, cleanup } = await import('../lint/helpers.js');
     try {
       const dir = tree({
-        'conf/server.xml': '<Server port="-1" shutdown="x"><Service name="C"><Engine name="C" defaultHost="localhost"><Host name="localhost" appBase="webapps"/></Engine></Service></Server>\n',
-        'webapps/app/WEB-INF/web.xml': '<?xml version="1.0"?>\n<!DOCTYPE web-app PUBLIC "-//Example//DTD Web//EN" "http://example.com/web-app.dtd">\n<web-app/>\n',
+        'conf/server.xml':
+          '<Server port="-1" shutdown="x"><Service name="C"><Engine name="C" defaultHost="localhost"><Host name="localhost" appBase="webapps"/></Engine></Service></Server>\n',
+        'webapps/app/WEB-INF/web.xml':
+          '<?xml version="1.0"?>\n<!DOCTYPE web-app PUBLIC "-//Example//DTD Web//EN" "http://example.com/web-app.dtd">\n<web-app/>\n',
       });
       const r = await run(['audit', dir, '--benchmark', 'stig-tomcat', '--format', 'json']);
       expect(r.err).toBe('');
@@ -192,17 +210,22 @@ describe('tollgate audit on a file it could read', () => {
 });
 
 describe('a finding that names the controls it fails', () => {
-  it('fails only those of its rule\'s controls, and every format shows them', async () => {
+  it("fails only those of its rule's controls, and every format shows them", async () => {
     // The auditd controls stand in again: no real rule decides them.
     decides(['stig-tomcat:V-222998', 'stig-tomcat:V-222999'], { stig: 'warning' });
     const check = rule.check!;
     rule.check = (ctx) => check({ ...ctx, report: (d) => ctx.report({ ...d, benchmarks: ['stig-tomcat:V-222999'] }) });
     try {
       const { entries } = await json(`${fixtures}/stock`, 'stig-tomcat');
-      expect(entries.find((e) => e.control === 'V-222999')).toMatchObject({ status: 'fail', findings: [{ ruleId: 'shutdown-port-default' }] });
+      expect(entries.find((e) => e.control === 'V-222999')).toMatchObject({
+        status: 'fail',
+        findings: [{ ruleId: 'shutdown-port-default' }],
+      });
       expect(entries.find((e) => e.control === 'V-222998')).toMatchObject({ status: 'pass', findings: [] });
       const lint = await run(['lint', `${fixtures}/stock`, '--format', 'json', '--profile', 'stig']);
-      const messages = (JSON.parse(lint.out) as { messages: { ruleId: string; benchmarks?: string[] }[] }[]).flatMap((f) => f.messages);
+      const messages = (JSON.parse(lint.out) as { messages: { ruleId: string; benchmarks?: string[] }[] }[]).flatMap(
+        (f) => f.messages,
+      );
       expect(messages.find((m) => m.ruleId === 'shutdown-port-default')!.benchmarks).toEqual(['stig-tomcat:V-222999']);
       const stylish = await run(['lint', `${fixtures}/stock`, '--profile', 'stig']);
       expect(stylish.out).toContain('shutdown-port-default (STIG V-222999)');
@@ -214,7 +237,11 @@ describe('a finding that names the controls it fails', () => {
   it('names a file outside the working directory by its absolute path', async () => {
     decides(['cis-tomcat-10.1:3.1']);
     let out = '';
-    await main(['audit', join(root, fixtures, 'stock'), '--benchmark', 'cis-tomcat-10.1', '--format', 'json'], { stdout: (t) => (out += t), stderr: () => {}, cwd: join(root, 'docs') });
+    await main(['audit', join(root, fixtures, 'stock'), '--benchmark', 'cis-tomcat-10.1', '--format', 'json'], {
+      stdout: (t) => (out += t),
+      stderr: () => {},
+      cwd: join(root, 'docs'),
+    });
     const entry = (JSON.parse(out) as Entry[]).find((e) => e.control === '3.1')!;
     expect(entry.findings[0]!.file).toBe(join(root, fixtures, 'stock', 'conf', 'server.xml'));
   });
@@ -227,18 +254,31 @@ describe('the audit with the hardening rules main has', () => {
     try {
       for (const benchmark of ['cis-tomcat-10.1', 'stig-tomcat']) {
         let out = '';
-        const code = await main(['audit', '.', '--benchmark', benchmark, '--format', 'json'], { stdout: (t) => (out += t), stderr: () => {}, cwd: dir });
+        const code = await main(['audit', '.', '--benchmark', benchmark, '--format', 'json'], {
+          stdout: (t) => (out += t),
+          stderr: () => {},
+          cwd: dir,
+        });
         const entries = JSON.parse(out) as Entry[];
-        expect(entries.filter((e) => e.status === 'fail'), benchmark).toEqual([]);
+        expect(
+          entries.filter((e) => e.status === 'fail'),
+          benchmark,
+        ).toEqual([]);
         expect(entries.filter((e) => e.status === 'pass').length, benchmark).toBeGreaterThan(40);
         expect(code).toBe(0);
       }
       // The same copy with the benchmarks' own account names: the owner controls fail, nothing else.
       rmSync(join(dir, 'tollgate.config.json'));
       let out = '';
-      await main(['audit', '.', '--benchmark', 'stig-tomcat', '--format', 'json'], { stdout: (t) => (out += t), stderr: () => {}, cwd: dir });
+      await main(['audit', '.', '--benchmark', 'stig-tomcat', '--format', 'json'], {
+        stdout: (t) => (out += t),
+        stderr: () => {},
+        cwd: dir,
+      });
       const failed = (JSON.parse(out) as Entry[]).filter((e) => e.status === 'fail');
-      expect(new Set(failed.flatMap((e) => e.findings.map((f) => f.ruleId)))).toEqual(new Set(['file-owner-unexpected']));
+      expect(new Set(failed.flatMap((e) => e.findings.map((f) => f.ruleId)))).toEqual(
+        new Set(['file-owner-unexpected']),
+      );
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -261,7 +301,10 @@ describe('the audit with the hardening rules main has', () => {
       expect(status('V-222938')).toBe('pass');
       // Five failures is what the STIG asks; 300 s is half its lock-out time.
       expect(status('V-222981')).toBe('pass');
-      expect(entries.find((e) => e.control === 'V-222982')).toMatchObject({ status: 'fail', findings: [{ ruleId: 'lockout-realm-weak', line: 2 }] });
+      expect(entries.find((e) => e.control === 'V-222982')).toMatchObject({
+        status: 'fail',
+        findings: [{ ruleId: 'lockout-realm-weak', line: 2 }],
+      });
     } finally {
       cleanup();
     }

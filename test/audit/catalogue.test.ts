@@ -9,9 +9,22 @@ describe('the control catalogue', () => {
     const sections = new Map<string, number>();
     for (const id of ids) sections.set(id.split('.')[0]!, (sections.get(id.split('.')[0]!) ?? 0) + 1);
     // Recommendations per section, as the benchmark numbers them.
-    expect(Object.fromEntries(sections)).toEqual({ '1': 2, '2': 7, '3': 2, '4': 15, '5': 2, '6': 5, '7': 6, '8': 1, '9': 2, '10': 19 });
+    expect(Object.fromEntries(sections)).toEqual({
+      '1': 2,
+      '2': 7,
+      '3': 2,
+      '4': 15,
+      '5': 2,
+      '6': 5,
+      '7': 6,
+      '8': 1,
+      '9': 2,
+      '10': 19,
+    });
     for (const [section, n] of sections) {
-      expect(ids.filter((id) => id.startsWith(`${section}.`))).toEqual(Array.from({ length: n }, (_, i) => `${section}.${i + 1}`));
+      expect(ids.filter((id) => id.startsWith(`${section}.`))).toEqual(
+        Array.from({ length: n }, (_, i) => `${section}.${i + 1}`),
+      );
     }
     expect(new Set(CATALOGUE['cis-tomcat-10.1'].controls.map((c) => c.level))).toEqual(new Set(['Level 1', 'Level 2']));
   });
@@ -29,7 +42,11 @@ describe('the control catalogue', () => {
     // Numbers the STIG skips.
     expect(controls.map((c) => c.id)).not.toContain('V-222972');
     expect(controls.map((c) => c.id)).not.toContain('V-222992');
-    expect(controls.find((c) => c.id === 'V-222935')).toMatchObject({ stigId: 'TCAT-AS-000100', title: 'Connectors must be secured.', level: 'CAT II (medium)' });
+    expect(controls.find((c) => c.id === 'V-222935')).toMatchObject({
+      stigId: 'TCAT-AS-000100',
+      title: 'Connectors must be secured.',
+      level: 'CAT II (medium)',
+    });
   });
 
   it('says for every control what to check by hand, in one line', () => {
@@ -44,7 +61,9 @@ describe('the control catalogue', () => {
 
   it('knows every control a rule names in its benchmarks (a misspelt id would never fail an audit)', () => {
     const known = new Set(BENCHMARKS.flatMap((b) => CATALOGUE[b].controls.map((c) => `${b}:${c.id}`)));
-    const unknown = RULES.flatMap((r) => (r.meta.benchmarks ?? []).filter((ref) => !known.has(ref)).map((ref) => `${r.meta.id}: ${ref}`));
+    const unknown = RULES.flatMap((r) =>
+      (r.meta.benchmarks ?? []).filter((ref) => !known.has(ref)).map((ref) => `${r.meta.id}: ${ref}`),
+    );
     expect(unknown).toEqual([]);
   });
 });

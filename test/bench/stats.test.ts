@@ -24,9 +24,13 @@ describe('timeWithCosts', () => {
 
   it('reports no collection for a run that allocates nothing', async () => {
     let n = 0;
-    const r = await timeWithCosts(() => {
-      for (let i = 0; i < 1000; i++) n += i;
-    }, 5, 1);
+    const r = await timeWithCosts(
+      () => {
+        for (let i = 0; i < 1000; i++) n += i;
+      },
+      5,
+      1,
+    );
     expect(n).toBeGreaterThan(0);
     expect(r.gcMs.median).toBe(0);
   });
@@ -35,7 +39,10 @@ describe('timeWithCosts', () => {
 describe('splitCosts and costCell', () => {
   it('separates a child result into its timing and its costs', () => {
     const t = { median: 2, min: 1, max: 3, runs: 3 };
-    const c = { gcMs: { median: 1.25, min: 0, max: 2, runs: 3 }, pageFaults: { median: 3160, min: 3000, max: 4000, runs: 3 } };
+    const c = {
+      gcMs: { median: 1.25, min: 0, max: 2, runs: 3 },
+      pageFaults: { median: 3160, min: 3000, max: 4000, runs: 3 },
+    };
     expect(splitCosts({ ...t, ...c })).toEqual({ timing: t, costs: c });
     expect(splitCosts(t)).toEqual({ timing: t });
     expect(costCell(c)).toBe('1.3 / 3,160');

@@ -79,7 +79,13 @@ describe('findContext', () => {
 
   it('lists every context with its merged configuration once', () => {
     const all = contextsOf(base);
-    expect(all.map((c) => `${c.host.name}${c.context.path || '/'}`).sort()).toEqual(['localhost/', 'localhost/nested', 'localhost/nested/deep', 'other.example/', 'wildhost/']);
+    expect(all.map((c) => `${c.host.name}${c.context.path || '/'}`).sort()).toEqual([
+      'localhost/',
+      'localhost/nested',
+      'localhost/nested/deep',
+      'other.example/',
+      'wildhost/',
+    ]);
     expect(contextsOf(base)[0]!.merged).toBe(all[0]!.merged);
   });
 });

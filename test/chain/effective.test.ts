@@ -3,9 +3,15 @@ import { effectiveChain, mergeWebApp, resolveServlet, selectorTableOf } from '..
 import type { Dispatcher } from '../../src/model/index.js';
 import { appXml, filter, globalXml, mapping, servlet, servletMapping, STANDARD_GLOBAL, welcome } from './helpers.js';
 
-const global = globalXml(STANDARD_GLOBAL + filter('G1') + filter('G2') + mapping('G2', { servlets: ['default'] }) + mapping('G1'));
-const order = (app: ReturnType<typeof mergeWebApp>, path: string, d: Dispatcher = 'REQUEST', exists?: (p: string) => boolean): string[] =>
-  effectiveChain(app, path, d, exists).entries.map((e) => e.filter.name);
+const global = globalXml(
+  STANDARD_GLOBAL + filter('G1') + filter('G2') + mapping('G2', { servlets: ['default'] }) + mapping('G1'),
+);
+const order = (
+  app: ReturnType<typeof mergeWebApp>,
+  path: string,
+  d: Dispatcher = 'REQUEST',
+  exists?: (p: string) => boolean,
+): string[] => effectiveChain(app, path, d, exists).entries.map((e) => e.filter.name);
 
 describe('resolveServlet (the Mapper)', () => {
   const app = mergeWebApp(
@@ -57,8 +63,22 @@ describe('welcome files', () => {
   const exists = (p: string): boolean => files.has(p);
 
   it('serves the first welcome file that exists through the default servlet, and filters see its path', () => {
-    const app = mergeWebApp(global, null, appXml(filter('W_ROOT') + mapping('W_ROOT', { urls: ['/'] }) + filter('W_PAGE') + mapping('W_PAGE', { urls: ['/page.html', '/sub/page.html'] }) + welcome('nothing.html', 'page.html')));
-    expect(resolveServlet(app, '/', exists)).toMatchObject({ servletName: 'default', requestPath: '/page.html', welcomeFile: 'page.html' });
+    const app = mergeWebApp(
+      global,
+      null,
+      appXml(
+        filter('W_ROOT') +
+          mapping('W_ROOT', { urls: ['/'] }) +
+          filter('W_PAGE') +
+          mapping('W_PAGE', { urls: ['/page.html', '/sub/page.html'] }) +
+          welcome('nothing.html', 'page.html'),
+      ),
+    );
+    expect(resolveServlet(app, '/', exists)).toMatchObject({
+      servletName: 'default',
+      requestPath: '/page.html',
+      welcomeFile: 'page.html',
+    });
     expect(order(app, '/', 'REQUEST', exists)).toEqual(['W_PAGE', 'G1', 'G2']);
     expect(order(app, '/sub/', 'REQUEST', exists)).toEqual(['W_PAGE', 'G1', 'G2']);
   });
@@ -69,15 +89,30 @@ describe('welcome files', () => {
   });
 
   it('maps a welcome file by extension without a file, except for the resource-only jsp servlet', () => {
-    const app = mergeWebApp(global, null, appXml(servlet('doer') + servletMapping('doer', '*.do') + welcome('index.do')));
-    expect(resolveServlet(app, '/', exists)).toMatchObject({ servletName: 'doer', kind: 'extension', requestPath: '/index.do' });
+    const app = mergeWebApp(
+      global,
+      null,
+      appXml(servlet('doer') + servletMapping('doer', '*.do') + welcome('index.do')),
+    );
+    expect(resolveServlet(app, '/', exists)).toMatchObject({
+      servletName: 'doer',
+      kind: 'extension',
+      requestPath: '/index.do',
+    });
     const jsp = mergeWebApp(global, null, appXml(welcome('index.jsp', 'index.html')));
-    expect(resolveServlet(jsp, '/jspdir/', exists)).toMatchObject({ servletName: 'default', requestPath: '/jspdir/index.html' });
+    expect(resolveServlet(jsp, '/jspdir/', exists)).toMatchObject({
+      servletName: 'default',
+      requestPath: '/jspdir/index.html',
+    });
     expect(resolveServlet(jsp, '/', () => false)).toMatchObject({ servletName: 'default', requestPath: '/' });
   });
 
   it('lets the context-root filter pattern "" and "/" match only when no welcome file is used', () => {
-    const app = mergeWebApp(global, null, appXml(filter('SLASH') + mapping('SLASH', { urls: ['/'] }) + filter('EMPTY') + mapping('EMPTY', { urls: [''] })));
+    const app = mergeWebApp(
+      global,
+      null,
+      appXml(filter('SLASH') + mapping('SLASH', { urls: ['/'] }) + filter('EMPTY') + mapping('EMPTY', { urls: [''] })),
+    );
     expect(order(app, '/', 'REQUEST', () => false)).toEqual(['SLASH', 'EMPTY', 'G1', 'G2']);
     expect(order(app, '/', 'REQUEST', exists)).toEqual(['G1', 'G2']);
   });
@@ -85,7 +120,18 @@ describe('welcome files', () => {
 
 describe('effectiveChain (ApplicationFilterFactory)', () => {
   it('runs url-pattern mappings first, then servlet-name mappings, each in mapping order', () => {
-    const app = mergeWebApp(global, null, appXml(filter('B') + filter('C') + filter('D') + mapping('B', { servlets: ['default'] }) + mapping('C') + mapping('D', { urls: ['*.html'], servlets: ['default'] })));
+    const app = mergeWebApp(
+      global,
+      null,
+      appXml(
+        filter('B') +
+          filter('C') +
+          filter('D') +
+          mapping('B', { servlets: ['default'] }) +
+          mapping('C') +
+          mapping('D', { urls: ['*.html'], servlets: ['default'] }),
+      ),
+    );
     const chain = effectiveChain(app, '/index.html');
     expect(chain.entries.map((e) => e.filter.name)).toEqual(['C', 'D', 'G1', 'B', 'G2']);
     expect(chain.entries.map(({ matchedBy: { kind, value } }) => ({ kind, value }))).toEqual([
@@ -98,7 +144,21 @@ describe('effectiveChain (ApplicationFilterFactory)', () => {
   });
 
   it('runs a filter mapped twice once, at its first place', () => {
-    const app = mergeWebApp(global, null, appXml(filter('F') + filter('H') + filter('K') + mapping('F') + mapping('H', { servlets: ['default'] }) + mapping('K', { urls: ['*.html'] }) + mapping('F', { urls: ['*.html'] }) + mapping('H') + mapping('K')));
+    const app = mergeWebApp(
+      global,
+      null,
+      appXml(
+        filter('F') +
+          filter('H') +
+          filter('K') +
+          mapping('F') +
+          mapping('H', { servlets: ['default'] }) +
+          mapping('K', { urls: ['*.html'] }) +
+          mapping('F', { urls: ['*.html'] }) +
+          mapping('H') +
+          mapping('K'),
+      ),
+    );
     const chain = effectiveChain(app, '/index.html');
     expect(chain.entries.map((e) => e.filter.name)).toEqual(['F', 'K', 'H', 'G1', 'G2']);
     // H runs where its second mapping (url-pattern /*, line 10) put it, not at its servlet-name mapping.
@@ -109,7 +169,11 @@ describe('effectiveChain (ApplicationFilterFactory)', () => {
   it('matches servlet-name "*" against whatever servlet is selected', () => {
     const app = mergeWebApp(global, null, appXml(filter('D') + mapping('D', { servlets: ['*'] })));
     expect(order(app, '/none.jsp')).toEqual(['G1', 'D']);
-    expect(effectiveChain(app, '/none.jsp').entries[1]!.matchedBy).toMatchObject({ kind: 'servlet-name', value: '*', span: { line: 4 } });
+    expect(effectiveChain(app, '/none.jsp').entries[1]!.matchedBy).toMatchObject({
+      kind: 'servlet-name',
+      value: '*',
+      span: { line: 4 },
+    });
   });
 
   it('keeps each mapping to its dispatcher types', () => {
@@ -141,10 +205,23 @@ describe('effectiveChain (ApplicationFilterFactory)', () => {
 
 describe('selectorTableOf (what compiled chain modules carry)', () => {
   it('lists filters by index, decoded patterns, effective dispatchers and "*" servlet names', () => {
-    const app = mergeWebApp(global, null, appXml(filter('A') + mapping('A', { urls: ['/enc%20dir/*'], servlets: ['*'], dispatchers: ['error'] }) + mapping('Nope')));
+    const app = mergeWebApp(
+      global,
+      null,
+      appXml(
+        filter('A') +
+          mapping('A', { urls: ['/enc%20dir/*'], servlets: ['*'], dispatchers: ['error'] }) +
+          mapping('Nope'),
+      ),
+    );
     const { filters, table } = selectorTableOf(app);
     expect(filters.map((f) => f.name)).toEqual(['A', 'G1', 'G2']);
-    expect(table.filterMappings[0]).toEqual({ filter: 0, urlPatterns: ['/enc dir/*'], servletNames: ['*'], dispatchers: ['ERROR'] });
+    expect(table.filterMappings[0]).toEqual({
+      filter: 0,
+      urlPatterns: ['/enc dir/*'],
+      servletNames: ['*'],
+      dispatchers: ['ERROR'],
+    });
     expect(table.filterMappings[1]!.filter).toBe(-1);
     expect(table.servletMappings).toContainEqual({ pattern: '/', servlet: 'default' });
     expect(table.welcomeFiles).toEqual(['index.html']);

@@ -1,13 +1,29 @@
 import { describe, expect, it } from 'vitest';
 import { javaHashMapOrder, mergeWebApp, type MergedWebApp } from '../../src/chain/index.js';
-import { appXml, filter, globalXml, hostXml, mapping, mime, servlet, servletMapping, STANDARD_GLOBAL, timeout, webXml, welcome } from './helpers.js';
+import {
+  appXml,
+  filter,
+  globalXml,
+  hostXml,
+  mapping,
+  mime,
+  servlet,
+  servletMapping,
+  STANDARD_GLOBAL,
+  timeout,
+  webXml,
+  welcome,
+} from './helpers.js';
 
 const names = (m: MergedWebApp): string[] => m.filterMappings.map((x) => `${x.filterName}:${x.origin}`);
-const params = (m: MergedWebApp, name: string): Record<string, string> => Object.fromEntries(m.filters.get(name)!.initParams.map((p) => [p.name.value, p.value.value]));
+const params = (m: MergedWebApp, name: string): Record<string, string> =>
+  Object.fromEntries(m.filters.get(name)!.initParams.map((p) => [p.name.value, p.value.value]));
 const errors = (m: MergedWebApp): string[] => m.diagnostics.filter((d) => d.severity === 'error').map((d) => d.ruleId);
 
 describe('filter mappings', () => {
-  const global = globalXml(STANDARD_GLOBAL + filter('G1') + filter('G2') + mapping('G2', { servlets: ['default'] }) + mapping('G1'));
+  const global = globalXml(
+    STANDARD_GLOBAL + filter('G1') + filter('G2') + mapping('G2', { servlets: ['default'] }) + mapping('G1'),
+  );
 
   it("puts the app's mappings first, then the global ones", () => {
     const m = mergeWebApp(global, null, appXml(filter('A') + mapping('A')));
@@ -23,18 +39,35 @@ describe('filter mappings', () => {
 
   it('appends the host defaults after conf/web.xml, as one descriptor', () => {
     const host = hostXml(filter('HD') + mapping('HD'));
-    expect(names(mergeWebApp(global, host, appXml(filter('A') + mapping('A'))))).toEqual(['A:app', 'G2:global', 'G1:global', 'HD:host']);
+    expect(names(mergeWebApp(global, host, appXml(filter('A') + mapping('A'))))).toEqual([
+      'A:app',
+      'G2:global',
+      'G1:global',
+      'HD:host',
+    ]);
   });
 
   it('reads dispatchers case-insensitively, ignores unknown ones, and defaults to REQUEST', () => {
-    const m = mergeWebApp(global, null, appXml(filter('A') + mapping('A', { urls: ['/*'], dispatchers: ['forward', 'BOGUS'] }) + mapping('G1', { urls: ['/*'], dispatchers: ['REQUESTS'] })));
+    const m = mergeWebApp(
+      global,
+      null,
+      appXml(
+        filter('A') +
+          mapping('A', { urls: ['/*'], dispatchers: ['forward', 'BOGUS'] }) +
+          mapping('G1', { urls: ['/*'], dispatchers: ['REQUESTS'] }),
+      ),
+    );
     expect(m.filterMappings[0]!.dispatchers).toEqual(['FORWARD']);
     expect(m.filterMappings[1]!.dispatchers).toEqual(['REQUEST']);
     expect(m.filterMappings[1]!.dispatcherMask).toBe(1);
   });
 
   it('decodes url-patterns and keeps the written text as the source', () => {
-    const m = mergeWebApp(global, null, appXml(filter('A') + mapping('A', { urls: ['/enc%20dir/*', '*'], servlets: ['*', 'jsp'] })));
+    const m = mergeWebApp(
+      global,
+      null,
+      appXml(filter('A') + mapping('A', { urls: ['/enc%20dir/*', '*'], servlets: ['*', 'jsp'] })),
+    );
     const a = m.filterMappings[0]!;
     expect(a.urlPatterns.map((u) => [u.pattern, u.kind, u.source.value])).toEqual([
       ['/enc dir/*', 'path', '/enc%20dir/*'],
@@ -46,7 +79,9 @@ describe('filter mappings', () => {
 });
 
 describe('filter definitions', () => {
-  const global = globalXml(STANDARD_GLOBAL + filter('G1', { probe: 'global', extra: 'from-global' }, 'org.example.Global') + mapping('G1'));
+  const global = globalXml(
+    STANDARD_GLOBAL + filter('G1', { probe: 'global', extra: 'from-global' }, 'org.example.Global') + mapping('G1'),
+  );
 
   it("keeps the app's class and params and inherits the params it does not set", () => {
     const m = mergeWebApp(global, null, appXml(filter('G1', { probe: 'app' }, 'org.example.App')));
@@ -70,7 +105,16 @@ describe('filter definitions', () => {
   });
 
   it('keeps the last value of an init-param written twice', () => {
-    const m = mergeWebApp(global, null, appXml(filter('A', {}) .replace('</filter>', '<init-param><param-name>k</param-name><param-value>1</param-value></init-param><init-param><param-name>k</param-name><param-value>2</param-value></init-param></filter>')));
+    const m = mergeWebApp(
+      global,
+      null,
+      appXml(
+        filter('A', {}).replace(
+          '</filter>',
+          '<init-param><param-name>k</param-name><param-value>1</param-value></init-param><init-param><param-name>k</param-name><param-value>2</param-value></init-param></filter>',
+        ),
+      ),
+    );
     expect(params(m, 'A')).toEqual({ k: '2' });
   });
 
@@ -95,7 +139,9 @@ describe('where Tomcat stops reading a descriptor', () => {
     const host = hostXml(filter('HD') + filter('G1') + mapping('HD') + welcome('home.html'));
     const m = mergeWebApp(global, host, null);
     expect(m.startup).toBe('first-on-host-fails');
-    expect(m.diagnostics.find((d) => d.ruleId === 'duplicate-filter-name')!.message).toMatch(/first application the host deploys fails/);
+    expect(m.diagnostics.find((d) => d.ruleId === 'duplicate-filter-name')!.message).toMatch(
+      /first application the host deploys fails/,
+    );
     expect(m.filters.has('HD')).toBe(true);
     expect(names(m)).toEqual(['G1:global']);
     expect(m.welcomeFiles).toEqual(['index.html']);
@@ -111,7 +157,9 @@ describe('where Tomcat stops reading a descriptor', () => {
   });
 
   it('stops at a bad %-escape and at a session timeout that is not a Java int', () => {
-    expect(errors(mergeWebApp(global, null, appXml(filter('Q') + mapping('Q', { urls: ['/x%zz'] }))))).toContain('invalid-url-pattern');
+    expect(errors(mergeWebApp(global, null, appXml(filter('Q') + mapping('Q', { urls: ['/x%zz'] }))))).toContain(
+      'invalid-url-pattern',
+    );
     for (const t of ['abc', '4.0', '99999999999', '']) {
       const m = mergeWebApp(global, null, appXml(timeout(t)));
       expect(m.startup, t).toBe('fails');
@@ -131,7 +179,11 @@ describe('what the context refuses after merging', () => {
     ['a mapping with no target', filter('T') + mapping('T', {}), 'webxml-missing-element'],
     ['an invalid filter url-pattern', filter('T') + mapping('T', { urls: ['*.do/x'] }), 'invalid-url-pattern'],
     ['a pattern without a slash', filter('T') + mapping('T', { urls: ['foo'] }), 'invalid-url-pattern'],
-    ['a servlet mapping to an undefined servlet', servletMapping('ghost', '/ghost'), 'servlet-mapping-undefined-servlet'],
+    [
+      'a servlet mapping to an undefined servlet',
+      servletMapping('ghost', '/ghost'),
+      'servlet-mapping-undefined-servlet',
+    ],
     ['"*" as a servlet url-pattern', servlet('s') + servletMapping('s', '*'), 'invalid-url-pattern'],
   ])('%s', (_what, body, rule) => {
     const m = mergeWebApp(global, null, appXml(body));
@@ -151,7 +203,9 @@ describe('what the context refuses after merging', () => {
 });
 
 describe('servlets and servlet mappings', () => {
-  const global = globalXml(STANDARD_GLOBAL + servlet('probe', { a: 'global', b: 'global' }) + servletMapping('probe', '/probe'));
+  const global = globalXml(
+    STANDARD_GLOBAL + servlet('probe', { a: 'global', b: 'global' }) + servletMapping('probe', '/probe'),
+  );
 
   it("replaces the global mapping of a pattern the app maps, and keeps the servlet's other global patterns", () => {
     const m = mergeWebApp(global, null, appXml(servlet('myjsp') + servletMapping('myjsp', '*.jsp')));
@@ -201,7 +255,10 @@ describe('welcome files, session timeout, MIME types', () => {
   });
 
   it('joins repeated welcome-file lists, drops duplicates and empty entries', () => {
-    expect(mergeWebApp(global, null, appXml(welcome('a.html', 'b.html') + welcome('a.html', '') + welcome('c.html'))).welcomeFiles).toEqual(['a.html', 'b.html', 'c.html']);
+    expect(
+      mergeWebApp(global, null, appXml(welcome('a.html', 'b.html') + welcome('a.html', '') + welcome('c.html')))
+        .welcomeFiles,
+    ).toEqual(['a.html', 'b.html', 'c.html']);
   });
 
   it('takes the session timeout from the app, else the host, else conf/web.xml, else 30', () => {
@@ -216,7 +273,11 @@ describe('welcome files, session timeout, MIME types', () => {
   });
 
   it('lets the app and the host override MIME types per extension, lower-cased', () => {
-    const m = mergeWebApp(global, hostXml(mime('abc', 'text/x-host')), appXml(mime('xyz', 'text/x-app') + mime('QQ', 'text/x-qq')));
+    const m = mergeWebApp(
+      global,
+      hostXml(mime('abc', 'text/x-host')),
+      appXml(mime('xyz', 'text/x-app') + mime('QQ', 'text/x-qq')),
+    );
     expect(Object.fromEntries(m.mimeMappings)).toEqual({ xyz: 'text/x-app', abc: 'text/x-host', qq: 'text/x-qq' });
   });
 
@@ -244,10 +305,18 @@ describe('javaHashMapOrder (java.util.HashMap iteration order, checked against J
 });
 
 describe('tomcat-web.xml and missing descriptors', () => {
-  const global = globalXml(STANDARD_GLOBAL + filter('G1') + filter('G2') + mapping('G2', { servlets: ['default'] }) + mapping('G1'));
+  const global = globalXml(
+    STANDARD_GLOBAL + filter('G1') + filter('G2') + mapping('G2', { servlets: ['default'] }) + mapping('G1'),
+  );
 
   it('merges WEB-INF/tomcat-web.xml after web.xml and before the defaults', () => {
-    const tomcatWeb = webXml(filter('T') + mapping('T') + mapping('G1', { urls: ['/nothing/*'] }) + filter('G2', { probe: 'tomcat-web', x: 'y' }), '/base/webapps/app/WEB-INF/tomcat-web.xml');
+    const tomcatWeb = webXml(
+      filter('T') +
+        mapping('T') +
+        mapping('G1', { urls: ['/nothing/*'] }) +
+        filter('G2', { probe: 'tomcat-web', x: 'y' }),
+      '/base/webapps/app/WEB-INF/tomcat-web.xml',
+    );
     const m = mergeWebApp(global, null, appXml(filter('A') + mapping('A') + filter('G2', { probe: 'app' })), tomcatWeb);
     expect(names(m)).toEqual(['A:app', 'T:tomcat-web', 'G1:tomcat-web', 'G2:global']);
     expect(params(m, 'G2')).toEqual({ probe: 'app', x: 'y' });

@@ -8,7 +8,16 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { effectiveChain, findContext, findHost, mergedOf, mergeWebApp, type ChainEntry, type MergedWebApp, type ServletMatchKind } from '../../src/chain/index.js';
+import {
+  effectiveChain,
+  findContext,
+  findHost,
+  mergedOf,
+  mergeWebApp,
+  type ChainEntry,
+  type MergedWebApp,
+  type ServletMatchKind,
+} from '../../src/chain/index.js';
 import type { CatalinaBase, Dispatcher, LoadedContext, Param } from '../../src/model/index.js';
 import { loadBase, parseWebXml } from '../../src/parser/index.js';
 
@@ -41,7 +50,9 @@ interface Declared {
 }
 
 const root = join(import.meta.dirname, '..', 'fixtures', 'ordering');
-const scenarios = readdirSync(root).filter((d) => existsSync(join(root, d, 'observed.json'))).sort();
+const scenarios = readdirSync(root)
+  .filter((d) => existsSync(join(root, d, 'observed.json')))
+  .sort();
 
 /** The label ProbeFilter / ProbeServlet print: name, sorted init-params, dispatcher. */
 function paramsLabel(name: string, params: readonly Param[]): string {
@@ -53,7 +64,13 @@ function label(e: ChainEntry, dispatcher: Dispatcher): string {
   return `${paramsLabel(e.filter.name, e.filter.initParams)}@${dispatcher}`;
 }
 
-const KIND_OF_MATCH: Record<string, ServletMatchKind> = { EXACT: 'exact', PATH: 'path', EXTENSION: 'extension', DEFAULT: 'default', CONTEXT_ROOT: 'context-root' };
+const KIND_OF_MATCH: Record<string, ServletMatchKind> = {
+  EXACT: 'exact',
+  PATH: 'path',
+  EXTENSION: 'extension',
+  DEFAULT: 'default',
+  CONTEXT_ROOT: 'context-root',
+};
 
 /** Which diagnostic explains each reason Tomcat logged for refusing a context. */
 const RULE_FOR_REASON: [RegExp, string][] = [
@@ -76,7 +93,12 @@ function isFile(p: string): boolean {
 }
 
 /** The loader does not read WEB-INF/tomcat-web.xml; Tomcat does, so the test supplies it. */
-function mergedFor(base: CatalinaBase, context: LoadedContext, fallback: MergedWebApp, hostDefault: CatalinaBase['hosts'][number]['webXmlDefault']): MergedWebApp {
+function mergedFor(
+  base: CatalinaBase,
+  context: LoadedContext,
+  fallback: MergedWebApp,
+  hostDefault: CatalinaBase['hosts'][number]['webXmlDefault'],
+): MergedWebApp {
   const file = join(context.docBase, 'WEB-INF', 'tomcat-web.xml');
   if (context.tomcatWebXml !== undefined || !existsSync(file)) return fallback;
   const tomcatWeb = parseWebXml(readFileSync(file), file).webXml;
@@ -130,7 +152,8 @@ for (const scenario of scenarios) {
         const exists = (p: string): boolean => isFile(join(context.docBase, p));
         const request = effectiveChain(merged, match.path, 'REQUEST', exists);
         const got = request.entries.map((e) => label(e, 'REQUEST'));
-        for (const d of extra) got.push(...effectiveChain(merged, d.path, d.dispatcher, exists).entries.map((e) => label(e, d.dispatcher)));
+        for (const d of extra)
+          got.push(...effectiveChain(merged, d.path, d.dispatcher, exists).entries.map((e) => label(e, d.dispatcher)));
         expect(got).toEqual(r.order);
 
         const seen = r.dispatches.find((d) => d.dispatcher === 'REQUEST');

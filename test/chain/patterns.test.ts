@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { compilePattern, decodeUrlPattern, matchesFilterUrlPattern, unusualUrlPattern, validateUrlPattern } from '../../src/chain/index.js';
+import {
+  compilePattern,
+  decodeUrlPattern,
+  matchesFilterUrlPattern,
+  unusualUrlPattern,
+  validateUrlPattern,
+} from '../../src/chain/index.js';
 
 describe('validateUrlPattern (StandardContext.validateURLPattern)', () => {
   it.each(['', '/', '/*', '/a', '/a/*', '*.do', '/foo*', '/a b', '*.tar.gz'])('accepts %j', (p) => {

@@ -28,7 +28,12 @@ describe('tollgate lint --fix', () => {
   });
 
   it('normalises the case of a boolean (TRUE -> true) and leaves "yes" for a person to decide', async () => {
-    const dir = tree(app(filter('s', 'SetCharacterEncodingFilter', { encoding: 'UTF-8', ignore: 'TRUE' }) + filter('t', 'SetCharacterEncodingFilter', { encoding: 'UTF-8', ignore: 'yes' })));
+    const dir = tree(
+      app(
+        filter('s', 'SetCharacterEncodingFilter', { encoding: 'UTF-8', ignore: 'TRUE' }) +
+          filter('t', 'SetCharacterEncodingFilter', { encoding: 'UTF-8', ignore: 'yes' }),
+      ),
+    );
     await run(['lint', dir, '--fix'], dir);
     const text = readFileSync(join(dir, webXml), 'utf8');
     expect(text).toContain('<param-value>true</param-value>');
@@ -36,14 +41,19 @@ describe('tollgate lint --fix', () => {
     expect(text).toContain('<param-value>yes</param-value>');
   });
 
-  const misspelt = (name: string) => app(filter(name, 'HttpHeaderSecurityFilter', { hstsMaxAgeSecond: '31536000' }))[webXml]!.replace(/\n/g, '\r\n');
+  const misspelt = (name: string) =>
+    app(filter(name, 'HttpHeaderSecurityFilter', { hstsMaxAgeSecond: '31536000' }))[webXml]!.replace(/\n/g, '\r\n');
 
   it('keeps CRLF line ends and ISO-8859-1 bytes exactly', async () => {
     const text = misspelt('h\u00e9').replace('encoding="UTF-8"', 'encoding="ISO-8859-1"');
     const dir = tree({ [webXml]: '' });
     writeFileSync(join(dir, webXml), Buffer.from(text, 'latin1'));
     await run(['lint', dir, '--fix'], dir);
-    expect(readFileSync(join(dir, webXml)).equals(Buffer.from(text.replace('hstsMaxAgeSecond<', 'hstsMaxAgeSeconds<'), 'latin1'))).toBe(true);
+    expect(
+      readFileSync(join(dir, webXml)).equals(
+        Buffer.from(text.replace('hstsMaxAgeSecond<', 'hstsMaxAgeSeconds<'), 'latin1'),
+      ),
+    ).toBe(true);
   });
 
   it('keeps a UTF-8 byte order mark and multi-byte characters before the edit', async () => {
@@ -52,13 +62,21 @@ describe('tollgate lint --fix', () => {
     const dir = tree({ [webXml]: '' });
     writeFileSync(join(dir, webXml), Buffer.concat([bom, Buffer.from(text, 'utf8')]));
     await run(['lint', dir, '--fix'], dir);
-    expect(readFileSync(join(dir, webXml)).equals(Buffer.concat([bom, Buffer.from(text.replace('hstsMaxAgeSecond<', 'hstsMaxAgeSeconds<'), 'utf8')]))).toBe(true);
+    expect(
+      readFileSync(join(dir, webXml)).equals(
+        Buffer.concat([bom, Buffer.from(text.replace('hstsMaxAgeSecond<', 'hstsMaxAgeSeconds<'), 'utf8')]),
+      ),
+    ).toBe(true);
   });
 
   it('leaves a file alone when its bytes did not decode cleanly', async () => {
     const text = misspelt('h');
     const dir = tree({ [webXml]: '' });
-    const bytes = Buffer.concat([Buffer.from(text.replace('</web-app>', '<!-- '), 'utf8'), Buffer.from([0xff]), Buffer.from(' -->\r\n</web-app>\r\n')]);
+    const bytes = Buffer.concat([
+      Buffer.from(text.replace('</web-app>', '<!-- '), 'utf8'),
+      Buffer.from([0xff]),
+      Buffer.from(' -->\r\n</web-app>\r\n'),
+    ]);
     writeFileSync(join(dir, webXml), bytes);
     const r = await run(['lint', dir, '--fix'], dir);
     expect(r.out).toContain('cannot be rewritten safely');
@@ -67,7 +85,7 @@ describe('tollgate lint --fix', () => {
 });
 
 describe('baselines', () => {
-  it('records today\'s findings and then fails only on new ones', async () => {
+  it("records today's findings and then fails only on new ones", async () => {
     const dir = tree(app(filter('c', 'CorsFilter')));
     const w = await run(['lint', dir, '--baseline-write', 'tollgate-baseline.json'], dir);
     expect(w.code).toBe(0);
@@ -75,10 +93,17 @@ describe('baselines', () => {
     expect((await run(['lint', dir, '--baseline', 'tollgate-baseline.json'], dir)).code).toBe(0);
     // A new problem elsewhere in the file is still reported; the old one stays absorbed even though lines moved.
     const path = join(dir, webXml);
-    writeFileSync(path, readFileSync(path, 'utf8').replace('<web-app', '<!-- moved -->\n<web-app').replace('</web-app>', filter('c2', 'CorsFilter') + '\n</web-app>'));
+    writeFileSync(
+      path,
+      readFileSync(path, 'utf8')
+        .replace('<web-app', '<!-- moved -->\n<web-app')
+        .replace('</web-app>', filter('c2', 'CorsFilter') + '\n</web-app>'),
+    );
     const r = await run(['lint', dir, '--baseline', 'tollgate-baseline.json', '-f', 'json'], dir);
     expect(r.code).toBe(1);
-    const messages = (JSON.parse(r.out) as { messages: { ruleId: string; line: number }[] }[]).flatMap((x) => x.messages);
+    const messages = (JSON.parse(r.out) as { messages: { ruleId: string; line: number }[] }[]).flatMap(
+      (x) => x.messages,
+    );
     expect(messages.filter((m) => m.ruleId === 'cors-no-allowed-origins')).toHaveLength(1);
   });
 

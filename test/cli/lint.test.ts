@@ -13,7 +13,9 @@ async function run(args: string[], cwd: string): Promise<{ code: number; out: st
   return { code, out, err };
 }
 
-const warningOnly = app(filter('h', 'HttpHeaderSecurityFilter', { hstsMaxAgeSeconds: '31536000', antiClickJackingEnabled: 'false' }));
+const warningOnly = app(
+  filter('h', 'HttpHeaderSecurityFilter', { hstsMaxAgeSeconds: '31536000', antiClickJackingEnabled: 'false' }),
+);
 const withError = app(filter('c', 'CorsFilter'));
 
 describe('tollgate lint', () => {
@@ -48,14 +50,23 @@ describe('tollgate lint', () => {
   });
 
   it('reads tollgate.config.json upward from the working directory, with ignore globs', async () => {
-    const dir = tree({ ...withError, 'tollgate.config.json': JSON.stringify({ rules: { 'cors-no-allowed-origins': 'warn' } }) });
+    const dir = tree({
+      ...withError,
+      'tollgate.config.json': JSON.stringify({ rules: { 'cors-no-allowed-origins': 'warn' } }),
+    });
     expect((await run(['lint', '..'], join(dir, 'webapps'))).code).toBe(0);
     writeFileSync(join(dir, 'tollgate.config.json'), JSON.stringify({ ignore: ['webapps/app/**'] }));
     expect((await run(['lint', dir], dir)).code).toBe(0);
   });
 
   it('honours suppression comments unless --no-inline-config', async () => {
-    const dir = tree(app('<!-- tollgate-disable cors-no-allowed-origins :: vetted, same-origin only -->\n' + filter('c', 'CorsFilter') + '\n<!-- tollgate-enable cors-no-allowed-origins -->'));
+    const dir = tree(
+      app(
+        '<!-- tollgate-disable cors-no-allowed-origins :: vetted, same-origin only -->\n' +
+          filter('c', 'CorsFilter') +
+          '\n<!-- tollgate-enable cors-no-allowed-origins -->',
+      ),
+    );
     expect((await run(['lint', dir], dir)).code).toBe(0);
     expect((await run(['lint', dir, '--no-inline-config'], dir)).code).toBe(1);
   });
@@ -70,13 +81,19 @@ describe('tollgate lint', () => {
     const dir = tree(withError);
     const once = (await run(['lint', '.', '-f', 'json'], dir)).out;
     const twice = (await run(['lint', '.', 'webapps/app', 'webapps/app/WEB-INF/web.xml', '-f', 'json'], dir)).out;
-    const count = (out: string) => (JSON.parse(out) as { messages: unknown[] }[]).reduce((n, r) => n + r.messages.length, 0);
+    const count = (out: string) =>
+      (JSON.parse(out) as { messages: unknown[] }[]).reduce((n, r) => n + r.messages.length, 0);
     expect(count(once)).toBeGreaterThan(0);
     expect(count(twice)).toBe(count(once));
   });
 
   it('reports "--" inside a suppression comment, which Tomcat\'s XML parser rejects', async () => {
-    const dir = tree(app('<!-- tollgate-disable-next-line cors-no-allowed-origins -- reason -->\n' + filter('c', 'CorsFilter', { 'cors.allowed.origins': 'https://a.example' })));
+    const dir = tree(
+      app(
+        '<!-- tollgate-disable-next-line cors-no-allowed-origins -- reason -->\n' +
+          filter('c', 'CorsFilter', { 'cors.allowed.origins': 'https://a.example' }),
+      ),
+    );
     const r = await run(['lint', dir], dir);
     expect(r.code).toBe(1);
     expect(r.out).toContain('write the reason after "::"');
@@ -84,7 +101,12 @@ describe('tollgate lint', () => {
 
   it('exits 2 for usage and I/O failures, with one line', async () => {
     const dir = tree({ ...withError, 'tollgate.config.json': '{ "rules": ' });
-    for (const args of [['lint', 'no-such-path'], ['lint', '.', '--rule', 'nope:off'], ['lint', '.', '--format', 'xml'], ['lint', '.']]) {
+    for (const args of [
+      ['lint', 'no-such-path'],
+      ['lint', '.', '--rule', 'nope:off'],
+      ['lint', '.', '--format', 'xml'],
+      ['lint', '.'],
+    ]) {
       const r = await run(args, dir);
       expect(r.code, args.join(' ')).toBe(2);
     }

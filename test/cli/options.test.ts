@@ -49,7 +49,11 @@ const bad: [string, string[], RegExp][] = [
   ['serve', ['--port', 'http'], /--port "http"/],
   ['serve', ['--target', '8.5'], /Argument: target, Given: "8.5"/],
   ['serve', ['--stor', 'redis://127.0.0.1:6379'], /unknown option --stor\b/],
-  ['serve', ['--store', 'mongodb://127.0.0.1:27017'], /"mongodb:\/\/127\.0\.0\.1:27017": write memory, redis or a redis:\/\/host:port URL/],
+  [
+    'serve',
+    ['--store', 'mongodb://127.0.0.1:27017'],
+    /"mongodb:\/\/127\.0\.0\.1:27017": write memory, redis or a redis:\/\/host:port URL/,
+  ],
   ['serve', ['--store', 'redis://127.0.0.1:6379/db'], /the path must be a database number/],
   ['serve', ['--store'], /Not enough arguments following: store/],
   ['schema', ['--out'], /Not enough arguments following: out/],
@@ -59,15 +63,18 @@ const bad: [string, string[], RegExp][] = [
 ];
 
 describe('every option is validated before a command does anything', () => {
-  it.each(bad)('%s %j exits 2 with one line naming the problem, having written nothing', async (command, args, message) => {
-    const r = await run([command, ...required[command]!, ...args]);
-    expect(r.code).toBe(2);
-    expect(r.out).toBe('');
-    expect(r.err.trim().split('\n')).toHaveLength(1);
-    expect(r.err).toMatch(new RegExp(`^tollgate ${command}: `));
-    expect(r.err).toMatch(message);
-    expect(readdirSync(cwd)).toEqual([]);
-  });
+  it.each(bad)(
+    '%s %j exits 2 with one line naming the problem, having written nothing',
+    async (command, args, message) => {
+      const r = await run([command, ...required[command]!, ...args]);
+      expect(r.code).toBe(2);
+      expect(r.out).toBe('');
+      expect(r.err.trim().split('\n')).toHaveLength(1);
+      expect(r.err).toMatch(new RegExp(`^tollgate ${command}: `));
+      expect(r.err).toMatch(message);
+      expect(readdirSync(cwd)).toEqual([]);
+    },
+  );
 
   it('compile without --out refuses, instead of writing into a folder named "undefined"', async () => {
     const r = await run(['compile', '--base', example]);

@@ -5,7 +5,16 @@
  */
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
@@ -20,7 +29,11 @@ const scratch = mkdtempSync(join(tmpdir(), 'tollgate-start-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 function tollgate(args: string[], cache: string): { code: number | null; out: string; err: string } {
-  const r = spawnSync(process.execPath, [bin, ...args], { cwd: repo, encoding: 'utf8', env: { ...process.env, TOLLGATE_COMPILE_CACHE: cache } });
+  const r = spawnSync(process.execPath, [bin, ...args], {
+    cwd: repo,
+    encoding: 'utf8',
+    env: { ...process.env, TOLLGATE_COMPILE_CACHE: cache },
+  });
   return { code: r.status, out: r.stdout, err: r.stderr };
 }
 
@@ -45,32 +58,46 @@ describe('the CLI bundle', () => {
       cli.main(['lint', ${JSON.stringify(webXml)}], { stdout() {}, stderr() {}, cwd: process.cwd() }).then((code) => {
         console.log(JSON.stringify({ code, loaded: process.moduleLoadList }));
       });`;
-    const r = spawnSync(process.execPath, ['-e', script], { cwd: repo, encoding: 'utf8', env: { ...process.env, TOLLGATE_COMPILE_CACHE: '0' } });
+    const r = spawnSync(process.execPath, ['-e', script], {
+      cwd: repo,
+      encoding: 'utf8',
+      env: { ...process.env, TOLLGATE_COMPILE_CACHE: '0' },
+    });
     const { code, loaded } = JSON.parse(r.stdout) as { code: number; loaded: string[] };
     expect(code).toBe(0);
     expect(loaded).toContain('NativeModule fs');
-    for (const name of ['http', 'cluster', 'child_process', 'crypto', 'assert']) expect(loaded, name).not.toContain(`NativeModule ${name}`);
+    for (const name of ['http', 'cluster', 'child_process', 'crypto', 'assert'])
+      expect(loaded, name).not.toContain(`NativeModule ${name}`);
   });
 
-  it.each(commands.map((c) => c.name.split(' ')[0]!))('%s --help prints its options and exits 0 through bin/tollgate.js', (word) => {
-    const r = tollgate([word, '--help'], '0');
-    expect(r.code).toBe(0);
-    expect(r.out).toContain(`tollgate ${word}`);
-    expect(r.out).toContain('--help');
-  });
+  it.each(commands.map((c) => c.name.split(' ')[0]!))(
+    '%s --help prints its options and exits 0 through bin/tollgate.js',
+    (word) => {
+      const r = tollgate([word, '--help'], '0');
+      expect(r.code).toBe(0);
+      expect(r.out).toContain(`tollgate ${word}`);
+      expect(r.out).toContain('--help');
+    },
+  );
 
-  it.each(commands.map((c) => c.name.split(' ')[0]!))('%s refuses an unknown option with exit 2 through bin/tollgate.js', (word) => {
-    const r = tollgate([word, '--bogus-option=x'], '0');
-    expect(r.code).toBe(2);
-    expect(r.out).toBe('');
-    expect(r.err).toMatch(new RegExp(`^tollgate ${word}: `));
-  });
+  it.each(commands.map((c) => c.name.split(' ')[0]!))(
+    '%s refuses an unknown option with exit 2 through bin/tollgate.js',
+    (word) => {
+      const r = tollgate([word, '--bogus-option=x'], '0');
+      expect(r.code).toBe(2);
+      expect(r.out).toBe('');
+      expect(r.err).toMatch(new RegExp(`^tollgate ${word}: `));
+    },
+  );
 
-  it('keeps lint\'s exit codes through bin/tollgate.js: 0 clean, 1 with an error, 2 for a path that is not there', () => {
+  it("keeps lint's exit codes through bin/tollgate.js: 0 clean, 1 with an error, 2 for a path that is not there", () => {
     expect(tollgate(['lint', webXml], '0').code).toBe(0);
     const bad = join(scratch, 'cors', 'web.xml');
     mkdirSync(join(scratch, 'cors'));
-    writeFileSync(bad, '<web-app xmlns="https://jakarta.ee/xml/ns/jakartaee" version="6.0"><filter><filter-name>c</filter-name><filter-class>org.apache.catalina.filters.CorsFilter</filter-class><init-param><param-name>cors.allowed.origins</param-name><param-value>*</param-value></init-param><init-param><param-name>cors.support.credentials</param-name><param-value>true</param-value></init-param></filter><filter-mapping><filter-name>c</filter-name><url-pattern>/*</url-pattern></filter-mapping></web-app>\n');
+    writeFileSync(
+      bad,
+      '<web-app xmlns="https://jakarta.ee/xml/ns/jakartaee" version="6.0"><filter><filter-name>c</filter-name><filter-class>org.apache.catalina.filters.CorsFilter</filter-class><init-param><param-name>cors.allowed.origins</param-name><param-value>*</param-value></init-param><init-param><param-name>cors.support.credentials</param-name><param-value>true</param-value></init-param></filter><filter-mapping><filter-name>c</filter-name><url-pattern>/*</url-pattern></filter-mapping></web-app>\n',
+    );
     const r = tollgate(['lint', bad], '0');
     expect(r.code).toBe(1);
     expect(r.out).toContain('cors-credentials-with-any-origin');
@@ -105,7 +132,7 @@ describe('the code cache (bin/load-cli.cjs)', () => {
     expect(readdirSync(dir).sort()).toEqual([lint, `${hash}-${process.version}-${process.arch}-other.v8`].sort());
   });
 
-  it('when it writes one, removes other bundles\' caches unused for a week, earlier names unused as long, and orphaned temporary files', () => {
+  it("when it writes one, removes other bundles' caches unused for a week, earlier names unused as long, and orphaned temporary files", () => {
     const dir = join(scratch, 'prune');
     mkdirSync(dir, { mode: 0o700 });
     const at = (name: string, minutesAgo: number, bytes = 1): void => {
@@ -138,8 +165,10 @@ describe('the code cache (bin/load-cli.cjs)', () => {
     );
   });
 
-  it('past its size bound, removes other bundles\' least recently used caches first, never the running bundle\'s', () => {
-    const { prune } = createRequire(import.meta.url)('../../bin/load-cli.cjs') as { prune: (dir: string, hash: string, maxBytes: number) => void };
+  it("past its size bound, removes other bundles' least recently used caches first, never the running bundle's", () => {
+    const { prune } = createRequire(import.meta.url)('../../bin/load-cli.cjs') as {
+      prune: (dir: string, hash: string, maxBytes: number) => void;
+    };
     const dir = join(scratch, 'bound');
     mkdirSync(dir, { mode: 0o700 });
     const ours = 'a'.repeat(16);
@@ -150,10 +179,21 @@ describe('the code cache (bin/load-cli.cjs)', () => {
     };
     at(`${ours}-v20.0.0-x64-lint.v8`, 500);
     at(`${ours}-v20.0.0-x64-serve.v8`, 400);
-    for (const [i, ago] of [[1, 30], [2, 10], [3, 20], [4, 40]] as const) at(`${String(i).repeat(16)}-v20.0.0-x64-lint.v8`, ago);
+    for (const [i, ago] of [
+      [1, 30],
+      [2, 10],
+      [3, 20],
+      [4, 40],
+    ] as const)
+      at(`${String(i).repeat(16)}-v20.0.0-x64-lint.v8`, ago);
     prune(dir, ours, 450);
     // 600 bytes: the two least recently used others (4, then 1) go, leaving 400.
-    expect(readdirSync(dir).sort()).toEqual([`${'2'.repeat(16)}-v20.0.0-x64-lint.v8`, `${'3'.repeat(16)}-v20.0.0-x64-lint.v8`, `${ours}-v20.0.0-x64-lint.v8`, `${ours}-v20.0.0-x64-serve.v8`]);
+    expect(readdirSync(dir).sort()).toEqual([
+      `${'2'.repeat(16)}-v20.0.0-x64-lint.v8`,
+      `${'3'.repeat(16)}-v20.0.0-x64-lint.v8`,
+      `${ours}-v20.0.0-x64-lint.v8`,
+      `${ours}-v20.0.0-x64-serve.v8`,
+    ]);
     prune(dir, ours, 100);
     expect(readdirSync(dir).sort()).toEqual([`${ours}-v20.0.0-x64-lint.v8`, `${ours}-v20.0.0-x64-serve.v8`]);
   });

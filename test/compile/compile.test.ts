@@ -12,7 +12,13 @@ describe('tollgate compile', () => {
   it('writes one module and one declaration file per context of the example', () => {
     const r = compileBase(loadBase({ base: example }));
     expect(r.skipped).toEqual([]);
-    expect(r.modules.map((m) => m.fileName).sort()).toEqual(['localhost/ROOT.mjs', 'localhost/api.mjs', 'localhost/intranet.mjs', 'localhost/static.mjs', 'partners.localhost/ROOT.mjs']);
+    expect(r.modules.map((m) => m.fileName).sort()).toEqual([
+      'localhost/ROOT.mjs',
+      'localhost/api.mjs',
+      'localhost/intranet.mjs',
+      'localhost/static.mjs',
+      'partners.localhost/ROOT.mjs',
+    ]);
     for (const m of r.modules) {
       expect(m.dts).toContain('declare const middleware: ContextMiddleware;');
       expect(m.code).toContain('export default middleware;');
@@ -32,7 +38,7 @@ describe('tollgate compile', () => {
     }
   });
 
-  it('writes the chain in Tomcat\'s order with validated configs', () => {
+  it("writes the chain in Tomcat's order with validated configs", () => {
     const api = compileBase(loadBase({ base: example })).modules.find((m) => m.fileName === 'localhost/api.mjs')!;
     const names = [...api.code.matchAll(/filterName: "([^"]+)"/g)].map((x) => x[1]);
     expect(names).toEqual(['setCharacterEncoding', 'CorsFilter', 'RestCSRF', 'httpHeaderSecurity']);
@@ -40,14 +46,31 @@ describe('tollgate compile', () => {
   });
 
   it('gives a context Tomcat refuses no module, says where with file:line:column, and still writes the others', () => {
-    const dir = tree({ ...app(filter('c', 'CorsFilter', { 'cors.allowed.origins': '*', 'cors.support.credentials': 'true' })), 'webapps/ok/WEB-INF/web.xml': '<web-app/>' });
+    const dir = tree({
+      ...app(filter('c', 'CorsFilter', { 'cors.allowed.origins': '*', 'cors.support.credentials': 'true' })),
+      'webapps/ok/WEB-INF/web.xml': '<web-app/>',
+    });
     const r = compileBase(loadBase({ base: dir }));
     expect(r.modules.map((m) => m.fileName)).toEqual(['localhost/ok.mjs']);
-    expect(r.skipped).toEqual([{ host: 'localhost', contextPath: '/app', state: 'refused', reason: expect.stringMatching(/^Tomcat does not start it: webapps\/app\/WEB-INF\/web\.xml:7:79: cors\.support\.credentials/), diagnostics: [expect.objectContaining({ ruleId: 'cors-credentials-with-any-origin' })] }]);
+    expect(r.skipped).toEqual([
+      {
+        host: 'localhost',
+        contextPath: '/app',
+        state: 'refused',
+        reason: expect.stringMatching(
+          /^Tomcat does not start it: webapps\/app\/WEB-INF\/web\.xml:7:79: cors\.support\.credentials/,
+        ),
+        diagnostics: [expect.objectContaining({ ruleId: 'cors-credentials-with-any-origin' })],
+      },
+    ]);
   });
 
   it('refuses a filter class it cannot run on Node', () => {
-    const dir = tree(app('<filter><filter-name>x</filter-name><filter-class>com.example.Custom</filter-class></filter><filter-mapping><filter-name>x</filter-name><url-pattern>/*</url-pattern></filter-mapping>'));
+    const dir = tree(
+      app(
+        '<filter><filter-name>x</filter-name><filter-class>com.example.Custom</filter-class></filter><filter-mapping><filter-name>x</filter-name><url-pattern>/*</url-pattern></filter-mapping>',
+      ),
+    );
     expect(compileBase(loadBase({ base: dir })).skipped[0]!.reason).toContain('has no Node implementation');
   });
 });

@@ -18,7 +18,16 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_ATTRIBUTES } from '../../src/runtime/context.js';
-import { COMPARED_HEADERS, FIXTURES, exchange, header, startPair, type Compared, type Pair, type Request } from './harness.js';
+import {
+  COMPARED_HEADERS,
+  FIXTURES,
+  exchange,
+  header,
+  startPair,
+  type Compared,
+  type Pair,
+  type Request,
+} from './harness.js';
 
 let pair: Pair;
 beforeAll(async () => {
@@ -29,14 +38,25 @@ afterAll(async () => {
 });
 
 /** Headers compared on a page: the usual ones plus what tells a served file from an error page. */
-const PAGE_HEADERS = [...COMPARED_HEADERS, 'content-length', 'etag', 'last-modified', 'accept-ranges', 'allow', 'content-language'];
+const PAGE_HEADERS = [
+  ...COMPARED_HEADERS,
+  'content-length',
+  'etag',
+  'last-modified',
+  'accept-ranges',
+  'allow',
+  'content-language',
+];
 
 /**
  * One compared step. `body`: 'exact' for error pages and files (every header of PAGE_HEADERS compared),
  * 'error-title' for the container's own report (docs/divergences.md, "Error pages": compared by title and message).
  */
 async function step(description: string, req: Request, body: 'exact' | 'error-title' = 'exact'): Promise<Compared> {
-  const c = await exchange(pair, 'error-page', description, req, { headers: body === 'exact' ? PAGE_HEADERS : COMPARED_HEADERS, body });
+  const c = await exchange(pair, 'error-page', description, req, {
+    headers: body === 'exact' ? PAGE_HEADERS : COMPARED_HEADERS,
+    body,
+  });
   expect(c.views.tollgate, description).toEqual(c.views.tomcat);
   return c;
 }
@@ -63,7 +83,12 @@ describe('pages by status code (bycode)', () => {
     expect(header(c.tomcat, 'content-length')).toBe('25');
   });
   it('POST gets the page (DefaultServlet serves ERROR as GET), ExpiresFilter skips a POST', async () => {
-    const c = await step('bycode: POST missing.html', { method: 'POST', path: '/bycode/missing.html', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'a=1' });
+    const c = await step('bycode: POST missing.html', {
+      method: 'POST',
+      path: '/bycode/missing.html',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'a=1',
+    });
     tomcatIs(c, 404, '<p>bycode: not found</p>\n');
     expect(header(c.tomcat, 'expires')).toBeNull();
   });
@@ -71,9 +96,18 @@ describe('pages by status code (bycode)', () => {
     await step('bycode: GET missing.html?x=1', { path: '/bycode/missing.html?x=1' });
   });
   it('If-None-Match, If-Modified-Since and Range do not apply to the page', async () => {
-    await step('bycode: missing.html If-None-Match *', { path: '/bycode/missing.html', headers: { 'if-none-match': '*' } });
-    await step('bycode: missing.html If-Modified-Since', { path: '/bycode/missing.html', headers: { 'if-modified-since': 'Sun, 01 Jan 2034 00:00:00 GMT' } });
-    const c = await step('bycode: missing.html Range', { path: '/bycode/missing.html', headers: { range: 'bytes=0-3' } });
+    await step('bycode: missing.html If-None-Match *', {
+      path: '/bycode/missing.html',
+      headers: { 'if-none-match': '*' },
+    });
+    await step('bycode: missing.html If-Modified-Since', {
+      path: '/bycode/missing.html',
+      headers: { 'if-modified-since': 'Sun, 01 Jan 2034 00:00:00 GMT' },
+    });
+    const c = await step('bycode: missing.html Range', {
+      path: '/bycode/missing.html',
+      headers: { range: 'bytes=0-3' },
+    });
     tomcatIs(c, 404, '<p>bycode: not found</p>\n');
   });
   it('RemoteAddrFilter 403: the application page overrides the global one', async () => {
@@ -85,7 +119,10 @@ describe('pages by status code (bycode)', () => {
     tomcatIs(c, 403, '<p>bycode: forbidden</p>\n');
   });
   it('a missing .txt: CORS headers survive, the ERROR ExpiresFilter decides (not the REQUEST one on *.txt)', async () => {
-    const c = await step('bycode: missing.txt with Origin', { path: '/bycode/missing.txt', headers: { origin: 'https://a.example' } });
+    const c = await step('bycode: missing.txt with Origin', {
+      path: '/bycode/missing.txt',
+      headers: { origin: 'https://a.example' },
+    });
     expect(header(c.tomcat, 'access-control-allow-origin')).toBe('https://a.example');
     expect(header(c.tomcat, 'cache-control')).toMatch(/^max-age=(599|600)$/);
   });
@@ -110,7 +147,8 @@ describe('pages by status code (bycode)', () => {
   });
   it('RateLimitFilter 429: its headers survive, the text page has no Expires (the ERROR filter covers text/html)', async () => {
     let last: Compared | null = null;
-    for (let i = 1; i <= 5; i++) last = await step(`bycode: rate-limited request ${i}`, { path: '/bycode/limited/a.txt' });
+    for (let i = 1; i <= 5; i++)
+      last = await step(`bycode: rate-limited request ${i}`, { path: '/bycode/limited/a.txt' });
     tomcatIs(last!, 429, 'bycode: slow down\n');
     expect(header(last!.tomcat, 'content-type')).toBe('text/plain');
     expect(header(last!.tomcat, 'ratelimit')).not.toBeNull();
@@ -135,14 +173,19 @@ describe('the default error page (fallback)', () => {
   it('a code page beats the default page; it may live under WEB-INF', async () => {
     const c = await step('fallback: 410 -> WEB-INF page', { path: '/fallback/gone/x' });
     tomcatIs(c, 410, '<p>fallback: gone</p>\n');
-    await step('fallback: the WEB-INF page requested directly -> 404 default page', { path: '/fallback/WEB-INF/errors/gone.html' });
+    await step('fallback: the WEB-INF page requested directly -> 404 default page', {
+      path: '/fallback/WEB-INF/errors/gone.html',
+    });
   });
   it('the global 403 page beats the application default page', async () => {
     const c = await step('fallback: 403 -> global 403 page', { path: '/fallback/deny/x.txt' });
     tomcatIs(c, 403, '<p>fallback: global 403</p>\n');
   });
   it('the global 405 page is chosen although this application lacks its file: empty 405', async () => {
-    const c = await step('fallback: DELETE -> global 405 location missing', { method: 'DELETE', path: '/fallback/index.html' });
+    const c = await step('fallback: DELETE -> global 405 location missing', {
+      method: 'DELETE',
+      path: '/fallback/index.html',
+    });
     tomcatIs(c, 405, '');
     expect(header(c.tomcat, 'content-length')).toBe('0');
   });
@@ -206,12 +249,22 @@ describe('a JSP as error page (jsppage)', () => {
     // docs/divergences.md, "Error pages": a JSP location is looked up as a file, and tollgate cannot run it, so the
     // response ends with the error's status and no body. Tomcat's probe shows the attributes tollgate's ERROR
     // dispatch sets as well (test/server/error-page.test.ts holds them).
-    const c = await exchange(pair, 'error-page', 'jsppage: 404 -> probe.jsp (divergence asserted)', { path: '/jsppage/missing.html?q=1' }, { headers: PAGE_HEADERS, body: 'exact' });
+    const c = await exchange(
+      pair,
+      'error-page',
+      'jsppage: 404 -> probe.jsp (divergence asserted)',
+      { path: '/jsppage/missing.html?q=1' },
+      { headers: PAGE_HEADERS, body: 'exact' },
+    );
     expect(c.tomcat.status).toBe(404);
     const probe = JSON.parse(c.tomcat.body) as { requestURI: string; attributes: Record<string, string> };
     expect(probe.requestURI).toBe('/jsppage/probe.jsp');
     // Tomcat 10.1 sets no jakarta.servlet.error.method / query_string (Servlet 6.1): tollgate neither.
-    expect(Object.keys(probe.attributes).filter((k) => k.startsWith('jakarta.servlet.error.')).sort()).toEqual(Object.values(ERROR_ATTRIBUTES).sort());
+    expect(
+      Object.keys(probe.attributes)
+        .filter((k) => k.startsWith('jakarta.servlet.error.'))
+        .sort(),
+    ).toEqual(Object.values(ERROR_ATTRIBUTES).sort());
     expect(probe.attributes).toMatchObject({
       'jakarta.servlet.error.status_code': '404',
       'jakarta.servlet.error.message': 'The requested resource [/jsppage/missing.html] is not available',
@@ -228,7 +281,9 @@ describe("the container's report, byte for byte (ErrorReportValve)", () => {
   const report = (description: string, req: Request) => step(description, req, 'error-title');
   it('a 404 from the static servlet carries the Message line with / escaped as &#47;', async () => {
     const c = await report('report: 404 with message', { path: '/plain/missing.html?x=1' });
-    expect(c.tomcat.body).toContain('<p><b>Message</b> The requested resource [&#47;plain&#47;missing.html] is not available</p>');
+    expect(c.tomcat.body).toContain(
+      '<p><b>Message</b> The requested resource [&#47;plain&#47;missing.html] is not available</p>',
+    );
     expect(c.tomcat.body).toMatch(/<h3>Apache Tomcat\/10\.1\.\d+[^<]*<\/h3><\/body><\/html>$/);
   });
   it('HEAD of a 404 report: the headers, no body', async () => {

@@ -9,7 +9,21 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  cookieOf, exchange, FIXTURES, header, sameStep, send, sleep, startPair, type Adjust, type BodyMode, type Compared, type Pair, type Request, type Response, type Side,
+  cookieOf,
+  exchange,
+  FIXTURES,
+  header,
+  sameStep,
+  send,
+  sleep,
+  startPair,
+  type Adjust,
+  type BodyMode,
+  type Compared,
+  type Pair,
+  type Request,
+  type Response,
+  type Side,
 } from './harness.js';
 
 let pair: Pair;
@@ -20,8 +34,13 @@ afterAll(async () => {
   await pair?.stop();
 });
 
-const same = (area: string, description: string, req: Request | ((side: Side) => Request), body?: BodyMode, adjust?: Adjust): Promise<Compared> =>
-  sameStep(pair, area, description, req, body, adjust);
+const same = (
+  area: string,
+  description: string,
+  req: Request | ((side: Side) => Request),
+  body?: BodyMode,
+  adjust?: Adjust,
+): Promise<Compared> => sameStep(pair, area, description, req, body, adjust);
 const sameEach = same;
 
 const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
@@ -39,40 +58,134 @@ describe('CorsFilter', () => {
     ['Origin null', { path: '/data.json', headers: { origin: 'null' } }],
     ['same origin as the Host', { path: '/data.json', headers: { origin: 'http://localhost' } }],
     ['Origin in upper case', { path: '/data.json', headers: { origin: 'HTTPS://A.EXAMPLE' } }],
-    ['pre-flight PUT with Content-Type', { method: 'OPTIONS', path: '/data.json', headers: { origin: 'https://a.example', 'access-control-request-method': 'PUT', 'access-control-request-headers': 'content-type' } }],
-    ['pre-flight GET, no request headers', { method: 'OPTIONS', path: '/data.json', headers: { origin: 'https://a.example', 'access-control-request-method': 'GET' } }],
-    ['pre-flight with a method not allowed', { method: 'OPTIONS', path: '/data.json', headers: { origin: 'https://a.example', 'access-control-request-method': 'PATCH' } }],
-    ['pre-flight with a header not allowed', { method: 'OPTIONS', path: '/data.json', headers: { origin: 'https://a.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'x-token, x-other' } }],
-    ['pre-flight with X-Token', { method: 'OPTIONS', path: '/data.json', headers: { origin: 'https://a.example', 'access-control-request-method': 'DELETE', 'access-control-request-headers': 'X-Token' } }],
-    ['pre-flight from an origin not allowed', { method: 'OPTIONS', path: '/data.json', headers: { origin: 'https://evil.example', 'access-control-request-method': 'GET' } }],
-    ['OPTIONS without Access-Control-Request-Method', { method: 'OPTIONS', path: '/probe.jsp', headers: { origin: 'https://a.example' } }],
+    [
+      'pre-flight PUT with Content-Type',
+      {
+        method: 'OPTIONS',
+        path: '/data.json',
+        headers: {
+          origin: 'https://a.example',
+          'access-control-request-method': 'PUT',
+          'access-control-request-headers': 'content-type',
+        },
+      },
+    ],
+    [
+      'pre-flight GET, no request headers',
+      {
+        method: 'OPTIONS',
+        path: '/data.json',
+        headers: { origin: 'https://a.example', 'access-control-request-method': 'GET' },
+      },
+    ],
+    [
+      'pre-flight with a method not allowed',
+      {
+        method: 'OPTIONS',
+        path: '/data.json',
+        headers: { origin: 'https://a.example', 'access-control-request-method': 'PATCH' },
+      },
+    ],
+    [
+      'pre-flight with a header not allowed',
+      {
+        method: 'OPTIONS',
+        path: '/data.json',
+        headers: {
+          origin: 'https://a.example',
+          'access-control-request-method': 'POST',
+          'access-control-request-headers': 'x-token, x-other',
+        },
+      },
+    ],
+    [
+      'pre-flight with X-Token',
+      {
+        method: 'OPTIONS',
+        path: '/data.json',
+        headers: {
+          origin: 'https://a.example',
+          'access-control-request-method': 'DELETE',
+          'access-control-request-headers': 'X-Token',
+        },
+      },
+    ],
+    [
+      'pre-flight from an origin not allowed',
+      {
+        method: 'OPTIONS',
+        path: '/data.json',
+        headers: { origin: 'https://evil.example', 'access-control-request-method': 'GET' },
+      },
+    ],
+    [
+      'OPTIONS without Access-Control-Request-Method',
+      { method: 'OPTIONS', path: '/probe.jsp', headers: { origin: 'https://a.example' } },
+    ],
     ['probe: simple request attributes', { path: '/probe.jsp', headers: { origin: 'https://a.example' } }],
-    ['probe: POST text/plain (simple)', { method: 'POST', path: '/probe.jsp', headers: { origin: 'https://a.example', 'content-type': 'text/plain' }, body: 'x' }],
-    ['probe: POST application/json (actual)', { method: 'POST', path: '/probe.jsp', headers: { origin: 'https://a.example', 'content-type': 'application/json' }, body: '{}' }],
+    [
+      'probe: POST text/plain (simple)',
+      {
+        method: 'POST',
+        path: '/probe.jsp',
+        headers: { origin: 'https://a.example', 'content-type': 'text/plain' },
+        body: 'x',
+      },
+    ],
+    [
+      'probe: POST application/json (actual)',
+      {
+        method: 'POST',
+        path: '/probe.jsp',
+        headers: { origin: 'https://a.example', 'content-type': 'application/json' },
+        body: '{}',
+      },
+    ],
     ['probe: no Origin (not CORS)', { path: '/probe.jsp' }],
-    ['probe: pre-flight attributes are not visible, the filter answers', { method: 'OPTIONS', path: '/probe.jsp', headers: { origin: 'https://a.example', 'access-control-request-method': 'PUT' } }],
+    [
+      'probe: pre-flight attributes are not visible, the filter answers',
+      {
+        method: 'OPTIONS',
+        path: '/probe.jsp',
+        headers: { origin: 'https://a.example', 'access-control-request-method': 'PUT' },
+      },
+    ],
   ];
   // docs/divergences.md, "CORS header lists keep the configured order": Tomcat keeps the allowed methods, allowed
   // headers and exposed headers in HashSets and sends them in hash order; tollgate sends the configured order.
   // Asserted (tollgate's value is the configured list), then compared as sets.
   const DEFAULT_METHODS = 'GET,POST,HEAD,OPTIONS';
-  const DEFAULT_HEADERS = 'origin,accept,x-requested-with,content-type,access-control-request-method,access-control-request-headers';
+  const DEFAULT_HEADERS =
+    'origin,accept,x-requested-with,content-type,access-control-request-method,access-control-request-headers';
   const declared: Record<string, Record<string, string>> = {
     'cors-basic': { 'access-control-allow-methods': DEFAULT_METHODS, 'access-control-allow-headers': DEFAULT_HEADERS },
-    'cors-any': { 'access-control-allow-methods': 'GET,HEAD,PUT', 'access-control-allow-headers': DEFAULT_HEADERS, 'access-control-expose-headers': 'X-Custom,Content-Length' },
-    'cors-cred': { 'access-control-allow-methods': 'GET,POST,PUT,DELETE', 'access-control-allow-headers': 'content-type,x-token', 'access-control-expose-headers': 'X-Total-Count' },
-    'cors-nodecorate': { 'access-control-allow-methods': DEFAULT_METHODS, 'access-control-allow-headers': DEFAULT_HEADERS },
+    'cors-any': {
+      'access-control-allow-methods': 'GET,HEAD,PUT',
+      'access-control-allow-headers': DEFAULT_HEADERS,
+      'access-control-expose-headers': 'X-Custom,Content-Length',
+    },
+    'cors-cred': {
+      'access-control-allow-methods': 'GET,POST,PUT,DELETE',
+      'access-control-allow-headers': 'content-type,x-token',
+      'access-control-expose-headers': 'X-Total-Count',
+    },
+    'cors-nodecorate': {
+      'access-control-allow-methods': DEFAULT_METHODS,
+      'access-control-allow-headers': DEFAULT_HEADERS,
+    },
   };
-  const listOrder = (app: string): Adjust => (views) => {
-    for (const [name, list] of Object.entries(declared[app]!)) {
-      const t = views.tollgate.headers[name];
-      if (t === null || t === undefined) continue;
-      expect(t, `${app}: ${name} in the configured order`).toBe(list);
-      const sorted = (v: string | null | undefined) => (v == null ? v : v.split(',').sort().join(','));
-            views.tomcat.headers[name] = sorted(views.tomcat.headers[name]) ?? null;
-      views.tollgate.headers[name] = sorted(t) ?? null;
-    }
-  };
+  const listOrder =
+    (app: string): Adjust =>
+    (views) => {
+      for (const [name, list] of Object.entries(declared[app]!)) {
+        const t = views.tollgate.headers[name];
+        if (t === null || t === undefined) continue;
+        expect(t, `${app}: ${name} in the configured order`).toBe(list);
+        const sorted = (v: string | null | undefined) => (v == null ? v : v.split(',').sort().join(','));
+        views.tomcat.headers[name] = sorted(views.tomcat.headers[name]) ?? null;
+        views.tollgate.headers[name] = sorted(t) ?? null;
+      }
+    };
   for (const app of apps) {
     for (const [d, r] of cases) {
       it(`${app}: ${d}`, async () => {
@@ -96,25 +209,58 @@ describe('CsrfPreventionFilter', () => {
     const A = 'CsrfPreventionFilter';
     await same(A, 'csrf: non-entry page without a session', { path: '/csrf/probe.jsp' });
     await same(A, 'csrf: static entry point without a session', { path: '/csrf/index.html' });
-    const entry = await same(A, 'csrf: JSP entry point creates the session and encodes URLs', { path: '/csrf/entry.jsp' });
+    const entry = await same(A, 'csrf: JSP entry point creates the session and encodes URLs', {
+      path: '/csrf/entry.jsp',
+    });
     const cookie = { tomcat: cookieOf(entry.tomcat)!, tollgate: cookieOf(entry.tollgate)! };
     expect(cookie.tomcat).toMatch(/^JSESSIONID=/);
     expect(cookie.tollgate).toMatch(/^JSESSIONID=/);
     const first = { tomcat: nonceOf(entry, 'tomcat'), tollgate: nonceOf(entry, 'tollgate') };
     const N = 'org.apache.catalina.filters.CSRF_NONCE';
-    await sameEach(A, 'csrf: session but no nonce', (s) => ({ path: '/csrf/probe.jsp', headers: { cookie: cookie[s.name] } }));
-    await sameEach(A, 'csrf: session and a wrong nonce', (s) => ({ path: `/csrf/probe.jsp?${N}=0123456789ABCDEF0123456789ABCDEF`, headers: { cookie: cookie[s.name] } }));
+    await sameEach(A, 'csrf: session but no nonce', (s) => ({
+      path: '/csrf/probe.jsp',
+      headers: { cookie: cookie[s.name] },
+    }));
+    await sameEach(A, 'csrf: session and a wrong nonce', (s) => ({
+      path: `/csrf/probe.jsp?${N}=0123456789ABCDEF0123456789ABCDEF`,
+      headers: { cookie: cookie[s.name] },
+    }));
     await sameEach(A, 'csrf: nonce without the session', (s) => ({ path: `/csrf/probe.jsp?${N}=${first[s.name]}` }));
-    const ok = await sameEach(A, 'csrf: valid nonce', (s) => ({ path: `/csrf/probe.jsp?${N}=${first[s.name]}`, headers: { cookie: cookie[s.name] } }));
+    const ok = await sameEach(A, 'csrf: valid nonce', (s) => ({
+      path: `/csrf/probe.jsp?${N}=${first[s.name]}`,
+      headers: { cookie: cookie[s.name] },
+    }));
     const second = { tomcat: nonceOf(ok, 'tomcat'), tollgate: nonceOf(ok, 'tollgate') };
     expect(second.tomcat).not.toBe(first.tomcat);
     expect(second.tollgate).not.toBe(first.tollgate);
-    await sameEach(A, 'csrf: an earlier nonce still in the cache', (s) => ({ path: `/csrf/probe.jsp?${N}=${first[s.name]}`, headers: { cookie: cookie[s.name] } }));
-    await sameEach(A, 'csrf: valid nonce on a static file', (s) => ({ path: `/csrf/style.css?${N}=${second[s.name]}`, headers: { cookie: cookie[s.name] } }));
-    await sameEach(A, 'csrf: static file without nonce', (s) => ({ path: '/csrf/style.css', headers: { cookie: cookie[s.name] } }));
-    await sameEach(A, 'csrf: POST to an entry point is checked', (s) => ({ method: 'POST', path: '/csrf/entry.jsp', headers: { cookie: cookie[s.name], ...FORM }, body: 'a=1' }));
-    await sameEach(A, 'csrf: POST with the nonce in the body', (s) => ({ method: 'POST', path: '/csrf/probe.jsp', headers: { cookie: cookie[s.name], ...FORM }, body: `${N}=${second[s.name]}&a=1` }));
-    await sameEach(A, 'csrf: nonce in the wrong parameter name', (s) => ({ path: `/csrf/probe.jsp?token=${second[s.name]}`, headers: { cookie: cookie[s.name] } }));
+    await sameEach(A, 'csrf: an earlier nonce still in the cache', (s) => ({
+      path: `/csrf/probe.jsp?${N}=${first[s.name]}`,
+      headers: { cookie: cookie[s.name] },
+    }));
+    await sameEach(A, 'csrf: valid nonce on a static file', (s) => ({
+      path: `/csrf/style.css?${N}=${second[s.name]}`,
+      headers: { cookie: cookie[s.name] },
+    }));
+    await sameEach(A, 'csrf: static file without nonce', (s) => ({
+      path: '/csrf/style.css',
+      headers: { cookie: cookie[s.name] },
+    }));
+    await sameEach(A, 'csrf: POST to an entry point is checked', (s) => ({
+      method: 'POST',
+      path: '/csrf/entry.jsp',
+      headers: { cookie: cookie[s.name], ...FORM },
+      body: 'a=1',
+    }));
+    await sameEach(A, 'csrf: POST with the nonce in the body', (s) => ({
+      method: 'POST',
+      path: '/csrf/probe.jsp',
+      headers: { cookie: cookie[s.name], ...FORM },
+      body: `${N}=${second[s.name]}&a=1`,
+    }));
+    await sameEach(A, 'csrf: nonce in the wrong parameter name', (s) => ({
+      path: `/csrf/probe.jsp?token=${second[s.name]}`,
+      headers: { cookie: cookie[s.name] },
+    }));
   });
 
   it('csrf-deny: denyStatus 404, one cached nonce, custom parameter name', async () => {
@@ -123,11 +269,23 @@ describe('CsrfPreventionFilter', () => {
     const entry = await same(A, 'csrf-deny: entry point', { path: '/csrf-deny/entry.jsp' });
     const cookie = { tomcat: cookieOf(entry.tomcat)!, tollgate: cookieOf(entry.tollgate)! };
     const first = { tomcat: nonceOf(entry, 'tomcat', 'token'), tollgate: nonceOf(entry, 'tollgate', 'token') };
-    const ok = await sameEach(A, 'csrf-deny: valid nonce under the custom name', (s) => ({ path: `/csrf-deny/probe.jsp?token=${first[s.name]}`, headers: { cookie: cookie[s.name] } }));
-    await sameEach(A, 'csrf-deny: the previous nonce fell out of a one-entry cache', (s) => ({ path: `/csrf-deny/probe.jsp?token=${first[s.name]}`, headers: { cookie: cookie[s.name] } }));
+    const ok = await sameEach(A, 'csrf-deny: valid nonce under the custom name', (s) => ({
+      path: `/csrf-deny/probe.jsp?token=${first[s.name]}`,
+      headers: { cookie: cookie[s.name] },
+    }));
+    await sameEach(A, 'csrf-deny: the previous nonce fell out of a one-entry cache', (s) => ({
+      path: `/csrf-deny/probe.jsp?token=${first[s.name]}`,
+      headers: { cookie: cookie[s.name] },
+    }));
     const second = { tomcat: nonceOf(ok, 'tomcat', 'token'), tollgate: nonceOf(ok, 'tollgate', 'token') };
-    await sameEach(A, 'csrf-deny: the standard parameter name is not read', (s) => ({ path: `/csrf-deny/probe.jsp?org.apache.catalina.filters.CSRF_NONCE=${second[s.name]}`, headers: { cookie: cookie[s.name] } }));
-    await sameEach(A, 'csrf-deny: latest nonce', (s) => ({ path: `/csrf-deny/data.json?token=${second[s.name]}`, headers: { cookie: cookie[s.name] } }));
+    await sameEach(A, 'csrf-deny: the standard parameter name is not read', (s) => ({
+      path: `/csrf-deny/probe.jsp?org.apache.catalina.filters.CSRF_NONCE=${second[s.name]}`,
+      headers: { cookie: cookie[s.name] },
+    }));
+    await sameEach(A, 'csrf-deny: latest nonce', (s) => ({
+      path: `/csrf-deny/data.json?token=${second[s.name]}`,
+      headers: { cookie: cookie[s.name] },
+    }));
   });
 });
 
@@ -137,37 +295,125 @@ describe('RestCsrfPreventionFilter', () => {
   it('restcsrf: Fetch, Required, header and parameter nonces', async () => {
     const A = 'RestCsrfPreventionFilter';
     await same(A, 'restcsrf: GET without Fetch', { path: '/restcsrf/probe.jsp' });
-    await same(A, 'restcsrf: POST without session or token', { method: 'POST', path: '/restcsrf/probe.jsp', headers: FORM, body: 'a=1' });
+    await same(A, 'restcsrf: POST without session or token', {
+      method: 'POST',
+      path: '/restcsrf/probe.jsp',
+      headers: FORM,
+      body: 'a=1',
+    });
     await same(A, 'restcsrf: Fetch as a parameter gives nothing', { path: '/restcsrf/probe.jsp?X-CSRF-Token=Fetch' });
-    const fetched = await same(A, 'restcsrf: GET with X-CSRF-Token: Fetch', { path: '/restcsrf/probe.jsp', headers: { 'x-csrf-token': 'Fetch' } });
+    const fetched = await same(A, 'restcsrf: GET with X-CSRF-Token: Fetch', {
+      path: '/restcsrf/probe.jsp',
+      headers: { 'x-csrf-token': 'Fetch' },
+    });
     const cookie = { tomcat: cookieOf(fetched.tomcat)!, tollgate: cookieOf(fetched.tollgate)! };
-    const token = { tomcat: header(fetched.tomcat, 'x-csrf-token')!, tollgate: header(fetched.tollgate, 'x-csrf-token')! };
+    const token = {
+      tomcat: header(fetched.tomcat, 'x-csrf-token')!,
+      tollgate: header(fetched.tollgate, 'x-csrf-token')!,
+    };
     expect(token.tollgate).toMatch(/^[0-9A-F]{32}$/);
-    const again = await sameEach(A, 'restcsrf: Fetch again in the same session', (s) => ({ path: '/restcsrf/data.json', headers: { 'x-csrf-token': 'fetch', cookie: cookie[s.name] } }));
+    const again = await sameEach(A, 'restcsrf: Fetch again in the same session', (s) => ({
+      path: '/restcsrf/data.json',
+      headers: { 'x-csrf-token': 'fetch', cookie: cookie[s.name] },
+    }));
     expect(header(again.tomcat, 'x-csrf-token')).toBe(token.tomcat);
     expect(header(again.tollgate, 'x-csrf-token')).toBe(token.tollgate);
-    await sameEach(A, 'restcsrf: POST with the session, no token', (s) => ({ method: 'POST', path: '/restcsrf/probe.jsp', headers: { cookie: cookie[s.name], ...FORM }, body: 'a=1' }));
-    await sameEach(A, 'restcsrf: POST with a wrong token', (s) => ({ method: 'POST', path: '/restcsrf/probe.jsp', headers: { cookie: cookie[s.name], 'x-csrf-token': '0123456789ABCDEF0123456789ABCDEF', ...FORM }, body: 'a=1' }));
-    await sameEach(A, 'restcsrf: POST with the token', (s) => ({ method: 'POST', path: '/restcsrf/probe.jsp', headers: { cookie: cookie[s.name], 'x-csrf-token': token[s.name], ...FORM }, body: 'a=1' }));
-    await sameEach(A, 'restcsrf: POST with the token but no session', (s) => ({ method: 'POST', path: '/restcsrf/probe.jsp', headers: { 'x-csrf-token': token[s.name], ...FORM }, body: 'a=1' }));
-    await sameEach(A, 'restcsrf: token as a parameter where not accepted', (s) => ({ method: 'POST', path: '/restcsrf/probe.jsp', headers: { cookie: cookie[s.name], ...FORM }, body: `X-CSRF-Token=${token[s.name]}` }));
-    await sameEach(A, 'restcsrf: token as a parameter on pathsAcceptingParams', (s) => ({ method: 'POST', path: '/restcsrf/form.jsp', headers: { cookie: cookie[s.name], ...FORM }, body: `X-CSRF-Token=${token[s.name]}&b=2` }));
-    await sameEach(A, 'restcsrf: token in the query on pathsAcceptingParams', (s) => ({ method: 'POST', path: `/restcsrf/form.jsp?X-CSRF-Token=${token[s.name]}`, headers: { cookie: cookie[s.name], ...FORM }, body: 'b=2' }));
-    await sameEach(A, 'restcsrf: a wrong header beats a right parameter', (s) => ({ method: 'POST', path: '/restcsrf/form.jsp', headers: { cookie: cookie[s.name], 'x-csrf-token': 'nope', ...FORM }, body: `X-CSRF-Token=${token[s.name]}` }));
-    await sameEach(A, 'restcsrf: DELETE without a token', (s) => ({ method: 'DELETE', path: '/restcsrf/data.json', headers: { cookie: cookie[s.name] } }));
-    await sameEach(A, 'restcsrf: PUT with a wrong token', (s) => ({ method: 'PUT', path: '/restcsrf/data.json', headers: { cookie: cookie[s.name], 'x-csrf-token': 'Required' }, body: 'x' }));
-    await sameEach(A, 'restcsrf: HEAD is not modifying', (s) => ({ method: 'HEAD', path: '/restcsrf/data.json', headers: { cookie: cookie[s.name] } }));
+    await sameEach(A, 'restcsrf: POST with the session, no token', (s) => ({
+      method: 'POST',
+      path: '/restcsrf/probe.jsp',
+      headers: { cookie: cookie[s.name], ...FORM },
+      body: 'a=1',
+    }));
+    await sameEach(A, 'restcsrf: POST with a wrong token', (s) => ({
+      method: 'POST',
+      path: '/restcsrf/probe.jsp',
+      headers: { cookie: cookie[s.name], 'x-csrf-token': '0123456789ABCDEF0123456789ABCDEF', ...FORM },
+      body: 'a=1',
+    }));
+    await sameEach(A, 'restcsrf: POST with the token', (s) => ({
+      method: 'POST',
+      path: '/restcsrf/probe.jsp',
+      headers: { cookie: cookie[s.name], 'x-csrf-token': token[s.name], ...FORM },
+      body: 'a=1',
+    }));
+    await sameEach(A, 'restcsrf: POST with the token but no session', (s) => ({
+      method: 'POST',
+      path: '/restcsrf/probe.jsp',
+      headers: { 'x-csrf-token': token[s.name], ...FORM },
+      body: 'a=1',
+    }));
+    await sameEach(A, 'restcsrf: token as a parameter where not accepted', (s) => ({
+      method: 'POST',
+      path: '/restcsrf/probe.jsp',
+      headers: { cookie: cookie[s.name], ...FORM },
+      body: `X-CSRF-Token=${token[s.name]}`,
+    }));
+    await sameEach(A, 'restcsrf: token as a parameter on pathsAcceptingParams', (s) => ({
+      method: 'POST',
+      path: '/restcsrf/form.jsp',
+      headers: { cookie: cookie[s.name], ...FORM },
+      body: `X-CSRF-Token=${token[s.name]}&b=2`,
+    }));
+    await sameEach(A, 'restcsrf: token in the query on pathsAcceptingParams', (s) => ({
+      method: 'POST',
+      path: `/restcsrf/form.jsp?X-CSRF-Token=${token[s.name]}`,
+      headers: { cookie: cookie[s.name], ...FORM },
+      body: 'b=2',
+    }));
+    await sameEach(A, 'restcsrf: a wrong header beats a right parameter', (s) => ({
+      method: 'POST',
+      path: '/restcsrf/form.jsp',
+      headers: { cookie: cookie[s.name], 'x-csrf-token': 'nope', ...FORM },
+      body: `X-CSRF-Token=${token[s.name]}`,
+    }));
+    await sameEach(A, 'restcsrf: DELETE without a token', (s) => ({
+      method: 'DELETE',
+      path: '/restcsrf/data.json',
+      headers: { cookie: cookie[s.name] },
+    }));
+    await sameEach(A, 'restcsrf: PUT with a wrong token', (s) => ({
+      method: 'PUT',
+      path: '/restcsrf/data.json',
+      headers: { cookie: cookie[s.name], 'x-csrf-token': 'Required' },
+      body: 'x',
+    }));
+    await sameEach(A, 'restcsrf: HEAD is not modifying', (s) => ({
+      method: 'HEAD',
+      path: '/restcsrf/data.json',
+      headers: { cookie: cookie[s.name] },
+    }));
   });
 
   it('restcsrf-deny: only /api/* is protected, denyStatus 400', async () => {
     const A = 'RestCsrfPreventionFilter';
-    await same(A, 'restcsrf-deny: POST outside /api', { method: 'POST', path: '/restcsrf-deny/probe.jsp', headers: FORM, body: 'a=1' });
-    await same(A, 'restcsrf-deny: POST to /api without a token', { method: 'POST', path: '/restcsrf-deny/api/probe.jsp', headers: FORM, body: 'a=1' });
-    await same(A, 'restcsrf-deny: Fetch outside /api gives nothing', { path: '/restcsrf-deny/probe.jsp', headers: { 'x-csrf-token': 'Fetch' } });
-    const f = await same(A, 'restcsrf-deny: Fetch on /api', { path: '/restcsrf-deny/api/probe.jsp', headers: { 'x-csrf-token': 'Fetch' } });
+    await same(A, 'restcsrf-deny: POST outside /api', {
+      method: 'POST',
+      path: '/restcsrf-deny/probe.jsp',
+      headers: FORM,
+      body: 'a=1',
+    });
+    await same(A, 'restcsrf-deny: POST to /api without a token', {
+      method: 'POST',
+      path: '/restcsrf-deny/api/probe.jsp',
+      headers: FORM,
+      body: 'a=1',
+    });
+    await same(A, 'restcsrf-deny: Fetch outside /api gives nothing', {
+      path: '/restcsrf-deny/probe.jsp',
+      headers: { 'x-csrf-token': 'Fetch' },
+    });
+    const f = await same(A, 'restcsrf-deny: Fetch on /api', {
+      path: '/restcsrf-deny/api/probe.jsp',
+      headers: { 'x-csrf-token': 'Fetch' },
+    });
     const cookie = { tomcat: cookieOf(f.tomcat)!, tollgate: cookieOf(f.tollgate)! };
     const token = { tomcat: header(f.tomcat, 'x-csrf-token')!, tollgate: header(f.tollgate, 'x-csrf-token')! };
-    await sameEach(A, 'restcsrf-deny: POST to /api with the token', (s) => ({ method: 'POST', path: '/restcsrf-deny/api/probe.jsp', headers: { cookie: cookie[s.name], 'x-csrf-token': token[s.name], ...FORM }, body: 'a=1' }));
+    await sameEach(A, 'restcsrf-deny: POST to /api with the token', (s) => ({
+      method: 'POST',
+      path: '/restcsrf-deny/api/probe.jsp',
+      headers: { cookie: cookie[s.name], 'x-csrf-token': token[s.name], ...FORM },
+      body: 'a=1',
+    }));
   });
 });
 
@@ -206,7 +452,10 @@ describe('ExpiresFilter', () => {
       const first = await send2(`/${app}/style.css`);
       const lm = header(first.tomcat, 'last-modified')!;
       expect(header(first.tollgate, 'last-modified')).toBe(lm);
-      await same('ExpiresFilter', `${app}: 304 Not Modified`, { path: `/${app}/style.css`, headers: { 'if-modified-since': lm } });
+      await same('ExpiresFilter', `${app}: 304 Not Modified`, {
+        path: `/${app}/style.css`,
+        headers: { 'if-modified-since': lm },
+      });
       await same('ExpiresFilter', `${app}: HEAD`, { method: 'HEAD', path: `/${app}/pixel.png` });
       await same('ExpiresFilter', `${app}: redirect of the context root`, { path: `/${app}` }, 'none');
     });
@@ -215,25 +464,38 @@ describe('ExpiresFilter', () => {
     // docs/divergences.md, "ExpiresFilter's modification base reads Last-Modified however it was set": Tomcat
     // ignores the static servlet's string Last-Modified and counts from the request; tollgate counts from
     // Last-Modified, so a file older than the rule's hour gets a past Expires and a negative max-age.
-    const c = await exchange(pair, 'ExpiresFilter', 'expires-mod: style.css, modification plus 1 hour (divergence asserted)', { path: '/expires-mod/style.css' });
+    const c = await exchange(
+      pair,
+      'ExpiresFilter',
+      'expires-mod: style.css, modification plus 1 hour (divergence asserted)',
+      { path: '/expires-mod/style.css' },
+    );
     expect(header(c.tomcat, 'cache-control')).toMatch(/^max-age=(3599|3600)$/);
     const lastModified = Date.parse(header(c.tollgate, 'last-modified')!);
     const expires = Date.parse(header(c.tollgate, 'expires')!);
     expect(expires - lastModified).toBe(3_600_000);
     // Once the checked-out file is over an hour old the date is past and max-age negative, as Tomcat's long arithmetic gives.
     const expectedMaxAge = (expires - Date.parse(header(c.tollgate, 'date')!)) / 1000;
-    expect(Math.abs(Number(/max-age=(-?\d+)/.exec(header(c.tollgate, 'cache-control')!)![1]) - expectedMaxAge)).toBeLessThanOrEqual(1);
+    expect(
+      Math.abs(Number(/max-age=(-?\d+)/.exec(header(c.tollgate, 'cache-control')!)![1]) - expectedMaxAge),
+    ).toBeLessThanOrEqual(1);
     // Same entry: content without Last-Modified (the probe's JSON) under a modification rule. Tomcat counts from
     // the request ("Last-Modified header not found, use now"); tollgate adds nothing, as the rule's documentation
     // says. Asserted, then the rest compared.
-    await same('ExpiresFilter', 'expires-mod: probe, no Last-Modified (divergence asserted)', { path: '/expires-mod/probe.jsp' }, undefined, (views) => {
-      expect(views.tomcat.headers['cache-control']).toBe('max-age=60');
-      expect(views.tomcat.headers['expires']).toBe('Date+60s');
-      expect(views.tollgate.headers['cache-control']).toBeNull();
-      expect(views.tollgate.headers['expires']).toBeNull();
-      views.tomcat.headers['cache-control'] = null;
-      views.tomcat.headers['expires'] = null;
-    });
+    await same(
+      'ExpiresFilter',
+      'expires-mod: probe, no Last-Modified (divergence asserted)',
+      { path: '/expires-mod/probe.jsp' },
+      undefined,
+      (views) => {
+        expect(views.tomcat.headers['cache-control']).toBe('max-age=60');
+        expect(views.tomcat.headers['expires']).toBe('Date+60s');
+        expect(views.tollgate.headers['cache-control']).toBeNull();
+        expect(views.tollgate.headers['expires']).toBeNull();
+        views.tomcat.headers['cache-control'] = null;
+        views.tomcat.headers['expires'] = null;
+      },
+    );
     await same('ExpiresFilter', 'expires-mod: 404', { path: '/expires-mod/none.txt' });
   });
 });
@@ -253,7 +515,10 @@ describe('RemoteIpFilter', () => {
     ['client behind an internal proxy', { 'x-forwarded-for': '203.0.113.9, 10.0.0.1' }],
     ['client, untrusted hop, trusted proxy', { 'x-forwarded-for': '203.0.113.9, 192.0.2.1, 198.51.100.7' }],
     ['every hop trusted', { 'x-forwarded-for': '198.51.100.1, 198.51.100.7, 10.0.0.2' }],
-    ['https with a port', { 'x-forwarded-for': '203.0.113.9', 'x-forwarded-proto': 'https', 'x-forwarded-port': '9443' }],
+    [
+      'https with a port',
+      { 'x-forwarded-for': '203.0.113.9', 'x-forwarded-proto': 'https', 'x-forwarded-port': '9443' },
+    ],
     ['HTTPS in upper case, no port', { 'x-forwarded-for': '203.0.113.9', 'x-forwarded-proto': 'HTTPS' }],
     ['http proto', { 'x-forwarded-for': '203.0.113.9', 'x-forwarded-proto': 'http' }],
     ['custom headers', { 'x-custom-ip': '203.0.113.10, 10.1.1.1', 'x-custom-proto': 'https' }],
@@ -269,8 +534,16 @@ describe('RemoteIpFilter', () => {
     }
   }
   it('two X-Forwarded-For header lines', async () => {
-    await same('RemoteIpFilter', 'remoteip: two header lines', { path: '/remoteip/probe.jsp', headers: { 'x-forwarded-for': ['203.0.113.9', '10.0.0.3'] } });
-    await same('RemoteIpFilter', 'remoteip-full: a redirect carries the forwarded scheme and port', { path: '/remoteip-full', headers: { 'x-forwarded-proto': 'https', 'x-forwarded-port': '9443' } }, 'none');
+    await same('RemoteIpFilter', 'remoteip: two header lines', {
+      path: '/remoteip/probe.jsp',
+      headers: { 'x-forwarded-for': ['203.0.113.9', '10.0.0.3'] },
+    });
+    await same(
+      'RemoteIpFilter',
+      'remoteip-full: a redirect carries the forwarded scheme and port',
+      { path: '/remoteip-full', headers: { 'x-forwarded-proto': 'https', 'x-forwarded-port': '9443' } },
+      'none',
+    );
   });
 });
 
@@ -316,8 +589,16 @@ describe('SetCharacterEncodingFilter, AddDefaultCharsetFilter, RequestDumperFilt
   const posts: [string, Record<string, string>, string][] = [
     ['form without charset', FORM, 'name=%E9t%C3%A9&x=1'],
     ['form declaring UTF-8', { 'content-type': 'application/x-www-form-urlencoded; charset=UTF-8' }, 'name=%E9t%C3%A9'],
-    ['form declaring ISO-8859-1', { 'content-type': 'application/x-www-form-urlencoded;charset=ISO-8859-1' }, 'name=%E9t%C3%A9'],
-    ['form declaring windows-1252', { 'content-type': 'application/x-www-form-urlencoded; charset=windows-1252' }, 'name=%80%E9'],
+    [
+      'form declaring ISO-8859-1',
+      { 'content-type': 'application/x-www-form-urlencoded;charset=ISO-8859-1' },
+      'name=%E9t%C3%A9',
+    ],
+    [
+      'form declaring windows-1252',
+      { 'content-type': 'application/x-www-form-urlencoded; charset=windows-1252' },
+      'name=%80%E9',
+    ],
   ];
   for (const app of ['setenc', 'setenc-force', 'dumper']) {
     for (const [d, h, body] of posts) {
@@ -327,11 +608,21 @@ describe('SetCharacterEncodingFilter, AddDefaultCharsetFilter, RequestDumperFilt
       });
     }
     it(`${app}: static file`, async () => {
-      await same(app === 'dumper' ? 'RequestDumperFilter' : 'SetCharacterEncodingFilter', `${app}: static page.txt`, { path: `/${app}/page.txt` });
+      await same(app === 'dumper' ? 'RequestDumperFilter' : 'SetCharacterEncodingFilter', `${app}: static page.txt`, {
+        path: `/${app}/page.txt`,
+      });
     });
   }
   for (const app of ['adc', 'adc-utf8', 'adc-system']) {
-    for (const p of ['/page.txt', '/index.html', '/style.css', '/data.json', '/pixel.png', '/probe.jsp', '/missing.txt']) {
+    for (const p of [
+      '/page.txt',
+      '/index.html',
+      '/style.css',
+      '/data.json',
+      '/pixel.png',
+      '/probe.jsp',
+      '/missing.txt',
+    ]) {
       it(`${app}${p}`, async () => {
         await same('AddDefaultCharsetFilter', `${app}${p}`, { path: `/${app}${p}` });
       });
@@ -346,7 +637,15 @@ describe('FailedRequestFilter', () => {
   const cases: [string, Request][] = [
     ['20 parameters (the Connector limit)', { path: `/probe.jsp?${many(20)}` }],
     ['21 parameters', { path: `/probe.jsp?${many(21)}` }],
-    ['21 parameters split between query and body', { method: 'POST', path: `/probe.jsp?${many(11)}`, headers: FORM, body: Array.from({ length: 10 }, (_, i) => `b${i}=${i}`).join('&') }],
+    [
+      '21 parameters split between query and body',
+      {
+        method: 'POST',
+        path: `/probe.jsp?${many(11)}`,
+        headers: FORM,
+        body: Array.from({ length: 10 }, (_, i) => `b${i}=${i}`).join('&'),
+      },
+    ],
     ['a bad %-escape', { path: '/probe.jsp?a=%ZZ&b=1' }],
     ['a bad %-escape in the body', { method: 'POST', path: '/probe.jsp', headers: FORM, body: 'a=%E&b=2' }],
     ['a name without a value', { path: '/probe.jsp?flag&x=' }],
@@ -368,8 +667,14 @@ describe('SessionInitializerFilter', () => {
     const first = await same(A, 'sessioninit: probe without a session', { path: '/sessioninit/probe.jsp' });
     await same(A, 'sessioninit: static file', { path: '/sessioninit/index.html' });
     const cookie = { tomcat: cookieOf(first.tomcat)!, tollgate: cookieOf(first.tollgate)! };
-    await sameEach(A, 'sessioninit: with the session cookie', (s) => ({ path: '/sessioninit/probe.jsp', headers: { cookie: cookie[s.name] } }));
-    await same(A, 'sessioninit: with an unknown session id', { path: '/sessioninit/probe.jsp', headers: { cookie: 'JSESSIONID=0123456789ABCDEF0123456789ABCDEF' } });
+    await sameEach(A, 'sessioninit: with the session cookie', (s) => ({
+      path: '/sessioninit/probe.jsp',
+      headers: { cookie: cookie[s.name] },
+    }));
+    await same(A, 'sessioninit: with an unknown session id', {
+      path: '/sessioninit/probe.jsp',
+      headers: { cookie: 'JSESSIONID=0123456789ABCDEF0123456789ABCDEF' },
+    });
     await same(A, 'probe creating a session where no filter does', { path: '/adc/probe.jsp?session=create' });
   });
 });
@@ -381,20 +686,39 @@ describe('RateLimitFilter', () => {
     const left = windowMs - (Date.now() % windowMs);
     if (left < 8_000) await sleep(left + 200);
     const A = 'RateLimitFilter';
-    for (let i = 1; i <= 5; i++) await same(A, `ratelimit: request ${i} of a 3-request window`, { path: '/ratelimit/index.html' });
-    for (let i = 1; i <= 4; i++) await same(A, `ratelimit-exact: request ${i} of 2, 503 with a message`, { path: '/ratelimit-exact/data.json' });
-    for (let i = 1; i <= 3; i++) await same(A, `ratelimit-log: request ${i} of 1, not enforced`, { path: '/ratelimit-log/probe.jsp' });
+    for (let i = 1; i <= 5; i++)
+      await same(A, `ratelimit: request ${i} of a 3-request window`, { path: '/ratelimit/index.html' });
+    for (let i = 1; i <= 4; i++)
+      await same(A, `ratelimit-exact: request ${i} of 2, 503 with a message`, { path: '/ratelimit-exact/data.json' });
+    for (let i = 1; i <= 3; i++)
+      await same(A, `ratelimit-log: request ${i} of 1, not enforced`, { path: '/ratelimit-log/probe.jsp' });
   });
 });
 
 describe('WebdavFixFilter', () => {
   const cases: [string, Request][] = [
     ['ordinary client', { path: '/webdav/index.html', headers: { 'user-agent': 'curl/8' } }],
-    ['mini-redirector (Windows 7)', { path: '/webdav/index.html', headers: { 'user-agent': 'Microsoft-WebDAV-MiniRedir/6.1.7601' } }],
-    ['mini-redirector with a query', { path: '/webdav/page.txt?x=1', headers: { 'user-agent': 'Microsoft-WebDAV-MiniRedir/10.0.19045' } }],
+    [
+      'mini-redirector (Windows 7)',
+      { path: '/webdav/index.html', headers: { 'user-agent': 'Microsoft-WebDAV-MiniRedir/6.1.7601' } },
+    ],
+    [
+      'mini-redirector with a query',
+      { path: '/webdav/page.txt?x=1', headers: { 'user-agent': 'Microsoft-WebDAV-MiniRedir/10.0.19045' } },
+    ],
     ['XP 32-bit SP3', { path: '/webdav/index.html', headers: { 'user-agent': 'Microsoft-WebDAV-MiniRedir/5.1.2600' } }],
-    ['XP x64 SP2 (logged, let through)', { path: '/webdav/index.html', headers: { 'user-agent': 'Microsoft-WebDAV-MiniRedir/5.2.3790' } }],
-    ['mini-redirector, Host with a port', { path: '/webdav/style.css', host: 'localhost:8080', headers: { 'user-agent': 'Microsoft-WebDAV-MiniRedir/6.1.7601' } }],
+    [
+      'XP x64 SP2 (logged, let through)',
+      { path: '/webdav/index.html', headers: { 'user-agent': 'Microsoft-WebDAV-MiniRedir/5.2.3790' } },
+    ],
+    [
+      'mini-redirector, Host with a port',
+      {
+        path: '/webdav/style.css',
+        host: 'localhost:8080',
+        headers: { 'user-agent': 'Microsoft-WebDAV-MiniRedir/6.1.7601' },
+      },
+    ],
   ];
   for (const [d, r] of cases) {
     it(d, async () => {
@@ -406,16 +730,27 @@ describe('WebdavFixFilter', () => {
 // ------------------------------------------------------------------ the context's MIME map inside filters, header details
 
 describe("filters ask the context's MIME map (conf/web.xml defaults with the app's <mime-mapping>s)", () => {
-  it('csrf-mime: mime: no-nonce patterns match the stock image/png and the app\'s own text/x-up', async () => {
-    const c = await same('CsrfPreventionFilter', 'csrf-mime: encodeURL of logo.png and notes.up gets no nonce, target.html does', { path: '/csrf-mime/probe.jsp?files=1' }, 'json');
+  it("csrf-mime: mime: no-nonce patterns match the stock image/png and the app's own text/x-up", async () => {
+    const c = await same(
+      'CsrfPreventionFilter',
+      'csrf-mime: encodeURL of logo.png and notes.up gets no nonce, target.html does',
+      { path: '/csrf-mime/probe.jsp?files=1' },
+      'json',
+    );
     const files = (JSON.parse(c.tomcat.body) as { encodeURLFiles: string[] }).encodeURLFiles;
-    expect(files.map((u) => u.replace(/;jsessionid=[^?]*/, ''))).toEqual(['/csrf-mime/logo.png', '/csrf-mime/notes.up']);
+    expect(files.map((u) => u.replace(/;jsessionid=[^?]*/, ''))).toEqual([
+      '/csrf-mime/logo.png',
+      '/csrf-mime/notes.up',
+    ]);
   });
   it('expires-mime: a 304 has no Content-Type, and the by-type rule comes from the file name', async () => {
     for (const file of ['a.up', 'style.css']) {
       const first = await send2(`/expires-mime/${file}`);
       const lm = header(first.tomcat, 'last-modified')!;
-      const c = await same('ExpiresFilter', `expires-mime: 304 for ${file}`, { path: `/expires-mime/${file}`, headers: { 'if-modified-since': lm } });
+      const c = await same('ExpiresFilter', `expires-mime: 304 for ${file}`, {
+        path: `/expires-mime/${file}`,
+        headers: { 'if-modified-since': lm },
+      });
       expect(c.tomcat.status).toBe(304);
       expect(header(c.tomcat, 'content-type')).toBeNull();
       expect(header(c.tomcat, 'cache-control')).toBe(file === 'a.up' ? 'max-age=420' : 'max-age=3600');

@@ -7,12 +7,23 @@
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { compileJava, INSTALL_COMMAND, JAVA_SOURCES, readSteps, REPO, stepTable, STEPS_DIR_ENV, tomcatMissing } from './harness.js';
+import {
+  compileJava,
+  INSTALL_COMMAND,
+  JAVA_SOURCES,
+  readSteps,
+  REPO,
+  stepTable,
+  STEPS_DIR_ENV,
+  tomcatMissing,
+} from './harness.js';
 
 export default function setup(): () => void {
   const why = tomcatMissing();
   if (why) {
-    throw new Error(`Conformance tests need real Tomcat 10.1 and its host-manager webapp: ${why}.\nInstall them (as root) with:\n  ${INSTALL_COMMAND}`);
+    throw new Error(
+      `Conformance tests need real Tomcat 10.1 and its host-manager webapp: ${why}.\nInstall them (as root) with:\n  ${INSTALL_COMMAND}`,
+    );
   }
   const started = Date.now();
   const dir = mkdtempSync(join(tmpdir(), 'tollgate-conformance-steps-'));
@@ -33,7 +44,8 @@ export default function setup(): () => void {
       `Only \`npm run conformance\` (every file) rewrites it; a run of some files prints its table only.\n\n${table}\n\nRun time of the tests: ${seconds} s.\n`;
     process.stdout.write(`\nConformance: compared steps per area\n${table}\n`);
     // Set by `npm run conformance` only: a run of a few files would replace the whole table with part of it.
-    if (process.env.TOLLGATE_CONFORMANCE_RESULTS === '1') writeFileSync(join(REPO, 'test', 'conformance', 'RESULTS.md'), out);
+    if (process.env.TOLLGATE_CONFORMANCE_RESULTS === '1')
+      writeFileSync(join(REPO, 'test', 'conformance', 'RESULTS.md'), out);
     rmSync(dir, { recursive: true, force: true });
   };
 }

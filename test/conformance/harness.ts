@@ -21,13 +21,30 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import type { AddressInfo } from 'node:net';
-import { appendFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
-import { createContextChain, createContextStaticHandler, exchangeOf, planCatalinaBase, type ContextMiddleware, type StaticHandler } from '../../src/embed/index.js';
+import {
+  createContextChain,
+  createContextStaticHandler,
+  exchangeOf,
+  planCatalinaBase,
+  type ContextMiddleware,
+  type StaticHandler,
+} from '../../src/embed/index.js';
 import type { Exchange } from '../../src/runtime/exchange.js';
 import { freePort, track } from './processes.js';
 
@@ -94,9 +111,13 @@ export function tomcatMissing(): string | null {
 /** Compiles `sources` (a directory of .java files) against Tomcat's servlet-api.jar into `out`. */
 export function compileJava(sources: string, out: string): void {
   mkdirSync(out, { recursive: true });
-  const files = readdirSync(sources).filter((f) => f.endsWith('.java')).map((f) => join(sources, f));
+  const files = readdirSync(sources)
+    .filter((f) => f.endsWith('.java'))
+    .map((f) => join(sources, f));
   if (files.length === 0) throw new Error(`no .java files in ${sources}`);
-  const r = spawnSync('javac', ['-nowarn', '-cp', join(CATALINA_HOME, 'lib', 'servlet-api.jar'), '-d', out, ...files], { encoding: 'utf8' });
+  const r = spawnSync('javac', ['-nowarn', '-cp', join(CATALINA_HOME, 'lib', 'servlet-api.jar'), '-d', out, ...files], {
+    encoding: 'utf8',
+  });
   if (r.status !== 0) throw new Error(`javac failed for ${sources}:\n${r.stderr}`);
 }
 
@@ -112,12 +133,14 @@ export function rewriteServerXml(xml: string, port: number): string {
     return t;
   });
   const connectors = out.match(/<Connector\b/g)?.length ?? 0;
-  if (connectors !== 1) throw new Error(`a conformance fixture's server.xml must have exactly one Connector (found ${connectors})`);
+  if (connectors !== 1)
+    throw new Error(`a conformance fixture's server.xml must have exactly one Connector (found ${connectors})`);
   return out;
 }
 
 function copyBase(fixtureBase: string, side: string, port: number): string {
-  if (!existsSync(join(fixtureBase, 'conf', 'server.xml'))) throw new Error(`${fixtureBase} is not a fixture CATALINA_BASE (no conf/server.xml)`);
+  if (!existsSync(join(fixtureBase, 'conf', 'server.xml')))
+    throw new Error(`${fixtureBase} is not a fixture CATALINA_BASE (no conf/server.xml)`);
   const base = mkdtempSync(join(tmpdir(), `tollgate-conf-${side}-`));
   // Timestamps kept: both copies must report the same Last-Modified.
   cpSync(fixtureBase, base, { recursive: true, preserveTimestamps: true });
@@ -128,7 +151,8 @@ function copyBase(fixtureBase: string, side: string, port: number): string {
   const webapps = join(base, 'webapps');
   if (existsSync(webapps)) {
     for (const app of readdirSync(webapps, { withFileTypes: true })) {
-      if (app.isDirectory() && !existsSync(join(webapps, app.name, 'probe.jsp'))) cpSync(PROBE_JSP, join(webapps, app.name, 'probe.jsp'), { preserveTimestamps: true });
+      if (app.isDirectory() && !existsSync(join(webapps, app.name, 'probe.jsp')))
+        cpSync(PROBE_JSP, join(webapps, app.name, 'probe.jsp'), { preserveTimestamps: true });
     }
   }
   return base;
@@ -179,11 +203,21 @@ async function startTomcat(fixtureBase: string, opts: StartOptions): Promise<Sid
   if (opts.hostManager) {
     const dir = join(base, 'conf', 'Catalina', 'localhost');
     mkdirSync(dir, { recursive: true });
-    writeFileSync(join(dir, 'host-manager.xml'), `<?xml version="1.0" encoding="UTF-8"?>\n<Context docBase="${HOST_MANAGER_WEBAPP}" antiResourceLocking="false" privileged="true"/>\n`);
+    writeFileSync(
+      join(dir, 'host-manager.xml'),
+      `<?xml version="1.0" encoding="UTF-8"?>\n<Context docBase="${HOST_MANAGER_WEBAPP}" antiResourceLocking="false" privileged="true"/>\n`,
+    );
   }
   let log = '';
   const child = spawn(join(CATALINA_HOME, 'bin', 'catalina.sh'), ['run'], {
-    env: { ...process.env, CATALINA_HOME, CATALINA_BASE: base, CATALINA_PID: '', CATALINA_OPTS: '', JAVA_OPTS: `-Xshare:auto -XX:TieredStopAtLevel=1 ${opts.javaOpts ?? ''}` },
+    env: {
+      ...process.env,
+      CATALINA_HOME,
+      CATALINA_BASE: base,
+      CATALINA_PID: '',
+      CATALINA_OPTS: '',
+      JAVA_OPTS: `-Xshare:auto -XX:TieredStopAtLevel=1 ${opts.javaOpts ?? ''}`,
+    },
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -206,7 +240,10 @@ async function startTomcat(fixtureBase: string, opts: StartOptions): Promise<Sid
 }
 
 /** Real Tomcat alone on a copy of the fixture (lint agreement inspects its log). */
-export function startTomcatOnly(fixtureBase: string, opts: StartOptions = {}): Promise<Side & { stop(): Promise<void> }> {
+export function startTomcatOnly(
+  fixtureBase: string,
+  opts: StartOptions = {},
+): Promise<Side & { stop(): Promise<void> }> {
   return startTomcat(fixtureBase, opts);
 }
 
@@ -220,11 +257,15 @@ async function startTollgate(fixtureBase: string): Promise<Side & { stop(): Prom
   const port = await freePort();
   const base = copyBase(fixtureBase, 'tollgate', port);
   let log = '';
-  const child = spawn(process.execPath, [cli, 'serve', '--base', base, '--port', String(port), '--address', '127.0.0.1'], {
-    cwd: base,
-    detached: true,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [cli, 'serve', '--base', base, '--port', String(port), '--address', '127.0.0.1'],
+    {
+      cwd: base,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   const stopChild = track(child);
   child.stdout!.on('data', (d) => (log += d));
   child.stderr!.on('data', (d) => (log += d));
@@ -320,7 +361,17 @@ export interface ProbeReport {
 }
 
 /** Request headers the probe reports (the ones filters read or rewrite). */
-export const PROBE_HEADERS = ['x-forwarded-for', 'x-forwarded-by', 'x-forwarded-proto', 'x-forwarded-host', 'x-forwarded-port', 'x-real-ip', 'x-custom-proto', 'x-custom-ip', 'x-custom-by'];
+export const PROBE_HEADERS = [
+  'x-forwarded-for',
+  'x-forwarded-by',
+  'x-forwarded-proto',
+  'x-forwarded-host',
+  'x-forwarded-port',
+  'x-real-ip',
+  'x-custom-proto',
+  'x-custom-ip',
+  'x-custom-by',
+];
 
 async function probeHandler(req: IncomingMessage, res: ServerResponse): Promise<void> {
   const ex: Exchange | undefined = exchangeOf(req);
@@ -374,7 +425,14 @@ async function probeHandler(req: IncomingMessage, res: ServerResponse): Promise<
     requestedSessionId: r.requestedSessionId,
     encodeURL: ex.response.encodeURL(target),
     encodeRedirectURL: ex.response.encodeRedirectURL(target),
-    ...(r.getParameter('files') === '1' ? { encodeURLFiles: [ex.response.encodeURL(`${r.contextPath}/logo.png`), ex.response.encodeURL(`${r.contextPath}/notes.up`)] } : {}),
+    ...(r.getParameter('files') === '1'
+      ? {
+          encodeURLFiles: [
+            ex.response.encodeURL(`${r.contextPath}/logo.png`),
+            ex.response.encodeURL(`${r.contextPath}/notes.up`),
+          ],
+        }
+      : {}),
   };
   ex.response.setContentType('application/json;charset=UTF-8');
   res.end(JSON.stringify(report));
@@ -410,7 +468,8 @@ function sessionIdsOf(headers: Request['headers']): string[] {
   const out: string[] = [];
   for (const [k, v] of Object.entries(headers ?? {})) {
     if (k.toLowerCase() !== 'cookie') continue;
-    for (const line of Array.isArray(v) ? v : [v]) for (const m of line.matchAll(/(?:^|;)\s*JSESSIONID=([^;]*)/gi)) out.push(m[1]!);
+    for (const line of Array.isArray(v) ? v : [v])
+      for (const m of line.matchAll(/(?:^|;)\s*JSESSIONID=([^;]*)/gi)) out.push(m[1]!);
   }
   return out;
 }
@@ -425,30 +484,40 @@ export function send(side: Side, req: Request): Promise<Response> {
     const ids = sessionIdsOf(req.headers);
     const jsp = /\.jsp$/i.test(path.split('?', 1)[0]!);
     const fromServe = ids.filter((id) => issuedBy.get(id) === 'serve');
-    if (jsp && fromServe.length > 0) throw new Error(`${req.path}: a session created by tollgate serve cannot be used on the probe server (start the flow with a .jsp request)`);
+    if (jsp && fromServe.length > 0)
+      throw new Error(
+        `${req.path}: a session created by tollgate serve cannot be used on the probe server (start the flow with a .jsp request)`,
+      );
     if (jsp || ids.some((id) => issuedBy.get(id) === 'probe')) port = side.probePort;
   }
   const issuer = side.name === 'tollgate' ? (port === side.port ? 'serve' : 'probe') : null;
   return new Promise((resolveRes, reject) => {
     const headers: Record<string, string | string[]> = { host: req.host ?? 'localhost', ...req.headers };
-    if (req.body !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-length')) headers['content-length'] = String(Buffer.byteLength(req.body));
-    const r = http.request({ host: '127.0.0.1', port, method: req.method ?? 'GET', path, headers, agent: false, setHost: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        const list: [string, string][] = [];
-        for (let i = 0; i + 1 < res.rawHeaders.length; i += 2) list.push([res.rawHeaders[i]!.toLowerCase(), res.rawHeaders[i + 1]!]);
-        if (issuer !== null) {
-          for (const [k, v] of list) {
-            const id = k === 'set-cookie' ? /^\s*JSESSIONID=([^;]*)/i.exec(v)?.[1] : undefined;
-            if (id) issuedBy.set(id, issuer);
+    if (req.body !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-length'))
+      headers['content-length'] = String(Buffer.byteLength(req.body));
+    const r = http.request(
+      { host: '127.0.0.1', port, method: req.method ?? 'GET', path, headers, agent: false, setHost: false },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const list: [string, string][] = [];
+          for (let i = 0; i + 1 < res.rawHeaders.length; i += 2)
+            list.push([res.rawHeaders[i]!.toLowerCase(), res.rawHeaders[i + 1]!]);
+          if (issuer !== null) {
+            for (const [k, v] of list) {
+              const id = k === 'set-cookie' ? /^\s*JSESSIONID=([^;]*)/i.exec(v)?.[1] : undefined;
+              if (id) issuedBy.set(id, issuer);
+            }
           }
-        }
-        resolveRes({ status: res.statusCode!, headers: list, body: Buffer.concat(chunks).toString('utf8') });
-      });
-      res.on('error', reject);
-    });
-    r.setTimeout(30_000, () => r.destroy(new Error(`no answer from ${side.name} for ${req.method ?? 'GET'} ${path} in 30 s`)));
+          resolveRes({ status: res.statusCode!, headers: list, body: Buffer.concat(chunks).toString('utf8') });
+        });
+        res.on('error', reject);
+      },
+    );
+    r.setTimeout(30_000, () =>
+      r.destroy(new Error(`no answer from ${side.name} for ${req.method ?? 'GET'} ${path} in 30 s`)),
+    );
     r.on('error', reject);
     if (req.body !== undefined) r.write(req.body);
     r.end();
@@ -527,15 +596,20 @@ export function normaliseHeader(res: Response, name: string): string | null {
         // Expires and Date are whole seconds taken at slightly different instants: when the offset is within one
         // second of Cache-Control's max-age (compared exactly on its own), the offset is reported as max-age.
         const maxAge = /max-age=(-?\d+)/.exec(header(res, 'cache-control') ?? '')?.[1];
-        if (maxAge !== undefined && Math.abs(offset - wholeMinute(Number(maxAge))) <= 1) offset = wholeMinute(Number(maxAge));
+        if (maxAge !== undefined && Math.abs(offset - wholeMinute(Number(maxAge))) <= 1)
+          offset = wholeMinute(Number(maxAge));
         return `Date${offset >= 0 ? '+' : ''}${offset}s`;
       })
       .join(', ');
   }
   if (n === 'x-csrf-token') return values.map((v) => (/^[0-9A-F]{32}$/.test(v) ? '<nonce>' : v)).join(', ');
   if (n === 'set-cookie') return values.map((v) => normalise(v)).join(' | ');
-  if (n === 'cache-control') return values.map((v) => v.replace(/max-age=(\d+)/, (m, k: string) => `max-age=${wholeMinute(Number(k))}`)).join(', ');
-  if (n === 'location') return values.map((v) => normalise(v.replace(/^http:\/\/localhost:\d+/, 'http://localhost:<port>'))).join(', ');
+  if (n === 'cache-control')
+    return values
+      .map((v) => v.replace(/max-age=(\d+)/, (m, k: string) => `max-age=${wholeMinute(Number(k))}`))
+      .join(', ');
+  if (n === 'location')
+    return values.map((v) => normalise(v.replace(/^http:\/\/localhost:\d+/, 'http://localhost:<port>'))).join(', ');
   return values.map(normalise).join(', ');
 }
 
@@ -589,7 +663,8 @@ export function errorTitle(body: string): string {
 export function decodeEntities(s: string): string {
   const named: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
   return s.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (m, e: string) => {
-    if (e[0] === '#') return String.fromCodePoint(e[1] === 'x' || e[1] === 'X' ? parseInt(e.slice(2), 16) : Number(e.slice(1)));
+    if (e[0] === '#')
+      return String.fromCodePoint(e[1] === 'x' || e[1] === 'X' ? parseInt(e.slice(2), 16) : Number(e.slice(1)));
     return named[e.toLowerCase()] ?? m;
   });
 }
@@ -607,7 +682,8 @@ function jsonOrText(body: string): string {
 function normaliseJson(v: unknown): unknown {
   if (typeof v === 'string') return normalise(v);
   if (Array.isArray(v)) return v.map(normaliseJson);
-  if (v !== null && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, normaliseJson(x)]));
+  if (v !== null && typeof v === 'object')
+    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, normaliseJson(x)]));
   return v;
 }
 
@@ -616,8 +692,14 @@ function normaliseJson(v: unknown): unknown {
 /** Records one compared step under an area label for the per-filter table (global-setup.ts prints it). */
 export function recordStep(area: string, description: string): void {
   const dir = process.env[STEPS_DIR_ENV];
-  if (!dir) throw new Error(`${STEPS_DIR_ENV} is not set: run the conformance tests with vitest -c vitest.conformance.config.ts (npm run conformance)`);
-  appendFileSync(join(dir, `steps-${process.pid}.jsonl`), JSON.stringify({ area, description, file: process.env.VITEST_WORKER_ID ?? '' }) + '\n');
+  if (!dir)
+    throw new Error(
+      `${STEPS_DIR_ENV} is not set: run the conformance tests with vitest -c vitest.conformance.config.ts (npm run conformance)`,
+    );
+  appendFileSync(
+    join(dir, `steps-${process.pid}.jsonl`),
+    JSON.stringify({ area, description, file: process.env.VITEST_WORKER_ID ?? '' }) + '\n',
+  );
 }
 
 export interface Compared {
@@ -631,7 +713,13 @@ export interface Compared {
  * both raw responses and their comparable views. The caller asserts
  * (usually `expect(views.tollgate).toEqual(views.tomcat)`).
  */
-export async function exchange(pair: Pair, area: string, description: string, req: Request, opts: { headers?: readonly string[]; body?: BodyMode } = {}): Promise<Compared> {
+export async function exchange(
+  pair: Pair,
+  area: string,
+  description: string,
+  req: Request,
+  opts: { headers?: readonly string[]; body?: BodyMode } = {},
+): Promise<Compared> {
   const [tomcat, tollgate] = await Promise.all([send(pair.tomcat, req), send(pair.tollgate, req)]);
   recordStep(area, description);
   return {
@@ -642,8 +730,17 @@ export async function exchange(pair: Pair, area: string, description: string, re
 }
 
 /** One step whose request differs by side (cookies, nonces): `build` makes each side's request. */
-export async function exchangeEach(pair: Pair, area: string, description: string, build: (side: Side) => Request, opts: { headers?: readonly string[]; body?: BodyMode } = {}): Promise<Compared> {
-  const [tomcat, tollgate] = await Promise.all([send(pair.tomcat, build(pair.tomcat)), send(pair.tollgate, build(pair.tollgate))]);
+export async function exchangeEach(
+  pair: Pair,
+  area: string,
+  description: string,
+  build: (side: Side) => Request,
+  opts: { headers?: readonly string[]; body?: BodyMode } = {},
+): Promise<Compared> {
+  const [tomcat, tollgate] = await Promise.all([
+    send(pair.tomcat, build(pair.tomcat)),
+    send(pair.tollgate, build(pair.tollgate)),
+  ]);
   recordStep(area, description);
   return {
     tomcat,
@@ -675,7 +772,8 @@ export function modeOf(path: string, status: number): BodyMode {
 export function urlSessionIdDivergence(views: Compared['views']): boolean {
   const t = views.tomcat.body;
   if (t === null || !t.includes(';jsessionid=<id>')) return false;
-  if ((views.tollgate.body ?? '').includes('jsessionid')) throw new Error(`tollgate put a session id in a URL:\n${views.tollgate.body}`);
+  if ((views.tollgate.body ?? '').includes('jsessionid'))
+    throw new Error(`tollgate put a session id in a URL:\n${views.tollgate.body}`);
   views.tomcat.body = t.replaceAll(';jsessionid=<id>', '');
   return true;
 }
@@ -688,7 +786,14 @@ export type Adjust = (views: Compared['views']) => void;
  * Error responses are compared by title and message (docs/divergences.md, "Error pages"). `adjust` asserts
  * and removes a documented divergence before the comparison.
  */
-export async function sameStep(pair: Pair, area: string, description: string, req: Request | ((side: Side) => Request), body?: BodyMode, adjust?: Adjust): Promise<Compared> {
+export async function sameStep(
+  pair: Pair,
+  area: string,
+  description: string,
+  req: Request | ((side: Side) => Request),
+  body?: BodyMode,
+  adjust?: Adjust,
+): Promise<Compared> {
   const build = typeof req === 'function' ? req : () => req;
   const c = await exchangeEach(pair, area, description, build, { body: 'none' });
   const mode = body ?? modeOf(build(pair.tomcat).path, c.tomcat.status);
@@ -713,8 +818,11 @@ export interface StepRecord {
 /** Reads every recorded step of a run. */
 export function readSteps(dir: string): StepRecord[] {
   const out: StepRecord[] = [];
-  for (const f of readdirSync(dir).filter((n) => n.endsWith('.jsonl')).sort()) {
-    for (const line of readFileSync(join(dir, f), 'utf8').split('\n')) if (line.trim()) out.push(JSON.parse(line) as StepRecord);
+  for (const f of readdirSync(dir)
+    .filter((n) => n.endsWith('.jsonl'))
+    .sort()) {
+    for (const line of readFileSync(join(dir, f), 'utf8').split('\n'))
+      if (line.trim()) out.push(JSON.parse(line) as StepRecord);
   }
   return out;
 }

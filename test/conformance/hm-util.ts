@@ -36,7 +36,12 @@ export interface Step {
 
 const A = 'admin:s3cret';
 /** `auth` null: no Authorization header (or only `extra.raw`). */
-const get = (id: string, path: string, auth: string | null = A, extra: Partial<Step> = {}): Step => ({ id, path, ...(auth === null ? {} : { auth }), ...extra });
+const get = (id: string, path: string, auth: string | null = A, extra: Partial<Step> = {}): Step => ({
+  id,
+  path,
+  ...(auth === null ? {} : { auth }),
+  ...extra,
+});
 const cmd = (id: string, command: string, extra: Partial<Step> = {}): Step => get(id, `${TEXT}/${command}`, A, extra);
 const ok = (s: string) => ({ status: 200, body: `${s}\n` });
 
@@ -50,7 +55,7 @@ const HEAD_DIVERGENCE = 'A HEAD request never changes state';
 const CASE_DIVERGENCE = 'Host names are compared case-insensitively';
 const NAME_DIVERGENCE = 'Host names that can never match a Host header are refused';
 const CONF_DIVERGENCE = 'An appBase that would serve conf/ is refused';
-const ABS_DIVERGENCE = 'An appBase outside CATALINA_BASE needs the operator\'s consent';
+const ABS_DIVERGENCE = "An appBase outside CATALINA_BASE needs the operator's consent";
 
 const LIST0 = 'OK - Listed hosts\n[localhost]:[]';
 const LIST1 = `${LIST0}\n[one.example]:[www.one.example,one.example,x.one.example]`;
@@ -68,9 +73,13 @@ export const MAIN_STEPS: Step[] = [
   get('admin-script: list', `${TEXT}/list`),
   get('empty password: 401', `${TEXT}/list`, 'admin:'),
   get('credentials without a colon: 401', `${TEXT}/list`, 'admin'),
-  get('scheme in mixed case (bAsIc): accepted', `${TEXT}/list`, null, { raw: `bAsIc ${Buffer.from(A).toString('base64')}` }),
+  get('scheme in mixed case (bAsIc): accepted', `${TEXT}/list`, null, {
+    raw: `bAsIc ${Buffer.from(A).toString('base64')}`,
+  }),
   get('Bearer scheme: 401', `${TEXT}/list`, null, { raw: 'Bearer abc.def.ghi' }),
-  get('Digest scheme under BASIC: 401', `${TEXT}/list`, null, { raw: 'Digest username="admin", realm="Tomcat Host Manager Application"' }),
+  get('Digest scheme under BASIC: 401', `${TEXT}/list`, null, {
+    raw: 'Digest username="admin", realm="Tomcat Host Manager Application"',
+  }),
   get('malformed base64: 401', `${TEXT}/list`, null, { raw: 'Basic !!!not-base64' }),
   get('user name in another case: 401', `${TEXT}/list`, 'ADMIN:s3cret'),
   get('password containing a colon: accepted', `${TEXT}/list`, 'colon:pa:ss'),
@@ -88,8 +97,12 @@ export const MAIN_STEPS: Step[] = [
   cmd('a path below a command (list/extra)', 'list/extra'),
   cmd('list ignores parameters', 'list?name=x&foo=bar'),
   get('OPTIONS without credentials: 401', `${TEXT}/list`, null, { method: 'OPTIONS' }),
-  get('the HTML interface with admin-gui', '/host-manager/html/list', 'gui:s3cret', { divergence: { heading: HTML_DIVERGENCE, tomcat: { status: 200 }, tollgate: { status: 404 } } }),
-  get('the HTML interface without credentials', '/host-manager/html', null, { divergence: { heading: HTML_DIVERGENCE, tomcat: { status: 401 }, tollgate: { status: 404 } } }),
+  get('the HTML interface with admin-gui', '/host-manager/html/list', 'gui:s3cret', {
+    divergence: { heading: HTML_DIVERGENCE, tomcat: { status: 200 }, tollgate: { status: 404 } },
+  }),
+  get('the HTML interface without credentials', '/host-manager/html', null, {
+    divergence: { heading: HTML_DIVERGENCE, tomcat: { status: 401 }, tollgate: { status: 404 } },
+  }),
 
   // Methods.
   cmd('POST list: 405', 'list', { method: 'POST' }),
@@ -106,7 +119,10 @@ export const MAIN_STEPS: Step[] = [
   cmd('add without name', 'add'),
   cmd('add with an empty name', 'add?name='),
   cmd('add the default host again', 'add?name=localhost'),
-  cmd('add with aliases (blank, empty and mixed-case entries)', 'add?name=one.example&aliases=www.one.example,%20One.Example,,x.one.example'),
+  cmd(
+    'add with aliases (blank, empty and mixed-case entries)',
+    'add?name=one.example&aliases=www.one.example,%20One.Example,,x.one.example',
+  ),
   cmd('list after add', 'list'),
   get('the new host serves its ROOT application', '/', A, { host: 'one.example' }),
   get('the new host answers to its alias, port and case ignored', '/', A, { host: 'WWW.ONE.example:8080' }),
@@ -116,11 +132,14 @@ export const MAIN_STEPS: Step[] = [
   // Mapper keeps the name routed to the alias's owner and does not map the newcomer or its aliases.
   cmd('add a host named like an alias of one.example', 'add?name=www.one.example&aliases=only.www.example'),
   cmd('list shows the host named like an alias', 'list'),
-  get('that name still routes to the alias\'s owner', '/', A, { host: 'www.one.example' }),
-  get('the newcomer\'s own alias is not mapped either: the default host answers', '/', A, { host: 'only.www.example' }),
+  get("that name still routes to the alias's owner", '/', A, { host: 'www.one.example' }),
+  get("the newcomer's own alias is not mapped either: the default host answers", '/', A, { host: 'only.www.example' }),
   cmd('remove the host named like an alias', 'remove?name=www.one.example'),
   get('after its removal the alias still routes to its owner', '/', A, { host: 'www.one.example' }),
-  cmd('add with every parameter (text-mode booleans)', 'add?name=two.example&appBase=apps2&autoDeploy=false&deployOnStartup=false&deployXML=false&unpackWARs=false&copyXML=true&manager=false'),
+  cmd(
+    'add with every parameter (text-mode booleans)',
+    'add?name=two.example&appBase=apps2&autoDeploy=false&deployOnStartup=false&deployXML=false&unpackWARs=false&copyXML=true&manager=false',
+  ),
   cmd('list with two added hosts', 'list'),
   cmd('appBase ../outside climbs out of the base', 'add?name=out.example&appBase=../outside'),
   cmd('appBase webapps/../../x climbs out of the base', 'add?name=o2.example&appBase=webapps%2F..%2F..%2Fx'),
@@ -135,29 +154,131 @@ export const MAIN_STEPS: Step[] = [
   cmd('list after the refusals: unchanged', 'list'),
 
   // Deliberate differences on add, each followed by the request that undoes it on Tomcat.
-  cmd('name with a slash', 'add?name=a%2Fb', { divergence: { heading: NAME_DIVERGENCE, tomcat: ok('OK - Host [a/b] added'), tollgate: ok('FAIL - Invalid host name [a/b] was specified') } }),
-  cmd('remove the slash name', 'remove?name=a%2Fb', { divergence: { heading: NAME_DIVERGENCE, tomcat: ok('OK - Removed host [a/b]'), tollgate: ok('FAIL - Host name [a/b] does not exist') } }),
-  cmd('name with a blank', 'add?name=a%20b', { divergence: { heading: NAME_DIVERGENCE, tomcat: ok('OK - Host [a b] added'), tollgate: ok('FAIL - Invalid host name [a b] was specified') } }),
-  cmd('remove the blank name', 'remove?name=a%20b', { divergence: { heading: NAME_DIVERGENCE, tomcat: ok('OK - Removed host [a b]'), tollgate: ok('FAIL - Host name [a b] does not exist') } }),
-  cmd('name .. with an appBase of its own', 'add?name=..&appBase=dots', { divergence: { heading: NAME_DIVERGENCE, tomcat: ok('OK - Host [..] added'), tollgate: ok('FAIL - Invalid host name [..] was specified') } }),
-  cmd('remove ..', 'remove?name=..', { divergence: { heading: NAME_DIVERGENCE, tomcat: ok('OK - Removed host [..]'), tollgate: ok('FAIL - Host name [..] does not exist') } }),
-  cmd('appBase . (would serve conf/)', 'add?name=dot.example&appBase=.', { divergence: { heading: CONF_DIVERGENCE, tomcat: ok('OK - Host [dot.example] added'), tollgate: ok('FAIL - Unable to use [{base}] as that would make the configuration directory [{base}/conf] servable') } }),
+  cmd('name with a slash', 'add?name=a%2Fb', {
+    divergence: {
+      heading: NAME_DIVERGENCE,
+      tomcat: ok('OK - Host [a/b] added'),
+      tollgate: ok('FAIL - Invalid host name [a/b] was specified'),
+    },
+  }),
+  cmd('remove the slash name', 'remove?name=a%2Fb', {
+    divergence: {
+      heading: NAME_DIVERGENCE,
+      tomcat: ok('OK - Removed host [a/b]'),
+      tollgate: ok('FAIL - Host name [a/b] does not exist'),
+    },
+  }),
+  cmd('name with a blank', 'add?name=a%20b', {
+    divergence: {
+      heading: NAME_DIVERGENCE,
+      tomcat: ok('OK - Host [a b] added'),
+      tollgate: ok('FAIL - Invalid host name [a b] was specified'),
+    },
+  }),
+  cmd('remove the blank name', 'remove?name=a%20b', {
+    divergence: {
+      heading: NAME_DIVERGENCE,
+      tomcat: ok('OK - Removed host [a b]'),
+      tollgate: ok('FAIL - Host name [a b] does not exist'),
+    },
+  }),
+  cmd('name .. with an appBase of its own', 'add?name=..&appBase=dots', {
+    divergence: {
+      heading: NAME_DIVERGENCE,
+      tomcat: ok('OK - Host [..] added'),
+      tollgate: ok('FAIL - Invalid host name [..] was specified'),
+    },
+  }),
+  cmd('remove ..', 'remove?name=..', {
+    divergence: {
+      heading: NAME_DIVERGENCE,
+      tomcat: ok('OK - Removed host [..]'),
+      tollgate: ok('FAIL - Host name [..] does not exist'),
+    },
+  }),
+  cmd('appBase . (would serve conf/)', 'add?name=dot.example&appBase=.', {
+    divergence: {
+      heading: CONF_DIVERGENCE,
+      tomcat: ok('OK - Host [dot.example] added'),
+      tollgate: ok(
+        'FAIL - Unable to use [{base}] as that would make the configuration directory [{base}/conf] servable',
+      ),
+    },
+  }),
   get('appBase .: conf/tomcat-users.xml over HTTP', '/conf/tomcat-users.xml', A, {
     host: 'dot.example',
     divergence: { heading: CONF_DIVERGENCE, tomcat: { status: 200 }, tollgate: { status: 404 } },
   }),
-  cmd('remove dot.example', 'remove?name=dot.example', { divergence: { heading: CONF_DIVERGENCE, tomcat: ok('OK - Removed host [dot.example]'), tollgate: ok('FAIL - Host name [dot.example] does not exist') } }),
-  cmd('name conf (default appBase conf/)', 'add?name=conf', { divergence: { heading: CONF_DIVERGENCE, tomcat: ok('OK - Host [conf] added'), tollgate: ok('FAIL - Unable to use [{base}/conf] as that would make the configuration directory [{base}/conf] servable') } }),
-  cmd('remove conf', 'remove?name=conf', { divergence: { heading: CONF_DIVERGENCE, tomcat: ok('OK - Removed host [conf]'), tollgate: ok('FAIL - Host name [conf] does not exist') } }),
-  cmd('absolute appBase outside the base', `add?name=abs.example&appBase=${encodeURIComponent(ABSOLUTE_APPBASE)}`, {
-    divergence: { heading: ABS_DIVERGENCE, tomcat: ok('OK - Host [abs.example] added'), tollgate: ok(`FAIL - Unable to use [{parent}/${basename(ABSOLUTE_APPBASE)}] as that is outside the expected directory [{base}]`) },
+  cmd('remove dot.example', 'remove?name=dot.example', {
+    divergence: {
+      heading: CONF_DIVERGENCE,
+      tomcat: ok('OK - Removed host [dot.example]'),
+      tollgate: ok('FAIL - Host name [dot.example] does not exist'),
+    },
   }),
-  cmd('remove abs.example', 'remove?name=abs.example', { divergence: { heading: ABS_DIVERGENCE, tomcat: ok('OK - Removed host [abs.example]'), tollgate: ok('FAIL - Host name [abs.example] does not exist') } }),
-  cmd('add a mixed-case name', 'add?name=Mixed.Example', { divergence: { heading: CASE_DIVERGENCE, tomcat: ok('FAIL - Failed to add host [Mixed.Example]'), tollgate: ok('OK - Host [Mixed.Example] added') } }),
+  cmd('name conf (default appBase conf/)', 'add?name=conf', {
+    divergence: {
+      heading: CONF_DIVERGENCE,
+      tomcat: ok('OK - Host [conf] added'),
+      tollgate: ok(
+        'FAIL - Unable to use [{base}/conf] as that would make the configuration directory [{base}/conf] servable',
+      ),
+    },
+  }),
+  cmd('remove conf', 'remove?name=conf', {
+    divergence: {
+      heading: CONF_DIVERGENCE,
+      tomcat: ok('OK - Removed host [conf]'),
+      tollgate: ok('FAIL - Host name [conf] does not exist'),
+    },
+  }),
+  cmd('absolute appBase outside the base', `add?name=abs.example&appBase=${encodeURIComponent(ABSOLUTE_APPBASE)}`, {
+    divergence: {
+      heading: ABS_DIVERGENCE,
+      tomcat: ok('OK - Host [abs.example] added'),
+      tollgate: ok(
+        `FAIL - Unable to use [{parent}/${basename(ABSOLUTE_APPBASE)}] as that is outside the expected directory [{base}]`,
+      ),
+    },
+  }),
+  cmd('remove abs.example', 'remove?name=abs.example', {
+    divergence: {
+      heading: ABS_DIVERGENCE,
+      tomcat: ok('OK - Removed host [abs.example]'),
+      tollgate: ok('FAIL - Host name [abs.example] does not exist'),
+    },
+  }),
+  cmd('add a mixed-case name', 'add?name=Mixed.Example', {
+    divergence: {
+      heading: CASE_DIVERGENCE,
+      tomcat: ok('FAIL - Failed to add host [Mixed.Example]'),
+      tollgate: ok('OK - Host [Mixed.Example] added'),
+    },
+  }),
   cmd('list after the mixed-case add: both hold mixed.example', 'list'),
-  cmd('remove by the mixed-case name', 'remove?name=Mixed.Example', { divergence: { heading: CASE_DIVERGENCE, tomcat: ok('FAIL - Host name [Mixed.Example] does not exist'), tollgate: ok('OK - Removed host [Mixed.Example]') } }),
-  cmd('remove by the lower-case name', 'remove?name=mixed.example', { divergence: { heading: CASE_DIVERGENCE, tomcat: ok('OK - Removed host [mixed.example]'), tollgate: ok('FAIL - Host name [mixed.example] does not exist') } }),
-  cmd('add a mixed-case name of an existing host', 'add?name=ONE.example', { divergence: { heading: CASE_DIVERGENCE, tomcat: ok('FAIL - Encountered exception [java.lang.IllegalArgumentException: Child name [one.example] is not unique]'), tollgate: ok('FAIL - Host already exists with host name [ONE.example]') } }),
+  cmd('remove by the mixed-case name', 'remove?name=Mixed.Example', {
+    divergence: {
+      heading: CASE_DIVERGENCE,
+      tomcat: ok('FAIL - Host name [Mixed.Example] does not exist'),
+      tollgate: ok('OK - Removed host [Mixed.Example]'),
+    },
+  }),
+  cmd('remove by the lower-case name', 'remove?name=mixed.example', {
+    divergence: {
+      heading: CASE_DIVERGENCE,
+      tomcat: ok('OK - Removed host [mixed.example]'),
+      tollgate: ok('FAIL - Host name [mixed.example] does not exist'),
+    },
+  }),
+  cmd('add a mixed-case name of an existing host', 'add?name=ONE.example', {
+    divergence: {
+      heading: CASE_DIVERGENCE,
+      tomcat: ok(
+        'FAIL - Encountered exception [java.lang.IllegalArgumentException: Child name [one.example] is not unique]',
+      ),
+      tollgate: ok('FAIL - Host already exists with host name [ONE.example]'),
+    },
+  }),
   cmd('list after the deliberate differences: the same again', 'list'),
 
   // stop / start / remove.
@@ -184,12 +305,35 @@ export const MAIN_STEPS: Step[] = [
   get('a removed host falls back to the default host', '/', A, { host: 'two.example' }),
 
   // HEAD on commands that change state.
-  cmd('HEAD add', 'add?name=head.example', { method: 'HEAD', divergence: { heading: HEAD_DIVERGENCE, tomcat: { status: 200 }, tollgate: { status: 200 } } }),
-  cmd('list after HEAD add', 'list', { divergence: { heading: HEAD_DIVERGENCE, tomcat: ok(`${LIST1}\n[head.example]:[]`), tollgate: ok(LIST1) } }),
-  cmd('remove head.example', 'remove?name=head.example', { divergence: { heading: HEAD_DIVERGENCE, tomcat: ok('OK - Removed host [head.example]'), tollgate: ok('FAIL - Host name [head.example] does not exist') } }),
-  cmd('HEAD stop', 'stop?name=one.example', { method: 'HEAD', divergence: { heading: HEAD_DIVERGENCE, tomcat: { status: 200 }, tollgate: { status: 200 } } }),
-  get('after HEAD stop', '/', A, { host: 'one.example', divergence: { heading: HEAD_DIVERGENCE, tomcat: ok('localhost root'), tollgate: ok('one root') } }),
-  cmd('start one.example after HEAD stop', 'start?name=one.example', { divergence: { heading: HEAD_DIVERGENCE, tomcat: ok('OK - Host [one.example] started'), tollgate: ok('FAIL - Host [one.example] is already started') } }),
+  cmd('HEAD add', 'add?name=head.example', {
+    method: 'HEAD',
+    divergence: { heading: HEAD_DIVERGENCE, tomcat: { status: 200 }, tollgate: { status: 200 } },
+  }),
+  cmd('list after HEAD add', 'list', {
+    divergence: { heading: HEAD_DIVERGENCE, tomcat: ok(`${LIST1}\n[head.example]:[]`), tollgate: ok(LIST1) },
+  }),
+  cmd('remove head.example', 'remove?name=head.example', {
+    divergence: {
+      heading: HEAD_DIVERGENCE,
+      tomcat: ok('OK - Removed host [head.example]'),
+      tollgate: ok('FAIL - Host name [head.example] does not exist'),
+    },
+  }),
+  cmd('HEAD stop', 'stop?name=one.example', {
+    method: 'HEAD',
+    divergence: { heading: HEAD_DIVERGENCE, tomcat: { status: 200 }, tollgate: { status: 200 } },
+  }),
+  get('after HEAD stop', '/', A, {
+    host: 'one.example',
+    divergence: { heading: HEAD_DIVERGENCE, tomcat: ok('localhost root'), tollgate: ok('one root') },
+  }),
+  cmd('start one.example after HEAD stop', 'start?name=one.example', {
+    divergence: {
+      heading: HEAD_DIVERGENCE,
+      tomcat: ok('OK - Host [one.example] started'),
+      tollgate: ok('FAIL - Host [one.example] is already started'),
+    },
+  }),
   cmd('list after the HEAD requests: the same again', 'list'),
 
   // persist without StoreConfigLifecycleListener.
@@ -215,7 +359,17 @@ export const STORECONFIG_STEPS: Step[] = [
 ];
 
 /** Headers compared on every step (others are framing or vary by nature). */
-export const COMPARED_HEADERS = ['content-type', 'cache-control', 'www-authenticate', 'x-frame-options', 'x-content-type-options', 'allow', 'location', 'set-cookie', 'content-length'];
+export const COMPARED_HEADERS = [
+  'content-type',
+  'cache-control',
+  'www-authenticate',
+  'x-frame-options',
+  'x-content-type-options',
+  'allow',
+  'location',
+  'set-cookie',
+  'content-length',
+];
 
 /** Replaces the side's own base directory and its parent by placeholders. */
 export function normalise(text: string, base: string): string {
@@ -226,7 +380,6 @@ export function normalise(text: string, base: string): string {
 export function isErrorReport(body: string): boolean {
   return /^<!doctype html>/i.test(body) && body.includes('<title>HTTP Status ');
 }
-
 
 /** The compared view of a response. */
 export interface View {
@@ -256,7 +409,11 @@ export function aligned(tomcat: View, tollgate: View): [View, View] {
     const headers = { ...v.headers };
     if (v.body === '' || isErrorReport(v.body)) delete headers['content-length'];
     if (!isErrorReport(v.body)) return { status: v.status, headers, body: v.body };
-    return { status: v.status, headers, body: v.body.replace(/<h3>[^<]*<\/h3><\/body><\/html>$/, '<h3><server info></h3></body></html>') };
+    return {
+      status: v.status,
+      headers,
+      body: v.body.replace(/<h3>[^<]*<\/h3><\/body><\/html>$/, '<h3><server info></h3></body></html>'),
+    };
   };
   return [reduce(tomcat), reduce(tollgate)];
 }

@@ -13,7 +13,16 @@ import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURES, recordStep, send, startPair, type Pair, type Side } from './harness.js';
-import { ABSOLUTE_APPBASE, aligned, basic, MAIN_STEPS, STORECONFIG_STEPS, view, type Step, type View } from './hm-util.js';
+import {
+  ABSOLUTE_APPBASE,
+  aligned,
+  basic,
+  MAIN_STEPS,
+  STORECONFIG_STEPS,
+  view,
+  type Step,
+  type View,
+} from './hm-util.js';
 
 const AREA = 'host-manager';
 const DIVERGENCES = readFileSync(join(FIXTURES, '..', '..', '..', 'docs', 'divergences.md'), 'utf8');
@@ -42,8 +51,14 @@ function check(step: Step, got: { tomcat: View; tollgate: View }): void {
     return;
   }
   expect(DIVERGENCES).toContain(`### ${d.heading}\n`);
-  const pick = (v: View, e: { body?: string }) => ({ status: v.status, ...(e.body === undefined ? {} : { body: v.body }) });
-  expect({ tomcat: pick(got.tomcat, d.tomcat), tollgate: pick(got.tollgate, d.tollgate) }).toEqual({ tomcat: d.tomcat, tollgate: d.tollgate });
+  const pick = (v: View, e: { body?: string }) => ({
+    status: v.status,
+    ...(e.body === undefined ? {} : { body: v.body }),
+  });
+  expect({ tomcat: pick(got.tomcat, d.tomcat), tollgate: pick(got.tollgate, d.tollgate) }).toEqual({
+    tomcat: d.tomcat,
+    tollgate: d.tollgate,
+  });
 }
 
 describe('host manager text interface: Tomcat 10.1 and tollgate, the same sequence', () => {
@@ -81,26 +96,39 @@ describe('host manager persist with StoreConfigLifecycleListener', () => {
   });
 
   const serverXml = (side: Side) => readFileSync(join(side.base, 'conf', 'server.xml'), 'utf8');
-  const backups = (side: Side) => readdirSync(join(side.base, 'conf')).filter((f) => /^server\.xml\.\d{4}-\d\d-\d\d\.\d\d-\d\d-\d\d/.test(f));
-  const declares = (xml: string) => ({ host: /<Host\b[^>]*\bname="p\.example"/.test(xml), alias: /<Alias>www\.p\.example<\/Alias>/.test(xml) });
+  const backups = (side: Side) =>
+    readdirSync(join(side.base, 'conf')).filter((f) => /^server\.xml\.\d{4}-\d\d-\d\d\.\d\d-\d\d-\d\d/.test(f));
+  const declares = (xml: string) => ({
+    host: /<Host\b[^>]*\bname="p\.example"/.test(xml),
+    alias: /<Alias>www\.p\.example<\/Alias>/.test(xml),
+  });
 
   it.each(STORECONFIG_STEPS.map((s) => [s.id, s] as const))('%s', async (_id, step) => {
     check(step, await replay(pair, step));
     if (step.id === 'persist') {
       // What persist wrote: the new host and its alias, on both sides, and a backup of the old file.
       recordStep(AREA, 'persisted server.xml declares the added host and its alias');
-      expect({ tomcat: declares(serverXml(pair.tomcat)), tollgate: declares(serverXml(pair.tollgate)) }).toEqual({ tomcat: { host: true, alias: true }, tollgate: { host: true, alias: true } });
+      expect({ tomcat: declares(serverXml(pair.tomcat)), tollgate: declares(serverXml(pair.tollgate)) }).toEqual({
+        tomcat: { host: true, alias: true },
+        tollgate: { host: true, alias: true },
+      });
       recordStep(AREA, 'persist leaves a dated backup of server.xml');
       expect([backups(pair.tomcat).length > 0, backups(pair.tollgate).length > 0]).toEqual([true, true]);
       // docs/divergences.md "Only Host elements change": StoreConfig regenerates the file, tollgate edits the Hosts.
       recordStep(AREA, 'persist keeps comments (tollgate) or regenerates the file (Tomcat)');
       expect(DIVERGENCES).toContain('### Only Host elements change\n');
       const comment = '<!-- Use the LockOutRealm to prevent attempts to guess user passwords';
-      expect([serverXml(pair.tomcat).includes(comment), serverXml(pair.tollgate).includes(comment)]).toEqual([false, true]);
+      expect([serverXml(pair.tomcat).includes(comment), serverXml(pair.tollgate).includes(comment)]).toEqual([
+        false,
+        true,
+      ]);
     }
     if (step.id === 'persist after remove') {
       recordStep(AREA, 'persisted server.xml no longer declares the removed host');
-      expect({ tomcat: declares(serverXml(pair.tomcat)), tollgate: declares(serverXml(pair.tollgate)) }).toEqual({ tomcat: { host: false, alias: false }, tollgate: { host: false, alias: false } });
+      expect({ tomcat: declares(serverXml(pair.tomcat)), tollgate: declares(serverXml(pair.tollgate)) }).toEqual({
+        tomcat: { host: false, alias: false },
+        tollgate: { host: false, alias: false },
+      });
     }
   });
 });

@@ -51,7 +51,10 @@ function rfc850(ms: number): string {
 
 async function same(description: string, build: (side: Side) => Request, tomcatStatus: number): Promise<void> {
   // A 412 is the container's error report: compared by title and message (docs/divergences.md, "Error pages").
-  const c = await exchangeEach(pair, AREA, description, build, { headers: [], body: modeOf('/index.html', tomcatStatus) });
+  const c = await exchangeEach(pair, AREA, description, build, {
+    headers: [],
+    body: modeOf('/index.html', tomcatStatus),
+  });
   expect(c.tomcat.status, description).toBe(tomcatStatus);
   expect(c.tollgate.status, description).toBe(c.tomcat.status);
   expect(c.views.tollgate, description).toEqual(c.views.tomcat);
@@ -66,13 +69,25 @@ describe('a date Tomcat cannot parse is no precondition', () => {
     ['if-modified-since', 'tomorrow'],
   ])('%s: %s -> 200, the file', async (name, value) => {
     expect(parseHttpDate(value)).toBeNull();
-    const c = await exchange(pair, AREA, `${name}: ${value}`, { path: '/index.html', headers: { [name]: value } }, { headers: [] });
+    const c = await exchange(
+      pair,
+      AREA,
+      `${name}: ${value}`,
+      { path: '/index.html', headers: { [name]: value } },
+      { headers: [] },
+    );
     expect(c.tomcat.status).toBe(200);
     expect(c.views.tollgate).toEqual(c.views.tomcat);
   });
 
   it('a readable If-Unmodified-Since before the change is still a 412', async () => {
-    const c = await exchange(pair, AREA, 'if-unmodified-since: 2000 -> 412', { path: '/index.html', headers: { 'if-unmodified-since': 'Sat, 01 Jan 2000 00:00:00 GMT' } }, { headers: [], body: 'error-title' });
+    const c = await exchange(
+      pair,
+      AREA,
+      'if-unmodified-since: 2000 -> 412',
+      { path: '/index.html', headers: { 'if-unmodified-since': 'Sat, 01 Jan 2000 00:00:00 GMT' } },
+      { headers: [], body: 'error-title' },
+    );
     expect(c.tomcat.status).toBe(412);
     expect(c.views.tollgate).toEqual(c.views.tomcat);
   });
@@ -80,31 +95,74 @@ describe('a date Tomcat cannot parse is no precondition', () => {
 
 describe('asctime is GMT, whatever the zone the servers run in', () => {
   it('one hour before Last-Modified: 200', async () => {
-    await same('asctime if-modified-since one hour before', (side) => ({ path: '/index.html', headers: { 'if-modified-since': asctime(lastModified.get(side.name)! - 3_600_000) } }), 200);
+    await same(
+      'asctime if-modified-since one hour before',
+      (side) => ({
+        path: '/index.html',
+        headers: { 'if-modified-since': asctime(lastModified.get(side.name)! - 3_600_000) },
+      }),
+      200,
+    );
   });
   it('at Last-Modified: 304', async () => {
-    await same('asctime if-modified-since at last-modified', (side) => ({ path: '/index.html', headers: { 'if-modified-since': asctime(lastModified.get(side.name)!) } }), 304);
+    await same(
+      'asctime if-modified-since at last-modified',
+      (side) => ({ path: '/index.html', headers: { 'if-modified-since': asctime(lastModified.get(side.name)!) } }),
+      304,
+    );
   });
   it('one hour after Last-Modified, as If-Unmodified-Since: 200', async () => {
-    await same('asctime if-unmodified-since one hour after', (side) => ({ path: '/index.html', headers: { 'if-unmodified-since': asctime(lastModified.get(side.name)! + 3_600_000) } }), 200);
+    await same(
+      'asctime if-unmodified-since one hour after',
+      (side) => ({
+        path: '/index.html',
+        headers: { 'if-unmodified-since': asctime(lastModified.get(side.name)! + 3_600_000) },
+      }),
+      200,
+    );
   });
   it('one hour before Last-Modified, as If-Unmodified-Since: 412', async () => {
-    await same('asctime if-unmodified-since one hour before', (side) => ({ path: '/index.html', headers: { 'if-unmodified-since': asctime(lastModified.get(side.name)! - 3_600_000) } }), 412);
+    await same(
+      'asctime if-unmodified-since one hour before',
+      (side) => ({
+        path: '/index.html',
+        headers: { 'if-unmodified-since': asctime(lastModified.get(side.name)! - 3_600_000) },
+      }),
+      412,
+    );
   });
 });
 
 describe('the other spellings Tomcat reads', () => {
   it('RFC 850 at Last-Modified: 304', async () => {
-    await same('rfc850 if-modified-since at last-modified', (side) => ({ path: '/index.html', headers: { 'if-modified-since': rfc850(lastModified.get(side.name)!) } }), 304);
+    await same(
+      'rfc850 if-modified-since at last-modified',
+      (side) => ({ path: '/index.html', headers: { 'if-modified-since': rfc850(lastModified.get(side.name)!) } }),
+      304,
+    );
   });
   it('IMF-fixdate followed by other text: the date counts, 304', async () => {
-    await same('imf-fixdate with trailing text', (side) => ({ path: '/index.html', headers: { 'if-modified-since': `${new Date(lastModified.get(side.name)!).toUTCString()}; length=12` } }), 304);
+    await same(
+      'imf-fixdate with trailing text',
+      (side) => ({
+        path: '/index.html',
+        headers: { 'if-modified-since': `${new Date(lastModified.get(side.name)!).toUTCString()}; length=12` },
+      }),
+      304,
+    );
   });
   it('lower-case names and a wrong weekday: the date counts, 304', async () => {
-    await same('lower case, wrong weekday', (side) => {
-      const s = new Date(lastModified.get(side.name)!).toUTCString().toLowerCase();
-      return { path: '/index.html', headers: { 'if-modified-since': (s.startsWith('mon') ? 'tue' : 'mon') + s.slice(3) } };
-    }, 304);
+    await same(
+      'lower case, wrong weekday',
+      (side) => {
+        const s = new Date(lastModified.get(side.name)!).toUTCString().toLowerCase();
+        return {
+          path: '/index.html',
+          headers: { 'if-modified-since': (s.startsWith('mon') ? 'tue' : 'mon') + s.slice(3) },
+        };
+      },
+      304,
+    );
   });
 });
 

@@ -200,14 +200,17 @@ describe('lint agrees with what Tomcat 10.1 starts and refuses', () => {
     base = mkdtempSync(join(tmpdir(), 'tollgate-conf-lint-'));
     cpSync(join(LINT_FIXTURES, 'conf'), join(base, 'conf'), { recursive: true });
     mkdirSync(join(base, 'webapps'));
-    for (const id of Object.keys(CASES)) cpSync(join(LINT_FIXTURES, id), join(base, 'webapps', id), { recursive: true });
+    for (const id of Object.keys(CASES))
+      cpSync(join(LINT_FIXTURES, id), join(base, 'webapps', id), { recursive: true });
 
     tomcat = await startTomcatOnly(base);
     const log = tomcat.log();
     for (const id of Object.keys(CASES)) {
       const r = await send(tomcat, { path: `/${id}/index.html` });
       // A context whose filters fail to start logs this; one whose descriptor is refused fails to deploy.
-      const refused = log.includes(`Context [/${id}] startup failed due to previous errors`) || log.includes(`StandardContext[/${id}]]`);
+      const refused =
+        log.includes(`Context [/${id}] startup failed due to previous errors`) ||
+        log.includes(`StandardContext[/${id}]]`);
       observed.set(id, { status: r.status, refused });
     }
 
@@ -217,7 +220,11 @@ describe('lint agrees with what Tomcat 10.1 starts and refuses', () => {
     for (const { context } of contextsOf(loaded)) {
       const id = context.path.slice(1);
       if (!context.webXml) continue;
-      declarations.set(id, { file: context.webXml.file, filters: context.webXml.filters.map((f) => f.span), mappings: context.webXml.filterMappings.map((m) => m.span) });
+      declarations.set(id, {
+        file: context.webXml.file,
+        filters: context.webXml.filters.map((f) => f.span),
+        mappings: context.webXml.filterMappings.map((m) => m.span),
+      });
     }
   });
 
@@ -235,11 +242,22 @@ describe('lint agrees with what Tomcat 10.1 starts and refuses', () => {
   });
 
   it('the built CLI (tollgate lint --format json) reports the same errors as the engine', () => {
-    const r = spawnSync(process.execPath, [join(REPO, 'bin', 'tollgate.js'), 'lint', '--format', 'json', '--quiet', base], { encoding: 'utf8', maxBuffer: 64 << 20 });
+    const r = spawnSync(
+      process.execPath,
+      [join(REPO, 'bin', 'tollgate.js'), 'lint', '--format', 'json', '--quiet', base],
+      { encoding: 'utf8', maxBuffer: 64 << 20 },
+    );
     expect(r.status, r.stderr).toBe(1);
-    const results = JSON.parse(r.stdout) as { filePath: string; messages: { ruleId: string; severity: number; line: number }[] }[];
-    const cli = results.flatMap((f) => f.messages.filter((m) => m.severity === 2).map((m) => `${f.filePath}:${m.line} ${m.ruleId}`));
-    const api = diagnostics.filter((d) => d.severity === 'error').map((d) => `${d.span.file}:${d.span.line} ${d.ruleId}`);
+    const results = JSON.parse(r.stdout) as {
+      filePath: string;
+      messages: { ruleId: string; severity: number; line: number }[];
+    }[];
+    const cli = results.flatMap((f) =>
+      f.messages.filter((m) => m.severity === 2).map((m) => `${f.filePath}:${m.line} ${m.ruleId}`),
+    );
+    const api = diagnostics
+      .filter((d) => d.severity === 'error')
+      .map((d) => `${d.span.file}:${d.span.line} ${d.ruleId}`);
     expect(cli.sort()).toEqual(api.sort());
   });
 
@@ -248,7 +266,8 @@ describe('lint agrees with what Tomcat 10.1 starts and refuses', () => {
     const o = observed.get(id)!;
     // What Tomcat did: started (the context answers, nothing logged) or refused (404 and a failure logged).
     // A started context may still refuse the request itself (a CSRF filter answers 403 without a nonce).
-    const tomcatOutcome: Outcome | 'inconsistent' = o.status !== 404 && !o.refused ? 'starts' : o.status === 404 && o.refused ? 'fails' : 'inconsistent';
+    const tomcatOutcome: Outcome | 'inconsistent' =
+      o.status !== 404 && !o.refused ? 'starts' : o.status === 404 && o.refused ? 'fails' : 'inconsistent';
     expect(tomcatOutcome, `Tomcat answered ${o.status}, failure logged: ${o.refused}`).toBe(c.expect);
 
     const decl = declarations.get(id);
@@ -257,23 +276,31 @@ describe('lint agrees with what Tomcat 10.1 starts and refuses', () => {
     // Errors are of two kinds (docs/severity.md): Tomcat refuses to start, or starts and misbehaves. Only the first kind must agree with Tomcat's refusal.
     const refusals = errors.filter((d) => refusesStart(d));
     const show = (ds: Diagnostic[]) => ds.map((d) => `${d.ruleId}@${d.span.line}: ${d.message}`).join('\n') || '(none)';
-    const inside = (d: Diagnostic, spans: Span[]) => spans.some((s) => d.span.line >= s.line && d.span.endLine <= s.endLine);
+    const inside = (d: Diagnostic, spans: Span[]) =>
+      spans.some((s) => d.span.line >= s.line && d.span.endLine <= s.endLine);
     const where = c.at === 'mapping' ? decl!.mappings : decl!.filters;
 
     // serve and compile: run exactly what Tomcat starts (lint errors do not stop them), but for the documented divergences.
     const notServed = c.notServed;
     if (notServed) expect(DIVERGENCES).toContain(`### ${notServed}\n`);
-    expect(served.has(`/${id}`), `tollgate serve ${served.has(`/${id}`) ? 'runs' : 'does not run'} /${id}`).toBe(c.expect === 'starts' && notServed === undefined);
+    expect(served.has(`/${id}`), `tollgate serve ${served.has(`/${id}`) ? 'runs' : 'does not run'} /${id}`).toBe(
+      c.expect === 'starts' && notServed === undefined,
+    );
 
     if (c.expect === 'fails') {
-      expect(refusals.filter((d) => inside(d, where)).length, `Tomcat refused /${id}; tollgate's refusals:\n${show(errors)}`).toBeGreaterThan(0);
+      expect(
+        refusals.filter((d) => inside(d, where)).length,
+        `Tomcat refused /${id}; tollgate's refusals:\n${show(errors)}`,
+      ).toBeGreaterThan(0);
     } else if (c.deliberate) {
       // Tomcat starts it; tollgate reports it as an error on purpose, and says so in docs/divergences.md.
       expect(errors.map((d) => d.ruleId)).toEqual([c.deliberate]);
       expect(errors.every((d) => inside(d, where))).toBe(true);
       const section = DIVERGENCES.slice(DIVERGENCES.indexOf(DELIBERATE_HEADING));
       expect(DIVERGENCES).toContain(DELIBERATE_HEADING);
-      expect(section.slice(0, section.indexOf('\n## ') === -1 ? undefined : section.indexOf('\n## '))).toContain(`\`${c.deliberate}\``);
+      expect(section.slice(0, section.indexOf('\n## ') === -1 ? undefined : section.indexOf('\n## '))).toContain(
+        `\`${c.deliberate}\``,
+      );
     } else {
       expect(refusals, `Tomcat started /${id}; tollgate says it refuses:\n${show(refusals)}`).toEqual([]);
     }
@@ -311,7 +338,10 @@ describe('lint and serve agree with Tomcat 10.1 on applications that redefine co
     const log = side.log();
     for (const path of Object.keys(GLOBAL_CASES)) {
       const r = await send(side, { path: `${path}/index.html` });
-      status.set(path, { status: r.status, refused: log.includes(`Context [${path}] startup failed due to previous errors`) });
+      status.set(path, {
+        status: r.status,
+        refused: log.includes(`Context [${path}] startup failed due to previous errors`),
+      });
     }
     loaded = loadInput(fixture);
     errors = lintBase(loaded).diagnostics.filter((d) => d.severity === 'error');
@@ -322,25 +352,44 @@ describe('lint and serve agree with Tomcat 10.1 on applications that redefine co
   });
 
   it('the table covers every application of the fixture', () => {
-    expect(contextsOf(loaded).map((c) => c.context.path).sort()).toEqual(Object.keys(GLOBAL_CASES).sort());
+    expect(
+      contextsOf(loaded)
+        .map((c) => c.context.path)
+        .sort(),
+    ).toEqual(Object.keys(GLOBAL_CASES).sort());
   });
 
   it.each(Object.entries(GLOBAL_CASES))('%s', (path, expected) => {
     recordStep('lint-agreement', `conf/web.xml merge ${path || '/'}`);
     const o = status.get(path)!;
-    const tomcatOutcome = o.status === 200 && !o.refused ? 'starts' : o.status === 404 && o.refused ? 'fails' : 'inconsistent';
+    const tomcatOutcome =
+      o.status === 200 && !o.refused ? 'starts' : o.status === 404 && o.refused ? 'fails' : 'inconsistent';
     expect(tomcatOutcome, `Tomcat answered ${o.status}, failure logged: ${o.refused}`).toBe(expected);
     const c = contextsOf(loaded).find((x) => x.context.path === path)!;
     const own = c.context.webXml;
     // The global filters this application replaces: their own errors are not this application's.
-    const replaced = (loaded.globalWebXml?.filters ?? []).filter((def) => c.merged.filters.get(def.name.value)?.def !== def).map((def) => def.span);
+    const replaced = (loaded.globalWebXml?.filters ?? [])
+      .filter((def) => c.merged.filters.get(def.name.value)?.def !== def)
+      .map((def) => def.span);
     const globalFile = loaded.globalWebXml!.file;
     const mine = errors.filter(
-      (d) => (own !== null && d.span.file === own.file) || (d.span.file === globalFile && !replaced.some((s) => d.span.offset >= s.offset && d.span.endOffset <= s.endOffset)),
+      (d) =>
+        (own !== null && d.span.file === own.file) ||
+        (d.span.file === globalFile &&
+          !replaced.some((s) => d.span.offset >= s.offset && d.span.endOffset <= s.endOffset)),
     );
-    const inFilter = (d: Diagnostic) => [...(own?.filters ?? []), ...(loaded.globalWebXml?.filters ?? [])].some((f) => d.span.file === f.span.file && d.span.line >= f.span.line && d.span.endLine <= f.span.endLine);
-    if (expected === 'fails') expect(mine.filter(inFilter).length, `Tomcat refused ${path || '/'}; no tollgate error applies to it`).toBeGreaterThan(0);
+    const inFilter = (d: Diagnostic) =>
+      [...(own?.filters ?? []), ...(loaded.globalWebXml?.filters ?? [])].some(
+        (f) => d.span.file === f.span.file && d.span.line >= f.span.line && d.span.endLine <= f.span.endLine,
+      );
+    if (expected === 'fails')
+      expect(
+        mine.filter(inFilter).length,
+        `Tomcat refused ${path || '/'}; no tollgate error applies to it`,
+      ).toBeGreaterThan(0);
     else expect(mine.map((d) => `${d.ruleId}@${d.span.file}:${d.span.line}`)).toEqual([]);
-    expect(planned.has(path), `tollgate serve ${planned.has(path) ? 'runs' : 'does not run'} ${path || '/'}`).toBe(expected === 'starts');
+    expect(planned.has(path), `tollgate serve ${planned.has(path) ? 'runs' : 'does not run'} ${path || '/'}`).toBe(
+      expected === 'starts',
+    );
   });
 });

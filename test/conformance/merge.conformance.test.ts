@@ -16,10 +16,20 @@ beforeAll(async () => {
 afterAll(async () => {
   await pair?.stop();
 });
-const same = (area: string, description: string, req: Request, body?: BodyMode, adjust?: Adjust) => sameStep(pair, area, description, req, body, adjust);
+const same = (area: string, description: string, req: Request, body?: BodyMode, adjust?: Adjust) =>
+  sameStep(pair, area, description, req, body, adjust);
 
 describe('global and application descriptors', () => {
-  const paths = ['/index.html', '/style.css', '/page.txt', '/data.json', '/probe.jsp', '/sub/inner.txt', '/missing.css', '/'];
+  const paths = [
+    '/index.html',
+    '/style.css',
+    '/page.txt',
+    '/data.json',
+    '/probe.jsp',
+    '/sub/inner.txt',
+    '/missing.css',
+    '/',
+  ];
   for (const app of ['plain', 'override']) {
     for (const p of paths) {
       it(`${app}${p}`, async () => {
@@ -55,14 +65,25 @@ describe('url-pattern and servlet-name mappings', () => {
     });
   }
   it('SetCharacterEncodingFilter mapped to the jsp servlet by name', async () => {
-    await same('mappings', 'mappings/probe.jsp POST (servlet-name jsp: encoding forced)', { method: 'POST', path: '/mappings/probe.jsp', headers: { 'content-type': 'application/x-www-form-urlencoded; charset=UTF-8' }, body: 'n=%C3%A9' });
+    await same('mappings', 'mappings/probe.jsp POST (servlet-name jsp: encoding forced)', {
+      method: 'POST',
+      path: '/mappings/probe.jsp',
+      headers: { 'content-type': 'application/x-www-form-urlencoded; charset=UTF-8' },
+      body: 'n=%C3%A9',
+    });
   });
   it('a context with a lint error Tomcat starts with is started by tollgate too (the plan decides, not lint severities)', async () => {
     // RemoteIpFilter after the global header filter: remote-ip-after-address-filter is a lint error, and Tomcat starts the context.
-    await same('merge', 'refused/index.html: RemoteIpFilter after the global header filter', { path: '/refused/index.html' }, 'exact', (views) => {
-      expect(views.tomcat.status).toBe(200);
-      expect(views.tollgate.status).toBe(200);
-    });
+    await same(
+      'merge',
+      'refused/index.html: RemoteIpFilter after the global header filter',
+      { path: '/refused/index.html' },
+      'exact',
+      (views) => {
+        expect(views.tomcat.status).toBe(200);
+        expect(views.tollgate.status).toBe(200);
+      },
+    );
   });
   for (const p of ['/index.html', '/probe.jsp', '/page.txt', '/nothing/x.txt', '/']) {
     it(`wildcard${p}`, async () => {

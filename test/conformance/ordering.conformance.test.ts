@@ -27,7 +27,9 @@ interface ObservedRequest {
 }
 const root = join(REPO, 'test', 'fixtures', 'ordering');
 const probes = join(REPO, 'test', 'tomcat-observe');
-const scenarios = readdirSync(root).filter((d) => existsSync(join(root, d, 'observed.json'))).sort();
+const scenarios = readdirSync(root)
+  .filter((d) => existsSync(join(root, d, 'observed.json')))
+  .sort();
 
 function label(e: ChainEntry, dispatcher: Dispatcher): string {
   const kv = e.filter.initParams.map((p: Param) => `${p.name.value}=${p.value.value}`).sort();
@@ -45,7 +47,10 @@ it('has the scenarios', () => {
 
 for (const scenario of scenarios) {
   const dir = join(root, scenario);
-  const observed = JSON.parse(readFileSync(join(dir, 'observed.json'), 'utf8')) as { failedContexts: { context: string }[]; requests: ObservedRequest[] };
+  const observed = JSON.parse(readFileSync(join(dir, 'observed.json'), 'utf8')) as {
+    failedContexts: { context: string }[];
+    requests: ObservedRequest[];
+  };
   describe(scenario, () => {
     it('Tomcat runs the chains tollgate computes', async () => {
       running = await startTomcatOnly(dir, { javaSources: probes });
@@ -57,7 +62,10 @@ for (const scenario of scenarios) {
           const included = headerValues(res, 'x-probe-included').map((e) => e.slice(0, e.indexOf(' ')));
           const live = [...headerValues(res, 'x-probe-order'), ...included];
           recordStep('ordering (chain plan)', `${scenario}: ${r.host} ${r.path}`);
-          expect({ status: res.status, order: live }, `${scenario} ${r.host} ${r.path}: live Tomcat against observed.json`).toEqual({ status: r.status, order: r.order });
+          expect(
+            { status: res.status, order: live },
+            `${scenario} ${r.host} ${r.path}: live Tomcat against observed.json`,
+          ).toEqual({ status: r.status, order: r.order });
           const uri = decodeURIComponent(r.path);
           const match = findContext(base, r.host, uri);
           const host = findHost(base, r.host)!;
@@ -66,8 +74,12 @@ for (const scenario of scenarios) {
           const ctxDir = match.context.docBase;
           if (existsSync(join(ctxDir, 'WEB-INF', 'tomcat-web.xml'))) continue;
           const exists = (p: string): boolean => existsSync(join(ctxDir, p)) && !p.endsWith('/');
-          const plan = effectiveChain(match.merged, match.path, 'REQUEST', exists).entries.map((e) => label(e, 'REQUEST'));
-          expect(plan, `${scenario} ${r.host} ${r.path}: tollgate's chain against live Tomcat (REQUEST)`).toEqual(live.filter((l) => l.endsWith('@REQUEST')));
+          const plan = effectiveChain(match.merged, match.path, 'REQUEST', exists).entries.map((e) =>
+            label(e, 'REQUEST'),
+          );
+          expect(plan, `${scenario} ${r.host} ${r.path}: tollgate's chain against live Tomcat (REQUEST)`).toEqual(
+            live.filter((l) => l.endsWith('@REQUEST')),
+          );
         }
       } finally {
         await running.stop();

@@ -28,7 +28,7 @@ export interface FailFixture {
 export const NOT_DEPLOYED: ReadonlyMap<string, string> = new Map([
   [
     'jmx-remote-unprotected',
-    'the fixture opens remote JMX, and Java 17\'s agent binds one of its RMI ports on every interface even with com.sun.management.jmxremote.host=127.0.0.1 (observed with ss -ltn: *:<port> beside 127.0.0.1:<port>)',
+    "the fixture opens remote JMX, and Java 17's agent binds one of its RMI ports on every interface even with com.sun.management.jmxremote.host=127.0.0.1 (observed with ss -ltn: *:<port> beside 127.0.0.1:<port>)",
   ],
 ]);
 
@@ -41,17 +41,32 @@ export function failFixtures(): FailFixture[] {
     out.push({ ...f, n });
   };
   for (const [rule, { fail }] of Object.entries(RULE_CASES)) {
-    add({ rule, files: fail, source: 'test/lint/rule-cases.ts', ...(ON_TOMCAT_11.has(rule) ? { target: '11.0' as const } : {}) });
-    for (const more of MORE_FAILS[rule] ?? []) add({ rule, files: more, source: 'test/lint/rule-cases.ts (MORE_FAILS)' });
+    add({
+      rule,
+      files: fail,
+      source: 'test/lint/rule-cases.ts',
+      ...(ON_TOMCAT_11.has(rule) ? { target: '11.0' as const } : {}),
+    });
+    for (const more of MORE_FAILS[rule] ?? [])
+      add({ rule, files: more, source: 'test/lint/rule-cases.ts (MORE_FAILS)' });
   }
-  for (const c of CASES) add({ rule: c.rule, files: baseFiles(c.bad), source: 'test/lint/hardening-cases.ts', ...(c.profile ? { profile: c.profile } : {}) });
-  for (const rule of [...HARDENING_APP_CASE_IDS].sort()) add({ rule, files: fixtureFiles(rule, 'fail'), source: `test/fixtures/hardening/rules/${rule}/fail` });
+  for (const c of CASES)
+    add({
+      rule: c.rule,
+      files: baseFiles(c.bad),
+      source: 'test/lint/hardening-cases.ts',
+      ...(c.profile ? { profile: c.profile } : {}),
+    });
+  for (const rule of [...HARDENING_APP_CASE_IDS].sort())
+    add({ rule, files: fixtureFiles(rule, 'fail'), source: `test/fixtures/hardening/rules/${rule}/fail` });
   const known = new Set(RULES.map((r) => r.meta.id));
   return out.filter((f) => known.has(f.rule) && !NOT_DEPLOYED.has(f.rule));
 }
 
 /** A fingerprint of the fixture's files: a recording of other files than today's is stale. */
 export function fixtureHash(f: Pick<FailFixture, 'files'>): string {
-  const sorted = Object.keys(f.files).sort().map((k) => [k, f.files[k]]);
+  const sorted = Object.keys(f.files)
+    .sort()
+    .map((k) => [k, f.files[k]]);
   return createHash('sha256').update(JSON.stringify(sorted)).digest('hex').slice(0, 16);
 }

@@ -74,13 +74,28 @@ export interface Probe {
 }
 
 const ORIGIN = { Origin: 'https://a.example' };
-const CORS_RECORD = ['access-control-allow-origin', 'access-control-allow-credentials', 'access-control-expose-headers', 'vary'];
+const CORS_RECORD = [
+  'access-control-allow-origin',
+  'access-control-allow-credentials',
+  'access-control-expose-headers',
+  'vary',
+];
 const PREFLIGHT = (headers: Record<string, string> = {}): Probe => ({
   method: 'OPTIONS',
   headers: { ...ORIGIN, 'Access-Control-Request-Method': 'GET', ...headers },
-  record: ['access-control-allow-origin', 'access-control-allow-methods', 'access-control-allow-headers', 'access-control-max-age'],
+  record: [
+    'access-control-allow-origin',
+    'access-control-allow-methods',
+    'access-control-allow-headers',
+    'access-control-max-age',
+  ],
 });
-const POST = (path: string): Probe => ({ method: 'POST', path, headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: 'a=b' });
+const POST = (path: string): Probe => ({
+  method: 'POST',
+  path,
+  headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+  body: 'a=b',
+});
 const SECURITY_HEADERS = ['strict-transport-security', 'x-frame-options', 'x-content-type-options'];
 
 /**
@@ -107,15 +122,25 @@ export const PROBES: Record<string, Probe[]> = {
   'filter-denies-everything': [{}],
   'address-regex-matches-nothing': [{}],
   'remote-ip-after-address-filter': [{ headers: { 'X-Forwarded-For': '10.0.0.1' } }],
-  'remote-addr-deny-behind-proxy': [{ headers: { 'X-Forwarded-For': '10.0.0.1' } }, { headers: { 'X-Forwarded-For': '010.0.0.1' } }],
+  'remote-addr-deny-behind-proxy': [
+    { headers: { 'X-Forwarded-For': '10.0.0.1' } },
+    { headers: { 'X-Forwarded-For': '010.0.0.1' } },
+  ],
   'expires-negative-duration': [{ record: ['cache-control'] }],
   'expires-rule-never-applies': [{ record: ['cache-control'] }],
   'global-filter-redefined': [{ record: ['cache-control', 'content-type'] }],
-  'set-character-encoding-no-effect': [{ method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: 'a=b' }],
-  'csrf-not-covering-all': [{ method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: 'a=b' }],
+  'set-character-encoding-no-effect': [
+    { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: 'a=b' },
+  ],
+  'csrf-not-covering-all': [
+    { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: 'a=b' },
+  ],
   'filter-never-mapped': [POST('index.html')],
   'filter-param-invalid': [POST('probe.jsp'), POST('reader.jsp')],
-  'cors-allowed-headers-wildcard': [PREFLIGHT({ 'Access-Control-Request-Headers': 'X-Custom' }), { headers: ORIGIN, record: CORS_RECORD }],
+  'cors-allowed-headers-wildcard': [
+    PREFLIGHT({ 'Access-Control-Request-Headers': 'X-Custom' }),
+    { headers: ORIGIN, record: CORS_RECORD },
+  ],
   'rest-csrf-not-covering': [POST('api/index.html'), POST('admin/index.html')],
   'rest-csrf-no-fetch-path': [{ headers: { 'X-CSRF-Token': 'Fetch' }, record: ['x-csrf-token'] }],
   'connector-allow-trace': [{ method: 'TRACE' }],
@@ -158,12 +183,18 @@ export function planRuns(fixtures: FailFixture[]): Run[] {
     const key = JSON.stringify(conf.sort().map((p) => [p, f.files[p]]));
     let run = shared.get(key);
     if (!run) {
-      run = { fixtures: [], shared: true, ownConf: conf.length > 0, files: Object.fromEntries(conf.map((p) => [p, f.files[p]!])) };
+      run = {
+        fixtures: [],
+        shared: true,
+        ownConf: conf.length > 0,
+        files: Object.fromEntries(conf.map((p) => [p, f.files[p]!])),
+      };
       shared.set(key, run);
       runs.push(run);
     }
     run.fixtures.push(f);
-    for (const p of paths.filter((x) => APP.test(x))) run.files[p.replace(/^webapps\/app/, `webapps/${appName(f)}`)] = f.files[p]!;
+    for (const p of paths.filter((x) => APP.test(x)))
+      run.files[p.replace(/^webapps\/app/, `webapps/${appName(f)}`)] = f.files[p]!;
   }
   return runs;
 }
@@ -181,7 +212,8 @@ const MINIMAL_SERVER_XML = `<?xml version="1.0" encoding="UTF-8"?>
 </Server>
 `;
 /** Tomcat's one-line layout for records, also where a fixture's logging.properties uses the JDK's SimpleFormatter. */
-const ONE_LINE = 'java.util.logging.SimpleFormatter.format = %1$td-%1$tb-%1$tY %1$tH:%1$tM:%1$tS.%1$tL %4$s [%2$s] %3$s %5$s%6$s%n\n';
+const ONE_LINE =
+  'java.util.logging.SimpleFormatter.format = %1$td-%1$tb-%1$tY %1$tH:%1$tM:%1$tS.%1$tL %4$s [%2$s] %3$s %5$s%6$s%n\n';
 const CONSOLE_LOGGING =
   'handlers = java.util.logging.ConsoleHandler\njava.util.logging.ConsoleHandler.level = ALL\njava.util.logging.ConsoleHandler.formatter = org.apache.juli.OneLineFormatter\n.level = INFO\n' +
   'org.apache.catalina.startup.VersionLoggerListener.level = WARNING\norg.apache.jasper.servlet.TldScanner.level = WARNING\n';
@@ -203,7 +235,8 @@ async function placeServerXml(xml: string, addSecure: boolean): Promise<{ xml: s
   if (server) {
     let tag = server[0];
     const port = /\sport\s*=\s*"([^"]*)"/.exec(tag)?.[1];
-    if (port !== undefined && port.trim() !== '-1' && /^\s*\d+\s*$/.test(port)) tag = tag.replace(/\sport\s*=\s*"[^"]*"/, ` port="${await freePort()}"`);
+    if (port !== undefined && port.trim() !== '-1' && /^\s*\d+\s*$/.test(port))
+      tag = tag.replace(/\sport\s*=\s*"[^"]*"/, ` port="${await freePort()}"`);
     if (!/\saddress\s*=/.test(tag)) tag = tag.replace(/^<Server\b/, '<Server address="127.0.0.1"');
     out = out.replace(server[0], tag);
   }
@@ -211,17 +244,25 @@ async function placeServerXml(xml: string, addSecure: boolean): Promise<{ xml: s
   const tags = out.match(/<Connector\b[^>]*?\/?>/g) ?? [];
   for (const tag of tags) {
     const port = await freePort();
-    let t = /\sport\s*=/.test(tag) ? tag.replace(/\sport\s*=\s*"[^"]*"/, ` port="${port}"`) : tag.replace(/^<Connector\b/, `<Connector port="${port}"`);
-    t = /\saddress\s*=/.test(t) ? t.replace(/\saddress\s*=\s*"[^"]*"/, ' address="127.0.0.1"') : t.replace(/^<Connector\b/, '<Connector address="127.0.0.1"');
+    let t = /\sport\s*=/.test(tag)
+      ? tag.replace(/\sport\s*=\s*"[^"]*"/, ` port="${port}"`)
+      : tag.replace(/^<Connector\b/, `<Connector port="${port}"`);
+    t = /\saddress\s*=/.test(t)
+      ? t.replace(/\saddress\s*=\s*"[^"]*"/, ' address="127.0.0.1"')
+      : t.replace(/^<Connector\b/, '<Connector address="127.0.0.1"');
     const protocol = /\sprotocol\s*=\s*"([^"]*)"/.exec(t)?.[1] ?? 'HTTP/1.1';
-    const tls = /\sSSLEnabled\s*=\s*"true"/i.test(t) || /<Connector\b[^>]*>\s*<SSLHostConfig/.test(out.slice(out.indexOf(tag)));
+    const tls =
+      /\sSSLEnabled\s*=\s*"true"/i.test(t) || /<Connector\b[^>]*>\s*<SSLHostConfig/.test(out.slice(out.indexOf(tag)));
     if (http === null && !/AJP/i.test(protocol) && !tls) http = port;
     out = out.replace(tag, t);
   }
   let secure: number | null = null;
   if (addSecure && http !== null) {
     secure = await freePort();
-    out = out.replace(/(<Connector\b)/, `<Connector address="127.0.0.1" port="${secure}" protocol="HTTP/1.1" secure="true" scheme="https"/>\n    $1`);
+    out = out.replace(
+      /(<Connector\b)/,
+      `<Connector address="127.0.0.1" port="${secure}" protocol="HTTP/1.1" secure="true" scheme="https"/>\n    $1`,
+    );
   }
   return { xml: out, ports: { http, secure } };
 }
@@ -238,15 +279,24 @@ export async function writeRunBase(run: Run, dir: string): Promise<Ports> {
   const files: Files = { ...run.files };
   files['conf/server.xml'] ??= MINIMAL_SERVER_XML;
   if (!('conf/web.xml' in files)) files['conf/web.xml'] = readFileSync(join(STOCK, 'web.xml'), 'utf8');
-  const stockProps = readFileSync(join(STOCK, 'catalina.properties'), 'utf8') + '\ntomcat.util.scan.StandardJarScanFilter.jarsToSkip=*.jar\n';
-  files['conf/catalina.properties'] = stockProps + (files['conf/catalina.properties'] ? `\n${files['conf/catalina.properties']}\n` : '');
+  const stockProps =
+    readFileSync(join(STOCK, 'catalina.properties'), 'utf8') +
+    '\ntomcat.util.scan.StandardJarScanFilter.jarsToSkip=*.jar\n';
+  files['conf/catalina.properties'] =
+    stockProps + (files['conf/catalina.properties'] ? `\n${files['conf/catalina.properties']}\n` : '');
   // The UserDatabase a server.xml's GlobalNamingResources may point at.
   files['conf/tomcat-users.xml'] ??= readFileSync(join(STOCK, 'tomcat-users.xml'), 'utf8');
-  files['conf/logging.properties'] = files['conf/logging.properties'] ? `${files['conf/logging.properties']}\n${ONE_LINE}` : CONSOLE_LOGGING;
+  files['conf/logging.properties'] = files['conf/logging.properties']
+    ? `${files['conf/logging.properties']}\n${ONE_LINE}`
+    : CONSOLE_LOGGING;
   const placed = await placeServerXml(files['conf/server.xml'], run.shared);
   files['conf/server.xml'] = placed.xml;
   // Every application gets a page to ask for and a page that makes a session.
-  const apps = new Set(Object.keys(files).map((p) => /^webapps\/([^/]+)\//.exec(p)?.[1]).filter((a): a is string => a !== undefined));
+  const apps = new Set(
+    Object.keys(files)
+      .map((p) => /^webapps\/([^/]+)\//.exec(p)?.[1])
+      .filter((a): a is string => a !== undefined),
+  );
   for (const a of apps) {
     files[`webapps/${a}/index.html`] ??= PAGE;
     files[`webapps/${a}/probe.jsp`] ??= PROBE_JSP;
@@ -273,7 +323,21 @@ function makeKeystore(file: string, password: string): void {
   const key = `${file}.key.pem`;
   const cert = `${file}.cert.pem`;
   const steps = [
-    ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', cert, '-subj', '/CN=localhost', '-days', '2'],
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-keyout',
+      key,
+      '-out',
+      cert,
+      '-subj',
+      '/CN=localhost',
+      '-days',
+      '2',
+    ],
     ['pkcs12', '-export', '-in', cert, '-inkey', key, '-out', file, '-name', 'tomcat', '-passout', `pass:${password}`],
   ];
   for (const args of steps) {
@@ -295,14 +359,25 @@ interface Running {
 /** Everything Tomcat wrote: its console, and the files of logs/ (a fixture's logging.properties may log there only). */
 function fullLog(console: string, base: string): string {
   const dir = join(base, 'logs');
-  const files = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.log') && !f.startsWith('localhost_access')).sort() : [];
+  const files = existsSync(dir)
+    ? readdirSync(dir)
+        .filter((f) => f.endsWith('.log') && !f.startsWith('localhost_access'))
+        .sort()
+    : [];
   return console + files.map((f) => '\n' + readFileSync(join(dir, f), 'utf8')).join('');
 }
 
 async function startTomcat(base: string, httpPort: number | null): Promise<Running> {
   let out = '';
   const child = spawn(join(CATALINA_HOME, 'bin', 'catalina.sh'), ['run'], {
-    env: { ...process.env, CATALINA_HOME, CATALINA_BASE: base, CATALINA_PID: '', CATALINA_OPTS: '', JAVA_OPTS: '-Xshare:auto -XX:TieredStopAtLevel=1 -Duser.language=en -Duser.country=US' },
+    env: {
+      ...process.env,
+      CATALINA_HOME,
+      CATALINA_BASE: base,
+      CATALINA_PID: '',
+      CATALINA_OPTS: '',
+      JAVA_OPTS: '-Xshare:auto -XX:TieredStopAtLevel=1 -Duser.language=en -Duser.country=US',
+    },
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -318,7 +393,11 @@ async function startTomcat(base: string, httpPort: number | null): Promise<Runni
       return { started: false, log: () => fullLog(out, base), stop };
     }
     // A fixture that turns logging off never says "Server startup in": the connector answering says it.
-    if (httpPort !== null && /\.level\s*=\s*OFF/.test(readFileSync(join(base, 'conf', 'logging.properties'), 'utf8')) && (await answers(httpPort))) {
+    if (
+      httpPort !== null &&
+      /\.level\s*=\s*OFF/.test(readFileSync(join(base, 'conf', 'logging.properties'), 'utf8')) &&
+      (await answers(httpPort))
+    ) {
       return { started: true, log: () => fullLog(out, base), stop };
     }
     await new Promise((r) => setTimeout(r, 150));
@@ -339,7 +418,8 @@ function answers(port: number): Promise<boolean> {
 
 // ---------------------------------------------------------------- the log
 
-const RECORD = /^\d{2}-\w{3}-\d{4} \d{2}:\d{2}:\d{2}\.\d{3} (SEVERE|WARNING|INFO|CONFIG|FINE|FINER|FINEST) \[[^\]]*\] (\S+) ?(.*)$/;
+const RECORD =
+  /^\d{2}-\w{3}-\d{4} \d{2}:\d{2}:\d{2}\.\d{3} (SEVERE|WARNING|INFO|CONFIG|FINE|FINER|FINEST) \[[^\]]*\] (\S+) ?(.*)$/;
 const EXCEPTION = /^(?:Caused by: )?([a-z]\w*(?:\.\w+)+(?:Exception|Error)\b.*)$/;
 
 interface LogRecord {
@@ -348,7 +428,9 @@ interface LogRecord {
 }
 
 /** Lines whose presence depends on the machine's speed, not on the configuration. */
-const TIMING = [/Creation of SecureRandom instance for session ID generation using \[[^\]]*\] took \[\d+\] milliseconds/];
+const TIMING = [
+  /Creation of SecureRandom instance for session ID generation using \[[^\]]*\] took \[\d+\] milliseconds/,
+];
 
 /** The records of a log; a SEVERE or WARNING one with the exception line that follows it, if any. */
 export function records(log: string, base: string): LogRecord[] {
@@ -390,13 +472,19 @@ export function normalise(text: string, base: string): string {
     .slice(0, 400);
 }
 
-const DEPLOY = /^INFO \S+ Deploying (?:web application directory|web application archive|deployment descriptor) \[([^\]]+)\]/;
-const DEPLOYED = /^INFO \S+ Deployment of (?:web application directory|web application archive|deployment descriptor) \[([^\]]+)\] has finished/;
+const DEPLOY =
+  /^INFO \S+ Deploying (?:web application directory|web application archive|deployment descriptor) \[([^\]]+)\]/;
+const DEPLOYED =
+  /^INFO \S+ Deployment of (?:web application directory|web application archive|deployment descriptor) \[([^\]]+)\] has finished/;
 const loud = (r: LogRecord) => r.level === 'SEVERE' || r.level === 'WARNING';
 
 /** The context path a deployed directory, archive or descriptor gets. */
 function contextPathOf(deployed: string): string {
-  const name = deployed.replace(/\/$/, '').split('/').pop()!.replace(/\.(war|xml)$/, '');
+  const name = deployed
+    .replace(/\/$/, '')
+    .split('/')
+    .pop()!
+    .replace(/\.(war|xml)$/, '');
   return name === 'ROOT' ? '' : '/' + name.replace(/#/g, '/');
 }
 
@@ -423,18 +511,33 @@ export function splitLog(recs: LogRecord[]): { server: string[]; contexts: Map<s
   return { server, contexts };
 }
 
-const FAILED = [/startup failed due to previous errors/, /^SEVERE \S+ Error deploying/, /^SEVERE \S+ Error starting the context/];
+const FAILED = [
+  /startup failed due to previous errors/,
+  /^SEVERE \S+ Error deploying/,
+  /^SEVERE \S+ Error starting the context/,
+];
 
 // ---------------------------------------------------------------- probing
 
 function send(port: number, path: string, p: Probe): Promise<{ status: number; headers: [string, string][] }> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, path, method: p.method ?? 'GET', headers: { Host: 'localhost', Connection: 'close', ...p.headers }, timeout: 15_000 }, (res) => {
-      const headers: [string, string][] = [];
-      for (let i = 0; i < res.rawHeaders.length; i += 2) headers.push([res.rawHeaders[i]!.toLowerCase(), res.rawHeaders[i + 1]!]);
-      res.resume();
-      res.on('end', () => resolve({ status: res.statusCode!, headers }));
-    });
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port,
+        path,
+        method: p.method ?? 'GET',
+        headers: { Host: 'localhost', Connection: 'close', ...p.headers },
+        timeout: 15_000,
+      },
+      (res) => {
+        const headers: [string, string][] = [];
+        for (let i = 0; i < res.rawHeaders.length; i += 2)
+          headers.push([res.rawHeaders[i]!.toLowerCase(), res.rawHeaders[i + 1]!]);
+        res.resume();
+        res.on('end', () => resolve({ status: res.statusCode!, headers }));
+      },
+    );
     req.on('error', reject);
     req.on('timeout', () => req.destroy(new Error(`no answer from ${path} in 15 s`)));
     req.end(p.body);
@@ -448,14 +551,17 @@ function send(port: number, path: string, p: Probe): Promise<{ status: number; h
  */
 function masked(name: string, value: string): string {
   if (name === 'set-cookie') return value.replace(/=[0-9A-F]{32}/, '=<id>');
-  if (name === 'cache-control') return value.replace(/max-age=(-?\d+)/, (_, n: string) => `max-age=${Math.round(Number(n) / 60) * 60}`);
+  if (name === 'cache-control')
+    return value.replace(/max-age=(-?\d+)/, (_, n: string) => `max-age=${Math.round(Number(n) / 60) * 60}`);
   return value;
 }
 
 async function probe(running: Running, ports: Ports, base: string, context: string, p: Probe): Promise<ProbeResult> {
   const path = `${context}/${p.path ?? 'index.html'}`;
   const port = p.secure ? ports.secure : ports.http;
-  const requestLine = `${p.method ?? 'GET'} ${path}${Object.entries(p.headers ?? {}).map(([k, v]) => ` ${k}: ${v}`).join('')}${p.secure ? ' (secure connector)' : ''}`;
+  const requestLine = `${p.method ?? 'GET'} ${path}${Object.entries(p.headers ?? {})
+    .map(([k, v]) => ` ${k}: ${v}`)
+    .join('')}${p.secure ? ' (secure connector)' : ''}`;
   if (port === null) return { request: requestLine, status: null, headers: {}, log: [] };
   const before = running.log().length;
   const r = await send(port, path, p);
@@ -465,7 +571,14 @@ async function probe(running: Running, ports: Ports, base: string, context: stri
     const values = r.headers.filter(([k]) => k === name).map(([, v]) => masked(name, v));
     if (values.length) headers[name] = values.join(', ');
   }
-  return { request: requestLine, status: r.status, headers, log: records(running.log().slice(before), base).filter(loud).map((x) => x.text) };
+  return {
+    request: requestLine,
+    status: r.status,
+    headers,
+    log: records(running.log().slice(before), base)
+      .filter(loud)
+      .map((x) => x.text),
+  };
 }
 
 // ---------------------------------------------------------------- observing
@@ -499,9 +612,11 @@ export async function observeRun(run: Run): Promise<FixtureObservation[]> {
           const lines = contexts.get(path);
           const probes: ProbeResult[] = [];
           // One after the other: the lines logged while a probe is answered are that probe's.
-          if (running.started) for (const p of [{}, ...(PROBES[f.rule] ?? [])]) probes.push(await probe(running, ports, base, path, p));
+          if (running.started)
+            for (const p of [{}, ...(PROBES[f.rule] ?? [])]) probes.push(await probe(running, ports, base, path, p));
           // A fixture that turns logging off leaves no deployment lines: then the page answering says the context started.
-          const started = running.started && (lines ? !failed(lines) : probes[0]?.status !== 404 && probes[0]?.status !== null);
+          const started =
+            running.started && (lines ? !failed(lines) : probes[0]?.status !== 404 && probes[0]?.status !== null);
           obs.contexts.push({ path, started, log: lines ?? [] });
           obs.probes.push(...probes);
         }
@@ -517,7 +632,10 @@ export async function observeRun(run: Run): Promise<FixtureObservation[]> {
 }
 
 /** Observes every fixture, `parallel` runs at a time; the result in the fixtures' order. */
-export async function observeAll(fixtures: FailFixture[], opts: { parallel?: number; progress?: (msg: string) => void } = {}): Promise<FixtureObservation[]> {
+export async function observeAll(
+  fixtures: FailFixture[],
+  opts: { parallel?: number; progress?: (msg: string) => void } = {},
+): Promise<FixtureObservation[]> {
   const runs = planRuns(fixtures);
   const results: FixtureObservation[][] = new Array(runs.length);
   let next = 0;
@@ -536,6 +654,10 @@ export async function observeAll(fixtures: FailFixture[], opts: { parallel?: num
 
 /** "Apache Tomcat/10.1.60 (Debian)". */
 export function tomcatVersion(): string {
-  const r = spawnSync('java', ['-cp', join(CATALINA_HOME, 'lib', 'catalina.jar'), 'org.apache.catalina.util.ServerInfo'], { encoding: 'utf8' });
+  const r = spawnSync(
+    'java',
+    ['-cp', join(CATALINA_HOME, 'lib', 'catalina.jar'), 'org.apache.catalina.util.ServerInfo'],
+    { encoding: 'utf8' },
+  );
   return /Server version:\s*(.*)/.exec(r.stdout)?.[1]?.trim() ?? 'unknown';
 }

@@ -31,11 +31,18 @@ export function readRecordings(): Recordings {
 }
 
 /** A server.xml component Tomcat logged as not started: the server runs without it. */
-const COMPONENT_FAILED = [/Failed to (?:start|initialize) (?:connector|component)/, /Protocol handler (?:start|initialization) failed/];
+const COMPONENT_FAILED = [
+  /Failed to (?:start|initialize) (?:connector|component)/,
+  /Protocol handler (?:start|initialization) failed/,
+];
 
 /** What Tomcat did, in the policy's terms: it refused to start something (the server, a context, a connector), or started everything. */
 export function refused(o: FixtureObservation): boolean {
-  return o.server === 'failed' || o.contexts.some((c) => !c.started) || o.serverLog.some((l) => COMPONENT_FAILED.some((re) => re.test(l)));
+  return (
+    o.server === 'failed' ||
+    o.contexts.some((c) => !c.started) ||
+    o.serverLog.some((l) => COMPONENT_FAILED.some((re) => re.test(l)))
+  );
 }
 
 /** Whether Tomcat logged a SEVERE or WARNING line for the fixture, at start-up or while answering. */
@@ -64,8 +71,13 @@ export function verdictsOf(f: FailFixture): Verdict[] {
       writeFileSync(join(root, path), text);
     }
     const json = Object.keys(f.files).find((p) => p.endsWith('.json') && p !== 'tollgate.config.json');
-    const found = lintBase(loadInput(json ? join(root, json) : root), { profile: profileFor(f), ...(f.target ? { target: f.target } : {}) }).diagnostics;
-    return found.filter((d) => d.ruleId === f.rule).map((d) => ({ severity: d.severity, effect: effectOf(d) ?? ruleById(f.rule)!.meta.effect }));
+    const found = lintBase(loadInput(json ? join(root, json) : root), {
+      profile: profileFor(f),
+      ...(f.target ? { target: f.target } : {}),
+    }).diagnostics;
+    return found
+      .filter((d) => d.ruleId === f.rule)
+      .map((d) => ({ severity: d.severity, effect: effectOf(d) ?? ruleById(f.rule)!.meta.effect }));
   } finally {
     rmSync(root, { recursive: true, force: true });
   }
@@ -81,7 +93,8 @@ export function disagreement(verdicts: Verdict[], o: FixtureObservation): string
   if ([...effects].every((e) => e === 'tollgate')) return null;
   const refuses = effects.has('refuses');
   if (refuses && !refused(o)) return `tollgate says Tomcat refuses it (${show(verdicts)}), Tomcat started it`;
-  if (!refuses && refused(o)) return `tollgate says Tomcat starts it (${show(verdicts)}), Tomcat ${o.server === 'failed' ? 'did not start the server' : 'refused the context'}`;
+  if (!refuses && refused(o))
+    return `tollgate says Tomcat starts it (${show(verdicts)}), Tomcat ${o.server === 'failed' ? 'did not start the server' : 'refused the context'}`;
   return null;
 }
 
@@ -89,7 +102,8 @@ const show = (vs: Verdict[]) => [...new Set(vs.map((v) => `${v.severity}/${v.eff
 
 // ---------------------------------------------------------------- the rule pages
 
-export const OBSERVED_BEGIN = '<!-- observed: generated from test/fixtures/tomcat-observed/rules.json by scripts/severity-doc.ts --rules -->';
+export const OBSERVED_BEGIN =
+  '<!-- observed: generated from test/fixtures/tomcat-observed/rules.json by scripts/severity-doc.ts --rules -->';
 export const OBSERVED_END = '<!-- /observed -->';
 
 /** `SEVERE org.apache.catalina.core.StandardContext.filterStart Exception…` as `SEVERE StandardContext.filterStart Exception…`. */
@@ -102,7 +116,10 @@ function describeFixture(o: FixtureObservation): string[] {
   const fails = o.contexts.filter((c) => !c.started).map((c) => code(c.path || '/'));
   let head = o.server === 'failed' ? 'The server did not start.' : 'The server started';
   if (o.server === 'started') {
-    const parts = [starts.length ? `context ${starts.join(', ')} started` : '', fails.length ? `context ${fails.join(', ')} was refused` : ''].filter(Boolean);
+    const parts = [
+      starts.length ? `context ${starts.join(', ')} started` : '',
+      fails.length ? `context ${fails.join(', ')} was refused` : '',
+    ].filter(Boolean);
     head += parts.length ? `; ${parts.join('; ')}.` : ' (the fixture deploys no application).';
   }
   out.push(`- ${head}`);
@@ -116,7 +133,16 @@ function describeFixture(o: FixtureObservation): string[] {
       continue;
     }
     const headers = Object.entries(p.headers).map(([k, v]) => `${k}: ${v}`);
-    out.push(`- ${code(p.request)} → ${p.status}${headers.length ? `, ${headers.map(code).join(', ')}` : ''}${p.log.length ? `; logged ${p.log.slice(0, 2).map((l) => code(short(l))).join(', ')}` : ''}`);
+    out.push(
+      `- ${code(p.request)} → ${p.status}${headers.length ? `, ${headers.map(code).join(', ')}` : ''}${
+        p.log.length
+          ? `; logged ${p.log
+              .slice(0, 2)
+              .map((l) => code(short(l)))
+              .join(', ')}`
+          : ''
+      }`,
+    );
   }
   return out;
 }
@@ -128,15 +154,30 @@ export function observedBlock(id: string, rec: Recordings): string {
   const version = /Tomcat\/([\d.]+)/.exec(rec.tomcat)?.[1] ?? rec.tomcat;
   const lines = [OBSERVED_BEGIN, `### Observed on Tomcat ${version}`, ''];
   if (meta.effect === 'tollgate') {
-    lines.push(`Not a statement about Tomcat: this finding is about tollgate's own reading of the files (effect \`tollgate\`), so no run of Tomcat can confirm or refute it.${mine.length ? ' What Tomcat did with the same files:' : ''}`, '');
+    lines.push(
+      `Not a statement about Tomcat: this finding is about tollgate's own reading of the files (effect \`tollgate\`), so no run of Tomcat can confirm or refute it.${mine.length ? ' What Tomcat did with the same files:' : ''}`,
+      '',
+    );
   } else if (mine.length === 0) {
     lines.push('No failing fixture of this rule could be deployed on Tomcat.', '');
   }
-  if (ON_TOMCAT_11.has(id)) lines.push('This rule is about Tomcat 11.0 (`--target 11.0`); on 10.1 the same configuration is valid, as recorded here.', '');
+  if (ON_TOMCAT_11.has(id))
+    lines.push(
+      'This rule is about Tomcat 11.0 (`--target 11.0`); on 10.1 the same configuration is valid, as recorded here.',
+      '',
+    );
   for (const o of mine) {
-    lines.push(`Fixture ${o.n + 1} of ${mine.length} (${code(o.source)}), ${rec.tomcat}, ${rec.date}:`, '', ...describeFixture(o), '');
+    lines.push(
+      `Fixture ${o.n + 1} of ${mine.length} (${code(o.source)}), ${rec.tomcat}, ${rec.date}:`,
+      '',
+      ...describeFixture(o),
+      '',
+    );
   }
-  lines.push(`Recorded by \`npx tsx scripts/observe-rules.ts\`; \`npm run conformance\` records it again and compares.`, OBSERVED_END);
+  lines.push(
+    `Recorded by \`npx tsx scripts/observe-rules.ts\`; \`npm run conformance\` records it again and compares.`,
+    OBSERVED_END,
+  );
   return lines.join('\n');
 }
 

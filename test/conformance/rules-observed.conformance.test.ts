@@ -23,7 +23,7 @@ const comparable = (o: FixtureObservation) => ({
   probes: o.probes.map((p) => ({ request: p.request, status: p.status, headers: p.headers, log: p.log })),
 });
 
-describe('every rule\'s failing fixture on Tomcat 10.1, again', () => {
+describe("every rule's failing fixture on Tomcat 10.1, again", () => {
   beforeAll(async () => {
     for (const o of await observeAll(fixtures, { parallel: 2 })) fresh.set(`${o.rule}/${o.n}`, o);
   }, 900_000);

@@ -14,7 +14,11 @@ const repo = join(import.meta.dirname, '..', '..');
 let running: { servers: import('node:http').Server[]; close(): Promise<unknown> };
 const port = (i: number) => (running.servers[i]!.address() as { port: number }).port;
 
-function get(p: number, path: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
+function get(
+  p: number,
+  path: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
   return new Promise((resolve, reject) => {
     const req = request({ host: '127.0.0.1', port: p, path, headers }, (res) => {
       let body = '';
@@ -27,7 +31,9 @@ function get(p: number, path: string, headers: Record<string, string> = {}): Pro
 }
 
 beforeAll(async () => {
-  const example = (await import(pathToFileURL(join(repo, 'examples', 'embed', 'server.mjs')).href)) as { start(): Promise<typeof running> };
+  const example = (await import(pathToFileURL(join(repo, 'examples', 'embed', 'server.mjs')).href)) as {
+    start(): Promise<typeof running>;
+  };
   running = await example.start();
 });
 afterAll(async () => {
@@ -54,7 +60,7 @@ describe.each([
     expect(JSON.parse(r.body)).toMatchObject({ id: 42, dispatcher: 'FORWARD', forwardedFrom: '/api/latest' });
   });
 
-  it('the connector limits of server.xml hold: a request head over maxHttpHeaderSize gets Tomcat\'s 400', async () => {
+  it("the connector limits of server.xml hold: a request head over maxHttpHeaderSize gets Tomcat's 400", async () => {
     const r = await get(port(i), '/api/items/42', { 'x-big': 'a'.repeat(9000) });
     expect(r.status).toBe(400);
   });

@@ -14,7 +14,11 @@ describe('real configurations from the corpus', () => {
     const { webXml } = read('kiss-web-unsafe');
     const v = validateFilterDef(webXml.filters.find((f) => f.className?.value.endsWith('CorsFilter'))!);
     expect(v.diagnostics).toEqual([]);
-    expect(v.config).toMatchObject({ anyOrigin: true, allowedMethods: ['GET', 'POST', 'HEAD', 'OPTIONS', 'PUT'], supportsCredentials: false });
+    expect(v.config).toMatchObject({
+      anyOrigin: true,
+      allowedMethods: ['GET', 'POST', 'HEAD', 'OPTIONS', 'PUT'],
+      supportsCredentials: false,
+    });
     expect((v.config as { allowedHeaders: string[] }).allowedHeaders).toContain('accept-encoding');
   });
 
@@ -25,7 +29,7 @@ describe('real configurations from the corpus', () => {
     expect(v.config).toMatchObject({ protocolHeader: 'x-forwarded-proto' });
   });
 
-  it('Tomcat 10.1\'s own manager: CSRF and header security filters are clean', () => {
+  it("Tomcat 10.1's own manager: CSRF and header security filters are clean", () => {
     const { webXml } = read('tomcat-10.1.x-manager');
     for (const f of webXml.filters) {
       const v = validateFilterDef(f);
@@ -35,9 +39,19 @@ describe('real configurations from the corpus', () => {
   });
 
   it('every filter of the corpus validates without an error', () => {
-    for (const name of ['aodn-geoserver-build', 'hazendaz-tomcat10-web', 'hdensity-tomcat-hardened-9.0-web', 'mosal2000-tomcat-ssl-manager', 'tomcat-9.0.x-examples', 'wso2-carbon-4.9.x-web']) {
+    for (const name of [
+      'aodn-geoserver-build',
+      'hazendaz-tomcat10-web',
+      'hdensity-tomcat-hardened-9.0-web',
+      'mosal2000-tomcat-ssl-manager',
+      'tomcat-9.0.x-examples',
+      'wso2-carbon-4.9.x-web',
+    ]) {
       for (const f of read(name).webXml.filters) {
-        expect(validateFilterDef(f).diagnostics.filter((d) => d.severity === 'error'), `${name} ${f.name.value}`).toEqual([]);
+        expect(
+          validateFilterDef(f).diagnostics.filter((d) => d.severity === 'error'),
+          `${name} ${f.name.value}`,
+        ).toEqual([]);
       }
     }
   });

@@ -7,9 +7,18 @@ const UNITS = ['year', 'month', 'week', 'day', 'hour', 'minute', 'second'] as co
 describe('the ExpiresFilter rule language', () => {
   for (const u of UNITS) {
     it(`reads "${u}" and "${u}s", in any case`, () => {
-      expect(parseExpiresRule(`access plus 1 ${u}`)).toEqual({ ok: true, rule: { base: 'access', durations: [{ amount: 1, unit: u }], text: `access plus 1 ${u}` } });
-      expect(parseExpiresRule(`access plus 2 ${u}s`)).toMatchObject({ ok: true, rule: { durations: [{ amount: 2, unit: u }] } });
-      expect(parseExpiresRule(`access plus 3 ${u.toUpperCase()}S`)).toMatchObject({ ok: true, rule: { durations: [{ amount: 3, unit: u }] } });
+      expect(parseExpiresRule(`access plus 1 ${u}`)).toEqual({
+        ok: true,
+        rule: { base: 'access', durations: [{ amount: 1, unit: u }], text: `access plus 1 ${u}` },
+      });
+      expect(parseExpiresRule(`access plus 2 ${u}s`)).toMatchObject({
+        ok: true,
+        rule: { durations: [{ amount: 2, unit: u }] },
+      });
+      expect(parseExpiresRule(`access plus 3 ${u.toUpperCase()}S`)).toMatchObject({
+        ok: true,
+        rule: { durations: [{ amount: 3, unit: u }] },
+      });
     });
   }
 
@@ -24,31 +33,68 @@ describe('the ExpiresFilter rule language', () => {
       ok: true,
       rule: {
         durations: [
-          { amount: 1, unit: 'year' }, { amount: 2, unit: 'month' }, { amount: 3, unit: 'week' }, { amount: 4, unit: 'day' },
-          { amount: 5, unit: 'hour' }, { amount: 6, unit: 'minute' }, { amount: 7, unit: 'second' },
+          { amount: 1, unit: 'year' },
+          { amount: 2, unit: 'month' },
+          { amount: 3, unit: 'week' },
+          { amount: 4, unit: 'day' },
+          { amount: 5, unit: 'hour' },
+          { amount: 6, unit: 'minute' },
+          { amount: 7, unit: 'second' },
         ],
       },
     });
-    expect(parseExpiresRule('modification plus 1 month 1 month')).toMatchObject({ ok: true, rule: { durations: [{ amount: 1, unit: 'month' }, { amount: 1, unit: 'month' }] } });
+    expect(parseExpiresRule('modification plus 1 month 1 month')).toMatchObject({
+      ok: true,
+      rule: {
+        durations: [
+          { amount: 1, unit: 'month' },
+          { amount: 1, unit: 'month' },
+        ],
+      },
+    });
   });
 
-  it('reads amounts with Integer.parseInt: signs, leading zeros and other scripts\' digits, within 32 bits', () => {
-    expect(parseExpiresRule('access plus -1 day')).toMatchObject({ ok: true, rule: { durations: [{ amount: -1, unit: 'day' }] } });
-    expect(parseExpiresRule('access plus +007 days')).toMatchObject({ ok: true, rule: { durations: [{ amount: 7, unit: 'day' }] } });
-    expect(parseExpiresRule('access plus \uff15 days')).toMatchObject({ ok: true, rule: { durations: [{ amount: 5, unit: 'day' }] } });
+  it("reads amounts with Integer.parseInt: signs, leading zeros and other scripts' digits, within 32 bits", () => {
+    expect(parseExpiresRule('access plus -1 day')).toMatchObject({
+      ok: true,
+      rule: { durations: [{ amount: -1, unit: 'day' }] },
+    });
+    expect(parseExpiresRule('access plus +007 days')).toMatchObject({
+      ok: true,
+      rule: { durations: [{ amount: 7, unit: 'day' }] },
+    });
+    expect(parseExpiresRule('access plus \uff15 days')).toMatchObject({
+      ok: true,
+      rule: { durations: [{ amount: 5, unit: 'day' }] },
+    });
     expect(parseExpiresRule('access plus 2147483647 seconds').ok).toBe(true);
     expect(parseExpiresRule('access plus 2147483648 seconds')).toMatchObject({ ok: false, offset: 12, length: 10 });
   });
 
   it('reads the compact A<seconds> and M<seconds> forms, letters in any case', () => {
-    expect(parseExpiresRule('A86400')).toEqual({ ok: true, rule: { base: 'access', durations: [{ amount: 86400, unit: 'second' }], text: 'A86400' } });
-    expect(parseExpiresRule('a60')).toMatchObject({ ok: true, rule: { base: 'access', durations: [{ amount: 60, unit: 'second' }] } });
-    expect(parseExpiresRule('M3600')).toMatchObject({ ok: true, rule: { base: 'modification', durations: [{ amount: 3600, unit: 'second' }] } });
-    expect(parseExpiresRule('m-5')).toMatchObject({ ok: true, rule: { base: 'modification', durations: [{ amount: -5, unit: 'second' }] } });
+    expect(parseExpiresRule('A86400')).toEqual({
+      ok: true,
+      rule: { base: 'access', durations: [{ amount: 86400, unit: 'second' }], text: 'A86400' },
+    });
+    expect(parseExpiresRule('a60')).toMatchObject({
+      ok: true,
+      rule: { base: 'access', durations: [{ amount: 60, unit: 'second' }] },
+    });
+    expect(parseExpiresRule('M3600')).toMatchObject({
+      ok: true,
+      rule: { base: 'modification', durations: [{ amount: 3600, unit: 'second' }] },
+    });
+    expect(parseExpiresRule('m-5')).toMatchObject({
+      ok: true,
+      rule: { base: 'modification', durations: [{ amount: -5, unit: 'second' }] },
+    });
   });
 
   it('splits on spaces only and ignores runs of them and blanks around the value', () => {
-    expect(parseExpiresRule('  access   plus  1   day  ')).toMatchObject({ ok: true, rule: { text: 'access   plus  1   day' } });
+    expect(parseExpiresRule('  access   plus  1   day  ')).toMatchObject({
+      ok: true,
+      rule: { text: 'access   plus  1   day' },
+    });
     const tab = parseExpiresRule('access plus 1\tday');
     expect(tab).toMatchObject({ ok: false, offset: 12, length: 5 });
     expect(tab.ok ? '' : tab.error).toMatch(/tab or line break/);
@@ -98,7 +144,9 @@ describe('ExpiresFilter parameters', () => {
   });
 
   it('reads ExpiresExcludedResponseStatusCodes as Tomcat does: empty excludes nothing, trailing commas are dropped', () => {
-    const codes = (v: unknown) => (parse('expires', { ExpiresExcludedResponseStatusCodes: v }) as { excludedStatusCodes: number[] }).excludedStatusCodes;
+    const codes = (v: unknown) =>
+      (parse('expires', { ExpiresExcludedResponseStatusCodes: v }) as { excludedStatusCodes: number[] })
+        .excludedStatusCodes;
     expect(codes('302, 500')).toEqual([302, 500]);
     expect(codes('')).toEqual([]);
     expect(codes('302,')).toEqual([302]);
@@ -110,8 +158,16 @@ describe('ExpiresFilter parameters', () => {
   });
 
   it('reads ExpiresDefault and ExpiresExcludedResponseStatusCodes names case-insensitively, ExpiresByType exactly', () => {
-    const v = validate('ExpiresFilter', { expiresdefault: 'A60', EXPIRESEXCLUDEDRESPONSESTATUSCODES: '500', 'expiresByType text/css': 'A60' });
-    expect(v.config).toMatchObject({ defaultRule: { durations: [{ amount: 60 }] }, excludedStatusCodes: [500], byType: {} });
+    const v = validate('ExpiresFilter', {
+      expiresdefault: 'A60',
+      EXPIRESEXCLUDEDRESPONSESTATUSCODES: '500',
+      'expiresByType text/css': 'A60',
+    });
+    expect(v.config).toMatchObject({
+      defaultRule: { durations: [{ amount: 60 }] },
+      excludedStatusCodes: [500],
+      byType: {},
+    });
     const d = v.only('filter-param-unknown');
     expect(d.severity).toBe('warning');
     expect(d.message).toContain('Did you mean "ExpiresByType text/css"?');
@@ -139,14 +195,24 @@ describe('ExpiresFilter parameters', () => {
     expect(d.severity).toBe('warning');
   });
 
-  it('takes the JSON chain format\'s natural types', () => {
-    expect(parse('expires', { ExpiresDefault: 'A60', ExpiresExcludedResponseStatusCodes: [304, 302] })).toMatchObject({ excludedStatusCodes: [304, 302] });
+  it("takes the JSON chain format's natural types", () => {
+    expect(parse('expires', { ExpiresDefault: 'A60', ExpiresExcludedResponseStatusCodes: [304, 302] })).toMatchObject({
+      excludedStatusCodes: [304, 302],
+    });
     expect(refuses('expires', { 'ExpiresByType image/png': 60 })).toBe(true);
   });
 
   it('reads a real configuration (refacktor/tomcat-conf)', () => {
-    const v = validate('ExpiresFilter', { 'ExpiresByType image': 'access plus 7 days', 'ExpiresByType text/css': 'access plus 7 days', 'ExpiresByType application/javascript': 'access plus 7 days' });
+    const v = validate('ExpiresFilter', {
+      'ExpiresByType image': 'access plus 7 days',
+      'ExpiresByType text/css': 'access plus 7 days',
+      'ExpiresByType application/javascript': 'access plus 7 days',
+    });
     expect(v.diagnostics).toEqual([]);
-    expect(Object.keys((v.config as { byType: object }).byType)).toEqual(['image', 'text/css', 'application/javascript']);
+    expect(Object.keys((v.config as { byType: object }).byType)).toEqual([
+      'image',
+      'text/css',
+      'application/javascript',
+    ]);
   });
 });

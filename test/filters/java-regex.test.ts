@@ -30,7 +30,7 @@ const table: [string, string[], string[]][] = [
   ['$', [''], ['\n\n']],
 ];
 
-describe('translateJavaRegex matches what Java\'s matches() matches', () => {
+describe("translateJavaRegex matches what Java's matches() matches", () => {
   for (const [java, yes, no] of table) {
     it(`/${java}/`, () => {
       const t = translateJavaRegex(java);

@@ -1,11 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { javaCharset } from '../../src/filters/index.js';
 import { isLegalCharsetName, suggestCharset } from '../../src/protocol/charsets.js';
-import { checkJavaUri, javaSplit, javaTrim, parseJavaInteger, splitCommaSeparated } from '../../src/filters/java-text.js';
+import {
+  checkJavaUri,
+  javaSplit,
+  javaTrim,
+  parseJavaInteger,
+  splitCommaSeparated,
+} from '../../src/filters/java-text.js';
 import { JAVA_CHARSETS } from '../../src/protocol/java-charsets.js';
 
 describe('Integer.parseInt and Long.parseLong', () => {
-  it('accept a sign, leading zeros and any script\'s decimal digits', () => {
+  it("accept a sign, leading zeros and any script's decimal digits", () => {
     expect(parseJavaInteger('5')).toBe(5);
     expect(parseJavaInteger('+5')).toBe(5);
     expect(parseJavaInteger('-0')).toBe(0);
@@ -14,7 +20,8 @@ describe('Integer.parseInt and Long.parseLong', () => {
     expect(parseJavaInteger('\u0663')).toBe(3);
   });
   it('refuse blanks, decimals, exponents, underscores, a lone sign and the empty string', () => {
-    for (const s of [' 5', '5 ', '1.0', '1e3', '1_000', '+', '-', '', '0x10']) expect(parseJavaInteger(s), s).toBeNull();
+    for (const s of [' 5', '5 ', '1.0', '1e3', '1_000', '+', '-', '', '0x10'])
+      expect(parseJavaInteger(s), s).toBeNull();
   });
   it('stay within 32 or 64 bits', () => {
     expect(parseJavaInteger('2147483647')).toBe(2147483647);
@@ -36,15 +43,29 @@ describe('String.split, String.trim and StringUtils.splitCommaSeparated', () => 
     expect(javaTrim('\t a \n')).toBe('a');
     expect(javaTrim('\u00a0a')).toBe('\u00a0a');
   });
-  it('keep each entry\'s offset in the value, after trimming', () => {
-    expect(splitCommaSeparated(' a , bc,')).toEqual([{ text: 'a', offset: 1 }, { text: 'bc', offset: 5 }]);
+  it("keep each entry's offset in the value, after trimming", () => {
+    expect(splitCommaSeparated(' a , bc,')).toEqual([
+      { text: 'a', offset: 1 },
+      { text: 'bc', offset: 5 },
+    ]);
     expect(splitCommaSeparated('')).toEqual([]);
   });
 });
 
 describe('java.net.URI', () => {
   it('accepts what Java accepts', () => {
-    for (const s of ['', 'https://a.example', 'https://a.example/x?y#z', '//host', 'a:b', 'http://[::1]/', 'a%20b', 'https://\u00e4.example', 'mailto:a@b', 'http://a.example:x/']) {
+    for (const s of [
+      '',
+      'https://a.example',
+      'https://a.example/x?y#z',
+      '//host',
+      'a:b',
+      'http://[::1]/',
+      'a%20b',
+      'https://\u00e4.example',
+      'mailto:a@b',
+      'http://a.example:x/',
+    ]) {
       expect(checkJavaUri(s), s).toEqual({ ok: true });
     }
   });
@@ -61,8 +82,18 @@ describe('java.net.URI', () => {
 });
 
 describe('Java charsets', () => {
-  it('resolve names and aliases case-insensitively to Java\'s canonical name', () => {
-    for (const [given, canonical] of [['utf-8', 'UTF-8'], ['UTF8', 'UTF-8'], ['latin1', 'ISO-8859-1'], ['ISO8859_1', 'ISO-8859-1'], ['Cp1252', 'windows-1252'], ['EUC_JP', 'EUC-JP'], ['default', 'US-ASCII'], ['UnicodeBig', 'UTF-16'], ['IBM1047', 'IBM1047']]) {
+  it("resolve names and aliases case-insensitively to Java's canonical name", () => {
+    for (const [given, canonical] of [
+      ['utf-8', 'UTF-8'],
+      ['UTF8', 'UTF-8'],
+      ['latin1', 'ISO-8859-1'],
+      ['ISO8859_1', 'ISO-8859-1'],
+      ['Cp1252', 'windows-1252'],
+      ['EUC_JP', 'EUC-JP'],
+      ['default', 'US-ASCII'],
+      ['UnicodeBig', 'UTF-16'],
+      ['IBM1047', 'IBM1047'],
+    ]) {
       expect(javaCharset(given!)?.name, given).toBe(canonical);
     }
   });

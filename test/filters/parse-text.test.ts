@@ -8,11 +8,61 @@ import { FILTER_SPECS } from '../../src/filters/index.js';
  * (values, key order, types), and null whenever zod fails (zod then words the errors).
  */
 const SAMPLES = [
-  '', ' ', 'true', 'false', 'TRUE', 'yes', '0', '1', '-1', '42', '99999999999', ' 5', '5 ', 'abc', 'a,b', 'a, b ,c', ',', ',,', 'GET,POST', 'get',
-  '*', 'https://a.example.com', 'http://x', 'https://A.com:443/p', 'null', '10\\.\\d+', '(a+)+', '[', '\\p{XDigit}', 'UTF-8', 'utf8', 'nosuchcharset',
-  'DENY', 'SAMEORIGIN', 'ALLOW-FROM', 'allow-from', 'access plus 1 month', 'A86400', 'modification plus 2 hours', 'bogus rule', '304, 302', 'x,1',
-  '*.css, /static/*, /re.*/', 'mime:', '/', '192.168.0.0/16', '10.0.0.1, ::1/128', '10.0.0.0/33', 'java.security.SecureRandom', 'com.Foo', '500',
-  '\t', '\u0000', 'x-forwarded-for', 'text/css',
+  '',
+  ' ',
+  'true',
+  'false',
+  'TRUE',
+  'yes',
+  '0',
+  '1',
+  '-1',
+  '42',
+  '99999999999',
+  ' 5',
+  '5 ',
+  'abc',
+  'a,b',
+  'a, b ,c',
+  ',',
+  ',,',
+  'GET,POST',
+  'get',
+  '*',
+  'https://a.example.com',
+  'http://x',
+  'https://A.com:443/p',
+  'null',
+  '10\\.\\d+',
+  '(a+)+',
+  '[',
+  '\\p{XDigit}',
+  'UTF-8',
+  'utf8',
+  'nosuchcharset',
+  'DENY',
+  'SAMEORIGIN',
+  'ALLOW-FROM',
+  'allow-from',
+  'access plus 1 month',
+  'A86400',
+  'modification plus 2 hours',
+  'bogus rule',
+  '304, 302',
+  'x,1',
+  '*.css, /static/*, /re.*/',
+  'mime:',
+  '/',
+  '192.168.0.0/16',
+  '10.0.0.1, ::1/128',
+  '10.0.0.0/33',
+  'java.security.SecureRandom',
+  'com.Foo',
+  '500',
+  '\t',
+  '\u0000',
+  'x-forwarded-for',
+  'text/css',
 ];
 
 /** A small seeded generator (mulberry32), so that a failure names inputs that can be replayed. */
@@ -30,7 +80,12 @@ describe('parseText', () => {
   for (const spec of FILTER_SPECS) {
     it(`${spec.id}: the same result as schema.safeParse on 2,000 random string params`, () => {
       expect(spec.parseText).toBeTypeOf('function');
-      const names = [...Object.keys(spec.params), ...Object.keys(spec.dynamicParams ?? {}).map((k) => (k.endsWith(' ') ? `${k}text/css` : k)), 'unknownParam', '123'];
+      const names = [
+        ...Object.keys(spec.params),
+        ...Object.keys(spec.dynamicParams ?? {}).map((k) => (k.endsWith(' ') ? `${k}text/css` : k)),
+        'unknownParam',
+        '123',
+      ];
       const r = random(spec.id.length * 7919);
       let fast = 0;
       for (let i = 0; i < 2000; i++) {

@@ -7,8 +7,22 @@ import { DEFAULT_INTERNAL_PROXIES } from '../../src/filters/remote-ip.js';
 describe('filter registry', () => {
   it('knows the fifteen filters of the spec plus RateLimitFilter, under both class-name prefixes', () => {
     expect(FILTER_SPECS.map((s) => s.id).sort()).toEqual([
-      'add-default-charset', 'cors', 'csrf-prevention', 'expires', 'failed-request', 'http-header-security', 'rate-limit', 'remote-addr',
-      'remote-cidr', 'remote-host', 'remote-ip', 'request-dumper', 'rest-csrf-prevention', 'session-initializer', 'set-character-encoding', 'webdav-fix',
+      'add-default-charset',
+      'cors',
+      'csrf-prevention',
+      'expires',
+      'failed-request',
+      'http-header-security',
+      'rate-limit',
+      'remote-addr',
+      'remote-cidr',
+      'remote-host',
+      'remote-ip',
+      'request-dumper',
+      'rest-csrf-prevention',
+      'session-initializer',
+      'set-character-encoding',
+      'webdav-fix',
     ]);
     for (const s of FILTER_SPECS) {
       expect(findFilterSpec(`org.apache.catalina.filters.${s.simpleName}`)).toBe(s);
@@ -33,34 +47,75 @@ describe('filter registry', () => {
   it('says which filters refuse to start on an unknown parameter (FilterBase.isConfigProblemFatal)', () => {
     const by = Object.fromEntries(FILTER_SPECS.map((s) => [s.id, s.unknownParams]));
     expect(by).toEqual({
-      'add-default-charset': 'logged', cors: 'ignored', 'csrf-prevention': 'fatal', 'rest-csrf-prevention': 'fatal', expires: 'logged',
-      'failed-request': 'fatal', 'http-header-security': 'fatal', 'remote-addr': 'fatal', 'remote-host': 'fatal', 'remote-cidr': 'fatal',
-      'remote-ip': 'ignored', 'request-dumper': 'ignored', 'session-initializer': 'ignored', 'set-character-encoding': 'logged', 'webdav-fix': 'ignored',
+      'add-default-charset': 'logged',
+      cors: 'ignored',
+      'csrf-prevention': 'fatal',
+      'rest-csrf-prevention': 'fatal',
+      expires: 'logged',
+      'failed-request': 'fatal',
+      'http-header-security': 'fatal',
+      'remote-addr': 'fatal',
+      'remote-host': 'fatal',
+      'remote-cidr': 'fatal',
+      'remote-ip': 'ignored',
+      'request-dumper': 'ignored',
+      'session-initializer': 'ignored',
+      'set-character-encoding': 'logged',
+      'webdav-fix': 'ignored',
       'rate-limit': 'fatal',
     });
   });
 });
 
-describe('with no parameter every filter has Tomcat 10.1\'s defaults', () => {
+describe("with no parameter every filter has Tomcat 10.1's defaults", () => {
   const defaults: Record<string, unknown> = {
     'add-default-charset': { encoding: 'ISO-8859-1', charset: 'ISO-8859-1' },
     cors: {
-      anyOrigin: false, allowedOrigins: [], allowedMethods: ['GET', 'POST', 'HEAD', 'OPTIONS'],
-      allowedHeaders: ['origin', 'accept', 'x-requested-with', 'content-type', 'access-control-request-method', 'access-control-request-headers'],
-      exposedHeaders: [], supportsCredentials: false, preflightMaxAge: 1800, decorateRequest: true,
+      anyOrigin: false,
+      allowedOrigins: [],
+      allowedMethods: ['GET', 'POST', 'HEAD', 'OPTIONS'],
+      allowedHeaders: [
+        'origin',
+        'accept',
+        'x-requested-with',
+        'content-type',
+        'access-control-request-method',
+        'access-control-request-headers',
+      ],
+      exposedHeaders: [],
+      supportsCredentials: false,
+      preflightMaxAge: 1800,
+      decorateRequest: true,
     },
     'csrf-prevention': {
-      denyStatus: 403, entryPoints: [], nonceCacheSize: 5, nonceRequestParameterName: 'org.apache.catalina.filters.CSRF_NONCE',
-      randomClass: 'java.security.SecureRandom', enforce: true,
-      noNonceUrlPatterns: ['.css', '.js', '.gif', '.png', '.jpg', '.svg', '.ico', '.jpeg', '.mjs'].map((value) => ({ kind: 'suffix', value, regex: null, mime: false })),
+      denyStatus: 403,
+      entryPoints: [],
+      nonceCacheSize: 5,
+      nonceRequestParameterName: 'org.apache.catalina.filters.CSRF_NONCE',
+      randomClass: 'java.security.SecureRandom',
+      enforce: true,
+      noNonceUrlPatterns: ['.css', '.js', '.gif', '.png', '.jpg', '.svg', '.ico', '.jpeg', '.mjs'].map((value) => ({
+        kind: 'suffix',
+        value,
+        regex: null,
+        mime: false,
+      })),
     },
     'rest-csrf-prevention': { denyStatus: 403, pathsAcceptingParams: [], randomClass: 'java.security.SecureRandom' },
     expires: { excludedStatusCodes: [304], defaultRule: null, byType: {} },
     'failed-request': {},
     'http-header-security': {
-      hstsEnabled: true, hstsMaxAgeSeconds: 0, hstsIncludeSubDomains: false, hstsPreload: false, hstsHeaderValue: 'max-age=0',
-      antiClickJackingEnabled: true, antiClickJackingOption: 'DENY', antiClickJackingUri: null, antiClickJackingHeaderValue: 'DENY',
-      blockContentTypeSniffingEnabled: true, xssProtectionEnabled: false,
+      hstsEnabled: true,
+      hstsMaxAgeSeconds: 0,
+      hstsIncludeSubDomains: false,
+      hstsPreload: false,
+      hstsHeaderValue: 'max-age=0',
+      antiClickJackingEnabled: true,
+      antiClickJackingOption: 'DENY',
+      antiClickJackingUri: null,
+      antiClickJackingHeaderValue: 'DENY',
+      blockContentTypeSniffingEnabled: true,
+      xssProtectionEnabled: false,
     },
     'remote-addr': { allow: null, deny: null, denyStatus: 403 },
     'remote-host': { allow: null, deny: null, denyStatus: 403 },
@@ -70,8 +125,15 @@ describe('with no parameter every filter has Tomcat 10.1\'s defaults', () => {
     'set-character-encoding': { encoding: null, decoder: null, supported: true, ignore: false },
     'webdav-fix': {},
     'rate-limit': {
-      bucketDuration: 60, bucketRequests: 300, enforce: true, statusCode: 429, statusMessage: 'Too many requests', exposeHeaders: false,
-      policyName: null, rateLimitClassName: 'org.apache.catalina.util.FastRateLimiter', limiter: 'fast',
+      bucketDuration: 60,
+      bucketRequests: 300,
+      enforce: true,
+      statusCode: 429,
+      statusMessage: 'Too many requests',
+      exposeHeaders: false,
+      policyName: null,
+      rateLimitClassName: 'org.apache.catalina.util.FastRateLimiter',
+      limiter: 'fast',
     },
   };
   for (const s of FILTER_SPECS.filter((x) => x.id !== 'remote-ip')) {
@@ -80,17 +142,41 @@ describe('with no parameter every filter has Tomcat 10.1\'s defaults', () => {
   it('RemoteIpFilter, with the default internal proxies matched as Tomcat matches them', () => {
     const c = filterSpecById('remote-ip')!.schema.parse({}) as Record<string, unknown>;
     expect(c).toMatchObject({
-      remoteIpHeader: 'x-forwarded-for', proxiesHeader: 'X-Forwarded-By', trustedProxies: null, protocolHeader: 'x-forwarded-proto',
-      protocolHeaderHttpsValue: 'https', portHeader: null, hostHeader: null, httpServerPort: 80, httpsServerPort: 443,
-      changeLocalPort: false, changeLocalName: false, requestAttributesEnabled: true, enableLookups: false,
+      remoteIpHeader: 'x-forwarded-for',
+      proxiesHeader: 'X-Forwarded-By',
+      trustedProxies: null,
+      protocolHeader: 'x-forwarded-proto',
+      protocolHeaderHttpsValue: 'https',
+      portHeader: null,
+      hostHeader: null,
+      httpServerPort: 80,
+      httpsServerPort: 443,
+      changeLocalPort: false,
+      changeLocalName: false,
+      requestAttributesEnabled: true,
+      enableLookups: false,
     });
     const re = c['internalProxies'] as { java: string; source: string; flags: string };
     expect(re.java).toBe(DEFAULT_INTERNAL_PROXIES);
     const rx = new RegExp(re.source, re.flags);
-    for (const a of ['10.0.0.1', '192.168.1.1', '169.254.0.1', '127.0.0.1', '100.64.0.1', '100.127.255.1', '172.16.0.1', '172.31.0.1', '0:0:0:0:0:0:0:1', '::1', 'fe80:0:0:0:0:0:0:1', 'fd12:3456:0:0:0:0:0:1']) {
+    for (const a of [
+      '10.0.0.1',
+      '192.168.1.1',
+      '169.254.0.1',
+      '127.0.0.1',
+      '100.64.0.1',
+      '100.127.255.1',
+      '172.16.0.1',
+      '172.31.0.1',
+      '0:0:0:0:0:0:0:1',
+      '::1',
+      'fe80:0:0:0:0:0:0:1',
+      'fd12:3456:0:0:0:0:0:1',
+    ]) {
       expect(rx.test(a), a).toBe(true);
     }
-    for (const a of ['8.8.8.8', '172.32.0.1', '100.128.0.1', '1.10.0.0.1', '110.0.0.1', '2001:db8:0:0:0:0:0:1']) expect(rx.test(a), a).toBe(false);
+    for (const a of ['8.8.8.8', '172.32.0.1', '100.128.0.1', '1.10.0.0.1', '110.0.0.1', '2001:db8:0:0:0:0:0:1'])
+      expect(rx.test(a), a).toBe(false);
   });
 
   it('each config is plain JSON: it survives a JSON round trip unchanged', () => {
@@ -103,12 +189,18 @@ describe('with no parameter every filter has Tomcat 10.1\'s defaults', () => {
   it('hands out a fresh default each time, so a runtime that changes one config does not change another', () => {
     const a = filterSpecById('cors')!.schema.parse({}) as { allowedMethods: string[] };
     a.allowedMethods.push('PATCH');
-    expect((filterSpecById('cors')!.schema.parse({}) as { allowedMethods: string[] }).allowedMethods).toEqual(['GET', 'POST', 'HEAD', 'OPTIONS']);
+    expect((filterSpecById('cors')!.schema.parse({}) as { allowedMethods: string[] }).allowedMethods).toEqual([
+      'GET',
+      'POST',
+      'HEAD',
+      'OPTIONS',
+    ]);
   });
 });
 
 describe('JSON Schema from every filter schema', () => {
-  const jsonOf = (id: string) => z.toJSONSchema(filterSpecById(id)!.schema, { target: 'draft-7', io: 'input' }) as Record<string, any>;
+  const jsonOf = (id: string) =>
+    z.toJSONSchema(filterSpecById(id)!.schema, { target: 'draft-7', io: 'input' }) as Record<string, any>;
 
   for (const s of FILTER_SPECS) {
     it(`${s.simpleName}: draft-07 that ajv compiles in strict mode, with every parameter described`, () => {
@@ -159,7 +251,13 @@ describe('JSON Schema from every filter schema', () => {
     const json = jsonOf('expires');
     expect(Object.keys(json['patternProperties'])).toEqual(['^ExpiresByType']);
     const validate = new Ajv({ strict: true }).compile(json);
-    expect(validate({ 'ExpiresByType image/png': 'access plus 1 month', ExpiresDefault: 'A60', ExpiresExcludedResponseStatusCodes: [304, '302'] })).toBe(true);
+    expect(
+      validate({
+        'ExpiresByType image/png': 'access plus 1 month',
+        ExpiresDefault: 'A60',
+        ExpiresExcludedResponseStatusCodes: [304, '302'],
+      }),
+    ).toBe(true);
     expect(validate({ 'ExpiresByType image/png': 5 })).toBe(false);
   });
 

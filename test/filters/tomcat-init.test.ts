@@ -19,7 +19,13 @@ const recorded = JSON.parse(readFileSync(join(import.meta.dirname, 'fixtures', '
 function defOf(filter: string, params: Record<string, string>): FilterDef {
   const span = { file: 'probe', line: 1, column: 1, endLine: 1, endColumn: 1, offset: 0, endOffset: 0 };
   const at = (value: string): Located<string> => ({ value, span });
-  return { name: at('f'), className: at(`org.apache.catalina.filters.${filter}`), asyncSupported: null, span, initParams: Object.entries(params).map(([k, v]) => ({ name: at(k), value: at(v), span })) };
+  return {
+    name: at('f'),
+    className: at(`org.apache.catalina.filters.${filter}`),
+    asyncSupported: null,
+    span,
+    initParams: Object.entries(params).map(([k, v]) => ({ name: at(k), value: at(v), span })),
+  };
 }
 
 const CANNOT_KNOW = (c: { params: Record<string, string> }) => c.params['randomClass'] === 'com.example.NoSuchRandom';
@@ -41,7 +47,10 @@ describe(`validation agrees with Tomcat ${recorded.tomcat} on which configuratio
       if (c.started) {
         expect(errors.map((d) => d.message)).toEqual([]);
         // A config exists unless tollgate said (as a warning) that it cannot run a value Tomcat accepts.
-        if (r.config === null) expect(r.diagnostics.some((d) => d.severity === 'warning' && /tollgate (cannot|does not)/.test(d.message))).toBe(true);
+        if (r.config === null)
+          expect(
+            r.diagnostics.some((d) => d.severity === 'warning' && /tollgate (cannot|does not)/.test(d.message)),
+          ).toBe(true);
       } else {
         expect(errors.length).toBeGreaterThan(0);
         expect(r.config).toBeNull();
@@ -49,7 +58,12 @@ describe(`validation agrees with Tomcat ${recorded.tomcat} on which configuratio
       // Tomcat logged an unknown parameter: tollgate warns about the same name.
       for (const w of c.warnings.filter((x) => /is not defined for filters|Unknown parameter/.test(x))) {
         const name = /\[([^\]]*)\]/.exec(w)![1]!;
-        expect(r.diagnostics.some((d) => d.ruleId === 'filter-param-unknown' && d.severity === 'warning' && d.message.includes(`"${name}"`)), w).toBe(true);
+        expect(
+          r.diagnostics.some(
+            (d) => d.ruleId === 'filter-param-unknown' && d.severity === 'warning' && d.message.includes(`"${name}"`),
+          ),
+          w,
+        ).toBe(true);
       }
     });
   }

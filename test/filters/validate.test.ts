@@ -12,9 +12,13 @@ describe('validateFilterDef: what it returns', () => {
   });
 
   it('has nothing to say about classes that are not container filters', () => {
-    const def = parseWebXml('<web-app><filter><filter-name>x</filter-name><filter-class>com.example.Mine</filter-class><init-param><param-name>a</param-name><param-value>b</param-value></init-param></filter></web-app>', 'w').webXml!.filters[0]!;
+    const def = parseWebXml(
+      '<web-app><filter><filter-name>x</filter-name><filter-class>com.example.Mine</filter-class><init-param><param-name>a</param-name><param-value>b</param-value></init-param></filter></web-app>',
+      'w',
+    ).webXml!.filters[0]!;
     expect(validateFilterDef(def)).toEqual({ spec: null, config: null, diagnostics: [], refusals: [] });
-    const noClass = parseWebXml('<web-app><filter><filter-name>x</filter-name></filter></web-app>', 'w').webXml!.filters[0]!;
+    const noClass = parseWebXml('<web-app><filter><filter-name>x</filter-name></filter></web-app>', 'w').webXml!
+      .filters[0]!;
     expect(validateFilterDef(noClass)).toEqual({ spec: null, config: null, diagnostics: [], refusals: [] });
   });
 
@@ -30,9 +34,13 @@ describe('unknown parameter names', () => {
     const v = validate('CorsFilter', { 'cors.allowed.origin': 'https://a.example' });
     const d = v.only('filter-param-unknown');
     expect(d.severity).toBe('warning');
-    expect(d.message).toBe('CorsFilter has no parameter "cors.allowed.origin": CorsFilter ignores it silently. Did you mean "cors.allowed.origins"?');
+    expect(d.message).toBe(
+      'CorsFilter has no parameter "cors.allowed.origin": CorsFilter ignores it silently. Did you mean "cors.allowed.origins"?',
+    );
     expect(v.at(d)).toBe('cors.allowed.origin');
-    expect(d.fix).toEqual([{ file: d.span.file, offset: d.span.offset, endOffset: d.span.endOffset, text: 'cors.allowed.origins' }]);
+    expect(d.fix).toEqual([
+      { file: d.span.file, offset: d.span.offset, endOffset: d.span.endOffset, text: 'cors.allowed.origins' },
+    ]);
   });
 
   it('matches case-insensitively first, then by edit distance, then a truncated name', () => {
@@ -51,10 +59,16 @@ describe('unknown parameter names', () => {
   });
 
   it('is an error for FilterBase filters whose isConfigProblemFatal is true, a warning where Tomcat logs or ignores it', () => {
-    expect(validate('HttpHeaderSecurityFilter', { hstsMaxAgeSecond: '1' }).only('filter-param-unknown').severity).toBe('error');
-    expect(validate('RemoteCIDRFilter', { allow: '::1', denyStatus: '404' }).only('filter-param-unknown').severity).toBe('error');
+    expect(validate('HttpHeaderSecurityFilter', { hstsMaxAgeSecond: '1' }).only('filter-param-unknown').severity).toBe(
+      'error',
+    );
+    expect(
+      validate('RemoteCIDRFilter', { allow: '::1', denyStatus: '404' }).only('filter-param-unknown').severity,
+    ).toBe('error');
     expect(validate('FailedRequestFilter', { anything: 'x' }).only('filter-param-unknown').severity).toBe('error');
-    expect(validate('SetCharacterEncodingFilter', { encodng: 'UTF-8' }).only('filter-param-unknown').message).toContain('Tomcat ignores it with a warning in the log');
+    expect(validate('SetCharacterEncodingFilter', { encodng: 'UTF-8' }).only('filter-param-unknown').message).toContain(
+      'Tomcat ignores it with a warning in the log',
+    );
     expect(validate('RemoteIpFilter', { remoteIPHeader: 'x' }).only('filter-param-unknown').severity).toBe('warning');
   });
 
@@ -62,13 +76,20 @@ describe('unknown parameter names', () => {
     const v = validate('HttpHeaderSecurityFilter', { HstsMaxAgeSeconds: '31536000' });
     expect(v.diagnostics).toEqual([]);
     expect(v.config).toMatchObject({ hstsMaxAgeSeconds: 31536000 });
-    expect(validate('HttpHeaderSecurityFilter', { hstsmaxageseconds: '1' }).only('filter-param-unknown').severity).toBe('error');
+    expect(validate('HttpHeaderSecurityFilter', { hstsmaxageseconds: '1' }).only('filter-param-unknown').severity).toBe(
+      'error',
+    );
     // CorsFilter and RemoteIpFilter ask for exact names.
-    expect(validate('RemoteIpFilter', { RemoteIpHeader: 'x' }).only('filter-param-unknown').fix?.[0]?.text).toBe('remoteIpHeader');
+    expect(validate('RemoteIpFilter', { RemoteIpHeader: 'x' }).only('filter-param-unknown').fix?.[0]?.text).toBe(
+      'remoteIpHeader',
+    );
   });
 
   it('recognises spellings from old samples that Tomcat never reads (remoteIpProxiesHeader, allowedInternalProxies)', () => {
-    for (const [given, meant] of [['remoteIpProxiesHeader', 'proxiesHeader'], ['allowedInternalProxies', 'internalProxies']]) {
+    for (const [given, meant] of [
+      ['remoteIpProxiesHeader', 'proxiesHeader'],
+      ['allowedInternalProxies', 'internalProxies'],
+    ]) {
       const d = validate('RemoteIpFilter', { [given!]: 'x' }).only('filter-param-unknown');
       expect(d.message).toContain('old documentation samples');
       expect(d.fix?.[0]?.text).toBe(meant);
@@ -84,7 +105,10 @@ describe('unknown parameter names', () => {
 
 describe('duplicates', () => {
   it('keeps the first of two init-params with the same name (FilterDef.addInitParameter) and warns on the second', () => {
-    const v = validate('RemoteAddrFilter', [['allow', 'a'], ['allow', 'b']]);
+    const v = validate('RemoteAddrFilter', [
+      ['allow', 'a'],
+      ['allow', 'b'],
+    ]);
     const d = v.only('filter-param-duplicate');
     expect(d.severity).toBe('warning');
     expect(v.at(d)).toBe('allow');
@@ -94,7 +118,10 @@ describe('duplicates', () => {
   });
 
   it('warns when two spellings set the same property (order then depends on a hash map)', () => {
-    const v = validate('HttpHeaderSecurityFilter', [['hstsEnabled', 'true'], ['HstsEnabled', 'false']]);
+    const v = validate('HttpHeaderSecurityFilter', [
+      ['hstsEnabled', 'true'],
+      ['HstsEnabled', 'false'],
+    ]);
     expect(v.only('filter-param-duplicate').message).toContain('hash order');
   });
 });
@@ -124,21 +151,23 @@ describe('spans point inside the value', () => {
   });
 
   it('on the right line of a value that spans lines', () => {
-    const text = '<web-app><filter><filter-name>c</filter-name><filter-class>org.apache.catalina.filters.RemoteCIDRFilter</filter-class>\n<init-param><param-name>allow</param-name><param-value>10.0.0.0/8,\n  ::1,\n  300.1.1.1</param-value></init-param></filter></web-app>';
+    const text =
+      '<web-app><filter><filter-name>c</filter-name><filter-class>org.apache.catalina.filters.RemoteCIDRFilter</filter-class>\n<init-param><param-name>allow</param-name><param-value>10.0.0.0/8,\n  ::1,\n  300.1.1.1</param-value></init-param></filter></web-app>';
     const def = parseWebXml(text, 'w').webXml!.filters[0]!;
     const d = validateFilterDef(def).diagnostics.find((x) => x.ruleId === 'filter-param-cidr')!;
     expect(text.slice(d.span.offset, d.span.endOffset)).toBe('300.1.1.1');
     expect([d.span.line, d.span.column, d.span.endLine, d.span.endColumn]).toEqual([4, 3, 4, 12]);
   });
 
-  it('on the whole value when it was written with entities (the text is no longer the file\'s)', () => {
-    const text = '<web-app><filter><filter-name>c</filter-name><filter-class>org.apache.catalina.filters.RemoteAddrFilter</filter-class><init-param><param-name>allow</param-name><param-value>&#40;x</param-value></init-param></filter></web-app>';
+  it("on the whole value when it was written with entities (the text is no longer the file's)", () => {
+    const text =
+      '<web-app><filter><filter-name>c</filter-name><filter-class>org.apache.catalina.filters.RemoteAddrFilter</filter-class><init-param><param-name>allow</param-name><param-value>&#40;x</param-value></init-param></filter></web-app>';
     const def = parseWebXml(text, 'w').webXml!.filters[0]!;
     const d = validateFilterDef(def).diagnostics.find((x) => x.ruleId === 'filter-param-regex')!;
     expect(text.slice(d.span.offset, d.span.endOffset)).toBe('&#40;x');
   });
 
-  it('at a cross-parameter problem\'s deciding parameter', () => {
+  it("at a cross-parameter problem's deciding parameter", () => {
     const v = validate('CorsFilter', { 'cors.allowed.origins': '*', 'cors.support.credentials': 'true' });
     const d = v.only('cors-credentials-with-any-origin');
     expect(d.severity).toBe('error');
@@ -163,10 +192,16 @@ describe('boolean spellings', () => {
   });
 
   it('only notes "off" (false, as meant), with a fix that keeps the meaning; warns about a value that says neither', () => {
-    const off = validate('SetCharacterEncodingFilter', { encoding: 'UTF-8', ignore: 'off' }).only('filter-param-boolean-spelling');
+    const off = validate('SetCharacterEncodingFilter', { encoding: 'UTF-8', ignore: 'off' }).only(
+      'filter-param-boolean-spelling',
+    );
     expect(off.severity).toBe('info');
     expect(off.fix?.[0]?.text).toBe('false');
-    expect(validate('SetCharacterEncodingFilter', { encoding: 'UTF-8', ignore: 'maybe' }).only('filter-param-boolean-spelling').severity).toBe('warning');
+    expect(
+      validate('SetCharacterEncodingFilter', { encoding: 'UTF-8', ignore: 'maybe' }).only(
+        'filter-param-boolean-spelling',
+      ).severity,
+    ).toBe('warning');
   });
 
   it('normalises the case of TRUE/False with a fix that keeps the meaning', () => {
@@ -202,7 +237,11 @@ describe('--target', () => {
   });
 
   it('notes that Tomcat 11 reads a proxies value with "/" as CIDR masks, and that 10.1 reads masks as a regex matching nothing', () => {
-    expect(validate('RemoteIpFilter', { internalProxies: '10.0.0.0/8, 192.168.0.0/16' }, '11.0').only('filter-param-not-in-target').severity).toBe('warning');
+    expect(
+      validate('RemoteIpFilter', { internalProxies: '10.0.0.0/8, 192.168.0.0/16' }, '11.0').only(
+        'filter-param-not-in-target',
+      ).severity,
+    ).toBe('warning');
     const on10 = validate('RemoteIpFilter', { internalProxies: '10.0.0.0/8, 192.168.0.0/16' });
     expect(on10.only('filter-param-no-effect').message).toContain('matches no address');
   });
@@ -210,16 +249,26 @@ describe('--target', () => {
 
 describe('the same config from web.xml strings and from JSON', () => {
   it('a FilterDef and the schema agree', () => {
-    const { def } = filterXml('CorsFilter', { 'cors.allowed.origins': 'https://a.example, https://b.example', 'cors.support.credentials': 'true', 'cors.preflight.maxage': '600' });
+    const { def } = filterXml('CorsFilter', {
+      'cors.allowed.origins': 'https://a.example, https://b.example',
+      'cors.support.credentials': 'true',
+      'cors.preflight.maxage': '600',
+    });
     const fromXml = validateFilterDef(def).config;
-    const fromJson = filterSpecById('cors')!.schema.parse({ 'cors.allowed.origins': ['https://a.example', 'https://b.example'], 'cors.support.credentials': true, 'cors.preflight.maxage': 600 });
+    const fromJson = filterSpecById('cors')!.schema.parse({
+      'cors.allowed.origins': ['https://a.example', 'https://b.example'],
+      'cors.support.credentials': true,
+      'cors.preflight.maxage': 600,
+    });
     expect(fromJson).toEqual(fromXml);
   });
 });
 
 describe('many findings in one value', () => {
   it('lists the first 50 of a rule in a parameter and counts the rest in one more, at the worst severity', () => {
-    const { diagnostics, config } = validate('CsrfPreventionFilter', { noNonceURLPatterns: Array.from({ length: 200 }, () => 'a').join(',') });
+    const { diagnostics, config } = validate('CsrfPreventionFilter', {
+      noNonceURLPatterns: Array.from({ length: 200 }, () => 'a').join(','),
+    });
     const invalid = diagnostics.filter((d) => d.ruleId === 'filter-param-invalid');
     expect(invalid).toHaveLength(51);
     expect(invalid.slice(0, 50).every((d) => d.message.includes('"a" is not a pattern'))).toBe(true);
@@ -229,7 +278,9 @@ describe('many findings in one value', () => {
   });
 
   it('lists every finding up to 50', () => {
-    const { diagnostics } = validate('CsrfPreventionFilter', { noNonceURLPatterns: Array.from({ length: 50 }, () => 'a').join(',') });
+    const { diagnostics } = validate('CsrfPreventionFilter', {
+      noNonceURLPatterns: Array.from({ length: 50 }, () => 'a').join(','),
+    });
     expect(diagnostics.filter((d) => d.ruleId === 'filter-param-invalid')).toHaveLength(50);
   });
 });

@@ -9,8 +9,18 @@
 import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
-interface Entry { name: string; file: string; deployed?: { copy?: string } }
-interface Source { name: string; licence?: string; repository?: string; path?: string; commit?: string }
+interface Entry {
+  name: string;
+  file: string;
+  deployed?: { copy?: string };
+}
+interface Source {
+  name: string;
+  licence?: string;
+  repository?: string;
+  path?: string;
+  commit?: string;
+}
 
 const corpus = process.argv[2] ?? join(import.meta.dirname, '..', '..', '..', 'shared', 'corpus', 'real-world');
 const out = join(import.meta.dirname, 'seeds', 'real-world');
@@ -19,8 +29,17 @@ if (!existsSync(join(corpus, 'manifest.json'))) {
   process.exit(2);
 }
 const manifest = JSON.parse(readFileSync(join(corpus, 'manifest.json'), 'utf8')) as { files: Entry[] };
-const sources = new Map((JSON.parse(readFileSync(join(corpus, 'sources.json'), 'utf8')) as Source[]).map((s) => [s.name, s]));
-const lines = ['# Seeds copied from the real-world corpus', '', 'By test/fuzz/copy-corpus.ts; only Apache-2.0 and BSD files (licence as of the commit taken).', '', '| file | repository | path | commit | licence |', '|---|---|---|---|---|'];
+const sources = new Map(
+  (JSON.parse(readFileSync(join(corpus, 'sources.json'), 'utf8')) as Source[]).map((s) => [s.name, s]),
+);
+const lines = [
+  '# Seeds copied from the real-world corpus',
+  '',
+  'By test/fuzz/copy-corpus.ts; only Apache-2.0 and BSD files (licence as of the commit taken).',
+  '',
+  '| file | repository | path | commit | licence |',
+  '|---|---|---|---|---|',
+];
 let copied = 0;
 for (const e of manifest.files) {
   const s = sources.get(e.name);

@@ -30,8 +30,22 @@ import { FILTER_SPECS } from '../../src/filters/index.js';
 import { lintBase } from '../../src/lint/engine.js';
 import { loadInput } from '../../src/lint/inputs.js';
 import type { CatalinaBase, Dispatcher } from '../../src/model/index.js';
-import { loadBase, parseChainJson, parseContextXml, parseServerXml, parseTomcatUsers, parseWebXml } from '../../src/parser/index.js';
-import { createChainSelector, createContextRuntime, FILTER_FACTORIES, MemorySessionStore, setLogSink, type ContextRuntimeOptions } from '../../src/runtime/index.js';
+import {
+  loadBase,
+  parseChainJson,
+  parseContextXml,
+  parseServerXml,
+  parseTomcatUsers,
+  parseWebXml,
+} from '../../src/parser/index.js';
+import {
+  createChainSelector,
+  createContextRuntime,
+  FILTER_FACTORIES,
+  MemorySessionStore,
+  setLogSink,
+  type ContextRuntimeOptions,
+} from '../../src/runtime/index.js';
 import { webXmlToChainDocument } from '../../src/schema/convert.js';
 
 export const REPO = join(import.meta.dirname, '..', '..');
@@ -69,7 +83,11 @@ const SLOTS_OF: Record<Kind, Slot[]> = {
 
 /** A 32-bit hash of (seed, index): the state each input's generator starts from. */
 export function mix(seed: number, index: number): number {
-  let h = (Math.imul(seed | 0, 0x9e3779b1) ^ Math.imul(index | 0, 0x85ebca6b) ^ Math.imul((index / 2 ** 32) | 0, 0xc2b2ae35)) >>> 0;
+  let h =
+    (Math.imul(seed | 0, 0x9e3779b1) ^
+      Math.imul(index | 0, 0x85ebca6b) ^
+      Math.imul((index / 2 ** 32) | 0, 0xc2b2ae35)) >>>
+    0;
   h ^= h >>> 16;
   h = Math.imul(h, 0x7feb352d);
   h ^= h >>> 15;
@@ -150,7 +168,9 @@ export function kindOf(path: string, text: string): Kind | null {
   if (base === 'server.xml') return 'server';
   if (/^tomcat-users/.test(base)) return 'users';
   if (/web\.xml(\.default)?$/.test(base) || /^web(xml|-fragment)/.test(base)) return 'web';
-  const root = /<([A-Za-z][\w:.-]*)[\s>/]/.exec(text.replace(/<\?[\s\S]*?\?>|<!--[\s\S]*?-->|<!DOCTYPE[^>[]*(\[[\s\S]*?\])?\s*>/g, ''))?.[1];
+  const root = /<([A-Za-z][\w:.-]*)[\s>/]/.exec(
+    text.replace(/<\?[\s\S]*?\?>|<!--[\s\S]*?-->|<!DOCTYPE[^>[]*(\[[\s\S]*?\])?\s*>/g, ''),
+  )?.[1];
   if (root === 'Server') return 'server';
   if (root === 'Context') return 'context';
   if (root === 'tomcat-users') return 'users';
@@ -193,8 +213,15 @@ export function loadCorpus(root = REPO): Corpus {
   const filters = FILTER_SPECS.flatMap((s) =>
     s.classNames.map((className) => ({
       className,
-      params: [...Object.keys(s.params), ...Object.values(s.params).flatMap((p) => [...(p.aliases ?? []), ...(p.seenAs ?? [])]), ...Object.keys(s.dynamicParams ?? {}).map((p) => `${p}text/html`)],
-      examples: Object.values(s.params).flatMap((p) => [...(p.examples ?? []), ...(p.default !== undefined ? [p.default] : [])]),
+      params: [
+        ...Object.keys(s.params),
+        ...Object.values(s.params).flatMap((p) => [...(p.aliases ?? []), ...(p.seenAs ?? [])]),
+        ...Object.keys(s.dynamicParams ?? {}).map((p) => `${p}text/html`),
+      ],
+      examples: Object.values(s.params).flatMap((p) => [
+        ...(p.examples ?? []),
+        ...(p.default !== undefined ? [p.default] : []),
+      ]),
     })),
   );
   return { seeds, byKind, filters };
@@ -206,36 +233,163 @@ const LONG = (rng: Rng, unit: string): string => unit.repeat(rng.pick([100, 1000
 
 const NASTY_VALUES: readonly string[] = [
   // regexes (RemoteAddr/RemoteHost allow/deny, RemoteIp internalProxies, CSRF, CORS)
-  '(a+)+$', '(a|aa)+b', '(.*a){12}', '^(([a-z])+.)+[A-Z]([a-z])+$', '(?<n>a)\\k<n>', '(?i)ADMIN', '(?s).*', '\\p{Alpha}+', '\\Q.*\\E',
-  '[', ']', '(', ')', '\\', '*', '+?', '{1,2}', 'a{99999}', '[a-\\d]', '[[:alpha:]]', '(?<=a+)b', '\\1', '\\u00e9', '\\x{1F600}', '.*',
-  '127\\.\\d+\\.\\d+\\.\\d+|::1|0:0:0:0:0:0:0:1', '10\\.\\d{1,3}\\.\\d{1,3}\\.\\d{1,3}', '[\\d.]+', '(?x) a # comment',
+  '(a+)+$',
+  '(a|aa)+b',
+  '(.*a){12}',
+  '^(([a-z])+.)+[A-Z]([a-z])+$',
+  '(?<n>a)\\k<n>',
+  '(?i)ADMIN',
+  '(?s).*',
+  '\\p{Alpha}+',
+  '\\Q.*\\E',
+  '[',
+  ']',
+  '(',
+  ')',
+  '\\',
+  '*',
+  '+?',
+  '{1,2}',
+  'a{99999}',
+  '[a-\\d]',
+  '[[:alpha:]]',
+  '(?<=a+)b',
+  '\\1',
+  '\\u00e9',
+  '\\x{1F600}',
+  '.*',
+  '127\\.\\d+\\.\\d+\\.\\d+|::1|0:0:0:0:0:0:0:1',
+  '10\\.\\d{1,3}\\.\\d{1,3}\\.\\d{1,3}',
+  '[\\d.]+',
+  '(?x) a # comment',
   // CIDRs
-  '10.0.0.0/8', '10.0.0.0/33', '::1/129', '1.2.3.4/-1', '0.0.0.0/0', '::/0', 'fe80::1%eth0/64', '1.2.3.4/08', '1.2.3.4/', '/24',
-  '1.2.3.256/24', '2001:db8::/32, 10.0.0.0/8,,', '::ffff:1.2.3.4/96', '1.2.3.4/4294967296', ' 192.168.0.0/16 ',
+  '10.0.0.0/8',
+  '10.0.0.0/33',
+  '::1/129',
+  '1.2.3.4/-1',
+  '0.0.0.0/0',
+  '::/0',
+  'fe80::1%eth0/64',
+  '1.2.3.4/08',
+  '1.2.3.4/',
+  '/24',
+  '1.2.3.256/24',
+  '2001:db8::/32, 10.0.0.0/8,,',
+  '::ffff:1.2.3.4/96',
+  '1.2.3.4/4294967296',
+  ' 192.168.0.0/16 ',
   // Expires
-  'access plus 1 month', 'access plus 1e309 seconds', 'modification plus -0 years', 'access plus 0x10 minutes', 'access plus 1 month 2 weeks 3 days',
-  'now', 'access', 'access plus', 'access plus 99999999999999999999 seconds', 'access plus 2147483648 seconds', 'plus 1 day', 'A3600', 'M0',
-  'access plus one day', 'modification plus 1 fortnight', 'access plus 1 MONTH', 'access  plus  1  day',
+  'access plus 1 month',
+  'access plus 1e309 seconds',
+  'modification plus -0 years',
+  'access plus 0x10 minutes',
+  'access plus 1 month 2 weeks 3 days',
+  'now',
+  'access',
+  'access plus',
+  'access plus 99999999999999999999 seconds',
+  'access plus 2147483648 seconds',
+  'plus 1 day',
+  'A3600',
+  'M0',
+  'access plus one day',
+  'modification plus 1 fortnight',
+  'access plus 1 MONTH',
+  'access  plus  1  day',
   // numbers
-  '1e309', '-1e309', '-0', '0x10', '010', 'NaN', 'Infinity', '-1', '0', '2147483647', '2147483648', '-2147483649', '9223372036854775808',
-  '1_000', '\u0663', ' 1 ', '1.5', '.5', '5.', '+5', '1e3', '0b11', '\u00bd', '',
+  '1e309',
+  '-1e309',
+  '-0',
+  '0x10',
+  '010',
+  'NaN',
+  'Infinity',
+  '-1',
+  '0',
+  '2147483647',
+  '2147483648',
+  '-2147483649',
+  '9223372036854775808',
+  '1_000',
+  '\u0663',
+  ' 1 ',
+  '1.5',
+  '.5',
+  '5.',
+  '+5',
+  '1e3',
+  '0b11',
+  '\u00bd',
+  '',
   // charsets, booleans, origins, headers, methods, paths
-  'UTF-8', 'utf8', 'x-bogus', 'ISO-8859-1 ', 'UTF-16', 'UTF-32BE', 'Shift_JIS', 'true', 'TRUE', 'yes', 'tru', 'false ', 'on',
-  '*', 'null', 'http://a.example,https://b.example,', 'https://*.example.com', 'http://[::1]:8080', 'file://', ' , , ',
-  'GET,POST,HEAD,OPTIONS,PUT,DELETE,TRACE,CONNECT', 'Origin,Accept,X-Requested-With,Content-Type,Access-Control-Request-Method',
-  'DENY', 'SAMEORIGIN', 'ALLOW-FROM https://a.example', 'ALLOW-FROM', '/index.html,/', '/*', 'text/html; charset=utf-8', 'text/', ';;;',
-  '${catalina.base}', '${undefined.property}', '${', '${${x}}', '$${catalina.home}', '%00', '%', '%2e%2e/', '../../..', 'C:\\\\x',
+  'UTF-8',
+  'utf8',
+  'x-bogus',
+  'ISO-8859-1 ',
+  'UTF-16',
+  'UTF-32BE',
+  'Shift_JIS',
+  'true',
+  'TRUE',
+  'yes',
+  'tru',
+  'false ',
+  'on',
+  '*',
+  'null',
+  'http://a.example,https://b.example,',
+  'https://*.example.com',
+  'http://[::1]:8080',
+  'file://',
+  ' , , ',
+  'GET,POST,HEAD,OPTIONS,PUT,DELETE,TRACE,CONNECT',
+  'Origin,Accept,X-Requested-With,Content-Type,Access-Control-Request-Method',
+  'DENY',
+  'SAMEORIGIN',
+  'ALLOW-FROM https://a.example',
+  'ALLOW-FROM',
+  '/index.html,/',
+  '/*',
+  'text/html; charset=utf-8',
+  'text/',
+  ';;;',
+  '${catalina.base}',
+  '${undefined.property}',
+  '${',
+  '${${x}}',
+  '$${catalina.home}',
+  '%00',
+  '%',
+  '%2e%2e/',
+  '../../..',
+  'C:\\\\x',
   // markup that has to stay text
-  '&amp;&lt;&#0;&#x110000;&#xD800;&bogus;', '<![CDATA[]]]]><![CDATA[>]]>', '\u0000', '\r\n', '\t \u00a0\u2028\u2029', '\ufeff',
-  '\ud800', '\udfff', '\ud83d\ude00', '\uffff', '\u0085',
+  '&amp;&lt;&#0;&#x110000;&#xD800;&bogus;',
+  '<![CDATA[]]]]><![CDATA[>]]>',
+  '\u0000',
+  '\r\n',
+  '\t \u00a0\u2028\u2029',
+  '\ufeff',
+  '\ud800',
+  '\udfff',
+  '\ud83d\ude00',
+  '\uffff',
+  '\u0085',
 ];
 
 function nasty(rng: Rng, corpus: Corpus): string {
   const r = rng.int(12);
-  if (r === 0) return LONG(rng, rng.pick(['a', 'a,', '1', '(a+)+', '10.0.0.0/8,', 'access plus 1 day ', '\u00e9', '&amp;']));
-  if (r === 1) return rng.pick(corpus.filters).examples.length ? rng.pick(rng.pick(corpus.filters.filter((f) => f.examples.length)).examples) : '';
+  if (r === 0)
+    return LONG(rng, rng.pick(['a', 'a,', '1', '(a+)+', '10.0.0.0/8,', 'access plus 1 day ', '\u00e9', '&amp;']));
+  if (r === 1)
+    return rng.pick(corpus.filters).examples.length
+      ? rng.pick(rng.pick(corpus.filters.filter((f) => f.examples.length)).examples)
+      : '';
   if (r === 2) return randomUnicode(rng, rng.size(40));
-  if (r === 3) return Array.from({ length: rng.range(2, 6) }, () => rng.pick(NASTY_VALUES)).join(rng.pick([',', ' ', ', ', '|', '']));
+  if (r === 3)
+    return Array.from({ length: rng.range(2, 6) }, () => rng.pick(NASTY_VALUES)).join(
+      rng.pick([',', ' ', ', ', '|', '']),
+    );
   return rng.pick(NASTY_VALUES);
 }
 
@@ -247,15 +401,53 @@ function randomUnicode(rng: Rng, n: number): string {
     if (r < 3) s += String.fromCharCode(rng.range(0x20, 0x7e));
     else if (r === 3) s += String.fromCharCode(rng.range(0, 0x1f));
     else if (r === 4) s += String.fromCharCode(rng.range(0xd800, 0xdfff));
-    else if (r === 5) s += rng.pick(['\u0000', '\ufeff', '\r', '\u2028', '\ufffe', '\uffff', '\u0085', '<', '&', ']]>', '"', "'"]);
+    else if (r === 5)
+      s += rng.pick(['\u0000', '\ufeff', '\r', '\u2028', '\ufffe', '\uffff', '\u0085', '<', '&', ']]>', '"', "'"]);
     else if (r === 6) s += String.fromCodePoint(rng.range(0x10000, 0x10ffff));
     else s += String.fromCharCode(rng.range(0x80, 0xfffd));
   }
   return s;
 }
 
-const URL_PATTERNS = ['/*', '/', '', '*.jsp', '*.', '/a/*', '/a/*/b', '*.*', '/**', 'a', '/a*', '*', ' /x ', '/%2F', '/\u00e9', '//', '/*.do', '*.tar.gz', '/a/', '/\u0000', '\t/*'];
-const PATHS = ['/', '', '/index.html', '/a.jsp', '/api/items', '/static/a.css', '/a/b/c', '//x', '/%2e%2e/x', '/;jsessionid=1', '/\u00e9', '/WEB-INF/web.xml', '/a.', '/.jsp'];
+const URL_PATTERNS = [
+  '/*',
+  '/',
+  '',
+  '*.jsp',
+  '*.',
+  '/a/*',
+  '/a/*/b',
+  '*.*',
+  '/**',
+  'a',
+  '/a*',
+  '*',
+  ' /x ',
+  '/%2F',
+  '/\u00e9',
+  '//',
+  '/*.do',
+  '*.tar.gz',
+  '/a/',
+  '/\u0000',
+  '\t/*',
+];
+const PATHS = [
+  '/',
+  '',
+  '/index.html',
+  '/a.jsp',
+  '/api/items',
+  '/static/a.css',
+  '/a/b/c',
+  '//x',
+  '/%2e%2e/x',
+  '/;jsessionid=1',
+  '/\u00e9',
+  '/WEB-INF/web.xml',
+  '/a.',
+  '/.jsp',
+];
 const DISPATCHERS: Dispatcher[] = ['REQUEST', 'FORWARD', 'INCLUDE', 'ERROR', 'ASYNC'];
 
 // ---------------------------------------------------------------- mutations
@@ -305,7 +497,33 @@ const MUTATIONS: Record<string, Mutation> = {
   },
   char: (s, rng) => {
     const i = at(s, rng);
-    return s.slice(0, i) + rng.pick(['<', '>', '&', '"', "'", '/', '=', ';', '\u0000', '\r', '\ufeff', '\ud800', ']]>', '<!--', '-->', '?>', '${', '}', '*', '\\', ' ']) + s.slice(i + rng.int(2));
+    return (
+      s.slice(0, i) +
+      rng.pick([
+        '<',
+        '>',
+        '&',
+        '"',
+        "'",
+        '/',
+        '=',
+        ';',
+        '\u0000',
+        '\r',
+        '\ufeff',
+        '\ud800',
+        ']]>',
+        '<!--',
+        '-->',
+        '?>',
+        '${',
+        '}',
+        '*',
+        '\\',
+        ' ',
+      ]) +
+      s.slice(i + rng.int(2))
+    );
   },
   unicode: (s, rng) => {
     const i = at(s, rng);
@@ -353,8 +571,30 @@ const MUTATIONS: Record<string, Mutation> = {
   renameTag: (s, rng, corpus) => {
     const m = randomMatch(s, /<\/?([A-Za-z][\w:.-]*)/g, rng);
     if (!m) return null;
-    const name = rng.pick(['filter', 'filter-mapping', 'init-param', 'param-value', 'url-pattern', 'servlet-name', 'dispatcher', 'Host', 'Context', 'Engine',
-      'Connector', 'Valve', 'user', 'role', 'web-app', 'Server', 'x:web-app', 'web-fragment', 'absolute-ordering', 'mime-mapping', 'welcome-file', randomUnicode(rng, 3)]);
+    const name = rng.pick([
+      'filter',
+      'filter-mapping',
+      'init-param',
+      'param-value',
+      'url-pattern',
+      'servlet-name',
+      'dispatcher',
+      'Host',
+      'Context',
+      'Engine',
+      'Connector',
+      'Valve',
+      'user',
+      'role',
+      'web-app',
+      'Server',
+      'x:web-app',
+      'web-fragment',
+      'absolute-ordering',
+      'mime-mapping',
+      'welcome-file',
+      randomUnicode(rng, 3),
+    ]);
     void corpus;
     const start = m.index + (m[0].startsWith('</') ? 2 : 1);
     return s.slice(0, start) + name + s.slice(start + m[1]!.length);
@@ -363,10 +603,17 @@ const MUTATIONS: Record<string, Mutation> = {
     const decl = /^\s*<\?xml[^>]*\?>/.exec(s);
     const i = decl ? decl[0].length : 0;
     const entities = [
-      '<!ENTITY e "expanded">', '<!ENTITY big "' + 'x'.repeat(rng.pick([10, 1000, 50_000])) + '">', '<!ENTITY a "&e;&e;&e;&e;&e;&e;&e;&e;&e;&e;">',
-      '<!ENTITY ext SYSTEM "file:///nonexistent/tollgate-fuzz-canary">', '<!ENTITY net SYSTEM "http://127.0.0.1:9/tollgate-fuzz">',
-      '<!ENTITY % pe "<!ENTITY q \'q\'>"> %pe;', '<!ENTITY rec "&rec;">', '<!ELEMENT web-app ANY>', '<!ATTLIST filter id ID #IMPLIED>',
-      '<!ENTITY lt2 "&#60;">', '<!ENTITY unparsed SYSTEM "x" NDATA gif>',
+      '<!ENTITY e "expanded">',
+      '<!ENTITY big "' + 'x'.repeat(rng.pick([10, 1000, 50_000])) + '">',
+      '<!ENTITY a "&e;&e;&e;&e;&e;&e;&e;&e;&e;&e;">',
+      '<!ENTITY ext SYSTEM "file:///nonexistent/tollgate-fuzz-canary">',
+      '<!ENTITY net SYSTEM "http://127.0.0.1:9/tollgate-fuzz">',
+      '<!ENTITY % pe "<!ENTITY q \'q\'>"> %pe;',
+      '<!ENTITY rec "&rec;">',
+      '<!ELEMENT web-app ANY>',
+      '<!ATTLIST filter id ID #IMPLIED>',
+      '<!ENTITY lt2 "&#60;">',
+      '<!ENTITY unparsed SYSTEM "x" NDATA gif>',
     ];
     const subset = Array.from({ length: rng.range(0, 4) }, () => rng.pick(entities)).join('\n');
     const root = rng.pick(['web-app', 'Server', 'Context', 'tomcat-users', 'x']);
@@ -374,44 +621,109 @@ const MUTATIONS: Record<string, Mutation> = {
       `<!DOCTYPE ${root} [\n${subset}\n]>`,
       `<!DOCTYPE web-app PUBLIC "-//Sun Microsystems, Inc.//DTD Web Application 2.3//EN" "http://java.sun.com/dtd/web-app_2_3.dtd">`,
       `<!DOCTYPE ${root} SYSTEM "http://127.0.0.1:9/x.dtd" [${subset}]>`,
-      '<!DOCTYPE', '<!DOCTYPE [',
+      '<!DOCTYPE',
+      '<!DOCTYPE [',
     ]);
     let out = s.slice(0, i) + doctype + s.slice(i);
     for (let k = rng.range(0, 3); k > 0; k--) {
       const j = at(out, rng);
-      out = out.slice(0, j) + rng.pick(['&e;', '&a;', '&big;', '&ext;', '&net;', '&rec;', '&q;', '&lt2;', '&undefined;', '&#0;', '&#x41;', '&amp']) + out.slice(j);
+      out =
+        out.slice(0, j) +
+        rng.pick([
+          '&e;',
+          '&a;',
+          '&big;',
+          '&ext;',
+          '&net;',
+          '&rec;',
+          '&q;',
+          '&lt2;',
+          '&undefined;',
+          '&#0;',
+          '&#x41;',
+          '&amp',
+        ]) +
+        out.slice(j);
     }
     return out;
   },
   markup: (s, rng) => {
     const j = at(s, rng);
-    return s.slice(0, j) + rng.pick([
-      '<![CDATA[x]]>', '<![CDATA[<filter>]]>', '<![CDATA[', ']]>', '<?pi data?>', '<?xml version="1.0"?>', '<?xml-stylesheet href="x"?>', '<!-- c -->', '<!-- a -- b -->', '<!--',
-      '<!-- tollgate-disable -->', '<!-- tollgate-enable -->', '<!-- tollgate-disable-next-line cors-any-origin :: fuzz -->', '<!-- tollgate-disable-next-line -->',
-      '<!-- tollgate-disable unknown-rule-id :: x -->', '<!-- tollgate-enable cors-any-origin -->', '<!-- tollgate-disable-next-line xml-malformed, filter-never-mapped -->',
-      '<x:y xmlns:x="urn:x"/>', 'xmlns:j="http://xmlns.jcp.org/xml/ns/javaee"', '<j:filter>', '&', '<', '<>', '</>', '<a b="1" b="2"/>', '<a b=c/>',
-    ]) + s.slice(j);
+    return (
+      s.slice(0, j) +
+      rng.pick([
+        '<![CDATA[x]]>',
+        '<![CDATA[<filter>]]>',
+        '<![CDATA[',
+        ']]>',
+        '<?pi data?>',
+        '<?xml version="1.0"?>',
+        '<?xml-stylesheet href="x"?>',
+        '<!-- c -->',
+        '<!-- a -- b -->',
+        '<!--',
+        '<!-- tollgate-disable -->',
+        '<!-- tollgate-enable -->',
+        '<!-- tollgate-disable-next-line cors-any-origin :: fuzz -->',
+        '<!-- tollgate-disable-next-line -->',
+        '<!-- tollgate-disable unknown-rule-id :: x -->',
+        '<!-- tollgate-enable cors-any-origin -->',
+        '<!-- tollgate-disable-next-line xml-malformed, filter-never-mapped -->',
+        '<x:y xmlns:x="urn:x"/>',
+        'xmlns:j="http://xmlns.jcp.org/xml/ns/javaee"',
+        '<j:filter>',
+        '&',
+        '<',
+        '<>',
+        '</>',
+        '<a b="1" b="2"/>',
+        '<a b=c/>',
+      ]) +
+      s.slice(j)
+    );
   },
   hugeAttribute: (s, rng) => {
     const m = randomMatch(s, /<[A-Za-z][\w:.-]*/g, rng);
     if (!m) return null;
     const i = m.index + m[0].length;
-    const name = rng.pick(['className', 'path', 'docBase', 'appBase', 'name', 'port', 'password', 'roles', 'xmlBase', 'deployIgnore', 'x', 'version', 'metadata-complete']);
+    const name = rng.pick([
+      'className',
+      'path',
+      'docBase',
+      'appBase',
+      'name',
+      'port',
+      'password',
+      'roles',
+      'xmlBase',
+      'deployIgnore',
+      'x',
+      'version',
+      'metadata-complete',
+    ]);
     return `${s.slice(0, i)} ${name}="${LONG(rng, rng.pick(['a', '&amp;', '${x}', '/..', '\u00e9', ' ']))}"${s.slice(i)}`;
   },
   attributeValue: (s, rng, corpus) => {
     const m = randomMatch(s, /(\s[\w:.-]+\s*=\s*)(["'])([^"']*)\2/g, rng);
     if (!m) return null;
-    const v = nasty(rng, corpus).replace(/["<&]/g, (c) => (rng.chance(0.5) ? c : c === '"' ? '&quot;' : c === '<' ? '&lt;' : '&amp;'));
+    const v = nasty(rng, corpus).replace(/["<&]/g, (c) =>
+      rng.chance(0.5) ? c : c === '"' ? '&quot;' : c === '<' ? '&lt;' : '&amp;',
+    );
     return s.slice(0, m.index) + m[1] + m[2] + v + m[2] + s.slice(m.index + m[0].length);
   },
   textValue: (s, rng, corpus) => {
-    const m = randomMatch(s, /<(param-value|param-name|url-pattern|servlet-name|filter-name|filter-class|dispatcher|session-timeout|extension|mime-type|welcome-file|Alias|request-character-encoding)>([^<]*)</g, rng);
+    const m = randomMatch(
+      s,
+      /<(param-value|param-name|url-pattern|servlet-name|filter-name|filter-class|dispatcher|session-timeout|extension|mime-type|welcome-file|Alias|request-character-encoding)>([^<]*)</g,
+      rng,
+    );
     if (!m) return null;
     let v: string;
     if (m[1] === 'url-pattern') v = rng.chance(0.5) ? rng.pick(URL_PATTERNS) : nasty(rng, corpus);
-    else if (m[1] === 'param-name') v = rng.pick(rng.pick(corpus.filters).params.concat(['', 'x', 'Cors.Allowed.Origins']));
-    else if (m[1] === 'filter-class') v = rng.pick(corpus.filters).className + (rng.chance(0.1) ? rng.pick([' ', 'X', '\n']) : '');
+    else if (m[1] === 'param-name')
+      v = rng.pick(rng.pick(corpus.filters).params.concat(['', 'x', 'Cors.Allowed.Origins']));
+    else if (m[1] === 'filter-class')
+      v = rng.pick(corpus.filters).className + (rng.chance(0.1) ? rng.pick([' ', 'X', '\n']) : '');
     else if (m[1] === 'dispatcher') v = rng.pick([...DISPATCHERS, 'request', 'BOGUS', '', ' FORWARD ']);
     else v = nasty(rng, corpus);
     if (rng.chance(0.7)) v = v.replace(/[<&]/g, (c) => (c === '<' ? '&lt;' : '&amp;'));
@@ -427,10 +739,31 @@ const MUTATIONS: Record<string, Mutation> = {
     const tag = rng.pick(['a', 'filter', 'init-param', 'Valve', 'web-app', 'x:y']);
     return s.slice(0, j) + `<${tag}>`.repeat(depth) + (rng.chance(0.2) ? '' : `</${tag}>`.repeat(depth)) + s.slice(j);
   },
-  lineEndings: (s, rng) => rng.pick([s.replace(/\n/g, '\r\n'), s.replace(/\n/g, '\r'), s.replace(/\r?\n/g, '\u2028'), '\ufeff' + s, s.replace(/ /g, '\t')]),
+  lineEndings: (s, rng) =>
+    rng.pick([
+      s.replace(/\n/g, '\r\n'),
+      s.replace(/\n/g, '\r'),
+      s.replace(/\r?\n/g, '\u2028'),
+      '\ufeff' + s,
+      s.replace(/ /g, '\t'),
+    ]),
   encodingDecl: (s, rng) => {
-    const enc = rng.pick(['UTF-16', 'UTF-16LE', 'ISO-8859-1', 'windows-1252', 'US-ASCII', 'EBCDIC', 'bogus', '', 'UTF-8"?><x', 'Shift_JIS', 'UTF-32']);
-    return /^\s*<\?xml[^>]*\?>/.test(s) ? s.replace(/encoding\s*=\s*["'][^"']*["']|(?<=<\?xml)/, `${rng.chance(0.5) ? '' : ' '}encoding="${enc}"`) : `<?xml version="1.0" encoding="${enc}"?>\n${s}`;
+    const enc = rng.pick([
+      'UTF-16',
+      'UTF-16LE',
+      'ISO-8859-1',
+      'windows-1252',
+      'US-ASCII',
+      'EBCDIC',
+      'bogus',
+      '',
+      'UTF-8"?><x',
+      'Shift_JIS',
+      'UTF-32',
+    ]);
+    return /^\s*<\?xml[^>]*\?>/.test(s)
+      ? s.replace(/encoding\s*=\s*["'][^"']*["']|(?<=<\?xml)/, `${rng.chance(0.5) ? '' : ' '}encoding="${enc}"`)
+      : `<?xml version="1.0" encoding="${enc}"?>\n${s}`;
   },
   filterBlock: (s, rng, corpus) => {
     const i = s.lastIndexOf('</');
@@ -459,7 +792,21 @@ function mutateBytes(b: Uint8Array, name: (typeof BYTE_MUTATIONS)[number], rng: 
       return Buffer.from(text, 'latin1');
     case 'invalidUtf8': {
       const i = rng.int(b.length + 1);
-      return Buffer.concat([b.subarray(0, i), Buffer.from(rng.pick([[0xff], [0xc0, 0x80], [0xed, 0xa0, 0x80], [0xf4, 0x90, 0x80, 0x80], [0xe2, 0x82], [0x00], [0xef, 0xbb, 0xbf]])), b.subarray(i)]);
+      return Buffer.concat([
+        b.subarray(0, i),
+        Buffer.from(
+          rng.pick([
+            [0xff],
+            [0xc0, 0x80],
+            [0xed, 0xa0, 0x80],
+            [0xf4, 0x90, 0x80, 0x80],
+            [0xe2, 0x82],
+            [0x00],
+            [0xef, 0xbb, 0xbf],
+          ]),
+        ),
+        b.subarray(i),
+      ]);
     }
     case 'truncateBytes':
       return b.subarray(0, rng.int(b.length + 1));
@@ -481,8 +828,13 @@ function filterXml(rng: Rng, corpus: Corpus): string {
     return `<init-param><param-name>${xmlText(p)}</param-name><param-value>${rng.chance(0.9) ? xmlText(v) : v}</param-value></init-param>`;
   });
   const mappings = Array.from({ length: rng.range(0, 3) }, () => {
-    const what = rng.chance(0.7) ? `<url-pattern>${xmlText(rng.pick(URL_PATTERNS))}</url-pattern>` : `<servlet-name>${rng.pick(['*', 'default', 'jsp', 'x'])}</servlet-name>`;
-    const d = Array.from({ length: rng.range(0, 2) }, () => `<dispatcher>${rng.pick([...DISPATCHERS, 'bogus'])}</dispatcher>`).join('');
+    const what = rng.chance(0.7)
+      ? `<url-pattern>${xmlText(rng.pick(URL_PATTERNS))}</url-pattern>`
+      : `<servlet-name>${rng.pick(['*', 'default', 'jsp', 'x'])}</servlet-name>`;
+    const d = Array.from(
+      { length: rng.range(0, 2) },
+      () => `<dispatcher>${rng.pick([...DISPATCHERS, 'bogus'])}</dispatcher>`,
+    ).join('');
     return `<filter-mapping><filter-name>${xmlText(rng.chance(0.9) ? name : 'other')}</filter-name>${what}${d}</filter-mapping>`;
   });
   return `<filter><filter-name>${xmlText(name)}</filter-name><filter-class>${f.className}</filter-class>${rng.chance(0.1) ? '<async-supported>maybe</async-supported>' : ''}${params.join('')}</filter>${mappings.join('')}`;
@@ -490,15 +842,29 @@ function filterXml(rng: Rng, corpus: Corpus): string {
 
 function generatedWebXml(rng: Rng, corpus: Corpus): string {
   const ns = rng.pick([
-    'xmlns="https://jakarta.ee/xml/ns/jakartaee" version="6.0"', 'xmlns="http://xmlns.jcp.org/xml/ns/javaee" version="4.0"', 'xmlns="http://java.sun.com/xml/ns/javaee" version="3.0"',
-    'version="2.4"', '', 'xmlns="urn:bogus" version="9.9"', 'xmlns="https://jakarta.ee/xml/ns/jakartaee" version="6.1" metadata-complete="true"',
+    'xmlns="https://jakarta.ee/xml/ns/jakartaee" version="6.0"',
+    'xmlns="http://xmlns.jcp.org/xml/ns/javaee" version="4.0"',
+    'xmlns="http://java.sun.com/xml/ns/javaee" version="3.0"',
+    'version="2.4"',
+    '',
+    'xmlns="urn:bogus" version="9.9"',
+    'xmlns="https://jakarta.ee/xml/ns/jakartaee" version="6.1" metadata-complete="true"',
   ]);
   const parts = Array.from({ length: rng.range(1, 6) }, () => filterXml(rng, corpus));
-  if (rng.chance(0.5)) parts.push(`<servlet-mapping><servlet-name>${rng.pick(['default', 'jsp', 'app'])}</servlet-name><url-pattern>${xmlText(rng.pick(URL_PATTERNS))}</url-pattern></servlet-mapping>`);
-  if (rng.chance(0.3)) parts.push(`<session-config><session-timeout>${xmlText(nasty(rng, corpus))}</session-timeout></session-config>`);
-  if (rng.chance(0.2)) parts.push(`<mime-mapping><extension>${xmlText(rng.pick(['css', 'CSS', '', 'x']))}</extension><mime-type>${xmlText(nasty(rng, corpus))}</mime-type></mime-mapping>`);
-  if (rng.chance(0.2)) parts.push(`<request-character-encoding>${xmlText(nasty(rng, corpus))}</request-character-encoding>`);
-  if (rng.chance(0.2)) parts.push(`<welcome-file-list><welcome-file>${xmlText(nasty(rng, corpus))}</welcome-file></welcome-file-list>`);
+  if (rng.chance(0.5))
+    parts.push(
+      `<servlet-mapping><servlet-name>${rng.pick(['default', 'jsp', 'app'])}</servlet-name><url-pattern>${xmlText(rng.pick(URL_PATTERNS))}</url-pattern></servlet-mapping>`,
+    );
+  if (rng.chance(0.3))
+    parts.push(`<session-config><session-timeout>${xmlText(nasty(rng, corpus))}</session-timeout></session-config>`);
+  if (rng.chance(0.2))
+    parts.push(
+      `<mime-mapping><extension>${xmlText(rng.pick(['css', 'CSS', '', 'x']))}</extension><mime-type>${xmlText(nasty(rng, corpus))}</mime-type></mime-mapping>`,
+    );
+  if (rng.chance(0.2))
+    parts.push(`<request-character-encoding>${xmlText(nasty(rng, corpus))}</request-character-encoding>`);
+  if (rng.chance(0.2))
+    parts.push(`<welcome-file-list><welcome-file>${xmlText(nasty(rng, corpus))}</welcome-file></welcome-file-list>`);
   return `<?xml version="1.0" encoding="UTF-8"?>\n<web-app ${ns}>\n${parts.join('\n')}\n</web-app>\n`;
 }
 
@@ -506,9 +872,22 @@ function generatedWebXml(rng: Rng, corpus: Corpus): string {
 function jsonValue(rng: Rng, corpus: Corpus, depth = 0): string {
   const r = rng.int(depth > 2 ? 6 : 9);
   if (r <= 2) return JSON.stringify(nasty(rng, corpus));
-  if (r === 3) return rng.pick(['1e309', '-0', '0', '600', '-1', '1.5', '2147483648', '1E400', '0.0000001', '123456789012345678901234567890']);
+  if (r === 3)
+    return rng.pick([
+      '1e309',
+      '-0',
+      '0',
+      '600',
+      '-1',
+      '1.5',
+      '2147483648',
+      '1E400',
+      '0.0000001',
+      '123456789012345678901234567890',
+    ]);
   if (r === 4) return rng.pick(['true', 'false', 'null']);
-  if (r === 5) return `[${Array.from({ length: rng.size(5) }, () => (rng.chance(0.8) ? JSON.stringify(nasty(rng, corpus)) : jsonValue(rng, corpus, depth + 1))).join(',')}]`;
+  if (r === 5)
+    return `[${Array.from({ length: rng.size(5) }, () => (rng.chance(0.8) ? JSON.stringify(nasty(rng, corpus)) : jsonValue(rng, corpus, depth + 1))).join(',')}]`;
   return `{${Array.from({ length: rng.size(4) }, () => `${JSON.stringify(rng.pick(['name', 'class', 'params', 'x', '']))}:${jsonValue(rng, corpus, depth + 1)}`).join(',')}}`;
 }
 
@@ -517,28 +896,53 @@ function generatedChainJson(rng: Rng, corpus: Corpus): string {
     const names = Array.from({ length: rng.range(0, 4) }, (_, i) => (rng.chance(0.9) ? `f${i}` : nasty(rng, corpus)));
     const filters = names.map((n) => {
       const f = rng.pick(corpus.filters);
-      const params = Array.from({ length: rng.size(8) }, () => `${JSON.stringify(rng.chance(0.9) && f.params.length ? rng.pick(f.params) : nasty(rng, corpus))}: ${jsonValue(rng, corpus)}`);
-      const fields = [`"name": ${rng.chance(0.95) ? JSON.stringify(n) : jsonValue(rng, corpus)}`, `"class": ${rng.chance(0.95) ? JSON.stringify(f.className) : jsonValue(rng, corpus)}`];
+      const params = Array.from(
+        { length: rng.size(8) },
+        () =>
+          `${JSON.stringify(rng.chance(0.9) && f.params.length ? rng.pick(f.params) : nasty(rng, corpus))}: ${jsonValue(rng, corpus)}`,
+      );
+      const fields = [
+        `"name": ${rng.chance(0.95) ? JSON.stringify(n) : jsonValue(rng, corpus)}`,
+        `"class": ${rng.chance(0.95) ? JSON.stringify(f.className) : jsonValue(rng, corpus)}`,
+      ];
       if (rng.chance(0.9)) fields.push(`"params": {${params.join(', ')}}`);
       if (rng.chance(0.1)) fields.push(`"asyncSupported": ${jsonValue(rng, corpus)}`);
       return `{${fields.join(', ')}}`;
     });
     const mappings = Array.from({ length: rng.range(0, 4) }, () => {
-      const fields = [`"filter": ${rng.chance(0.9) ? JSON.stringify(rng.chance(0.9) && names.length ? rng.pick(names) : 'nope') : jsonValue(rng, corpus)}`];
-      if (rng.chance(0.8)) fields.push(`"urlPatterns": [${Array.from({ length: rng.range(0, 3) }, () => JSON.stringify(rng.pick(URL_PATTERNS))).join(',')}]`);
-      if (rng.chance(0.3)) fields.push(`"servletNames": [${Array.from({ length: rng.range(0, 2) }, () => JSON.stringify(rng.pick(['*', 'default', 'jsp']))).join(',')}]`);
-      if (rng.chance(0.3)) fields.push(`"dispatchers": [${Array.from({ length: rng.range(0, 3) }, () => JSON.stringify(rng.pick([...DISPATCHERS, 'bogus']))).join(',')}]`);
+      const fields = [
+        `"filter": ${rng.chance(0.9) ? JSON.stringify(rng.chance(0.9) && names.length ? rng.pick(names) : 'nope') : jsonValue(rng, corpus)}`,
+      ];
+      if (rng.chance(0.8))
+        fields.push(
+          `"urlPatterns": [${Array.from({ length: rng.range(0, 3) }, () => JSON.stringify(rng.pick(URL_PATTERNS))).join(',')}]`,
+        );
+      if (rng.chance(0.3))
+        fields.push(
+          `"servletNames": [${Array.from({ length: rng.range(0, 2) }, () => JSON.stringify(rng.pick(['*', 'default', 'jsp']))).join(',')}]`,
+        );
+      if (rng.chance(0.3))
+        fields.push(
+          `"dispatchers": [${Array.from({ length: rng.range(0, 3) }, () => JSON.stringify(rng.pick([...DISPATCHERS, 'bogus']))).join(',')}]`,
+        );
       return `{${fields.join(', ')}}`;
     });
     const fields = [`"filters": [${filters.join(',\n')}]`, `"mappings": [${mappings.join(',\n')}]`];
-    if (rng.chance(0.3)) fields.push(`"servletMappings": {${JSON.stringify(rng.pick(URL_PATTERNS))}: ${JSON.stringify(rng.pick(['default', 'jsp', 'x']))}}`);
+    if (rng.chance(0.3))
+      fields.push(
+        `"servletMappings": {${JSON.stringify(rng.pick(URL_PATTERNS))}: ${JSON.stringify(rng.pick(['default', 'jsp', 'x']))}}`,
+      );
     if (rng.chance(0.3)) fields.push(`"welcomeFiles": [${JSON.stringify(nasty(rng, corpus))}]`);
     if (rng.chance(0.3)) fields.push(`"sessionTimeoutMinutes": ${jsonValue(rng, corpus)}`);
     return fields.join(',\n');
   };
   const contexts = Array.from({ length: rng.range(0, 4) }, () => {
-    const path = rng.chance(0.8) ? rng.pick(['/', '', '/api', '/app', '/a/b', '/api/', '//', 'noslash']) : nasty(rng, corpus);
-    const host = rng.chance(0.8) ? '' : `"host": ${rng.chance(0.8) ? JSON.stringify(rng.pick(['localhost', 'a.example', '', 'LOCALHOST'])) : jsonValue(rng, corpus)},\n`;
+    const path = rng.chance(0.8)
+      ? rng.pick(['/', '', '/api', '/app', '/a/b', '/api/', '//', 'noslash'])
+      : nasty(rng, corpus);
+    const host = rng.chance(0.8)
+      ? ''
+      : `"host": ${rng.chance(0.8) ? JSON.stringify(rng.pick(['localhost', 'a.example', '', 'LOCALHOST'])) : jsonValue(rng, corpus)},\n`;
     return `{${host}"path": ${rng.chance(0.95) ? JSON.stringify(path) : jsonValue(rng, corpus)},\n${layer()}}`;
   });
   const top = [`"version": ${rng.pick(['1', '2', '"1"', 'null'])}`, `"contexts": [${contexts.join(',\n')}]`];
@@ -548,7 +952,12 @@ function generatedChainJson(rng: Rng, corpus: Corpus): string {
 }
 
 const JSON_MUTATIONS: Mutation[] = [
-  MUTATIONS.flip!, MUTATIONS.char!, MUTATIONS.delete!, MUTATIONS.duplicate!, MUTATIONS.truncate!, MUTATIONS.unicode!,
+  MUTATIONS.flip!,
+  MUTATIONS.char!,
+  MUTATIONS.delete!,
+  MUTATIONS.duplicate!,
+  MUTATIONS.truncate!,
+  MUTATIONS.unicode!,
   (s, rng, corpus) => {
     // a string value replaced by another JSON value
     const m = randomMatch(s, /"(?:[^"\\]|\\.)*"/g, rng);
@@ -579,7 +988,11 @@ export function makeInput(corpus: Corpus, seed: number, index: number): FuzzInpu
     text = generatedChainJson(rng, corpus);
     steps.push('generated chain JSON');
   } else {
-    const seed0 = rng.pick(rng.chance(0.5) ? corpus.seeds : corpus.byKind[rng.pick(['web', 'web', 'server', 'users', 'context', 'json'] as Kind[])]);
+    const seed0 = rng.pick(
+      rng.chance(0.5)
+        ? corpus.seeds
+        : corpus.byKind[rng.pick(['web', 'web', 'server', 'users', 'context', 'json'] as Kind[])],
+    );
     kind = seed0.kind;
     text = seed0.text;
     steps.push(seed0.name);
@@ -771,7 +1184,9 @@ async function compileTarget(base: CatalinaBase, ws: Workspace, importModule: bo
   const r = compileBase(base);
   const contexts = contextsOf(base).length;
   if (r.modules.length + r.skipped.length !== contexts) {
-    throw new Error(`compile gave ${r.modules.length} modules and ${r.skipped.length} refusals for ${contexts} contexts`);
+    throw new Error(
+      `compile gave ${r.modules.length} modules and ${r.skipped.length} refusals for ${contexts} contexts`,
+    );
   }
   for (const s of r.skipped) {
     if (!s.reason) throw new Error(`compile refused ${s.host}${s.contextPath} without a reason`);
@@ -783,7 +1198,9 @@ async function compileTarget(base: CatalinaBase, ws: Workspace, importModule: bo
     // compile --out writes join(out, fileName): two plain segments, nothing that climbs out.
     const parts = m.fileName.split(/[\\/]/);
     if (parts.length !== 2 || parts.some((p) => p === '' || p === '.' || p === '..' || p.includes('\0'))) {
-      throw new Error(`compiled module file name ${JSON.stringify(m.fileName)} would be written outside its host directory`);
+      throw new Error(
+        `compiled module file name ${JSON.stringify(m.fileName)} would be written outside its host directory`,
+      );
     }
     // The module's own code, run as the module would run, on the runtime it imports: a Function with the
     // import turned into a parameter (parsing it is the syntax check). Its sessions go to one shared store
@@ -796,7 +1213,11 @@ async function compileTarget(base: CatalinaBase, ws: Workspace, importModule: bo
     if (body === m.code) throw new Error(`compiled module ${m.fileName} does not have the expected import and export`);
     sharedStore ??= new MemorySessionStore({ sweepIntervalMs: 0 });
     const store = sharedStore;
-    const rt = { createChainSelector, FILTER_FACTORIES, createContextRuntime: (o: ContextRuntimeOptions) => createContextRuntime({ ...o, sessionStore: store }) };
+    const rt = {
+      createChainSelector,
+      FILTER_FACTORIES,
+      createContextRuntime: (o: ContextRuntimeOptions) => createContextRuntime({ ...o, sessionStore: store }),
+    };
     // eslint-disable-next-line @typescript-eslint/no-implied-eval
     const middleware = new Function('__rt', `'use strict';\n${body}`)(rt) as unknown;
     if (typeof middleware !== 'function') throw new Error(`compiled module ${m.fileName} does not build a middleware`);
@@ -806,7 +1227,8 @@ async function compileTarget(base: CatalinaBase, ws: Workspace, importModule: bo
       writeFileSync(file, m.code.replace("from 'tollgate/runtime'", `from ${JSON.stringify(runtime)}`));
       try {
         const mod = (await import(pathToFileURL(file).href)) as { default: unknown };
-        if (typeof mod.default !== 'function') throw new Error(`compiled module ${m.fileName} does not export a middleware`);
+        if (typeof mod.default !== 'function')
+          throw new Error(`compiled module ${m.fileName} does not export a middleware`);
       } finally {
         rmSync(file, { force: true });
       }
@@ -817,7 +1239,10 @@ async function compileTarget(base: CatalinaBase, ws: Workspace, importModule: bo
 
 function describeError(e: unknown): { message: string; stack: string } {
   const err = e instanceof Error ? e : new Error(String(e));
-  return { message: `${err.name}: ${err.message}`.slice(0, 500), stack: (err.stack ?? '').split('\n').slice(0, 8).join('\n') };
+  return {
+    message: `${err.name}: ${err.message}`.slice(0, 500),
+    stack: (err.stack ?? '').split('\n').slice(0, 8).join('\n'),
+  };
 }
 
 /**
@@ -858,7 +1283,13 @@ export async function runInput(input: FuzzInput, ws: Workspace, opts: RunOptions
       // The compile itself is synchronous and runs while the slot still holds the input.
       pending = compileTarget(base, ws, opts.importModule === true).then(
         () => void out.push({ target: 'compile', ms: performance.now() - t0, cpuMs: cpuSince(c0) }),
-        (e: unknown) => void out.push({ target: 'compile', ms: performance.now() - t0, cpuMs: cpuSince(c0), error: describeError(e) }),
+        (e: unknown) =>
+          void out.push({
+            target: 'compile',
+            ms: performance.now() - t0,
+            cpuMs: cpuSince(c0),
+            error: describeError(e),
+          }),
       );
     }
   });
@@ -871,18 +1302,29 @@ export async function runInput(input: FuzzInput, ws: Workspace, opts: RunOptions
 /** The first stack frame inside the repository's src/, to tell crashes apart. */
 export function crashSignature(o: TargetOutcome): string {
   const frame = o.error?.stack.split('\n').find((l) => l.includes(`${sep}src${sep}`)) ?? '';
-  return `${o.target}: ${o.error?.message.replace(/\d+/g, 'N').slice(0, 120)} @ ${frame.trim().replace(/:\d+:\d+\)?$/, '').replace(/^.*src[\\/]/, 'src/')}`;
+  return `${o.target}: ${o.error?.message.replace(/\d+/g, 'N').slice(0, 120)} @ ${frame
+    .trim()
+    .replace(/:\d+:\d+\)?$/, '')
+    .replace(/^.*src[\\/]/, 'src/')}`;
 }
 
 /**
  * Delta reduction: removes chunks of the text, halving the chunk size down to
  * one character, keeping every removal after which `stillFails` holds.
  */
-export async function minimise(text: string, stillFails: (candidate: string) => Promise<boolean>, budget = 4000): Promise<string> {
+export async function minimise(
+  text: string,
+  stillFails: (candidate: string) => Promise<boolean>,
+  budget = 4000,
+): Promise<string> {
   let cur = text;
   let tries = 0;
-  for (let chunk = Math.max(1, Math.floor(cur.length / 2)); chunk >= 1 && tries < budget; chunk = Math.floor(chunk / 2)) {
-    for (let i = 0; i < cur.length && tries < budget; ) {
+  for (
+    let chunk = Math.max(1, Math.floor(cur.length / 2));
+    chunk >= 1 && tries < budget;
+    chunk = Math.floor(chunk / 2)
+  ) {
+    for (let i = 0; i < cur.length && tries < budget;) {
       const candidate = cur.slice(0, i) + cur.slice(i + chunk);
       tries++;
       if (await stillFails(candidate)) cur = candidate;
@@ -899,13 +1341,17 @@ export const REGRESSIONS = join(REPO, 'test', 'fuzz', 'regressions');
 export function regressionInput(file: string, index = 0): FuzzInput {
   const parts = file.split(/[\\/]/).pop()!.split('.');
   const slot = parts[parts.length - 2] as Slot;
-  if (!(slot in SLOTS)) throw new Error(`${file}: the name must end in .<slot>.<ext>, with a slot among ${Object.keys(SLOTS).join(', ')}`);
+  if (!(slot in SLOTS))
+    throw new Error(`${file}: the name must end in .<slot>.<ext>, with a slot among ${Object.keys(SLOTS).join(', ')}`);
   return { index, slot, data: readFileSync(file), description: `regression ${file.split(/[\\/]/).pop()}` };
 }
 
 export function regressionFiles(): string[] {
   try {
-    return readdirSync(REGRESSIONS).filter((f) => /\.(xml|json)$/.test(f)).sort().map((f) => join(REGRESSIONS, f));
+    return readdirSync(REGRESSIONS)
+      .filter((f) => /\.(xml|json)$/.test(f))
+      .sort()
+      .map((f) => join(REGRESSIONS, f));
   } catch {
     return [];
   }
@@ -946,7 +1392,9 @@ export const TIME_LIMIT_MS = 1000;
 export const CPU_LIMIT_MS = 3000;
 
 export function emptySummary(): RunSummary {
-  const targets = Object.fromEntries(TARGETS.map((t) => [t, { runs: 0, totalMs: 0, slowestMs: 0, slowest: '' }])) as Record<Target, TargetStats>;
+  const targets = Object.fromEntries(
+    TARGETS.map((t) => [t, { runs: 0, totalMs: 0, slowestMs: 0, slowest: '' }]),
+  ) as Record<Target, TargetStats>;
   return { inputs: 0, targets, findings: [] };
 }
 
@@ -959,7 +1407,12 @@ export function targetsFor(index: number, every: Partial<Record<Target, number>>
  * Adds one input's outcomes to the summary. `limit` says what counts as slow: over `ms` of CPU time
  * (the test) or, with `wall`, of wall-clock time (bench/fuzz.ts, which has the machine to itself).
  */
-export function record(summary: RunSummary, input: FuzzInput, outcomes: TargetOutcome[], limit: { ms: number; wall?: boolean } = { ms: CPU_LIMIT_MS }): void {
+export function record(
+  summary: RunSummary,
+  input: FuzzInput,
+  outcomes: TargetOutcome[],
+  limit: { ms: number; wall?: boolean } = { ms: CPU_LIMIT_MS },
+): void {
   summary.inputs++;
   for (const o of outcomes) {
     const s = summary.targets[o.target];
@@ -972,10 +1425,24 @@ export function record(summary: RunSummary, input: FuzzInput, outcomes: TargetOu
     if (o.error) {
       const signature = crashSignature(o);
       if (!summary.findings.some((f) => f.signature === signature)) {
-        summary.findings.push({ kind: 'crash', target: o.target, signature, input: input.description, message: `${o.error.message}\n${o.error.stack}`, ms: o.ms });
+        summary.findings.push({
+          kind: 'crash',
+          target: o.target,
+          signature,
+          input: input.description,
+          message: `${o.error.message}\n${o.error.stack}`,
+          ms: o.ms,
+        });
       }
     } else if ((limit.wall ? o.ms : (o.cpuMs ?? o.ms)) > limit.ms) {
-      summary.findings.push({ kind: 'slow', target: o.target, signature: `${o.target}: slow`, input: input.description, message: `${o.ms.toFixed(0)} ms (${(o.cpuMs ?? o.ms).toFixed(0)} ms of CPU)`, ms: o.ms });
+      summary.findings.push({
+        kind: 'slow',
+        target: o.target,
+        signature: `${o.target}: slow`,
+        input: input.description,
+        message: `${o.ms.toFixed(0)} ms (${(o.cpuMs ?? o.ms).toFixed(0)} ms of CPU)`,
+        ms: o.ms,
+      });
     }
   }
 }
@@ -994,7 +1461,8 @@ export function mergeSummaries(parts: RunSummary[]): RunSummary {
         a.slowest = b.slowest;
       }
     }
-    for (const f of p.findings) if (f.kind === 'slow' || !out.findings.some((x) => x.signature === f.signature)) out.findings.push(f);
+    for (const f of p.findings)
+      if (f.kind === 'slow' || !out.findings.some((x) => x.signature === f.signature)) out.findings.push(f);
   }
   return out;
 }

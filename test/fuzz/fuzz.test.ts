@@ -2,7 +2,19 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
-  CPU_LIMIT_MS, emptySummary, importedModules, loadCorpus, makeInput, record, regressionFiles, regressionInput, runInput, TARGETS, targetsFor, Workspace, type Finding,
+  CPU_LIMIT_MS,
+  emptySummary,
+  importedModules,
+  loadCorpus,
+  makeInput,
+  record,
+  regressionFiles,
+  regressionInput,
+  runInput,
+  TARGETS,
+  targetsFor,
+  Workspace,
+  type Finding,
 } from './fuzz-core.js';
 import { hostileShapes } from './hostile.js';
 
@@ -20,7 +32,8 @@ const EVERY = { load: 3, lint: 3, chain: 3, compile: 6 };
 const ws = new Workspace();
 afterAll(() => ws.dispose());
 
-const show = (f: Finding): string => `${f.kind} ${f.signature}\n  ${f.input}\n  ${f.message.split('\n').slice(0, 5).join('\n  ')}`;
+const show = (f: Finding): string =>
+  `${f.kind} ${f.signature}\n  ${f.input}\n  ${f.message.split('\n').slice(0, 5).join('\n  ')}`;
 
 describe('fuzzing parse, load, lint, chain and compile', () => {
   const corpus = loadCorpus();
@@ -43,7 +56,14 @@ describe('fuzzing parse, load, lint, chain and compile', () => {
     const summary = emptySummary();
     const input = makeInput(corpus, SEED, 0);
     record(summary, input, [
-      { target: 'lint', ms: 3, error: { message: 'TypeError: x is undefined', stack: 'TypeError: x is undefined\n    at f (/repo/src/lint/x.ts:1:1)' } },
+      {
+        target: 'lint',
+        ms: 3,
+        error: {
+          message: 'TypeError: x is undefined',
+          stack: 'TypeError: x is undefined\n    at f (/repo/src/lint/x.ts:1:1)',
+        },
+      },
       { target: 'parse', ms: CPU_LIMIT_MS + 1, cpuMs: CPU_LIMIT_MS + 1 },
       // Wall-clock time alone (a descheduled process) is not slowness.
       { target: 'chain', ms: CPU_LIMIT_MS * 10, cpuMs: 5 },
@@ -52,24 +72,32 @@ describe('fuzzing parse, load, lint, chain and compile', () => {
   });
 
   it('compiles the example /api application and imports its module, which exports a middleware', async () => {
-    const data = readFileSync(join(import.meta.dirname, '..', '..', 'examples', 'base', 'webapps', 'api', 'WEB-INF', 'web.xml'));
+    const data = readFileSync(
+      join(import.meta.dirname, '..', '..', 'examples', 'base', 'webapps', 'api', 'WEB-INF', 'web.xml'),
+    );
     const before = importedModules();
-    const out = await runInput({ index: 0, slot: 'app', data, description: 'examples/base/webapps/api' }, ws, { importModule: true });
+    const out = await runInput({ index: 0, slot: 'app', data, description: 'examples/base/webapps/api' }, ws, {
+      importModule: true,
+    });
     expect(out.map((o) => [o.target, o.error?.message])).toEqual(TARGETS.map((t) => [t, undefined]));
     // ROOT and /app: two contexts, two modules.
     expect(importedModules() - before).toBe(2);
   });
 
-  it(`runs ${INPUTS} inputs of seed ${SEED} without a crash or an input over ${CPU_LIMIT_MS} ms of CPU`, { timeout: 300_000 }, async () => {
-    const summary = emptySummary();
-    for (let i = 0; i < INPUTS; i++) {
-      const input = makeInput(corpus, SEED, i);
-      record(summary, input, await runInput(input, ws, { targets: targetsFor(i, EVERY), importModule: i === 0 }));
-    }
-    expect(summary.findings.map(show)).toEqual([]);
-    expect(summary.targets.parse.runs).toBe(INPUTS);
-    for (const t of TARGETS) expect(summary.targets[t].runs, t).toBeGreaterThan(INPUTS / 10);
-  });
+  it(
+    `runs ${INPUTS} inputs of seed ${SEED} without a crash or an input over ${CPU_LIMIT_MS} ms of CPU`,
+    { timeout: 300_000 },
+    async () => {
+      const summary = emptySummary();
+      for (let i = 0; i < INPUTS; i++) {
+        const input = makeInput(corpus, SEED, i);
+        record(summary, input, await runInput(input, ws, { targets: targetsFor(i, EVERY), importModule: i === 0 }));
+      }
+      expect(summary.findings.map(show)).toEqual([]);
+      expect(summary.targets.parse.runs).toBe(INPUTS);
+      for (const t of TARGETS) expect(summary.targets[t].runs, t).toBeGreaterThan(INPUTS / 10);
+    },
+  );
 
   const files = regressionFiles();
   it('has regression inputs', () => {
@@ -88,12 +116,21 @@ describe('fuzzing parse, load, lint, chain and compile', () => {
 
 describe('the hostile parser shapes (test/fuzz/hostile.ts: deep namespace nesting, many entities, wide documents)', () => {
   for (const shape of hostileShapes()) {
-    it(`runs ${shape.name} (${shape.what}) through every target without a crash or a target over ${CPU_LIMIT_MS} ms of CPU`, { timeout: 180_000 }, async () => {
-      const summary = emptySummary();
-      const input = { index: 0, slot: 'app' as const, data: Buffer.from(shape.make()), description: `hostile ${shape.name}` };
-      record(summary, input, await runInput(input, ws));
-      expect(summary.findings.map(show)).toEqual([]);
-      expect(summary.targets.compile.runs).toBe(1);
-    });
+    it(
+      `runs ${shape.name} (${shape.what}) through every target without a crash or a target over ${CPU_LIMIT_MS} ms of CPU`,
+      { timeout: 180_000 },
+      async () => {
+        const summary = emptySummary();
+        const input = {
+          index: 0,
+          slot: 'app' as const,
+          data: Buffer.from(shape.make()),
+          description: `hostile ${shape.name}`,
+        };
+        record(summary, input, await runInput(input, ws));
+        expect(summary.findings.map(show)).toEqual([]);
+        expect(summary.targets.compile.runs).toBe(1);
+      },
+    );
   }
 });

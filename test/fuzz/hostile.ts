@@ -80,21 +80,53 @@ export function hostileShapes(): HostileShape[] {
   for (const saxes of [false, true]) {
     const s = saxes ? '-saxes' : '';
     out.push(
-      { name: `ns-nested-8mib${s}`, what: '9,900 nested elements each declaring a prefix, then prefixed elements to 8 MiB', make: () => nestedNamespaces(9_900, NEAR_CAP, saxes) },
+      {
+        name: `ns-nested-8mib${s}`,
+        what: '9,900 nested elements each declaring a prefix, then prefixed elements to 8 MiB',
+        make: () => nestedNamespaces(9_900, NEAR_CAP, saxes),
+      },
       // Six declarations per level keep more alive while nesting: on the saxes path V8 then pretenures
       // saxes' tag objects (bench/README.md, issue 25), the costliest of these shapes there.
-      { name: `ns-nested-6x-8mib${s}`, what: '9,900 nested elements each declaring six prefixes, then prefixed elements to 8 MiB', make: () => nestedNamespaces(9_900, NEAR_CAP, saxes, 6) },
-      { name: `ns-nested-5mib${s}`, what: '9,000 nested elements each declaring a prefix, then prefixed elements to 5.2 MiB', make: () => nestedNamespaces(9_000, Math.round(5.2 * 1024 * 1024), saxes) },
-      { name: `attributes-100k${s}`, what: 'one element with 100,000 attributes', make: () => attributes(100_000, false, saxes) },
-      { name: `prefixed-attributes-100k${s}`, what: 'one element with 100,000 prefixed attributes', make: () => attributes(100_000, true, saxes) },
-      { name: `siblings-1m${s}`, what: '1,000,000 empty sibling elements (4 MB)', make: () => siblings(1_000_000, saxes) },
+      {
+        name: `ns-nested-6x-8mib${s}`,
+        what: '9,900 nested elements each declaring six prefixes, then prefixed elements to 8 MiB',
+        make: () => nestedNamespaces(9_900, NEAR_CAP, saxes, 6),
+      },
+      {
+        name: `ns-nested-5mib${s}`,
+        what: '9,000 nested elements each declaring a prefix, then prefixed elements to 5.2 MiB',
+        make: () => nestedNamespaces(9_000, Math.round(5.2 * 1024 * 1024), saxes),
+      },
+      {
+        name: `attributes-100k${s}`,
+        what: 'one element with 100,000 attributes',
+        make: () => attributes(100_000, false, saxes),
+      },
+      {
+        name: `prefixed-attributes-100k${s}`,
+        what: 'one element with 100,000 prefixed attributes',
+        make: () => attributes(100_000, true, saxes),
+      },
+      {
+        name: `siblings-1m${s}`,
+        what: '1,000,000 empty sibling elements (4 MB)',
+        make: () => siblings(1_000_000, saxes),
+      },
       { name: `text-7mib${s}`, what: 'one 7 MiB text node', make: () => longText(7 * 1024 * 1024, saxes) },
-      { name: `attribute-value-7mib${s}`, what: 'one 7 MiB attribute value', make: () => longAttribute(7 * 1024 * 1024, saxes) },
+      {
+        name: `attribute-value-7mib${s}`,
+        what: 'one 7 MiB attribute value',
+        make: () => longAttribute(7 * 1024 * 1024, saxes),
+      },
     );
   }
   out.push(
     { name: 'entities-300k', what: '300,000 entity declarations', make: () => entities(300_000, true) },
-    { name: 'entity-chain-200k', what: '200,000 entities, each naming the one before', make: () => entityChain(200_000) },
+    {
+      name: 'entity-chain-200k',
+      what: '200,000 entities, each naming the one before',
+      make: () => entityChain(200_000),
+    },
   );
   return out;
 }

@@ -53,7 +53,8 @@ describe('brute force against the host manager of the served example', () => {
   });
 
   it('the lockout ignores the case of the user name, so DEPLOYER guesses count for deployer', async () => {
-    for (const u of ['deployer', 'Deployer', 'DEPLOYER', 'dePloyer', 'deployeR']) expect((await list(c, `${u}:nope`)).status).toBe(401);
+    for (const u of ['deployer', 'Deployer', 'DEPLOYER', 'dePloyer', 'deployeR'])
+      expect((await list(c, `${u}:nope`)).status).toBe(401);
     expect((await list(c, RIGHT)).status).toBe(401);
   });
 
@@ -79,7 +80,14 @@ describe('brute force against the host manager of the served example', () => {
   });
 
   it('malformed Authorization headers are plain 401s and do not lock the real user out', async () => {
-    for (const h of ['Basic', 'Basic !!!!', 'Basic ' + 'A'.repeat(6000), 'Basic ZGVwbG95ZXI=', 'Digest username="deployer"', 'basic ' + Buffer.from(':').toString('base64')]) {
+    for (const h of [
+      'Basic',
+      'Basic !!!!',
+      'Basic ' + 'A'.repeat(6000),
+      'Basic ZGVwbG95ZXI=',
+      'Digest username="deployer"',
+      'basic ' + Buffer.from(':').toString('base64'),
+    ]) {
       expect((await ask(c.port, '/host-manager/text/list', { headers: { authorization: h } })).status).toBe(401);
     }
     expect((await list(c, RIGHT)).status).toBe(200);
@@ -98,7 +106,9 @@ describe('brute force against the host manager of the served example', () => {
     const noColon = (name: string) => ({ authorization: 'Basic ' + Buffer.from(name).toString('base64') });
     for (let batch = 0; batch < 1001; batch += 50) {
       const names = Array.from({ length: Math.min(50, 1001 - batch) }, (_, i) => `flood-${batch + i}`);
-      const answers = await Promise.all(names.map((n) => ask(c.port, '/host-manager/text/list', { headers: noColon(n) })));
+      const answers = await Promise.all(
+        names.map((n) => ask(c.port, '/host-manager/text/list', { headers: noColon(n) })),
+      );
       expect(answers.every((r) => r.status === 401)).toBe(true);
     }
     expect((await list(c, RIGHT)).status).toBe(401);

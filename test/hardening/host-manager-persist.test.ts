@@ -27,17 +27,24 @@ function hostsOf(xml: string): string[] {
 
 describe('persist under kill -9', () => {
   it('every kill leaves a server.xml that parses and holds the old or the new hosts, and both outcomes occur', async () => {
-    const base = makeBase(serverXml({ storeConfig: true, extraHosts: '      <Host name="a1.example" appBase="a1.example"/>\n' }));
+    const base = makeBase(
+      serverXml({ storeConfig: true, extraHosts: '      <Host name="a1.example" appBase="a1.example"/>\n' }),
+    );
     const file = join(base, 'conf', 'server.xml');
     const seen = { a: 0, b: 0 };
     let rounds = 0;
     try {
       while ((seen.a < 2 || seen.b < 2) && rounds < 40) {
         rounds++;
-        const proc = spawn(process.execPath, ['--import', 'tsx', CHILD, base], { env: { ...process.env, TOLLGATE_PERSIST_CHILD: '1' }, stdio: ['ignore', 'pipe', 'inherit'] });
+        const proc = spawn(process.execPath, ['--import', 'tsx', CHILD, base], {
+          env: { ...process.env, TOLLGATE_PERSIST_CHILD: '1' },
+          stdio: ['ignore', 'pipe', 'inherit'],
+        });
         let persists = 0;
         proc.stdout.on('data', (d: Buffer) => (persists += d.length));
-        const exited = new Promise<NodeJS.Signals | null>((resolve) => proc.once('exit', (_code, signal) => resolve(signal)));
+        const exited = new Promise<NodeJS.Signals | null>((resolve) =>
+          proc.once('exit', (_code, signal) => resolve(signal)),
+        );
         // Wait for a first persist, so the child is inside its loop, then kill it at a random moment of it.
         await new Promise<void>((resolve) => proc.stdout.once('data', () => resolve()));
         await new Promise((r) => setTimeout(r, 3 + Math.floor(Math.random() * 80)));
@@ -56,10 +63,16 @@ describe('persist under kill -9', () => {
       // Every backup is a whole file too (a hard link to a former server.xml).
       const backups = readdirSync(join(base, 'conf')).filter((n) => /^server\.xml\.\d{4}-/.test(n));
       expect(backups.length).toBeGreaterThan(0);
-      for (const b of backups) expect([SET_A, SET_B]).toContainEqual(hostsOf(readFileSync(join(base, 'conf', b), 'utf8')));
+      for (const b of backups)
+        expect([SET_A, SET_B]).toContainEqual(hostsOf(readFileSync(join(base, 'conf', b), 'utf8')));
       // A torn temporary file a kill may leave behind is never what the server reads.
       const reloaded = HostRegistry.fromBase(loadBase({ base }));
-      expect([SET_A, SET_B]).toContainEqual(reloaded.list().map((h) => h.name).sort());
+      expect([SET_A, SET_B]).toContainEqual(
+        reloaded
+          .list()
+          .map((h) => h.name)
+          .sort(),
+      );
     } finally {
       rmSync(base, { recursive: true, force: true });
     }

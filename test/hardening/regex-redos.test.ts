@@ -10,7 +10,12 @@ import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { planBase } from '../../src/plan/index.js';
 import { lintBase } from '../../src/lint/engine.js';
-import { alternativesOf, MAX_ANALYSED_LENGTH, redosVerdict, repeatsUnbounded } from '../../src/lint/rules/regex-redos.js';
+import {
+  alternativesOf,
+  MAX_ANALYSED_LENGTH,
+  redosVerdict,
+  repeatsUnbounded,
+} from '../../src/lint/rules/regex-redos.js';
 import { loadBase } from '../../src/parser/index.js';
 import { translateJavaRegex } from '../../src/filters/java-regex.js';
 
@@ -31,7 +36,9 @@ function base(apps: Record<string, string>): string {
 }
 
 const filter = (cls: string, params: Record<string, string>): string =>
-  `<filter><filter-name>f</filter-name><filter-class>org.apache.catalina.filters.${cls}</filter-class>${Object.entries(params)
+  `<filter><filter-name>f</filter-name><filter-class>org.apache.catalina.filters.${cls}</filter-class>${Object.entries(
+    params,
+  )
     .map(([k, v]) => `<init-param><param-name>${k}</param-name><param-value>${v}</param-value></init-param>`)
     .join('')}</filter><filter-mapping><filter-name>f</filter-name><url-pattern>/*</url-pattern></filter-mapping>`;
 
@@ -42,7 +49,10 @@ const VULNERABLE: [string, Record<string, string>][] = [
   ['RemoteHostFilter', { deny: '([a-z]+\\.)*[a-z]+\\.([a-z]+\\.)*example\\.com' }],
 ];
 const SAFE: [string, Record<string, string>][] = [
-  ['RemoteIpFilter', { internalProxies: '10\\.\\d{1,3}\\.\\d{1,3}\\.\\d{1,3}|192\\.168\\.\\d{1,3}\\.\\d{1,3}|0:0:0:0:0:0:0:1|::1' }],
+  [
+    'RemoteIpFilter',
+    { internalProxies: '10\\.\\d{1,3}\\.\\d{1,3}\\.\\d{1,3}|192\\.168\\.\\d{1,3}\\.\\d{1,3}|0:0:0:0:0:0:0:1|::1' },
+  ],
   ['RemoteAddrFilter', { allow: '127\\.\\d+\\.\\d+\\.\\d+|::1|0:0:0:0:0:0:0:1' }],
   ['RemoteHostFilter', { allow: '.*\\.example\\.com' }],
 ];
@@ -63,14 +73,22 @@ describe('regex-redos', () => {
     }
   });
 
-  it('compile and serve do not run a context with such a pattern (Tomcat starts it; one backtracking request would stop Node\'s only thread)', () => {
+  it("compile and serve do not run a context with such a pattern (Tomcat starts it; one backtracking request would stop Node's only thread)", () => {
     const dir = base({ bad: filter(...VULNERABLE[0]!), good: filter(...SAFE[0]!) });
     const loaded = loadBase({ base: dir });
     expect(planBase(loaded).plans.map((p) => p.contextPath)).toEqual(['/bad', '/good']);
     const unsafe = lintBase(loaded).diagnostics.filter((d) => d.ruleId === 'regex-redos');
     const { plans, skipped } = planBase(loaded, { unsafe });
     expect(plans.map((p) => p.contextPath)).toEqual(['/good']);
-    expect(skipped).toEqual([expect.objectContaining({ contextPath: '/bad', state: 'starts', reason: expect.stringMatching(/tollgate does not run it: webapps\/bad\/WEB-INF\/web\.xml:\d+:\d+: .*(exponential|polynomial)/) })]);
+    expect(skipped).toEqual([
+      expect.objectContaining({
+        contextPath: '/bad',
+        state: 'starts',
+        reason: expect.stringMatching(
+          /tollgate does not run it: webapps\/bad\/WEB-INF\/web\.xml:\d+:\d+: .*(exponential|polynomial)/,
+        ),
+      }),
+    ]);
   });
 
   it("finds Tomcat's own default internalProxies linear", () => {
@@ -88,7 +106,9 @@ describe('regex-redos', () => {
     expect(repeatsUnbounded('^(?:[a]*)$')).toBe(true);
     expect(repeatsUnbounded('^(?:\\d*)$')).toBe(true);
     // The shortcut agrees with recheck on bounded forms of the vulnerable shapes.
-    const { checkSync } = createRequire(import.meta.url)('recheck') as { checkSync: (s: string, f: string) => { status: string } };
+    const { checkSync } = createRequire(import.meta.url)('recheck') as {
+      checkSync: (s: string, f: string) => { status: string };
+    };
     for (const source of ['^(?:(a|a){0,5}b)$', '^(?:(\\d{1,3}|\\d{1,3}\\.){1,4}x)$', '^(?:(a{1,3}){1,3})$']) {
       expect(repeatsUnbounded(source)).toBe(false);
       expect(checkSync(source, '').status).toBe('safe');
@@ -98,7 +118,10 @@ describe('regex-redos', () => {
   it('decides every pattern of a base, however many: no budget shared between patterns, so no verdict depends on the machine or the order of the webapps', () => {
     // Thirty distinct vulnerable patterns: under the old 600 ms budget per process the later ones came out "could not decide in time".
     const apps: Record<string, string> = {};
-    for (let i = 0; i < 30; i++) apps[`bad${String(i).padStart(2, '0')}`] = filter('RemoteAddrFilter', { allow: `10\\.${i}\\.(\\d+|\\d+\\.)+\\d+` });
+    for (let i = 0; i < 30; i++)
+      apps[`bad${String(i).padStart(2, '0')}`] = filter('RemoteAddrFilter', {
+        allow: `10\\.${i}\\.(\\d+|\\d+\\.)+\\d+`,
+      });
     const dir = base(apps);
     const redos = lintBase(loadBase({ base: dir })).diagnostics.filter((d) => d.ruleId === 'regex-redos');
     expect(redos.map((d) => d.span.file.split('/').at(-3))).toEqual(Object.keys(apps).sort());
@@ -116,7 +139,10 @@ describe('regex-redos', () => {
     expect(redosVerdict({ java: hosts, source: t.source, flags: t.flags }).status).toBe('safe');
     const withBad = `${hosts}|(a|a)*b`;
     const u = translateJavaRegex(withBad);
-    expect(redosVerdict({ java: withBad, source: u.source, flags: u.flags })).toMatchObject({ status: 'vulnerable', complexity: { type: 'exponential' } });
+    expect(redosVerdict({ java: withBad, source: u.source, flags: u.flags })).toMatchObject({
+      status: 'vulnerable',
+      complexity: { type: 'exponential' },
+    });
   });
 
   it('reports an alternative too long to analyse as a warning that says so, the same on every machine', () => {
@@ -124,6 +150,9 @@ describe('regex-redos', () => {
     const dir = base({ long: filter('RemoteHostFilter', { allow: long }) });
     const redos = lintBase(loadBase({ base: dir })).diagnostics.filter((d) => d.ruleId === 'regex-redos');
     expect(redos).toHaveLength(1);
-    expect(redos[0]).toMatchObject({ severity: 'warning', message: expect.stringContaining(`over ${MAX_ANALYSED_LENGTH} characters`) });
+    expect(redos[0]).toMatchObject({
+      severity: 'warning',
+      message: expect.stringContaining(`over ${MAX_ANALYSED_LENGTH} characters`),
+    });
   });
 });

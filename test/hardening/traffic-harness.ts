@@ -64,7 +64,11 @@ export interface RawReply {
  * Sends `chunks` on a fresh connection, `gapMs` apart, and collects what
  * comes back until the server closes or `waitMs` passes.
  */
-export function rawRequest(port: number, chunks: string | Buffer | readonly (string | Buffer)[], opts: { waitMs?: number; gapMs?: number } = {}): Promise<RawReply> {
+export function rawRequest(
+  port: number,
+  chunks: string | Buffer | readonly (string | Buffer)[],
+  opts: { waitMs?: number; gapMs?: number } = {},
+): Promise<RawReply> {
   const list = typeof chunks === 'string' || Buffer.isBuffer(chunks) ? [chunks] : chunks;
   const waitMs = opts.waitMs ?? 5000;
   return new Promise((resolve) => {
@@ -82,16 +86,25 @@ export function rawRequest(port: number, chunks: string | Buffer | readonly (str
       const end = text.indexOf('\r\n\r\n');
       const head = end < 0 ? text : text.slice(0, end);
       const m = /^HTTP\/1\.[01] (\d{3})/.exec(head);
-      resolve({ status: m ? Number(m[1]) : null, head, body: end < 0 ? '' : text.slice(end + 4), closed, ms: Date.now() - started });
+      resolve({
+        status: m ? Number(m[1]) : null,
+        head,
+        body: end < 0 ? '' : text.slice(end + 4),
+        closed,
+        ms: Date.now() - started,
+      });
     };
     socket.on('data', (d: Buffer) => received.push(d));
     socket.on('error', () => finish(true));
     socket.on('close', () => finish(true));
     list.forEach((chunk, i) => {
       timers.push(
-        setTimeout(() => {
-          if (!socket.destroyed) socket.write(chunk);
-        }, i * (opts.gapMs ?? 0)),
+        setTimeout(
+          () => {
+            if (!socket.destroyed) socket.write(chunk);
+          },
+          i * (opts.gapMs ?? 0),
+        ),
       );
     });
     timers.push(setTimeout(() => finish(false), waitMs));

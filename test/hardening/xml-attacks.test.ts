@@ -56,7 +56,10 @@ interface Run {
 function cli(args: string[], opts: { during?: () => void; timeoutMs?: number } = {}): Promise<Run> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
-    const child = spawn(process.execPath, ['--import', preload, bin, ...args], { cwd: repo, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', preload, bin, ...args], {
+      cwd: repo,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
@@ -68,7 +71,14 @@ function cli(args: string[], opts: { during?: () => void; timeoutMs?: number } =
       clearTimeout(timer);
       if (poll) clearInterval(poll);
       const rss = /TOLLGATE_MAXRSS_KB=(\d+)/.exec(stderr);
-      resolve({ code, signal, stdout, stderr, maxRssMb: rss ? Number(rss[1]) / 1024 : NaN, ms: performance.now() - started });
+      resolve({
+        code,
+        signal,
+        stdout,
+        stderr,
+        maxRssMb: rss ? Number(rss[1]) / 1024 : NaN,
+        ms: performance.now() - started,
+      });
     });
   });
 }
@@ -139,9 +149,12 @@ describe('external entities are never read', () => {
     let i = 0;
     for (const text of Object.values(a)) files[`webapps/app${i++}/WEB-INF/web.xml`] = text;
     files['conf/web.xml'] = a['general entity, file URL']!;
-    files['conf/server.xml'] = `<?xml version="1.0"?><!DOCTYPE Server [<!ENTITY x SYSTEM "http://127.0.0.1:${port}/server">]><Server port="-1"><Service name="C"><Engine name="C" defaultHost="localhost"><Host name="localhost" appBase="webapps">&x;</Host></Engine></Service></Server>`;
-    files['conf/tomcat-users.xml'] = `<?xml version="1.0"?><!DOCTYPE tomcat-users [<!ENTITY x SYSTEM "file://${fifo}">]><tomcat-users>&x;</tomcat-users>`;
-    files['conf/Catalina/localhost/ctx.xml'] = `<?xml version="1.0"?><!DOCTYPE Context SYSTEM "http://127.0.0.1:${port}/context"><Context docBase="${fifo}"/>`;
+    files['conf/server.xml'] =
+      `<?xml version="1.0"?><!DOCTYPE Server [<!ENTITY x SYSTEM "http://127.0.0.1:${port}/server">]><Server port="-1"><Service name="C"><Engine name="C" defaultHost="localhost"><Host name="localhost" appBase="webapps">&x;</Host></Engine></Service></Server>`;
+    files['conf/tomcat-users.xml'] =
+      `<?xml version="1.0"?><!DOCTYPE tomcat-users [<!ENTITY x SYSTEM "file://${fifo}">]><tomcat-users>&x;</tomcat-users>`;
+    files['conf/Catalina/localhost/ctx.xml'] =
+      `<?xml version="1.0"?><!DOCTYPE Context SYSTEM "http://127.0.0.1:${port}/context"><Context docBase="${fifo}"/>`;
     const dir = base(files);
     const out = join(dir, 'out');
     const runs = [
@@ -168,14 +181,17 @@ describe('external entities are never read', () => {
     for (const text of Object.values(a)) files[`webapps/app${i++}/WEB-INF/web.xml`] = text;
     const dir = base(files);
     const listen = await freePort();
-    const child = spawn(process.execPath, [bin, 'serve', '--base', dir, '--port', String(listen)], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [bin, 'serve', '--base', dir, '--port', String(listen)], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     try {
       let log = '';
       child.stdout.on('data', (d) => (log += d));
       child.stderr.on('data', (d) => (log += d));
       const poll = setInterval(watchFifo, 2);
       const deadline = Date.now() + 20_000;
-      while (!log.includes('listening on') && Date.now() < deadline && child.exitCode === null) await new Promise((r) => setTimeout(r, 20));
+      while (!log.includes('listening on') && Date.now() < deadline && child.exitCode === null)
+        await new Promise((r) => setTimeout(r, 20));
       expect(log).toContain('listening on');
       const root = await fetch(`http://127.0.0.1:${listen}/`);
       expect(root.status).toBe(200);
@@ -192,20 +208,31 @@ describe('external entities are never read', () => {
 
 describe('serve with hostile descriptors (issue 25: a 5,000-deep namespaced web.xml kept serve from listening for 27 s)', () => {
   it('listens, with webapps of the hostile parser shapes of test/fuzz/hostile.ts, and answers', async () => {
-    const shapes = ['ns-nested-8mib-saxes', 'ns-nested-8mib', 'entities-300k', 'entity-chain-200k', 'siblings-1m-saxes', 'prefixed-attributes-100k-saxes'];
+    const shapes = [
+      'ns-nested-8mib-saxes',
+      'ns-nested-8mib',
+      'entities-300k',
+      'entity-chain-200k',
+      'siblings-1m-saxes',
+      'prefixed-attributes-100k-saxes',
+    ];
     const files: Record<string, string> = { 'webapps/ROOT/index.html': 'root' };
-    for (const shape of hostileShapes().filter((h) => shapes.includes(h.name))) files[`webapps/${shape.name}/WEB-INF/web.xml`] = shape.make();
+    for (const shape of hostileShapes().filter((h) => shapes.includes(h.name)))
+      files[`webapps/${shape.name}/WEB-INF/web.xml`] = shape.make();
     const dir = base(files);
     const listen = await freePort();
     const started = Date.now();
-    const child = spawn(process.execPath, [bin, 'serve', '--base', dir, '--port', String(listen)], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [bin, 'serve', '--base', dir, '--port', String(listen)], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     try {
       let log = '';
       child.stdout.on('data', (d) => (log += d));
       child.stderr.on('data', (d) => (log += d));
       // Six 4-8 MiB descriptors, each parsed in under a second of CPU (bench/hostile.ts); generous for a loaded machine.
       const deadline = started + 60_000;
-      while (!log.includes('listening on') && Date.now() < deadline && child.exitCode === null) await new Promise((r) => setTimeout(r, 20));
+      while (!log.includes('listening on') && Date.now() < deadline && child.exitCode === null)
+        await new Promise((r) => setTimeout(r, 20));
       expect(log).toContain('listening on');
       expect((await fetch(`http://127.0.0.1:${listen}/`)).status).toBe(200);
     } finally {
@@ -221,7 +248,8 @@ describe('entity expansion, nesting and size attacks finish fast with a diagnost
     return `<?xml version="1.0"?><!DOCTYPE web-app [${dtd}]><web-app ${WEB_APP}><display-name>&l9;</display-name></web-app>`;
   })();
   const quadratic = `<?xml version="1.0"?><!DOCTYPE web-app [<!ENTITY x "${'a'.repeat(50_000)}">]><web-app ${WEB_APP}><display-name>${'&x;'.repeat(50_000)}</display-name></web-app>`;
-  const deep = (doctype: string): string => `<?xml version="1.0"?>${doctype}<web-app ${WEB_APP}>${'<a>'.repeat(100_000)}${'</a>'.repeat(100_000)}</web-app>`;
+  const deep = (doctype: string): string =>
+    `<?xml version="1.0"?>${doctype}<web-app ${WEB_APP}>${'<a>'.repeat(100_000)}${'</a>'.repeat(100_000)}</web-app>`;
   const filters = (bytes: number): string => {
     const parts = [`<?xml version="1.0"?><web-app ${WEB_APP}>\n`];
     let size = parts[0]!.length;
@@ -236,9 +264,19 @@ describe('entity expansion, nesting and size attacks finish fast with a diagnost
 
   const cases: [string, () => string, string, RegExp][] = [
     ['billion laughs (10^9 expansions in 1 KB)', () => laughs, 'xml-entity-expansion', /64000 entity expansions/],
-    ['quadratic blowup (50,000 references to a 50,000-character entity)', () => quadratic, 'xml-entity-expansion', /JAXP00010004/],
+    [
+      'quadratic blowup (50,000 references to a 50,000-character entity)',
+      () => quadratic,
+      'xml-entity-expansion',
+      /JAXP00010004/,
+    ],
     ['100,000 levels of nesting', () => deep(''), 'xml-deep-nesting', /10000 levels/],
-    ['100,000 levels of nesting behind a DOCTYPE (the parser path that resolved namespaces per open tag)', () => deep('<!DOCTYPE web-app>'), 'xml-deep-nesting', /10000 levels/],
+    [
+      '100,000 levels of nesting behind a DOCTYPE (the parser path that resolved namespaces per open tag)',
+      () => deep('<!DOCTYPE web-app>'),
+      'xml-deep-nesting',
+      /10000 levels/,
+    ],
     ['a 50 MB descriptor of 236,000 filters', () => filters(50 * 1024 * 1024), 'file-too-large', /8\.0 MiB/],
   ];
   for (const [name, make, ruleId, message] of cases) {

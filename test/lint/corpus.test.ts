@@ -16,7 +16,12 @@ import { sharedPath } from '../shared-dir.js';
  */
 const root = sharedPath('corpus', 'real-world');
 const manifest = JSON.parse(readFileSync(join(root, 'manifest.json'), 'utf8')) as {
-  files: { name: string; file: string; tomcat: string; notes: { severity: 'error' | 'warning'; line: number; what: string }[] }[];
+  files: {
+    name: string;
+    file: string;
+    tomcat: string;
+    notes: { severity: 'error' | 'warning'; line: number; what: string }[];
+  }[];
 };
 
 describe('real-world corpus', () => {
@@ -25,12 +30,16 @@ describe('real-world corpus', () => {
       const diagnostics = lintBase(loadInput(join(root, f.file))).diagnostics;
       const near = (line: number) => diagnostics.filter((d) => Math.abs(d.span.line - line) <= 2);
       for (const note of f.notes) {
-        const hits = near(note.line).filter((d) => (note.severity === 'error' ? d.severity === 'error' : d.severity !== 'info'));
+        const hits = near(note.line).filter((d) =>
+          note.severity === 'error' ? d.severity === 'error' : d.severity !== 'info',
+        );
         expect(hits, `note at line ${note.line}: ${note.what}`).not.toEqual([]);
       }
       if (f.tomcat === 'started') {
         const errorLines = f.notes.filter((n) => n.severity === 'error').map((n) => n.line);
-        const unexpected = diagnostics.filter((d) => refusesStart(d) && !errorLines.some((l) => Math.abs(l - d.span.line) <= 2));
+        const unexpected = diagnostics.filter(
+          (d) => refusesStart(d) && !errorLines.some((l) => Math.abs(l - d.span.line) <= 2),
+        );
         expect(unexpected.map((d) => `${d.span.line} ${d.ruleId}: ${d.message}`)).toEqual([]);
       } else {
         expect(diagnostics.some(refusesStart)).toBe(true);

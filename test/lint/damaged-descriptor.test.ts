@@ -6,7 +6,8 @@ afterAll(cleanup);
 const webXml = (body: string): Record<string, string> => ({
   'webapps/x/WEB-INF/web.xml': `<?xml version="1.0"?>\n<web-app xmlns="https://jakarta.ee/xml/ns/jakartaee" version="6.0">\n${body}\n</web-app>\n`,
 });
-const filter = '    <filter-name>f</filter-name>\n    <filter-class>org.apache.catalina.filters.SessionInitializerFilter</filter-class>\n';
+const filter =
+  '    <filter-name>f</filter-name>\n    <filter-class>org.apache.catalina.filters.SessionInitializerFilter</filter-class>\n';
 const mapping = '  <filter-mapping><filter-name>f</filter-name><url-pattern>/*</url-pattern></filter-mapping>';
 
 describe('one root cause, one finding (issue 17)', () => {

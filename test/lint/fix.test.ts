@@ -9,7 +9,10 @@ import { cleanup, tree } from './helpers.js';
 afterAll(cleanup);
 
 /** A file on disk and its SourceFile, as the parser would have decoded it. */
-function file(text: string, encoding: 'utf-8' | 'iso-8859-1' = 'utf-8'): { path: string; files: Map<string, SourceFile> } {
+function file(
+  text: string,
+  encoding: 'utf-8' | 'iso-8859-1' = 'utf-8',
+): { path: string; files: Map<string, SourceFile> } {
   const dir = tree({ 'f.xml': '' });
   const path = join(dir, 'f.xml');
   writeFileSync(path, Buffer.from(text, encoding === 'utf-8' ? 'utf8' : 'latin1'));
@@ -24,7 +27,10 @@ function fixing(path: string, ...edits: [number, number, string][]): Diagnostic 
 describe('applyFixes', () => {
   it('applies non-overlapping fixes and leaves an overlapping one for the next pass', () => {
     const { path, files } = file('<a>one two three</a>');
-    const r = applyFixes([fixing(path, [3, 6, 'ONE']), fixing(path, [4, 10, 'xx']), fixing(path, [11, 16, 'THREE'])], files);
+    const r = applyFixes(
+      [fixing(path, [3, 6, 'ONE']), fixing(path, [4, 10, 'xx']), fixing(path, [11, 16, 'THREE'])],
+      files,
+    );
     expect(r.fixed).toBe(2);
     expect(readFileSync(path, 'utf8')).toBe('<a>ONE two THREE</a>');
   });
@@ -43,7 +49,7 @@ describe('applyFixes', () => {
     expect(readFileSync(path, 'utf8')).toBe('<a>yx</a>');
   });
 
-  it('does not write a character the file\'s encoding cannot hold', () => {
+  it("does not write a character the file's encoding cannot hold", () => {
     const { path, files } = file('<a>caf\u00e9</a>', 'iso-8859-1');
     const r = applyFixes([fixing(path, [3, 7, '\u20ac'])], files);
     expect(r.fixed).toBe(0);

@@ -21,17 +21,34 @@ afterEach(() => {
 
 function input(): FormatInput {
   rule.meta.benchmarks = ['cis-tomcat-10.1:3.1', 'stig-tomcat:V-222951'];
-  const dir = tree({ 'conf/server.xml': '<Server port="8005" shutdown="SHUTDOWN"><Service name="C"><Engine name="C" defaultHost="localhost"><Host name="localhost" appBase="webapps"/></Engine></Service></Server>\n' });
+  const dir = tree({
+    'conf/server.xml':
+      '<Server port="8005" shutdown="SHUTDOWN"><Service name="C"><Engine name="C" defaultHost="localhost"><Host name="localhost" appBase="webapps"/></Engine></Service></Server>\n',
+  });
   const r = lintBase(loadInput(dir));
   expect(r.diagnostics.map((d) => d.ruleId)).toContain('shutdown-port-default');
-  return { diagnostics: r.diagnostics, files: r.files, lintedFiles: [...r.files.keys()], cwd: dir, repoRoot: dir, color: false, version: '0.1.0' };
+  return {
+    diagnostics: r.diagnostics,
+    files: r.files,
+    lintedFiles: [...r.files.keys()],
+    cwd: dir,
+    repoRoot: dir,
+    color: false,
+    version: '0.1.0',
+  };
 }
 
-describe('every format shows the benchmark controls a finding\'s rule decides', () => {
+describe("every format shows the benchmark controls a finding's rule decides", () => {
   it('SARIF tags the rule with them', () => {
-    const log = JSON.parse(formatSarif(input())) as { runs: { tool: { driver: { rules: { id: string; properties: { tags: string[] } }[] } } }[] };
+    const log = JSON.parse(formatSarif(input())) as {
+      runs: { tool: { driver: { rules: { id: string; properties: { tags: string[] } }[] } } }[];
+    };
     const rules = log.runs[0]!.tool.driver.rules;
-    expect(rules.find((r) => r.id === 'shutdown-port-default')!.properties.tags).toEqual(['security', 'cis-tomcat-10.1:3.1', 'stig-tomcat:V-222951']);
+    expect(rules.find((r) => r.id === 'shutdown-port-default')!.properties.tags).toEqual([
+      'security',
+      'cis-tomcat-10.1:3.1',
+      'stig-tomcat:V-222951',
+    ]);
     // A rule without controls keeps its tags as they were.
     expect(rules.find((r) => r.id === 'cors-any-origin')!.properties.tags).toEqual(['security']);
   });
@@ -40,7 +57,8 @@ describe('every format shows the benchmark controls a finding\'s rule decides', 
     const [file] = JSON.parse(formatJson(input())) as { messages: { ruleId: string; benchmarks?: string[] }[] }[];
     const message = file!.messages.find((m) => m.ruleId === 'shutdown-port-default')!;
     expect(message.benchmarks).toEqual(['cis-tomcat-10.1:3.1', 'stig-tomcat:V-222951']);
-    for (const m of file!.messages.filter((m) => !ruleById(m.ruleId)?.meta.benchmarks)) expect(m).not.toHaveProperty('benchmarks');
+    for (const m of file!.messages.filter((m) => !ruleById(m.ruleId)?.meta.benchmarks))
+      expect(m).not.toHaveProperty('benchmarks');
   });
 
   it('stylish and GitHub annotations name them after the rule id', () => {

@@ -6,7 +6,9 @@ export const HARDENED = join(import.meta.dirname, '..', 'fixtures', 'hardening',
 
 /** The name of an id in /etc/passwd or /etc/group (the file rules compare names). */
 function nameOf(file: string, id: number): string {
-  const line = readFileSync(file, 'utf8').split('\n').find((l) => l.split(':')[2] === String(id));
+  const line = readFileSync(file, 'utf8')
+    .split('\n')
+    .find((l) => l.split(':')[2] === String(id));
   return line ? line.split(':')[0]! : String(id);
 }
 
@@ -39,4 +41,3 @@ export function hardenedCopy(): { dir: string; accounts: ReturnType<typeof ownAc
   walk(dir);
   return { dir, accounts };
 }
-

@@ -34,13 +34,19 @@ export function lintFiles(files: Record<string, string>, opts: LintOptions = {})
 
 /** A web.xml with the given body, as an application of a minimal base. */
 export function app(body: string, version = '6.0'): Record<string, string> {
-  return { 'webapps/app/WEB-INF/web.xml': `<?xml version="1.0" encoding="UTF-8"?>\n<web-app xmlns="https://jakarta.ee/xml/ns/jakartaee" version="${version}">\n${body}\n</web-app>\n` };
+  return {
+    'webapps/app/WEB-INF/web.xml': `<?xml version="1.0" encoding="UTF-8"?>\n<web-app xmlns="https://jakarta.ee/xml/ns/jakartaee" version="${version}">\n${body}\n</web-app>\n`,
+  };
 }
 
 /** A <filter> with init-params, mapped to /*. */
 export function filter(name: string, simpleClass: string, params: Record<string, string> = {}, mapped = true): string {
-  const ps = Object.entries(params).map(([k, v]) => `    <init-param><param-name>${k}</param-name><param-value>${v}</param-value></init-param>`).join('\n');
-  const mapping = mapped ? `\n  <filter-mapping><filter-name>${name}</filter-name><url-pattern>/*</url-pattern></filter-mapping>` : '';
+  const ps = Object.entries(params)
+    .map(([k, v]) => `    <init-param><param-name>${k}</param-name><param-value>${v}</param-value></init-param>`)
+    .join('\n');
+  const mapping = mapped
+    ? `\n  <filter-mapping><filter-name>${name}</filter-name><url-pattern>/*</url-pattern></filter-mapping>`
+    : '';
   return `  <filter>\n    <filter-name>${name}</filter-name>\n    <filter-class>org.apache.catalina.filters.${simpleClass}</filter-class>\n${ps}\n  </filter>${mapping}`;
 }
 

@@ -7,7 +7,7 @@ const file = (text: string): SourceFile => ({ path: '/x.xml', text, encoding: 'u
 describe('lineText', () => {
   it('gives every line of LF, CRLF, CR and mixed texts as splitting on line breaks does', () => {
     let seed = 7;
-    const rnd = (n: number): number => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) % n);
+    const rnd = (n: number): number => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) % n;
     const pieces = ['a', 'bc', ' ', '\n', '\r\n', '\r', '<x/>', '\n\n', '\r\r\n'];
     for (let run = 0; run < 500; run++) {
       let text = '';
@@ -15,7 +15,9 @@ describe('lineText', () => {
       const lines = text.split(/\r\n|\r|\n/);
       const source = file(text);
       for (let line = 0; line <= lines.length + 1; line++) {
-        expect(lineText(source, line), JSON.stringify({ text, line })).toBe(line >= 1 ? (lines[line - 1] ?? null) : null);
+        expect(lineText(source, line), JSON.stringify({ text, line })).toBe(
+          line >= 1 ? (lines[line - 1] ?? null) : null,
+        );
       }
     }
   });

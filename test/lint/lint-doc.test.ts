@@ -9,7 +9,9 @@ describe('docs/lint.md', () => {
   it('lists every rule with its default severity and a link to its page', () => {
     const missing = RULES.filter((r) => {
       const row = doc.split('\n').find((l) => l.startsWith(`| [\`${r.meta.id}\`](rules/${r.meta.id}.md) |`));
-      return !row || !row.includes(`| ${r.meta.defaultSeverity}`) || (r.meta.fixable === true) !== /\| yes \|/.test(row);
+      return (
+        !row || !row.includes(`| ${r.meta.defaultSeverity}`) || (r.meta.fixable === true) !== /\| yes \|/.test(row)
+      );
     });
     expect(missing.map((r) => r.meta.id)).toEqual([]);
   });

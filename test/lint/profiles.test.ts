@@ -9,7 +9,15 @@ import { cleanup, lintFiles, patchRuleMeta, tree } from './helpers.js';
 
 afterAll(cleanup);
 
-const meta = (extra: Partial<RuleMeta>): RuleMeta => ({ id: 'x', description: 'x', defaultSeverity: 'warning', effect: 'weakens', reason: 'x.', category: 'security', ...extra });
+const meta = (extra: Partial<RuleMeta>): RuleMeta => ({
+  id: 'x',
+  description: 'x',
+  defaultSeverity: 'warning',
+  effect: 'weakens',
+  reason: 'x.',
+  category: 'security',
+  ...extra,
+});
 
 describe('profileLevel', () => {
   it('runs a rule without profile metadata at its reported severities in every profile', () => {
@@ -31,7 +39,10 @@ describe('profileLevel', () => {
   });
 });
 
-const SHUTDOWN = { 'conf/server.xml': '<Server port="8005" shutdown="SHUTDOWN"><Service name="C"><Engine name="C" defaultHost="localhost"><Host name="localhost" appBase="webapps"/></Engine></Service></Server>\n' };
+const SHUTDOWN = {
+  'conf/server.xml':
+    '<Server port="8005" shutdown="SHUTDOWN"><Service name="C"><Engine name="C" defaultHost="localhost"><Host name="localhost" appBase="webapps"/></Engine></Service></Server>\n',
+};
 
 describe('the engine under a profile', () => {
   const rule = ruleById('shutdown-port-default')!;
@@ -42,8 +53,12 @@ describe('the engine under a profile', () => {
   });
 
   it('leaves out in recommended a rule a profile turns off, and reports it in the benchmark profile at the level it names', () => {
-    restore = patchRuleMeta(rule.meta.id, { profiles: { recommended: 'off', stig: 'error' }, benchmarks: ['stig-tomcat:V-222951'] });
-    const of = (profile?: 'recommended' | 'cis' | 'stig') => lintFiles(SHUTDOWN, profile ? { profile } : {}).filter((d) => d.ruleId === rule.meta.id);
+    restore = patchRuleMeta(rule.meta.id, {
+      profiles: { recommended: 'off', stig: 'error' },
+      benchmarks: ['stig-tomcat:V-222951'],
+    });
+    const of = (profile?: 'recommended' | 'cis' | 'stig') =>
+      lintFiles(SHUTDOWN, profile ? { profile } : {}).filter((d) => d.ruleId === rule.meta.id);
     expect(of()).toEqual([]);
     expect(of('recommended')).toEqual([]);
     expect(of('stig').map((d) => d.severity)).toEqual(['error']);
@@ -53,7 +68,11 @@ describe('the engine under a profile', () => {
 
   it('lets --rule levels win over the profile', () => {
     restore = patchRuleMeta(rule.meta.id, { profiles: { recommended: 'off' } });
-    expect(lintFiles(SHUTDOWN, { ruleLevels: { 'shutdown-port-default': 'info' } }).filter((d) => d.ruleId === rule.meta.id).map((d) => d.severity)).toEqual(['info']);
+    expect(
+      lintFiles(SHUTDOWN, { ruleLevels: { 'shutdown-port-default': 'info' } })
+        .filter((d) => d.ruleId === rule.meta.id)
+        .map((d) => d.severity),
+    ).toEqual(['info']);
   });
 });
 
@@ -89,7 +108,6 @@ describe('tollgate lint --profile and the profile key', () => {
       restore();
     }
   });
-
 });
 
 describe('the recommended profile on what Tomcat ships', () => {
@@ -97,7 +115,10 @@ describe('the recommended profile on what Tomcat ships', () => {
   // port closed, as Debian ships it: sensible defaults, so the benchmarks' extra hardening (HSTS, secure
   // cookies, CONFIDENTIAL transport, a Throwable error page) belongs to --profile cis|stig, not here.
   const stock = (): Record<string, string> => ({
-    'conf/web.xml': readFileSync(join(import.meta.dirname, '..', 'fuzz', 'seeds', 'real-world', 'tomcat-10.1.x-conf-web', 'web.xml'), 'utf8'),
+    'conf/web.xml': readFileSync(
+      join(import.meta.dirname, '..', 'fuzz', 'seeds', 'real-world', 'tomcat-10.1.x-conf-web', 'web.xml'),
+      'utf8',
+    ),
     'conf/server.xml':
       '<Server port="-1" shutdown="SHUTDOWN"><Listener className="org.apache.catalina.core.JreMemoryLeakPreventionListener"/><Service name="Catalina"><Connector port="8080" protocol="HTTP/1.1" connectionTimeout="20000" redirectPort="8443"/><Engine name="Catalina" defaultHost="localhost"><Host name="localhost" appBase="webapps" unpackWARs="true" autoDeploy="true"><Valve className="org.apache.catalina.valves.AccessLogValve" directory="logs" prefix="localhost_access_log" suffix=".txt" pattern="%h %l %u %t &quot;%r&quot; %s %b"/></Host></Engine></Service></Server>\n',
   });

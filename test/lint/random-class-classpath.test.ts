@@ -9,22 +9,35 @@ afterAll(cleanup);
  * test/conformance/lint-agreement.conformance.test.ts); tollgate said only that it could not check.
  */
 describe('randomClass outside the JDK and Tomcat', () => {
-  const param = (diagnostics: ReturnType<typeof lintFiles>) => diagnostics.filter((d) => d.ruleId === 'filter-param-invalid');
+  const param = (diagnostics: ReturnType<typeof lintFiles>) =>
+    diagnostics.filter((d) => d.ruleId === 'filter-param-invalid');
 
-  it.each(['CsrfPreventionFilter', 'RestCsrfPreventionFilter'])('%s: an error when the base has no lib/*.jar (one finding, not the warning beside it)', (cls) => {
-    const found = param(lintFiles(app(filter('c', cls, { randomClass: 'com.example.NoSuchRandom' }))));
-    expect(found.map((d) => d.severity)).toEqual(['error']);
-    expect(found[0]!.message).toContain('not on the stock Tomcat class path');
-  });
+  it.each(['CsrfPreventionFilter', 'RestCsrfPreventionFilter'])(
+    '%s: an error when the base has no lib/*.jar (one finding, not the warning beside it)',
+    (cls) => {
+      const found = param(lintFiles(app(filter('c', cls, { randomClass: 'com.example.NoSuchRandom' }))));
+      expect(found.map((d) => d.severity)).toEqual(['error']);
+      expect(found[0]!.message).toContain('not on the stock Tomcat class path');
+    },
+  );
 
   it('only the warning that tollgate cannot check when lib/ holds jars the class may come from', () => {
-    const found = param(lintFiles({ ...app(filter('c', 'RestCsrfPreventionFilter', { randomClass: 'com.example.FastRandom' })), 'lib/fast-random.jar': 'PK' }));
+    const found = param(
+      lintFiles({
+        ...app(filter('c', 'RestCsrfPreventionFilter', { randomClass: 'com.example.FastRandom' })),
+        'lib/fast-random.jar': 'PK',
+      }),
+    );
     expect(found.map((d) => d.severity)).toEqual(['warning']);
     expect(found[0]!.message).toContain('tollgate cannot check');
   });
 
   it('JDK classes are judged by validation alone: java.util.Random starts, java.lang.String does not', () => {
     expect(param(lintFiles(app(filter('c', 'CsrfPreventionFilter', { randomClass: 'java.util.Random' }))))).toEqual([]);
-    expect(param(lintFiles(app(filter('c', 'CsrfPreventionFilter', { randomClass: 'java.lang.String' })))).map((d) => d.severity)).toEqual(['error']);
+    expect(
+      param(lintFiles(app(filter('c', 'CsrfPreventionFilter', { randomClass: 'java.lang.String' })))).map(
+        (d) => d.severity,
+      ),
+    ).toEqual(['error']);
   });
 });

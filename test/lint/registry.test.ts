@@ -30,7 +30,9 @@ describe('the rule registry', () => {
   it('has one rule per id, each in the file named after it', () => {
     const ids = RULES.map((r) => r.meta.id);
     expect(new Set(ids).size).toBe(ids.length);
-    const files = readdirSync(join(src, 'lint', 'rules')).filter((f) => f.endsWith('.ts') && !['index.ts', 'util.ts', 'chain-order.ts', 'users.ts', 'webapp.ts'].includes(f));
+    const files = readdirSync(join(src, 'lint', 'rules')).filter(
+      (f) => f.endsWith('.ts') && !['index.ts', 'util.ts', 'chain-order.ts', 'users.ts', 'webapp.ts'].includes(f),
+    );
     expect(files.map((f) => f.slice(0, -3)).sort()).toEqual([...ids].sort());
   });
 });

@@ -11,7 +11,13 @@ afterAll(cleanup);
 
 describe('every rule has a failing and a passing case', () => {
   it('covers every registered rule except base-unreadable (a CLI usage error, tested there); the hardening rules have theirs in test/fixtures/hardening/rules (web.xml, tomcat-users.xml) and hardening-cases.ts (the container)', () => {
-    const missing = RULES.map((r) => r.meta.id).filter((id) => !(id in RULE_CASES) && !HARDENING_APP_CASE_IDS.has(id) && !HARDENING_CASE_IDS.has(id) && id !== 'base-unreadable');
+    const missing = RULES.map((r) => r.meta.id).filter(
+      (id) =>
+        !(id in RULE_CASES) &&
+        !HARDENING_APP_CASE_IDS.has(id) &&
+        !HARDENING_CASE_IDS.has(id) &&
+        id !== 'base-unreadable',
+    );
     expect(missing).toEqual([]);
   });
   for (const [id, { fail, pass }] of Object.entries(RULE_CASES)) {
@@ -40,9 +46,12 @@ describe('the further failing configurations observed on Tomcat (MORE_FAILS)', (
 
 describe('filter-never-mapped across the defaults', () => {
   it('counts a conf/web.xml mapping for a filter web.xml.default defines, since Tomcat reads the two as one descriptor', () => {
-    const descriptor = (body: string) => `<?xml version="1.0"?>\n<web-app xmlns="https://jakarta.ee/xml/ns/jakartaee" version="6.0">\n${body}\n</web-app>\n`;
+    const descriptor = (body: string) =>
+      `<?xml version="1.0"?>\n<web-app xmlns="https://jakarta.ee/xml/ns/jakartaee" version="6.0">\n${body}\n</web-app>\n`;
     const files = {
-      'conf/web.xml': descriptor('<filter-mapping><filter-name>h</filter-name><url-pattern>/*</url-pattern></filter-mapping>'),
+      'conf/web.xml': descriptor(
+        '<filter-mapping><filter-name>h</filter-name><url-pattern>/*</url-pattern></filter-mapping>',
+      ),
       'conf/Catalina/localhost/web.xml.default': descriptor(filter('h', 'WebdavFixFilter', {}, false)),
       ...app(''),
     };
@@ -54,10 +63,14 @@ describe('filter-never-mapped across the defaults', () => {
 
 describe('mappings belong to the definition they resolve to, not to every filter of that name', () => {
   it('csrf-not-covering-all sees that one application maps its CsrfPreventionFilter to /admin/* although another maps a same-named one to /*', () => {
-    const webXml = (body: string) => `<?xml version="1.0"?>\n<web-app xmlns="https://jakarta.ee/xml/ns/jakartaee" version="6.0">\n${body}\n</web-app>\n`;
+    const webXml = (body: string) =>
+      `<?xml version="1.0"?>\n<web-app xmlns="https://jakarta.ee/xml/ns/jakartaee" version="6.0">\n${body}\n</web-app>\n`;
     const found = lintFiles({
       'webapps/a/WEB-INF/web.xml': webXml(filter('csrf', 'CsrfPreventionFilter')),
-      'webapps/b/WEB-INF/web.xml': webXml(filter('csrf', 'CsrfPreventionFilter', {}, false) + '<filter-mapping><filter-name>csrf</filter-name><url-pattern>/admin/*</url-pattern></filter-mapping>'),
+      'webapps/b/WEB-INF/web.xml': webXml(
+        filter('csrf', 'CsrfPreventionFilter', {}, false) +
+          '<filter-mapping><filter-name>csrf</filter-name><url-pattern>/admin/*</url-pattern></filter-mapping>',
+      ),
     });
     const hits = found.filter((d) => d.ruleId === 'csrf-not-covering-all');
     expect(hits.map((d) => d.span.file.replace(/.*webapps\//, ''))).toEqual(['b/WEB-INF/web.xml']);
@@ -65,8 +78,15 @@ describe('mappings belong to the definition they resolve to, not to every filter
 });
 
 describe('unknown-filter-class against what Tomcat 10.1 did with each class', () => {
-  const observed = (JSON.parse(readFileSync(join(import.meta.dirname, '..', 'fixtures', 'tomcat-observed', 'filter-class.json'), 'utf8')) as { observed: { class: string; started: boolean }[] }).observed;
-  const mapped = (cls: string) => app(`<filter><filter-name>f</filter-name><filter-class>${cls}</filter-class></filter><filter-mapping><filter-name>f</filter-name><url-pattern>/*</url-pattern></filter-mapping>`);
+  const observed = (
+    JSON.parse(
+      readFileSync(join(import.meta.dirname, '..', 'fixtures', 'tomcat-observed', 'filter-class.json'), 'utf8'),
+    ) as { observed: { class: string; started: boolean }[] }
+  ).observed;
+  const mapped = (cls: string) =>
+    app(
+      `<filter><filter-name>f</filter-name><filter-class>${cls}</filter-class></filter><filter-mapping><filter-name>f</filter-name><url-pattern>/*</url-pattern></filter-mapping>`,
+    );
   for (const o of observed) {
     it(`${o.class}: Tomcat ${o.started ? 'started' : 'refused'} the application, lint ${o.started ? 'is silent' : 'reports an error'}`, () => {
       const errors = lintFiles(mapped(o.class)).filter((d) => d.severity === 'error');
@@ -76,9 +96,15 @@ describe('unknown-filter-class against what Tomcat 10.1 did with each class', ()
 
   it('proposes the one filter a misspelt or wrongly packaged name means, and leaves application classes alone', () => {
     const found = (cls: string) => lintFiles(mapped(cls)).filter((d) => d.ruleId === 'unknown-filter-class');
-    expect(found('org.apache.catalina.filters.corsfilter')[0]!.fix?.[0]?.text).toBe('org.apache.catalina.filters.CorsFilter');
-    expect(found('org.vendor.container.filters.RemoteIpFiltr')[0]!.fix?.[0]?.text).toBe('org.vendor.container.filters.RemoteIpFilter');
-    expect(found('org.apache.tomcat.filters.ExpiresFilter')[0]!.fix?.[0]?.text).toBe('org.apache.catalina.filters.ExpiresFilter');
+    expect(found('org.apache.catalina.filters.corsfilter')[0]!.fix?.[0]?.text).toBe(
+      'org.apache.catalina.filters.CorsFilter',
+    );
+    expect(found('org.vendor.container.filters.RemoteIpFiltr')[0]!.fix?.[0]?.text).toBe(
+      'org.vendor.container.filters.RemoteIpFilter',
+    );
+    expect(found('org.apache.tomcat.filters.ExpiresFilter')[0]!.fix?.[0]?.text).toBe(
+      'org.apache.catalina.filters.ExpiresFilter',
+    );
     expect(found('org.apache.catalina.filters.RemoteFilter')[0]!.fix).toBeUndefined();
     expect(found('com.example.filters.CorsFilter')).toEqual([]);
     expect(found('org.ebaysf.web.cors.CORSFilter')).toEqual([]);
@@ -89,7 +115,8 @@ describe('rest-csrf-not-covering weighs url-patterns by their shapes', () => {
   const servlets = (...patterns: string[]) =>
     `<servlet><servlet-name>api</servlet-name><servlet-class>com.example.Api</servlet-class></servlet><servlet-mapping><servlet-name>api</servlet-name>${patterns.map((p) => `<url-pattern>${p}</url-pattern>`).join('')}</servlet-mapping>`;
   const mapped = (...targets: string[]) =>
-    filter('r', 'RestCsrfPreventionFilter', {}, false) + `<filter-mapping><filter-name>r</filter-name>${targets.map((t) => (t.startsWith('name:') ? `<servlet-name>${t.slice(5)}</servlet-name>` : `<url-pattern>${t}</url-pattern>`)).join('')}</filter-mapping>`;
+    filter('r', 'RestCsrfPreventionFilter', {}, false) +
+    `<filter-mapping><filter-name>r</filter-name>${targets.map((t) => (t.startsWith('name:') ? `<servlet-name>${t.slice(5)}</servlet-name>` : `<url-pattern>${t}</url-pattern>`)).join('')}</filter-mapping>`;
   const found = (body: string) => lintFiles(app(body)).filter((d) => d.ruleId === 'rest-csrf-not-covering');
   it('a prefix covers the prefixes under it and exact paths in it, not its parent', () => {
     expect(found(servlets('/api/v1/*', '/api/login') + mapped('/api/*'))).toEqual([]);

@@ -13,7 +13,15 @@ describe('stylish code frames on long lines', () => {
       message: 'bad',
       span: { file: file.path, line: 2, column, endLine: 2, endColumn: column + 6, offset: 0, endOffset: 0 },
     }));
-    const out = formatStylish({ diagnostics: findings, files: new Map([[file.path, file]]), lintedFiles: [file.path], cwd: '/b', repoRoot: '/b', color: false, version: '0.0.0' });
+    const out = formatStylish({
+      diagnostics: findings,
+      files: new Map([[file.path, file]]),
+      lintedFiles: [file.path],
+      cwd: '/b',
+      repoRoot: '/b',
+      color: false,
+      version: '0.0.0',
+    });
     const lines = out.split('\n');
     const frame = lines.find((l) => l.includes('NEEDLE'))!;
     const caret = lines[lines.indexOf(frame) + 1]!;

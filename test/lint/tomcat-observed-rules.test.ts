@@ -13,9 +13,10 @@ import { disagreement, observedBlock, readRecordings, verdictsOf } from '../conf
 const rec = readRecordings();
 const fixtures = failFixtures();
 const recorded = new Map(rec.fixtures.map((o) => [`${o.rule}/${o.n}`, o]));
-const RERUN = (id: string) => `record it with: npx tsx scripts/observe-rules.ts --only ${id} && npx tsx scripts/severity-doc.ts --rules`;
+const RERUN = (id: string) =>
+  `record it with: npx tsx scripts/observe-rules.ts --only ${id} && npx tsx scripts/severity-doc.ts --rules`;
 
-describe('what Tomcat 10.1 did with every rule\'s failing fixture', () => {
+describe("what Tomcat 10.1 did with every rule's failing fixture", () => {
   it('was recorded on a Tomcat 10.1, with the date', () => {
     expect(rec.tomcat).toMatch(/^Apache Tomcat\/10\.1\.\d+/);
     expect(rec.date).toMatch(/^\d{4}-\d{2}-\d{2}$/);
@@ -23,11 +24,19 @@ describe('what Tomcat 10.1 did with every rule\'s failing fixture', () => {
 
   it('every rule but base-unreadable (a CLI usage error) and those NOT_DEPLOYED names (each with its reason) has failing fixtures, and every fixture a recording of its current files', () => {
     const withFixtures = new Set(fixtures.map((f) => f.rule));
-    expect(RULES.map((r) => r.meta.id).filter((id) => !withFixtures.has(id) && id !== 'base-unreadable' && !NOT_DEPLOYED.has(id))).toEqual([]);
+    expect(
+      RULES.map((r) => r.meta.id).filter(
+        (id) => !withFixtures.has(id) && id !== 'base-unreadable' && !NOT_DEPLOYED.has(id),
+      ),
+    ).toEqual([]);
     for (const [id, why] of NOT_DEPLOYED) expect(ruleById(id) && why.length > 40, id).toBe(true);
-    const stale = fixtures.filter((f) => recorded.get(`${f.rule}/${f.n}`)?.hash !== fixtureHash(f)).map((f) => `${f.rule}/${f.n}: ${RERUN(f.rule)}`);
+    const stale = fixtures
+      .filter((f) => recorded.get(`${f.rule}/${f.n}`)?.hash !== fixtureHash(f))
+      .map((f) => `${f.rule}/${f.n}: ${RERUN(f.rule)}`);
     expect(stale).toEqual([]);
-    const gone = rec.fixtures.filter((o) => !fixtures.some((f) => f.rule === o.rule && f.n === o.n)).map((o) => `${o.rule}/${o.n}`);
+    const gone = rec.fixtures
+      .filter((o) => !fixtures.some((f) => f.rule === o.rule && f.n === o.n))
+      .map((o) => `${o.rule}/${o.n}`);
     expect(gone).toEqual([]);
   });
 
@@ -42,11 +51,16 @@ describe('what Tomcat 10.1 did with every rule\'s failing fixture', () => {
   }
 
   it('every rule page shows what was observed (npx tsx scripts/severity-doc.ts --rules writes it)', () => {
-    const drifted = RULES.map((r) => r.meta.id).filter((id) => !readFileSync(join(import.meta.dirname, '..', '..', 'docs', 'rules', `${id}.md`), 'utf8').includes(observedBlock(id, rec)));
+    const drifted = RULES.map((r) => r.meta.id).filter(
+      (id) =>
+        !readFileSync(join(import.meta.dirname, '..', '..', 'docs', 'rules', `${id}.md`), 'utf8').includes(
+          observedBlock(id, rec),
+        ),
+    );
     expect(drifted).toEqual([]);
   });
 
-  it('a rule about tollgate\'s own reading says it is not a statement about Tomcat', () => {
+  it("a rule about tollgate's own reading says it is not a statement about Tomcat", () => {
     const id = RULES.find((r) => r.meta.effect === 'tollgate')!.meta.id;
     expect(ruleById(id)!.meta.effect).toBe('tollgate');
     expect(observedBlock(id, rec)).toContain('Not a statement about Tomcat');

@@ -38,15 +38,21 @@ describe('lint errors agree with what Tomcat 10.1 refused to start', () => {
       const disagreements: string[] = [];
       for (const { host, context } of contextsOf(base)) {
         const label = context.path === '' ? '/' : context.path;
-        const own = new Set([context.webXml?.file, context.tomcatWebXml?.file].filter((f): f is string => f !== undefined));
-        const defaults = new Set([base.globalWebXml?.file, host.webXmlDefault?.file].filter((f): f is string => f !== undefined));
+        const own = new Set(
+          [context.webXml?.file, context.tomcatWebXml?.file].filter((f): f is string => f !== undefined),
+        );
+        const defaults = new Set(
+          [base.globalWebXml?.file, host.webXmlDefault?.file].filter((f): f is string => f !== undefined),
+        );
         const ownErrors = errors.filter((d) => own.has(d.span.file));
         const key = `${scenario} ${label}`;
         if (failed.has(label) || failed.has(context.path)) {
           const any = ownErrors.length > 0 || errors.some((d) => defaults.has(d.span.file));
           if (!any) disagreements.push(`${key}: Tomcat refused it, lint reports no error`);
         } else if (ownErrors.length > 0) {
-          disagreements.push(`${key}: Tomcat started it, lint reports ${ownErrors.map((d) => `${d.ruleId} at line ${d.span.line}`).join(', ')}`);
+          disagreements.push(
+            `${key}: Tomcat started it, lint reports ${ownErrors.map((d) => `${d.ruleId} at line ${d.span.line}`).join(', ')}`,
+          );
         }
       }
       const known = Object.keys(KNOWN).filter((k) => k.startsWith(scenario + ' '));

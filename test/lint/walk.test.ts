@@ -13,24 +13,38 @@ import { cleanup, filter, tree } from './helpers.js';
  */
 afterAll(cleanup);
 
-const webXml = (body: string, version = '6.0'): string => `<?xml version="1.0" encoding="UTF-8"?>\n<web-app xmlns="https://jakarta.ee/xml/ns/jakartaee" version="${version}">\n${body}\n</web-app>\n`;
+const webXml = (body: string, version = '6.0'): string =>
+  `<?xml version="1.0" encoding="UTF-8"?>\n<web-app xmlns="https://jakarta.ee/xml/ns/jakartaee" version="${version}">\n${body}\n</web-app>\n`;
 
-const defaultServlet = '<servlet><servlet-name>default</servlet-name><servlet-class>org.apache.catalina.servlets.DefaultServlet</servlet-class></servlet><servlet-mapping><servlet-name>default</servlet-name><url-pattern>/</url-pattern></servlet-mapping>';
-const cors = (origins: string): string => filter('cors', 'CorsFilter', { 'cors.allowed.origins': origins, 'cors.allowed.headers': '*' });
+const defaultServlet =
+  '<servlet><servlet-name>default</servlet-name><servlet-class>org.apache.catalina.servlets.DefaultServlet</servlet-class></servlet><servlet-mapping><servlet-name>default</servlet-name><url-pattern>/</url-pattern></servlet-mapping>';
+const cors = (origins: string): string =>
+  filter('cors', 'CorsFilter', { 'cors.allowed.origins': origins, 'cors.allowed.headers': '*' });
 const chainOrder = `${filter('addr', 'RemoteAddrFilter', { allow: '::1' })}\n${filter('ip', 'RemoteIpFilter')}`;
 
 function findings(files: Record<string, string>, opts = {}): string[] {
   const dir = tree(files);
-  return lintBase(loadInput(dir), opts).diagnostics.map((d) => `${d.ruleId} ${relative(dir, d.span.file)}:${d.span.line}:${d.span.column}`);
+  return lintBase(loadInput(dir), opts).diagnostics.map(
+    (d) => `${d.ruleId} ${relative(dir, d.span.file)}:${d.span.line}:${d.span.column}`,
+  );
 }
 
 describe('the one walk of the base', () => {
   const files = {
-    'conf/web.xml': webXml(`${defaultServlet}\n${filter('headers', 'HttpHeaderSecurityFilter', { hstsEnabled: 'false' })}`),
-    'webapps/a/WEB-INF/web.xml': webXml(`${cors('*')}\n${chainOrder}\n  <filter-mapping><filter-name>cors</filter-name><url-pattern>/api*</url-pattern><dispatcher>REQUST</dispatcher></filter-mapping>`, '7.0'),
-    'webapps/b/WEB-INF/web.xml': webXml(`${cors('*')}\n${filter('headers', 'HttpHeaderSecurityFilter', { hstsMaxAgeSeconds: '0' })}\n${filter('more', 'HttpHeaderSecurityFilter')}`),
+    'conf/web.xml': webXml(
+      `${defaultServlet}\n${filter('headers', 'HttpHeaderSecurityFilter', { hstsEnabled: 'false' })}`,
+    ),
+    'webapps/a/WEB-INF/web.xml': webXml(
+      `${cors('*')}\n${chainOrder}\n  <filter-mapping><filter-name>cors</filter-name><url-pattern>/api*</url-pattern><dispatcher>REQUST</dispatcher></filter-mapping>`,
+      '7.0',
+    ),
+    'webapps/b/WEB-INF/web.xml': webXml(
+      `${cors('*')}\n${filter('headers', 'HttpHeaderSecurityFilter', { hstsMaxAgeSeconds: '0' })}\n${filter('more', 'HttpHeaderSecurityFilter')}`,
+    ),
     // RemoteIpFilter after RemoteAddrFilter again: reported once per pair of names, in the first application.
-    'webapps/c/WEB-INF/web.xml': webXml(`${filter('cors', 'CorsFilter', { 'cors.allowed.origins': 'http://localhost' }, false)}\n${chainOrder}\n${filter('dump', 'RequestDumperFilter')}`),
+    'webapps/c/WEB-INF/web.xml': webXml(
+      `${filter('cors', 'CorsFilter', { 'cors.allowed.origins': 'http://localhost' }, false)}\n${chainOrder}\n${filter('dump', 'RequestDumperFilter')}`,
+    ),
   };
 
   it('reports what each rule finds in every application, in position order', () => {
@@ -39,7 +53,13 @@ describe('the one walk of the base', () => {
 
   it('gives every rule the same findings whichever other rules are off', () => {
     const all = findings(files);
-    for (const off of ['filter-never-mapped', 'remote-ip-after-address-filter', 'header-filter-overridden', 'unusual-url-pattern', 'cors-any-origin']) {
+    for (const off of [
+      'filter-never-mapped',
+      'remote-ip-after-address-filter',
+      'header-filter-overridden',
+      'unusual-url-pattern',
+      'cors-any-origin',
+    ]) {
       expect(findings(files, { ruleLevels: { [off]: 'off' } })).toEqual(all.filter((f) => !f.startsWith(`${off} `)));
     }
   });

@@ -8,9 +8,22 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMessageConnection, StreamMessageReader, StreamMessageWriter, type MessageConnection } from 'vscode-jsonrpc/node';
+import {
+  createMessageConnection,
+  StreamMessageReader,
+  StreamMessageWriter,
+  type MessageConnection,
+} from 'vscode-jsonrpc/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import type { CodeAction, CompletionItem, Diagnostic, Hover, Location, PublishDiagnosticsParams, TextEdit } from 'vscode-languageserver-protocol';
+import type {
+  CodeAction,
+  CompletionItem,
+  Diagnostic,
+  Hover,
+  Location,
+  PublishDiagnosticsParams,
+  TextEdit,
+} from 'vscode-languageserver-protocol';
 
 const repo = join(import.meta.dirname, '..', '..');
 
@@ -67,8 +80,15 @@ function applyEdits(text: string, edits: TextEdit[]): string {
 }
 
 let version = 1;
-const open = (path: string, text: string): void => void client.sendNotification('textDocument/didOpen', { textDocument: { uri: uriOf(path), languageId: 'xml', version: version++, text } });
-const change = (path: string, text: string): void => void client.sendNotification('textDocument/didChange', { textDocument: { uri: uriOf(path), version: version++ }, contentChanges: [{ text }] });
+const open = (path: string, text: string): void =>
+  void client.sendNotification('textDocument/didOpen', {
+    textDocument: { uri: uriOf(path), languageId: 'xml', version: version++, text },
+  });
+const change = (path: string, text: string): void =>
+  void client.sendNotification('textDocument/didChange', {
+    textDocument: { uri: uriOf(path), version: version++ },
+    contentChanges: [{ text }],
+  });
 
 beforeAll(async () => {
   base = mkdtempSync(join(tmpdir(), 'tg-lsp-'));
@@ -76,7 +96,9 @@ beforeAll(async () => {
   mkdirSync(join(base, 'webapps', 'app', 'WEB-INF'), { recursive: true });
   writeFileSync(join(base, 'conf', 'web.xml'), GLOBAL);
   writeFileSync(join(base, 'webapps', 'app', 'WEB-INF', 'web.xml'), BROKEN);
-  child = spawn(process.execPath, [join(repo, 'bin', 'tollgate.js'), 'lsp', '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'] });
+  child = spawn(process.execPath, [join(repo, 'bin', 'tollgate.js'), 'lsp', '--stdio'], {
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
   client = createMessageConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
   client.onNotification('textDocument/publishDiagnostics', (p: PublishDiagnosticsParams) => {
@@ -113,7 +135,11 @@ describe('tollgate lsp over stdio', () => {
   });
 
   it('hovers a filter class with its parameters, a parameter with its meaning and default, and a mapping with its chain', async () => {
-    const at = (line: number, character: number) => client.sendRequest<Hover | null>('textDocument/hover', { textDocument: { uri: uriOf(app()) }, position: { line, character } });
+    const at = (line: number, character: number) =>
+      client.sendRequest<Hover | null>('textDocument/hover', {
+        textDocument: { uri: uriOf(app()) },
+        position: { line, character },
+      });
     expect(JSON.stringify((await at(4, 40))!.contents)).toContain('cors.preflight.maxage');
     expect(JSON.stringify((await at(6, 32))!.contents)).toMatch(/Allowed origins/);
     const chain = JSON.stringify((await at(8, 68))!.contents);
@@ -125,36 +151,73 @@ describe('tollgate lsp over stdio', () => {
     /** Completion where `marker` ends in `text`. */
     const complete = (text: string, marker: string) => {
       change(app(), text);
-      const position = TextDocument.create('file:///x', 'xml', 0, text).positionAt(text.indexOf(marker) + marker.length);
-      return client.sendRequest<CompletionItem[]>('textDocument/completion', { textDocument: { uri: uriOf(app()) }, position });
+      const position = TextDocument.create('file:///x', 'xml', 0, text).positionAt(
+        text.indexOf(marker) + marker.length,
+      );
+      return client.sendRequest<CompletionItem[]>('textDocument/completion', {
+        textDocument: { uri: uriOf(app()) },
+        position,
+      });
     };
-    const names = await complete(BROKEN.replace('<param-name>cors.allowed.origin</param-name>', '<param-name></param-name>'), '<init-param><param-name>');
+    const names = await complete(
+      BROKEN.replace('<param-name>cors.allowed.origin</param-name>', '<param-name></param-name>'),
+      '<init-param><param-name>',
+    );
     expect(names.map((c) => c.label)).toContain('cors.preflight.maxage');
     expect(names.map((c) => c.label)).not.toContain('cors.allowed.origins');
-    const dispatchers = await complete(BROKEN.replace('<url-pattern>/api/*</url-pattern></filter-mapping>', '<url-pattern>/api/*</url-pattern><dispatcher></dispatcher></filter-mapping>'), '<dispatcher>');
+    const dispatchers = await complete(
+      BROKEN.replace(
+        '<url-pattern>/api/*</url-pattern></filter-mapping>',
+        '<url-pattern>/api/*</url-pattern><dispatcher></dispatcher></filter-mapping>',
+      ),
+      '<dispatcher>',
+    );
     expect(dispatchers.map((c) => c.label)).toEqual(['REQUEST', 'FORWARD', 'INCLUDE', 'ERROR', 'ASYNC']);
-    const filterNames = await complete(BROKEN.replace('<filter-mapping><filter-name>headers</filter-name>', '<filter-mapping><filter-name></filter-name>'), '</filter-mapping>\n  <filter-mapping><filter-name>');
+    const filterNames = await complete(
+      BROKEN.replace(
+        '<filter-mapping><filter-name>headers</filter-name>',
+        '<filter-mapping><filter-name></filter-name>',
+      ),
+      '</filter-mapping>\n  <filter-mapping><filter-name>',
+    );
     expect(filterNames.map((c) => c.label).sort()).toEqual(['cors', 'headers']);
     change(app(), BROKEN);
   });
 
   it('goes from a mapping to its filter, in the same file and in conf/web.xml', async () => {
-    const def = (line: number, character: number) => client.sendRequest<Location | null>('textDocument/definition', { textDocument: { uri: uriOf(app()) }, position: { line, character } });
-    expect(await def(8, 32)).toEqual({ uri: uriOf(app()), range: { start: { line: 2, character: 2 }, end: { line: 7, character: 11 } } });
+    const def = (line: number, character: number) =>
+      client.sendRequest<Location | null>('textDocument/definition', {
+        textDocument: { uri: uriOf(app()) },
+        position: { line, character },
+      });
+    expect(await def(8, 32)).toEqual({
+      uri: uriOf(app()),
+      range: { start: { line: 2, character: 2 }, end: { line: 7, character: 11 } },
+    });
     expect((await def(9, 32))!.uri).toBe(uriOf(join(base, 'conf', 'web.xml')));
   });
 
   it('offers the fix and a suppression as quick fixes; the fix applies cleanly and the finding clears', async () => {
     await diagnosticsAfter(uriOf(app()), () => change(app(), BROKEN));
-    const actions = await client.sendRequest<CodeAction[]>('textDocument/codeAction', { textDocument: { uri: uriOf(app()) }, range: { start: { line: 5, character: 0 }, end: { line: 5, character: 0 } }, context: { diagnostics: [] } });
+    const actions = await client.sendRequest<CodeAction[]>('textDocument/codeAction', {
+      textDocument: { uri: uriOf(app()) },
+      range: { start: { line: 5, character: 0 }, end: { line: 5, character: 0 } },
+      context: { diagnostics: [] },
+    });
     const suppress = actions.find((a) => a.title === 'Suppress filter-param-unknown for this line')!;
-    expect(suppress.edit!.changes![uriOf(app())]![0]!.newText).toBe('    <!-- tollgate-disable-next-line filter-param-unknown :: reason -->\n');
+    expect(suppress.edit!.changes![uriOf(app())]![0]!.newText).toBe(
+      '    <!-- tollgate-disable-next-line filter-param-unknown :: reason -->\n',
+    );
     const fix = actions.find((a) => a.title.startsWith('Fix:'))!;
     const fixed = applyEdits(BROKEN, fix.edit!.changes![uriOf(app())]!);
-    expect(fixed).toContain('<param-name>cors.allowed.origins</param-name><param-value>https://app.example.com</param-value></init-param>\n    <init-param><param-name>cors.allowed.origins</param-name>');
+    expect(fixed).toContain(
+      '<param-name>cors.allowed.origins</param-name><param-value>https://app.example.com</param-value></init-param>\n    <init-param><param-name>cors.allowed.origins</param-name>',
+    );
     const after = await diagnosticsAfter(uriOf(app()), () => change(app(), fixed));
     expect(after.map((d) => d.code)).not.toContain('filter-param-unknown');
-    const suppressed = await diagnosticsAfter(uriOf(app()), () => change(app(), applyEdits(BROKEN, suppress.edit!.changes![uriOf(app())]!)));
+    const suppressed = await diagnosticsAfter(uriOf(app()), () =>
+      change(app(), applyEdits(BROKEN, suppress.edit!.changes![uriOf(app())]!)),
+    );
     expect(suppressed.map((d) => d.code)).not.toContain('filter-param-unknown');
   });
 
@@ -172,7 +235,9 @@ describe('tollgate lsp over stdio', () => {
   });
 
   it('keeps answering after half-typed XML, a 10 MB file, a binary file and a file outside any base', async () => {
-    const half = await diagnosticsAfter(uriOf(app()), () => change(app(), BROKEN.slice(0, BROKEN.indexOf('<param-value>'))));
+    const half = await diagnosticsAfter(uriOf(app()), () =>
+      change(app(), BROKEN.slice(0, BROKEN.indexOf('<param-value>'))),
+    );
     expect(half.some((d) => d.code === 'xml-malformed')).toBe(true);
     const outside = mkdtempSync(join(tmpdir(), 'tg-lsp-lone-'));
     try {
@@ -181,12 +246,22 @@ describe('tollgate lsp over stdio', () => {
       const bigDiags = await diagnosticsAfter(uriOf(big), () => open(big, bigText));
       expect(bigDiags.map((d) => d.code)).toContain('file-too-large');
       const binary = join(outside, 'server.xml');
-      const binDiags = await diagnosticsAfter(uriOf(binary), () => open(binary, '\u0000\u0001\u0002PK\u0003\u0004 not xml'));
+      const binDiags = await diagnosticsAfter(uriOf(binary), () =>
+        open(binary, '\u0000\u0001\u0002PK\u0003\u0004 not xml'),
+      );
       expect(binDiags.length).toBeGreaterThan(0);
       const lone = join(outside, 'tomcat-users.xml');
-      const loneDiags = await diagnosticsAfter(uriOf(lone), () => open(lone, '<tomcat-users><user username="tomcat" password="tomcat" roles="manager-gui,manager-script"/></tomcat-users>'));
+      const loneDiags = await diagnosticsAfter(uriOf(lone), () =>
+        open(
+          lone,
+          '<tomcat-users><user username="tomcat" password="tomcat" roles="manager-gui,manager-script"/></tomcat-users>',
+        ),
+      );
       expect(Array.isArray(loneDiags)).toBe(true);
-      const h = await client.sendRequest<Hover | null>('textDocument/hover', { textDocument: { uri: uriOf(binary) }, position: { line: 0, character: 3 } });
+      const h = await client.sendRequest<Hover | null>('textDocument/hover', {
+        textDocument: { uri: uriOf(binary) },
+        position: { line: 0, character: 3 },
+      });
       expect(h).toBeNull();
     } finally {
       rmSync(outside, { recursive: true, force: true });

@@ -15,7 +15,9 @@ function nvim(): string {
     execFileSync('nvim', ['--version'], { stdio: 'ignore' });
     return 'nvim';
   } catch {
-    throw new Error('nvim is not installed: apt-get install neovim (.ci/run does) to run the editor test of docs/editors.md');
+    throw new Error(
+      'nvim is not installed: apt-get install neovim (.ci/run does) to run the editor test of docs/editors.md',
+    );
   }
 }
 
@@ -40,7 +42,14 @@ describe('Neovim (headless) with tollgate lsp', () => {
       );
       const out = join(base, 'diagnostics.txt');
       const r = spawnSync(nvim(), ['--headless', '--clean', '-u', join(import.meta.dirname, 'nvim-attach.lua')], {
-        env: { ...process.env, TG_FILE: file, TG_OUT: out, TG_ROOT: base, TG_NODE: process.execPath, TG_BIN: join(repo, 'bin', 'tollgate.js') },
+        env: {
+          ...process.env,
+          TG_FILE: file,
+          TG_OUT: out,
+          TG_ROOT: base,
+          TG_NODE: process.execPath,
+          TG_BIN: join(repo, 'bin', 'tollgate.js'),
+        },
         timeout: 60_000,
         encoding: 'utf8',
       });

@@ -2,7 +2,14 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { loadBase, parseContextName, parseJavaProperties, parseServerXml, parseTomcatUsers, resolveProperties } from '../../src/parser/index.js';
+import {
+  loadBase,
+  parseContextName,
+  parseJavaProperties,
+  parseServerXml,
+  parseTomcatUsers,
+  resolveProperties,
+} from '../../src/parser/index.js';
 
 const dirs: string[] = [];
 function tree(files: Record<string, string>): string {
@@ -74,10 +81,12 @@ describe('loadBase', () => {
 
   it('keeps reading the base when one file is broken', () => {
     const base = tree({
-      'conf/server.xml': '<Server><Service><Engine name="Catalina" defaultHost="localhost"><Host name="localhost" appBase="webapps"/></Engine></Service></Server>',
+      'conf/server.xml':
+        '<Server><Service><Engine name="Catalina" defaultHost="localhost"><Host name="localhost" appBase="webapps"/></Engine></Service></Server>',
       'conf/tomcat-users.xml': 'not xml',
       'webapps/broken/WEB-INF/web.xml': '<web-app><filter>',
-      'webapps/good/WEB-INF/web.xml': '<web-app><filter><filter-name>f</filter-name><filter-class>a.B</filter-class></filter></web-app>',
+      'webapps/good/WEB-INF/web.xml':
+        '<web-app><filter><filter-name>f</filter-name><filter-class>a.B</filter-class></filter></web-app>',
     });
     const b = loadBase({ base });
     const ctx = Object.fromEntries(b.hosts[0]!.contexts.map((c) => [c.path, c]));
@@ -94,7 +103,8 @@ describe('loadBase', () => {
 
   it('reads users from the UserDatabase pathname', () => {
     const base = tree({
-      'conf/server.xml': '<Server><GlobalNamingResources><Resource name="UserDatabase" type="org.apache.catalina.UserDatabase" pathname="conf/users-alt.xml"/></GlobalNamingResources></Server>',
+      'conf/server.xml':
+        '<Server><GlobalNamingResources><Resource name="UserDatabase" type="org.apache.catalina.UserDatabase" pathname="conf/users-alt.xml"/></GlobalNamingResources></Server>',
       'conf/users-alt.xml': '<tomcat-users><user username="u" password="p" roles="admin-script"/></tomcat-users>',
     });
     expect(loadBase({ base }).users!.users[0]!.username.value).toBe('u');
@@ -116,13 +126,18 @@ describe('properties in server.xml', () => {
   });
 
   it('parses catalina.properties with continuations and escapes', () => {
-    expect(parseJavaProperties('a=1\nb = two \\\n  parts\n# c=3\nd:\\u0041')).toEqual({ a: '1', b: 'two parts', d: 'A' });
+    expect(parseJavaProperties('a=1\nb = two \\\n  parts\n# c=3\nd:\\u0041')).toEqual({
+      a: '1',
+      b: 'two parts',
+      d: 'A',
+    });
   });
 });
 
 describe('tomcat-users.xml', () => {
   it('splits roles with their own spans', () => {
-    const text = '<tomcat-users xmlns="http://tomcat.apache.org/xml"><user username="a" password="p" roles="admin-gui, admin-script"/></tomcat-users>';
+    const text =
+      '<tomcat-users xmlns="http://tomcat.apache.org/xml"><user username="a" password="p" roles="admin-gui, admin-script"/></tomcat-users>';
     const { users } = parseTomcatUsers(text, 'u.xml');
     const roles = users!.users[0]!.roles;
     expect(roles.map((r) => r.value)).toEqual(['admin-gui', 'admin-script']);

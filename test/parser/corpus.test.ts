@@ -8,7 +8,11 @@ import { sharedPath } from '../shared-dir.js';
 const root = sharedPath('corpus', 'real-world');
 const files = readdirSync(root, { withFileTypes: true })
   .filter((d) => d.isDirectory())
-  .flatMap((d) => readdirSync(join(root, d.name)).filter((f) => f.endsWith('.xml')).map((f) => join(d.name, f)));
+  .flatMap((d) =>
+    readdirSync(join(root, d.name))
+      .filter((f) => f.endsWith('.xml'))
+      .map((f) => join(d.name, f)),
+  );
 const props = { 'catalina.base': '/srv/tomcat', 'catalina.home': '/usr/share/tomcat10' };
 
 describe('real-world corpus through the parser', () => {

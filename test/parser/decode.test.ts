@@ -2,11 +2,19 @@ import { describe, expect, it } from 'vitest';
 import { decodeXml, encodeSource, parseWebXml } from '../../src/parser/index.js';
 
 const declared = (encoding: string, ...body: (string | number[])[]): Buffer =>
-  Buffer.concat([Buffer.from(`<?xml version="1.0" encoding="${encoding}"?>\n`), ...body.map((b) => (typeof b === 'string' ? Buffer.from(b, 'latin1') : Buffer.from(b)))]);
+  Buffer.concat([
+    Buffer.from(`<?xml version="1.0" encoding="${encoding}"?>\n`),
+    ...body.map((b) => (typeof b === 'string' ? Buffer.from(b, 'latin1') : Buffer.from(b))),
+  ]);
 
 describe('decoding the bytes of a descriptor as a Java XML parser does', () => {
   it('reads windows-1252 quotes and the euro sign (Node 20 alone would give C1 controls)', () => {
-    const bytes = declared('windows-1252', '<web-app><display-name>', [0x93, 0x80, 0x20, 0x35, 0x94], '</display-name></web-app>');
+    const bytes = declared(
+      'windows-1252',
+      '<web-app><display-name>',
+      [0x93, 0x80, 0x20, 0x35, 0x94],
+      '</display-name></web-app>',
+    );
     const { source, diagnostics } = decodeXml(bytes, 'w.xml');
     expect(diagnostics).toEqual([]);
     expect(source.encoding).toBe('windows-1252');
@@ -39,7 +47,10 @@ describe('decoding the bytes of a descriptor as a Java XML parser does', () => {
       ['<?xml version="1.0" encoding="latin1"?>', 'iso-8859-1'],
     ];
     for (const [decl, encoding] of cases) {
-      const { source } = decodeXml(Buffer.concat([Buffer.from(decl, 'latin1'), Buffer.from('<a>'), Buffer.from([0xe9]), Buffer.from('</a>')]), 'd.xml');
+      const { source } = decodeXml(
+        Buffer.concat([Buffer.from(decl, 'latin1'), Buffer.from('<a>'), Buffer.from([0xe9]), Buffer.from('</a>')]),
+        'd.xml',
+      );
       expect(source.encoding, decl).toBe(encoding);
       expect(source.text.endsWith(encoding === 'utf-8' ? '<a>\ufffd</a>' : '<a>\u00e9</a>'), decl).toBe(true);
     }
@@ -80,7 +91,14 @@ describe('decoding the bytes of a descriptor as a Java XML parser does', () => {
   });
 
   it('reports invalid UTF-8 and keeps reading with replacement characters', () => {
-    const r = parseWebXml(Buffer.concat([Buffer.from('<web-app><display-name>'), Buffer.from([0xe9]), Buffer.from('</display-name></web-app>')]), 'w');
+    const r = parseWebXml(
+      Buffer.concat([
+        Buffer.from('<web-app><display-name>'),
+        Buffer.from([0xe9]),
+        Buffer.from('</display-name></web-app>'),
+      ]),
+      'w',
+    );
     expect(r.diagnostics.map((d) => d.ruleId)).toEqual(['xml-encoding']);
     expect(r.source.text).toContain('\ufffd');
     expect(r.webXml).not.toBeNull();

@@ -25,7 +25,6 @@ function compare(input: string | Uint8Array, file: string): void {
   }
 }
 
-
 const TYPICAL = `<?xml version="1.0" encoding="UTF-8"?>
 <!-- head -->
 <web-app xmlns="https://jakarta.ee/xml/ns/jakartaee" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"
@@ -59,7 +58,7 @@ const TYPICAL = `<?xml version="1.0" encoding="UTF-8"?>
 `;
 
 describe('parseWebXml without the tree', () => {
-  it('gives the tree path\'s model, diagnostics and comments for every XML file of the tests, examples and corpus', () => {
+  it("gives the tree path's model, diagnostics and comments for every XML file of the tests, examples and corpus", () => {
     const files = [...repoXmlFiles(), ...['/etc/tomcat10/web.xml'].filter((f) => existsSync(f))];
     expect(files.length).toBeGreaterThan(100);
     for (const f of files) compare(readFileSync(f), f);
@@ -92,17 +91,45 @@ describe('parseWebXml without the tree', () => {
   });
 
   it('replaces a ${name} that character references spell, as Tomcat does after parsing', () => {
-    const text = '<web-app><context-param><param-name>p</param-name><param-value>&#36;{catalina.base}/$&#123;app.name}</param-value></context-param></web-app>';
+    const text =
+      '<web-app><context-param><param-name>p</param-name><param-value>&#36;{catalina.base}/$&#123;app.name}</param-value></context-param></web-app>';
     expect(parseWebXml(text, 'r.xml', PROPERTIES).webXml!.contextParams[0]!.value.value).toBe('/srv/base/shop');
   });
 
   it('agrees with the tree path on generated and mutated descriptors', () => {
-    const names = fc.constantFrom('filter', 'filter-name', 'filter-class', 'init-param', 'param-name', 'param-value', 'filter-mapping', 'url-pattern', 'servlet', 'servlet-name', 'welcome-file-list', 'welcome-file', 'session-config', 'session-timeout', 'context-param', 'error-page', 'location', 'x:filter', 'request-character-encoding');
+    const names = fc.constantFrom(
+      'filter',
+      'filter-name',
+      'filter-class',
+      'init-param',
+      'param-name',
+      'param-value',
+      'filter-mapping',
+      'url-pattern',
+      'servlet',
+      'servlet-name',
+      'welcome-file-list',
+      'welcome-file',
+      'session-config',
+      'session-timeout',
+      'context-param',
+      'error-page',
+      'location',
+      'x:filter',
+      'request-character-encoding',
+    );
     type Node = { name: string; children: (Node | string)[] };
     const { node } = fc.letrec<{ node: Node }>((tie) => ({
       node: fc.record({
         name: names,
-        children: fc.array(fc.oneof({ maxDepth: 4 }, fc.constantFrom('', ' a ', 'v', '\n  ', '${catalina.base}', '<!-- c -->', '\u00a0b\u2003', ' \u00a0 '), tie('node')), { maxLength: 4 }),
+        children: fc.array(
+          fc.oneof(
+            { maxDepth: 4 },
+            fc.constantFrom('', ' a ', 'v', '\n  ', '${catalina.base}', '<!-- c -->', '\u00a0b\u2003', ' \u00a0 '),
+            tie('node'),
+          ),
+          { maxLength: 4 },
+        ),
       }),
     }));
     const render = (n: Node | string): string => {
@@ -111,14 +138,19 @@ describe('parseWebXml without the tree', () => {
     };
     const mutation = fc.tuple(fc.nat(), fc.constantFrom('<', '>', '&', '-', '/', ' ', '\n', '<!--', '-->', ''));
     fc.assert(
-      fc.property(fc.constantFrom('web-app', 'web-fragment', 'j:web-app'), fc.array(node, { maxLength: 4 }), fc.array(mutation, { maxLength: 2 }), (root, children, muts) => {
-        let text = `<${root} xmlns="https://jakarta.ee/xml/ns/jakartaee" xmlns:x="urn:x" xmlns:j="urn:j">${children.map(render).join('\n')}</${root}>`;
-        for (const [at, s] of muts) {
-          const i = at % (text.length + 1);
-          text = text.slice(0, i) + s + text.slice(i);
-        }
-        compare(text, 'g.xml');
-      }),
+      fc.property(
+        fc.constantFrom('web-app', 'web-fragment', 'j:web-app'),
+        fc.array(node, { maxLength: 4 }),
+        fc.array(mutation, { maxLength: 2 }),
+        (root, children, muts) => {
+          let text = `<${root} xmlns="https://jakarta.ee/xml/ns/jakartaee" xmlns:x="urn:x" xmlns:j="urn:j">${children.map(render).join('\n')}</${root}>`;
+          for (const [at, s] of muts) {
+            const i = at % (text.length + 1);
+            text = text.slice(0, i) + s + text.slice(i);
+          }
+          compare(text, 'g.xml');
+        },
+      ),
       { numRuns: 1500 },
     );
   });

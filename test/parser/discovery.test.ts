@@ -22,7 +22,8 @@ afterEach(() => {
 const app = (name: string) => `<web-app><display-name>${name}</display-name></web-app>`;
 const server = (hostAttrs: string) =>
   `<Server><Service name="Catalina"><Engine name="Catalina" defaultHost="localhost"><Host name="localhost" ${hostAttrs}/></Engine></Service></Server>`;
-const contexts = (b: CatalinaBase): Record<string, LoadedContext> => Object.fromEntries(b.hosts[0]!.contexts.map((c) => [c.path, c]));
+const contexts = (b: CatalinaBase): Record<string, LoadedContext> =>
+  Object.fromEntries(b.hosts[0]!.contexts.map((c) => [c.path, c]));
 
 describe('context names (ContextName)', () => {
   it('puts ROOT in front of an empty or version-only name', () => {
@@ -32,14 +33,20 @@ describe('context names (ContextName)', () => {
 
   it('accepts only names whose path is already normalised', () => {
     for (const ok of ['', '/a', '/a/b', '/.git', '/a..b', '/a/']) expect(isContextPathValid(ok), ok).toBe(true);
-    for (const bad of ['//a', '/a//b', '/a/./b', '/a/../b', '/a/..', '/a/.', '/a\\b']) expect(isContextPathValid(bad), bad).toBe(false);
+    for (const bad of ['//a', '/a//b', '/a/./b', '/a/../b', '/a/..', '/a/.', '/a\\b'])
+      expect(isContextPathValid(bad), bad).toBe(false);
   });
 });
 
 describe('HostConfig discovery rules', () => {
   it('names an app directory and its descriptors as path.join does, whatever form the appBase is written in', () => {
     // other/ exists so that other/../webapps also names webapps for the file system (an absolute appBase is not normalised first).
-    const files = { 'webapps/shop/WEB-INF/web.xml': app('shop'), 'webapps/shop/WEB-INF/tomcat-web.xml': app('tw'), 'webapps/shop/META-INF/context.xml': '<Context/>', 'other/.keep': '' };
+    const files = {
+      'webapps/shop/WEB-INF/web.xml': app('shop'),
+      'webapps/shop/WEB-INF/tomcat-web.xml': app('tw'),
+      'webapps/shop/META-INF/context.xml': '<Context/>',
+      'other/.keep': '',
+    };
     for (const appBase of ['webapps', 'webapps/', './webapps//', 'other/../webapps']) {
       const base = tree({ ...files, 'conf/server.xml': server(`appBase="${appBase}"`) });
       for (const written of [appBase, `${base}/${appBase}`]) {
@@ -82,9 +89,16 @@ describe('HostConfig discovery rules', () => {
   });
 
   it('lists a context file pointing at an external WAR without reading it', () => {
-    const base = tree({ 'conf/Catalina/localhost/legacy.xml': '<Context docBase="${catalina.base}/wars/legacy.war"/>', 'wars/legacy.war': 'PK' });
+    const base = tree({
+      'conf/Catalina/localhost/legacy.xml': '<Context docBase="${catalina.base}/wars/legacy.war"/>',
+      'wars/legacy.war': 'PK',
+    });
     const b = loadBase({ base });
-    expect(contexts(b)['/legacy']).toMatchObject({ source: 'context-file', webXml: null, docBase: join(base, 'wars', 'legacy.war') });
+    expect(contexts(b)['/legacy']).toMatchObject({
+      source: 'context-file',
+      webXml: null,
+      docBase: join(base, 'wars', 'legacy.war'),
+    });
     expect(b.diagnostics.map((d) => d.ruleId)).toContain('war-not-read');
   });
 
@@ -127,15 +141,28 @@ describe('HostConfig discovery rules', () => {
     const files = { 'webapps/shop.war': 'PK', 'webapps/shop/WEB-INF/web.xml': app('expanded') };
     const unpacked = contexts(loadBase({ base: tree({ ...files, 'conf/server.xml': server('appBase="webapps"') }) }));
     expect(unpacked['/shop']!.webXml).not.toBeNull();
-    const packed = contexts(loadBase({ base: tree({ ...files, 'conf/server.xml': server('appBase="webapps" unpackWARs="false"') }) }));
+    const packed = contexts(
+      loadBase({ base: tree({ ...files, 'conf/server.xml': server('appBase="webapps" unpackWARs="false"') }) }),
+    );
     expect(packed['/shop']).toMatchObject({ webXml: null });
     expect(packed['/shop']!.docBase.endsWith('shop.war')).toBe(true);
   });
 
   it('deploys nothing from appBase when both deployOnStartup and autoDeploy are false', () => {
-    const files = { 'webapps/app/WEB-INF/web.xml': app('app'), 'conf/Catalina/localhost/x.xml': '<Context docBase="/srv/x"/>' };
-    expect(contexts(loadBase({ base: tree({ ...files, 'conf/server.xml': server('deployOnStartup="false" autoDeploy="false"') }) }))).toEqual({});
-    expect(Object.keys(contexts(loadBase({ base: tree({ ...files, 'conf/server.xml': server('deployOnStartup="false"') }) }))).sort()).toEqual(['/app', '/x']);
+    const files = {
+      'webapps/app/WEB-INF/web.xml': app('app'),
+      'conf/Catalina/localhost/x.xml': '<Context docBase="/srv/x"/>',
+    };
+    expect(
+      contexts(
+        loadBase({ base: tree({ ...files, 'conf/server.xml': server('deployOnStartup="false" autoDeploy="false"') }) }),
+      ),
+    ).toEqual({});
+    expect(
+      Object.keys(
+        contexts(loadBase({ base: tree({ ...files, 'conf/server.xml': server('deployOnStartup="false"') }) })),
+      ).sort(),
+    ).toEqual(['/app', '/x']);
   });
 
   it('treats ROOT##2.xml and a ##2.xml descriptor as the same context, and an upper-case .XML as a descriptor', () => {
@@ -145,7 +172,10 @@ describe('HostConfig discovery rules', () => {
       'webapps/ROOT##2/index.html': '',
     });
     const c = loadBase({ base }).hosts[0]!.contexts;
-    expect(c.map((x) => [x.path, x.version, x.source])).toEqual([['', '2', 'context-file'], ['/API', '', 'context-file']]);
+    expect(c.map((x) => [x.path, x.version, x.source])).toEqual([
+      ['', '2', 'context-file'],
+      ['/API', '', 'context-file'],
+    ]);
   });
 
   it('follows a symbolic link to an application directory in appBase', () => {
@@ -182,7 +212,8 @@ describe('${...} in descriptors of a base', () => {
   it('replaces references in tomcat-users.xml attributes', () => {
     const base = tree({
       'conf/catalina.properties': 'admin.pw=s3cret\n',
-      'conf/tomcat-users.xml': '<tomcat-users><user username="admin" password="${admin.pw}" roles="admin-gui"/></tomcat-users>',
+      'conf/tomcat-users.xml':
+        '<tomcat-users><user username="admin" password="${admin.pw}" roles="admin-gui"/></tomcat-users>',
     });
     expect(loadBase({ base }).users!.users[0]!.password!.value).toBe('s3cret');
   });

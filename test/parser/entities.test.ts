@@ -14,7 +14,8 @@ function laughs(levels: number): string {
   return dtd;
 }
 const doc = (dtd: string, body: string) => `<?xml version="1.0"?><!DOCTYPE web-app [${dtd}]><web-app>${body}</web-app>`;
-const errors = (r: ReturnType<typeof parseWebXml>) => r.diagnostics.filter((d) => d.severity === 'error').map((d) => d.ruleId);
+const errors = (r: ReturnType<typeof parseWebXml>) =>
+  r.diagnostics.filter((d) => d.severity === 'error').map((d) => d.ruleId);
 
 describe('DOCTYPE entities', () => {
   it('expands nested internal entities in element text (observed: X-Frame-Options SAMEORIGIN)', () => {
@@ -67,7 +68,10 @@ describe('DOCTYPE entities', () => {
   });
 
   it('refuses an external DTD Tomcat does not keep locally (observed: "Could not resolve XML resource", context failed) and never opens it', () => {
-    const r = parseWebXml(`<?xml version="1.0"?>\n<!DOCTYPE web-app SYSTEM "file://${'/etc/hostname'}">\n<web-app xmlns="https://jakarta.ee/xml/ns/jakartaee" version="6.0"/>`, 'web.xml');
+    const r = parseWebXml(
+      `<?xml version="1.0"?>\n<!DOCTYPE web-app SYSTEM "file://${'/etc/hostname'}">\n<web-app xmlns="https://jakarta.ee/xml/ns/jakartaee" version="6.0"/>`,
+      'web.xml',
+    );
     expect(errors(r)).toEqual(['xml-external-dtd']);
     expect(r.diagnostics[0]!.span.line).toBe(2);
     expect(r.webXml!.malformed).toBeDefined();
@@ -101,7 +105,10 @@ describe('DOCTYPE entities', () => {
   });
 
   it('never reads a referenced external entity, and marks the file refused (observed: parse error, context failed)', () => {
-    const r = parseWebXml(doc('<!ENTITY x SYSTEM "file:///etc/hostname">', '<display-name>&x;</display-name>'), 'web.xml');
+    const r = parseWebXml(
+      doc('<!ENTITY x SYSTEM "file:///etc/hostname">', '<display-name>&x;</display-name>'),
+      'web.xml',
+    );
     expect(errors(r)).toEqual(['xml-external-entity', 'xml-entity-expansion']);
     expect(r.webXml!.malformed).toBeDefined();
     expect(JSON.stringify(r.webXml)).not.toContain(hostname());
@@ -116,20 +123,27 @@ describe('DOCTYPE entities', () => {
   });
 
   it('binds the first declaration of a name, ignores parameter entities and commented-out declarations', () => {
-    const dtd = '<!ENTITY a "1"><!ENTITY a "2"><!ENTITY % b "3"><!-- <!ENTITY c "hidden"> --><!ENTITY c\t\n"4" ><!ENTITY d SYSTEMX "5"><!ENTITY b \'6\'>';
+    const dtd =
+      '<!ENTITY a "1"><!ENTITY a "2"><!ENTITY % b "3"><!-- <!ENTITY c "hidden"> --><!ENTITY c\t\n"4" ><!ENTITY d SYSTEMX "5"><!ENTITY b \'6\'>';
     const r = parseWebXml(doc(dtd, '<display-name>&a;&b;&c;</display-name>'), 'web.xml');
     expect(errors(r)).toEqual([]);
     expect(r.webXml!.malformed).toBeUndefined();
     const display = parseWebXml(doc(dtd, '<display-name>&d;</display-name>'), 'web.xml');
     // "SYSTEMX" is no external identifier: nothing declares d.
     expect(errors(display)).toEqual(['xml-entity-expansion']);
-    const tree = parseWebXml(doc(dtd, '<context-param><param-name>p</param-name><param-value>&a;&b;&c;</param-value></context-param>'), 'web.xml');
+    const tree = parseWebXml(
+      doc(dtd, '<context-param><param-name>p</param-name><param-value>&a;&b;&c;</param-value></context-param>'),
+      'web.xml',
+    );
     expect(tree.webXml!.contextParams[0]!.value.value).toBe('164');
   });
 
   it('names the first bomb measured when several are declared and none is referenced', () => {
     const second = laughs(9).replaceAll('&l', '&m').replaceAll('ENTITY l', 'ENTITY m');
-    const r = parseWebXml(doc(`<!ENTITY z "&z2;"><!ENTITY z2 "ok">${laughs(9)}${second}`, '<display-name>x</display-name>'), 'web.xml');
+    const r = parseWebXml(
+      doc(`<!ENTITY z "&z2;"><!ENTITY z2 "ok">${laughs(9)}${second}`, '<display-name>x</display-name>'),
+      'web.xml',
+    );
     expect(r.diagnostics.map((d) => [d.ruleId, d.severity])).toEqual([['xml-entity-expansion', 'warning']]);
     expect(r.diagnostics[0]!.message).toContain('&l5;');
   });

@@ -32,7 +32,6 @@ function expectSame(source: SourceFile): boolean {
   return true;
 }
 
-
 describe('fast XML path', () => {
   const files = repoXmlFiles();
 
@@ -48,8 +47,15 @@ describe('fast XML path', () => {
   });
 
   it('agrees with saxes on real descriptors with characters inserted, removed or replaced', () => {
-    const texts = files.slice(0, 60).map((f) => decodeXml(readFileSync(f), f).source.text).filter((t) => t.length < 200_000);
-    const edit = fc.tuple(fc.nat(), fc.nat({ max: 3 }), fc.constantFrom('<', '>', '&', '"', "'", '-', '!', ':', ' ', '\n', '\r', ']', '=', '/', '?', 'x', ''));
+    const texts = files
+      .slice(0, 60)
+      .map((f) => decodeXml(readFileSync(f), f).source.text)
+      .filter((t) => t.length < 200_000);
+    const edit = fc.tuple(
+      fc.nat(),
+      fc.nat({ max: 3 }),
+      fc.constantFrom('<', '>', '&', '"', "'", '-', '!', ':', ' ', '\n', '\r', ']', '=', '/', '?', 'x', ''),
+    );
     let accepted = 0;
     fc.assert(
       fc.property(fc.nat({ max: texts.length - 1 }), fc.array(edit, { minLength: 1, maxLength: 3 }), (which, edits) => {
@@ -66,13 +72,28 @@ describe('fast XML path', () => {
   });
 
   it('leaves attributes with the same expanded name to saxes, and takes same local names in different namespaces', () => {
-    const doc = (attrs: string): SourceFile => ({ path: 'a.xml', text: `<root xmlns:p="urn:u" xmlns:q="urn:u" xmlns:r="urn:v" ${attrs}/>`, encoding: 'utf-8', bom: false });
+    const doc = (attrs: string): SourceFile => ({
+      path: 'a.xml',
+      text: `<root xmlns:p="urn:u" xmlns:q="urn:u" xmlns:r="urn:v" ${attrs}/>`,
+      encoding: 'utf-8',
+      bom: false,
+    });
     expect(expectSame(doc('p:x="1" r:x="2" x="3"'))).toBe(true);
-    for (const same of ['p:x="1" q:x="2"', 'x="1" y="2" x="3"', 'a="1" b="2" c="3" d="4" e="5" f="6" g="7" h="8" i="9" j="10" k="11" l="12" m="13" n="14" o="15" p:x="16" q:x="17"']) {
+    for (const same of [
+      'p:x="1" q:x="2"',
+      'x="1" y="2" x="3"',
+      'a="1" b="2" c="3" d="4" e="5" f="6" g="7" h="8" i="9" j="10" k="11" l="12" m="13" n="14" o="15" p:x="16" q:x="17"',
+    ]) {
       expect(parseSimpleTree(doc(same).text, new LineIndex('a.xml', doc(same).text)), same).toBeNull();
       expect(parseXmlTree(doc(same)).diagnostics.length, same).toBeGreaterThan(0);
     }
-    expect(expectSame(doc('a="1" b="2" c="3" d="4" e="5" f="6" g="7" h="8" i="9" j="10" k="11" l="12" m="13" n="14" o="15" p:x="16" r:x="17"'))).toBe(true);
+    expect(
+      expectSame(
+        doc(
+          'a="1" b="2" c="3" d="4" e="5" f="6" g="7" h="8" i="9" j="10" k="11" l="12" m="13" n="14" o="15" p:x="16" r:x="17"',
+        ),
+      ),
+    ).toBe(true);
   });
 
   it('takes a typical descriptor, with a declaration, namespaces, attributes and comments', () => {
@@ -128,16 +149,44 @@ describe('fast XML path', () => {
       node: fc.record({
         name: names,
         attrs: fc.array(attr, { maxLength: 3 }),
-        children: fc.array(fc.oneof({ maxDepth: 3 }, fc.stringMatching(/^[ -~\n\t]{0,8}$/), tie('node')), { maxLength: 3 }),
+        children: fc.array(fc.oneof({ maxDepth: 3 }, fc.stringMatching(/^[ -~\n\t]{0,8}$/), tie('node')), {
+          maxLength: 3,
+        }),
       }),
     }));
     const render = (n: Node | string): string => {
       if (typeof n === 'string') return n;
       const attrs = n.attrs.map(([k, v, q]) => ` ${k}=${q}${v.replaceAll(q, '')}${q}`).join('');
-      const ns = n.name.includes(':') && !n.name.startsWith('xml:') ? ` xmlns:${n.name.split(':')[0]}="urn:${n.name}"` : '';
-      return n.children.length === 0 ? `<${n.name}${ns}${attrs}/>` : `<${n.name}${ns}${attrs}>${n.children.map(render).join('')}</${n.name}>`;
+      const ns =
+        n.name.includes(':') && !n.name.startsWith('xml:') ? ` xmlns:${n.name.split(':')[0]}="urn:${n.name}"` : '';
+      return n.children.length === 0
+        ? `<${n.name}${ns}${attrs}/>`
+        : `<${n.name}${ns}${attrs}>${n.children.map(render).join('')}</${n.name}>`;
     };
-    const mutation = fc.tuple(fc.nat(), fc.constantFrom('<', '>', '&', '"', "'", '-', '!', ':', ' ', '\n', '\r', ']', '=', '/', '?', '<!--', '-->', 'xmlns="u"', ''));
+    const mutation = fc.tuple(
+      fc.nat(),
+      fc.constantFrom(
+        '<',
+        '>',
+        '&',
+        '"',
+        "'",
+        '-',
+        '!',
+        ':',
+        ' ',
+        '\n',
+        '\r',
+        ']',
+        '=',
+        '/',
+        '?',
+        '<!--',
+        '-->',
+        'xmlns="u"',
+        '',
+      ),
+    );
     let accepted = 0;
     fc.assert(
       fc.property(fc.boolean(), node, fc.array(mutation, { maxLength: 2 }), (decl, n, muts) => {

@@ -59,7 +59,12 @@ describe('fixture base encodings', () => {
     expect(param(apps['/cp1252']!, 'greeting').value).toBe('\u201c5 \u20ac\u201d');
     expect(param(apps['/utf16']!, 'greeting').value).toBe('\u00e9t\u00e9 \u{1f31e}');
     const enc = (app: string) => b.files.get(join(b.base, 'webapps', app, 'WEB-INF', 'web.xml'))!;
-    expect([enc('latin1').encoding, enc('cp1252').encoding, enc('utf16').encoding, enc('prefixed').encoding]).toEqual(['iso-8859-1', 'windows-1252', 'utf-16le', 'utf-8']);
+    expect([enc('latin1').encoding, enc('cp1252').encoding, enc('utf16').encoding, enc('prefixed').encoding]).toEqual([
+      'iso-8859-1',
+      'windows-1252',
+      'utf-16le',
+      'utf-8',
+    ]);
     expect([enc('utf16').bom, enc('prefixed').bom]).toEqual([true, true]);
     expect(apps['/latin1']!.webXml!.generation).toBe('2.3');
   });
@@ -81,7 +86,9 @@ describe('fixture base encodings', () => {
 
   it('reads the prefixed descriptor as Tomcat does: not at all', () => {
     expect(apps['/prefixed']!.webXml).toBeNull();
-    expect(b.diagnostics.map((d) => [d.ruleId, d.span.file])).toEqual([['xml-wrong-root', join(b.base, 'webapps', 'prefixed', 'WEB-INF', 'web.xml')]]);
+    expect(b.diagnostics.map((d) => [d.ruleId, d.span.file])).toEqual([
+      ['xml-wrong-root', join(b.base, 'webapps', 'prefixed', 'WEB-INF', 'web.xml')],
+    ]);
   });
 });
 

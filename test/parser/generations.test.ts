@@ -31,7 +31,10 @@ describe('descriptor generations from fixture files', () => {
       const f = webXml!.filters[0]!;
       // A three-line DOCTYPE or four lines of schema attributes: the body lands on the same lines either way.
       expect(f.className!.span).toMatchObject({ line: 9, column: 19, endLine: 9, endColumn: 71 });
-      expect(f.initParams[0]!.value).toMatchObject({ value: 'SAMEORIGIN', span: { line: 12, column: 20, endColumn: 30 } });
+      expect(f.initParams[0]!.value).toMatchObject({
+        value: 'SAMEORIGIN',
+        span: { line: 12, column: 20, endColumn: 30 },
+      });
       expect(webXml!.filterMappings[0]!.urlPatterns[0]!.span).toMatchObject({ line: 17, column: 18, endColumn: 20 });
       if (namespace === null) expect(webXml!.doctype!.span).toMatchObject({ line: 2, column: 1, endLine: 4 });
     });
@@ -58,7 +61,9 @@ describe('other Tomcat files from fixture files', () => {
   });
 
   it('reads a context file with its valves, comments and resolved docBase', () => {
-    const { context, source, diagnostics } = parseContextXml(read('context.xml'), 'shop.xml', { 'catalina.base': '/srv/base' });
+    const { context, source, diagnostics } = parseContextXml(read('context.xml'), 'shop.xml', {
+      'catalina.base': '/srv/base',
+    });
     expect(diagnostics).toEqual([]);
     expect(context!.docBase!.value).toBe('/srv/base/apps/shop');
     expect(context!.docBase!.span).toMatchObject({ line: 2, column: 19, endColumn: 45 });

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { attributes, entities, entityChain, longAttribute, longText, nestedNamespaces, siblings } from '../fuzz/hostile.js';
+import {
+  attributes,
+  entities,
+  entityChain,
+  longAttribute,
+  longText,
+  nestedNamespaces,
+  siblings,
+} from '../fuzz/hostile.js';
 import { parseWebXml } from '../../src/parser/index.js';
 
 /**

@@ -10,7 +10,22 @@ import { decodeXml, parseXmlTree, type XmlElement } from '../../src/parser/index
  * same namespaces and local names, and report the same first message at the same place.
  */
 const ELEMENTS = ['a', 'p:a', 'q:b', 'xmlns:c', ':d', 'e:', 'x:y:z', 'xml:l', 'p:p'];
-const ATTRIBUTES = ['p::a', 'a:', 'xmlns', 'xmlns:p', 'xmlns:q', 'xmlns:xml', 'xmlns:xmlns', 'p:at', 'q:at', 'at', 'xml:lang', 'xmlns:', ':z', 'p:at'];
+const ATTRIBUTES = [
+  'p::a',
+  'a:',
+  'xmlns',
+  'xmlns:p',
+  'xmlns:q',
+  'xmlns:xml',
+  'xmlns:xmlns',
+  'p:at',
+  'q:at',
+  'at',
+  'xml:lang',
+  'xmlns:',
+  ':z',
+  'p:at',
+];
 const VALUES = ['u1', 'u2', '', ' u1 ', 'http://www.w3.org/XML/1998/namespace', 'http://www.w3.org/2000/xmlns/'];
 
 interface Gen {
@@ -29,7 +44,9 @@ const element: fc.Memo<Gen> = fc.memo((n) =>
 
 function write(g: Gen): string {
   const attrs = g.attrs.map(([k, v]) => ` ${k}="${v}"`).join('');
-  return g.children.length === 0 ? `<${g.name}${attrs}/>` : `<${g.name}${attrs}>${g.children.map(write).join('')}</${g.name}>`;
+  return g.children.length === 0
+    ? `<${g.name}${attrs}/>`
+    : `<${g.name}${attrs}>${g.children.map(write).join('')}</${g.name}>`;
 }
 
 /** saxes' own namespace processing: elements as (qname, namespace, local) and the first message with its position, up to the second message (where tollgate stops). */

@@ -8,7 +8,8 @@ import { loadBase, parseWebXml } from '../../src/parser/index.js';
  * What Tomcat 10.1.60 did with each of these descriptors (a HttpHeaderSecurityFilter
  * mapped to /*, probed for X-Frame-Options): see each test's name.
  */
-const F = '<filter><filter-name>h</filter-name><filter-class>org.apache.catalina.filters.HttpHeaderSecurityFilter</filter-class></filter><filter-mapping><filter-name>h</filter-name><url-pattern>/*</url-pattern></filter-mapping>';
+const F =
+  '<filter><filter-name>h</filter-name><filter-class>org.apache.catalina.filters.HttpHeaderSecurityFilter</filter-class></filter><filter-mapping><filter-name>h</filter-name><url-pattern>/*</url-pattern></filter-mapping>';
 const prefix = (xml: string, p: string) => xml.replace(/<(\/?)([a-z-]+)>/g, `<$1${p}:$2>`);
 const PREFIXED = `<j2ee:web-app xmlns:j2ee="http://java.sun.com/xml/ns/j2ee" version="2.4">${prefix(F, 'j2ee')}</j2ee:web-app>`;
 
@@ -25,7 +26,9 @@ describe('namespaces as Tomcat reads them (no namespace processing by default)',
   it('reads a prefixed descriptor by local names when the Context is namespace aware (observed: the filter ran)', () => {
     const r = parseWebXml(PREFIXED, 'web.xml', undefined, { namespaceAware: true });
     expect(r.diagnostics).toEqual([]);
-    expect(r.webXml!.filters.map((f) => f.className!.value)).toEqual(['org.apache.catalina.filters.HttpHeaderSecurityFilter']);
+    expect(r.webXml!.filters.map((f) => f.className!.value)).toEqual([
+      'org.apache.catalina.filters.HttpHeaderSecurityFilter',
+    ]);
     expect(r.webXml!.generation).toBe('2.4');
   });
 
@@ -35,7 +38,10 @@ describe('namespaces as Tomcat reads them (no namespace processing by default)',
     expect(r.webXml!.filters).toEqual([]);
     expect(r.webXml!.filterMappings).toEqual([]);
     const ignored = r.diagnostics.filter((d) => d.ruleId === 'xml-unknown-namespace');
-    expect(ignored.map((d) => text.slice(d.span.offset, d.span.endOffset))).toEqual(['<x:filter>', '<x:filter-mapping>']);
+    expect(ignored.map((d) => text.slice(d.span.offset, d.span.endOffset))).toEqual([
+      '<x:filter>',
+      '<x:filter-mapping>',
+    ]);
   });
 
   it('reads a web-app in an unknown namespace, with a warning (observed: the filter ran)', () => {
@@ -101,6 +107,9 @@ describe('descriptors of a base that Tomcat ignores', () => {
     const b = loadBase({ base });
     for (const ctx of b.hosts[0]!.contexts) expect(ctx.webXml, ctx.path).toBeNull();
     const wrong = b.diagnostics.filter((d) => d.ruleId === 'xml-wrong-root').map((d) => d.span.file);
-    expect(wrong.sort()).toEqual([join(base, 'webapps/frag/WEB-INF/web.xml'), join(base, 'webapps/snippet/WEB-INF/web.xml')]);
+    expect(wrong.sort()).toEqual([
+      join(base, 'webapps/frag/WEB-INF/web.xml'),
+      join(base, 'webapps/snippet/WEB-INF/web.xml'),
+    ]);
   });
 });

@@ -9,7 +9,11 @@ describe('parsePropertiesFile', () => {
     const text = '# comment\n! also\na=1\n  b : two \\\n    parts\nc\\ d\\=e = \\u0041\\t\nempty\nkey\tvalue\n';
     const { properties } = parsePropertiesFile(text, '/x/p.properties');
     expect(properties.entries.map((e) => [e.key.value, e.value.value])).toEqual([
-      ['a', '1'], ['b', 'two parts'], ['c d=e', 'A\t'], ['empty', ''], ['key', 'value'],
+      ['a', '1'],
+      ['b', 'two parts'],
+      ['c d=e', 'A\t'],
+      ['empty', ''],
+      ['key', 'value'],
     ]);
   });
 
@@ -30,9 +34,10 @@ describe('parsePropertiesFile', () => {
 });
 
 describe('loadBase reads the files around the descriptors', () => {
-  it('reads conf/context.xml, a host\'s context.xml.default, conf/logging.properties and catalina.properties with positions', () => {
+  it("reads conf/context.xml, a host's context.xml.default, conf/logging.properties and catalina.properties with positions", () => {
     const dir = tree({
-      'conf/server.xml': '<Server port="-1"><Service name="S"><Engine name="Catalina" defaultHost="localhost"><Host name="localhost" appBase="webapps"><Realm className="org.apache.catalina.realm.LockOutRealm"/></Host></Engine></Service></Server>',
+      'conf/server.xml':
+        '<Server port="-1"><Service name="S"><Engine name="Catalina" defaultHost="localhost"><Host name="localhost" appBase="webapps"><Realm className="org.apache.catalina.realm.LockOutRealm"/></Host></Engine></Service></Server>',
       'conf/context.xml': '<Context useHttpOnly="${cookies.httponly}"><Resources allowLinking="false"/></Context>',
       'conf/Catalina/localhost/context.xml.default': '<Context reloadable="true"/>',
       'conf/catalina.properties': 'cookies.httponly=false\n',
@@ -42,7 +47,9 @@ describe('loadBase reads the files around the descriptors', () => {
     expect(base.contextXml?.attributes['useHttpOnly']?.value).toBe('false');
     expect(base.contextXml?.children?.map((c) => c.tag)).toEqual(['Resources']);
     expect(base.hosts[0]!.contextDefault?.attributes['reloadable']?.value).toBe('true');
-    expect(base.hosts[0]!.def?.realms?.map((r) => r.className?.value)).toEqual(['org.apache.catalina.realm.LockOutRealm']);
+    expect(base.hosts[0]!.def?.realms?.map((r) => r.className?.value)).toEqual([
+      'org.apache.catalina.realm.LockOutRealm',
+    ]);
     expect(propertyOf(base.catalinaProperties!, 'cookies.httponly')?.value.span.column).toBe(18);
     expect(propertyOf(base.loggingProperties!, 'handlers')?.value.value).toBe('java.util.logging.ConsoleHandler');
     expect([...base.files.keys()].filter((f) => f.endsWith('.properties')).length).toBe(2);

@@ -17,7 +17,11 @@ const filterBody = `
   </filter-mapping>`;
 
 const generations: [string, string, string][] = [
-  ['2.3', `<!DOCTYPE web-app PUBLIC "-//Sun Microsystems, Inc.//DTD Web Application 2.3//EN" "http://java.sun.com/dtd/web-app_2_3.dtd">\n<web-app>`, '2.3'],
+  [
+    '2.3',
+    `<!DOCTYPE web-app PUBLIC "-//Sun Microsystems, Inc.//DTD Web Application 2.3//EN" "http://java.sun.com/dtd/web-app_2_3.dtd">\n<web-app>`,
+    '2.3',
+  ],
   ['2.4', `<web-app xmlns="http://java.sun.com/xml/ns/j2ee" version="2.4">`, '2.4'],
   ['2.5', `<web-app xmlns="http://java.sun.com/xml/ns/javaee" version="2.5">`, '2.5'],
   ['3.0', `<web-app xmlns="http://java.sun.com/xml/ns/javaee" version="3.0">`, '3.0'],
@@ -36,7 +40,12 @@ describe('web.xml generations', () => {
       const body = prefixed ? filterBody.replace(/<(\/?)([a-z-]+)>/g, '<$1j2ee:$2>') : filterBody;
       const close = prefixed ? '</j2ee:web-app>' : '</web-app>';
       // A prefixed descriptor is read only with namespace processing (the Context's xmlNamespaceAware="true").
-      const { webXml, diagnostics } = parseWebXml(`<?xml version="1.0"?>\n${open}${body}\n${close}\n`, 'web.xml', undefined, { namespaceAware: prefixed });
+      const { webXml, diagnostics } = parseWebXml(
+        `<?xml version="1.0"?>\n${open}${body}\n${close}\n`,
+        'web.xml',
+        undefined,
+        { namespaceAware: prefixed },
+      );
       expect(diagnostics).toEqual([]);
       expect(webXml!.generation).toBe(generation);
       const f = webXml!.filters[0]!;
@@ -61,7 +70,8 @@ describe('web.xml generations', () => {
 
 describe('spans', () => {
   it('locates a param value at its trimmed characters, 1-based, end exclusive', () => {
-    const text = '<web-app>\n  <filter>\n    <filter-name>a</filter-name>\n    <filter-class>x.Y</filter-class>\n    <init-param><param-name>p</param-name><param-value> v1 </param-value></init-param>\n  </filter>\n</web-app>\n';
+    const text =
+      '<web-app>\n  <filter>\n    <filter-name>a</filter-name>\n    <filter-class>x.Y</filter-class>\n    <init-param><param-name>p</param-name><param-value> v1 </param-value></init-param>\n  </filter>\n</web-app>\n';
     const { webXml } = parseWebXml(text, '/t/web.xml');
     const v = webXml!.filters[0]!.initParams[0]!.value;
     expect(v.span).toMatchObject({ file: '/t/web.xml', line: 5, column: 57, endLine: 5, endColumn: 59 });
@@ -69,7 +79,8 @@ describe('spans', () => {
   });
 
   it('counts columns in UTF-16 units after astral characters and handles CRLF', () => {
-    const text = '<web-app>\r\n<!-- 😀 --><filter><filter-name>é😀</filter-name><filter-class>a.B</filter-class></filter>\r\n</web-app>';
+    const text =
+      '<web-app>\r\n<!-- 😀 --><filter><filter-name>é😀</filter-name><filter-class>a.B</filter-class></filter>\r\n</web-app>';
     const { webXml } = parseWebXml(text, 'w');
     const name = webXml!.filters[0]!.name;
     expect(name.span.line).toBe(2);
@@ -127,8 +138,16 @@ describe('bad input becomes diagnostics, never exceptions', () => {
     ['two roots', '<filter/><filter/>', 'xml-malformed'],
     ['a wrong root element', '<beans/>', 'xml-wrong-root'],
     ['an unknown namespace', '<web-app xmlns="urn:nope"/>', 'xml-unknown-namespace'],
-    ['an init-param without a name', '<web-app><filter><filter-name>a</filter-name><filter-class>x.Y</filter-class><init-param><param-value>v</param-value></init-param></filter></web-app>', 'webxml-missing-element'],
-    ['a mapping without filter-name', '<web-app><filter-mapping><url-pattern>/*</url-pattern></filter-mapping></web-app>', 'webxml-missing-element'],
+    [
+      'an init-param without a name',
+      '<web-app><filter><filter-name>a</filter-name><filter-class>x.Y</filter-class><init-param><param-value>v</param-value></init-param></filter></web-app>',
+      'webxml-missing-element',
+    ],
+    [
+      'a mapping without filter-name',
+      '<web-app><filter-mapping><url-pattern>/*</url-pattern></filter-mapping></web-app>',
+      'webxml-missing-element',
+    ],
   ];
   for (const [label, text, ruleId] of cases) {
     it(`${label} gives ${ruleId}`, () => {

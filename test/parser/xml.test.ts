@@ -11,7 +11,9 @@ function namespaces(e: XmlElement, out: string[] = []): string[] {
 
 describe('namespace resolution on the saxes path (bindings kept as one stack per prefix)', () => {
   it('takes the innermost binding, and the outer one again once the inner element closes', () => {
-    const { doc, diagnostics } = tree('<a xmlns:p="u1" xmlns="d"><p:b xmlns:p="u2"><p:c/><d/></p:b><p:e/><f xmlns=""><p:g/></f></a>');
+    const { doc, diagnostics } = tree(
+      '<a xmlns:p="u1" xmlns="d"><p:b xmlns:p="u2"><p:c/><d/></p:b><p:e/><f xmlns=""><p:g/></f></a>',
+    );
     expect(diagnostics).toEqual([]);
     expect(namespaces(doc.root!)).toEqual(['a=d', 'p:b=u2', 'p:c=u2', 'd=d', 'p:e=u1', 'f=', 'p:g=u1']);
   });

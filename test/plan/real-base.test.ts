@@ -27,7 +27,10 @@ const fixture = join(import.meta.dirname, '..', 'fixtures', 'real-base');
 const baseDir = join(fixture, 'base');
 const observed = JSON.parse(readFileSync(join(fixture, 'observed.json'), 'utf8')) as Observed;
 const byPath = new Map(observed.contexts.map((c) => [c.context === '/' ? '' : c.context, c]));
-const started = observed.contexts.filter((c) => c.started).map((c) => (c.context === '/' ? '' : c.context)).sort();
+const started = observed.contexts
+  .filter((c) => c.started)
+  .map((c) => (c.context === '/' ? '' : c.context))
+  .sort();
 
 function get(port: number, path: string): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
@@ -53,7 +56,9 @@ describe("a real base (Debian's stock conf/ plus 69 applications): plan, compile
 
   it('lint finds errors Tomcat starts with, among them the global RemoteIpFilter mapped after an address filter in conf/web.xml', () => {
     const errors = lintBase(base).diagnostics.filter((d) => d.severity === 'error');
-    const global = errors.filter((d) => d.ruleId === 'remote-ip-after-address-filter' && d.span.file === join(baseDir, 'conf', 'web.xml'));
+    const global = errors.filter(
+      (d) => d.ruleId === 'remote-ip-after-address-filter' && d.span.file === join(baseDir, 'conf', 'web.xml'),
+    );
     expect(global.length).toBeGreaterThan(0);
   });
 
@@ -62,7 +67,9 @@ describe("a real base (Debian's stock conf/ plus 69 applications): plan, compile
     expect(plan.server.state).toBe('starts');
     for (const c of plan.contexts) {
       const o = byPath.get(c.contextPath)!;
-      expect(c.state, `${o.app}: Tomcat ${o.started ? 'started' : 'refused'} it`).toBe(o.started ? 'starts' : 'refused');
+      expect(c.state, `${o.app}: Tomcat ${o.started ? 'started' : 'refused'} it`).toBe(
+        o.started ? 'starts' : 'refused',
+      );
       if (c.state === 'refused') {
         const d = c.reasons[0]!;
         expect(d.span.file.startsWith(join(baseDir, 'webapps', o.app) + '/'), `${o.app}: ${d.span.file}`).toBe(true);
@@ -79,12 +86,21 @@ describe("a real base (Debian's stock conf/ plus 69 applications): plan, compile
     try {
       let stdout = '';
       let stderr = '';
-      const code = await main(['compile', '--base', baseDir, '--out', out], { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t), cwd: fixture });
+      const code = await main(['compile', '--base', baseDir, '--out', out], {
+        stdout: (t) => (stdout += t),
+        stderr: (t) => (stderr += t),
+        cwd: fixture,
+      });
       expect(code).toBe(1);
       expect(readdirSync(join(out, 'localhost')).filter((f) => f.endsWith('.mjs')).length).toBe(observed.started);
       expect(stdout).toContain(`${observed.started} module(s) written, ${observed.refused} context(s) skipped`);
       for (const o of observed.contexts.filter((c) => !c.started)) {
-        expect(stderr).toMatch(new RegExp(`^tollgate compile: localhost${o.context}: Tomcat does not start it: base/webapps/${o.app}/\\S+:\\d+:\\d+: `, 'm'));
+        expect(stderr).toMatch(
+          new RegExp(
+            `^tollgate compile: localhost${o.context}: Tomcat does not start it: base/webapps/${o.app}/\\S+:\\d+:\\d+: `,
+            'm',
+          ),
+        );
       }
     } finally {
       rmSync(out, { recursive: true, force: true });

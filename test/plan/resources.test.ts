@@ -5,25 +5,39 @@ import { cleanup, tree } from '../lint/helpers.js';
 
 afterAll(cleanup);
 
-const webXml = '<?xml version="1.0" encoding="UTF-8"?>\n<web-app xmlns="https://jakarta.ee/xml/ns/jakartaee" version="6.0"/>\n';
+const webXml =
+  '<?xml version="1.0" encoding="UTF-8"?>\n<web-app xmlns="https://jakarta.ee/xml/ns/jakartaee" version="6.0"/>\n';
 const plan = (files: Record<string, string>): Plan => planBase(loadBase({ base: tree(files) }));
 const resourcesOf = (p: Plan, path: string) => p.contexts.find((c) => c.contextPath === path)!.run!.resources;
 
-describe('a context\'s <Resources> element sizes its static resource cache', () => {
-  it('has Tomcat\'s defaults without one: caching on, TTL 5 s, 10240 KB, objects up to 512 KB, no linking', () => {
+describe("a context's <Resources> element sizes its static resource cache", () => {
+  it("has Tomcat's defaults without one: caching on, TTL 5 s, 10240 KB, objects up to 512 KB, no linking", () => {
     const p = plan({ 'webapps/app/WEB-INF/web.xml': webXml });
-    expect(resourcesOf(p, '/app')).toEqual({ cachingAllowed: true, cacheTtlMs: 5000, cacheMaxBytes: 10240 * 1024, cacheObjectMaxBytes: 512 * 1024, allowLinking: false });
+    expect(resourcesOf(p, '/app')).toEqual({
+      cachingAllowed: true,
+      cacheTtlMs: 5000,
+      cacheMaxBytes: 10240 * 1024,
+      cacheObjectMaxBytes: 512 * 1024,
+      allowLinking: false,
+    });
     expect(DEFAULT_RESOURCES).toEqual(resourcesOf(p, '/app'));
   });
 
-  it('reads the attributes in their units (cacheTtl ms, sizes KB) from the context\'s own context.xml over conf/context.xml', () => {
+  it("reads the attributes in their units (cacheTtl ms, sizes KB) from the context's own context.xml over conf/context.xml", () => {
     const p = plan({
       'conf/context.xml': '<Context><Resources cacheTtl="100" cachingAllowed="false"/></Context>',
       'webapps/app/WEB-INF/web.xml': webXml,
-      'webapps/app/META-INF/context.xml': '<Context><Resources cacheTtl="250" cacheMaxSize="2048" cacheObjectMaxSize="64" allowLinking="TRUE"/></Context>',
+      'webapps/app/META-INF/context.xml':
+        '<Context><Resources cacheTtl="250" cacheMaxSize="2048" cacheObjectMaxSize="64" allowLinking="TRUE"/></Context>',
       'webapps/other/WEB-INF/web.xml': webXml,
     });
-    expect(resourcesOf(p, '/app')).toEqual({ cachingAllowed: true, cacheTtlMs: 250, cacheMaxBytes: 2048 * 1024, cacheObjectMaxBytes: 64 * 1024, allowLinking: true });
+    expect(resourcesOf(p, '/app')).toEqual({
+      cachingAllowed: true,
+      cacheTtlMs: 250,
+      cacheMaxBytes: 2048 * 1024,
+      cacheObjectMaxBytes: 64 * 1024,
+      allowLinking: true,
+    });
     // The global element applies whole where the context has none.
     expect(resourcesOf(p, '/other')).toEqual({ ...DEFAULT_RESOURCES, cacheTtlMs: 100, cachingAllowed: false });
   });
@@ -31,7 +45,8 @@ describe('a context\'s <Resources> element sizes its static resource cache', () 
   it('keeps the default for a number Java cannot parse, and reads a boolean as true only for "true"', () => {
     const p = plan({
       'webapps/app/WEB-INF/web.xml': webXml,
-      'webapps/app/META-INF/context.xml': '<Context><Resources cacheTtl="5s" cacheMaxSize=" 100" cachingAllowed="yes"/></Context>',
+      'webapps/app/META-INF/context.xml':
+        '<Context><Resources cacheTtl="5s" cacheMaxSize=" 100" cachingAllowed="yes"/></Context>',
     });
     expect(resourcesOf(p, '/app')).toEqual({ ...DEFAULT_RESOURCES, cachingAllowed: false });
   });

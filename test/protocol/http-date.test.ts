@@ -51,15 +51,26 @@ describe('parseHttpDate reads what Tomcat 10.1 reads', () => {
     }
   });
 
-  it('gives the same answers whatever the machine\'s time zone (asctime is GMT)', () => {
+  it("gives the same answers whatever the machine's time zone (asctime is GMT)", () => {
     const inputs = recorded.map((r) => r.input);
     const here = JSON.stringify(inputs.map(parseHttpDate));
     const module = join(import.meta.dirname, '..', '..', 'src', 'protocol', 'http-date.ts');
     for (const tz of ['UTC', 'America/New_York', 'Asia/Kolkata']) {
-      const out = execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', `
+      const out = execFileSync(
+        process.execPath,
+        [
+          '--import',
+          'tsx',
+          '--input-type=module',
+          '-e',
+          `
         const { parseHttpDate } = await import(${JSON.stringify(module)});
         const inputs = JSON.parse(process.argv[1]);
-        process.stdout.write(JSON.stringify(inputs.map(parseHttpDate)));`, JSON.stringify(inputs)], { env: { ...process.env, TZ: tz }, encoding: 'utf8' });
+        process.stdout.write(JSON.stringify(inputs.map(parseHttpDate)));`,
+          JSON.stringify(inputs),
+        ],
+        { env: { ...process.env, TZ: tz }, encoding: 'utf8' },
+      );
       expect(out, tz).toBe(here);
     }
     expect(parseHttpDate('Sun Nov  6 08:49:37 1994')).toBe(Date.UTC(1994, 10, 6, 8, 49, 37));

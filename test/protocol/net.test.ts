@@ -1,6 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { compileCidrMatcher, formatIpJava, parseCidr, parseCidrList, parseIp, toTomcatRemoteAddr } from '../../src/protocol/net.js';
+import {
+  compileCidrMatcher,
+  formatIpJava,
+  parseCidr,
+  parseCidrList,
+  parseIp,
+  toTomcatRemoteAddr,
+} from '../../src/protocol/net.js';
 
 describe('IP addresses', () => {
   it('parses IPv4 and every IPv6 form', () => {
@@ -13,16 +20,33 @@ describe('IP addresses', () => {
     expect(formatIpJava(parseIp('64:ff9b::192.0.2.33')!)).toBe('64:ff9b:0:0:0:0:c000:221');
   });
   it('refuses what is not an address', () => {
-    for (const bad of ['256.1.1.1', '1.2.3', '01.2.3.4x', 'localhost', '1::2::3', '12345::', ':::', '1.2.3.4.5', '']) expect(parseIp(bad), bad).toBeNull();
+    for (const bad of ['256.1.1.1', '1.2.3', '01.2.3.4x', 'localhost', '1::2::3', '12345::', ':::', '1.2.3.4.5', ''])
+      expect(parseIp(bad), bad).toBeNull();
   });
   it('reads dotted quads exactly as the strict grammar does (0-255, no leading zeros, four parts)', () => {
     // The grammar as a regex: the oracle the hand-written per-request parser must agree with.
-    const quad = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)$/;
+    const quad =
+      /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)$/;
     const oracle = (t: string): number[] | null => {
       const m = quad.exec(t);
       return m ? m.slice(1).map(Number) : null;
     };
-    for (const t of ['0.0.0.0', '255.255.255.255', '1.2.3.04', '00.1.1.1', '1.2.3.256', '1..2.3', '.1.2.3', '1.2.3.4.', '1.2.3.4 ', ' 1.2.3.4', '1.2.3.-4', '1234.1.1.1', '999.1.1.1', '1.2.3.+4']) {
+    for (const t of [
+      '0.0.0.0',
+      '255.255.255.255',
+      '1.2.3.04',
+      '00.1.1.1',
+      '1.2.3.256',
+      '1..2.3',
+      '.1.2.3',
+      '1.2.3.4.',
+      '1.2.3.4 ',
+      ' 1.2.3.4',
+      '1.2.3.-4',
+      '1234.1.1.1',
+      '999.1.1.1',
+      '1.2.3.+4',
+    ]) {
       const got = parseIp(t);
       expect(got === null || got.length === 4 ? (got === null ? null : [...got]) : 'v6', t).toEqual(oracle(t));
     }
@@ -47,7 +71,10 @@ describe('CIDR masks', () => {
     expect(parseCidr('::1')).toMatchObject({ ok: true, cidr: { prefix: 128 } });
   });
   it('refuses dotted netmasks, truncated addresses, host names and long prefixes, as NetMask does', () => {
-    expect(parseCidr('10.0.0.0/255.0.0.0')).toMatchObject({ ok: false, error: expect.stringContaining('dotted netmask') });
+    expect(parseCidr('10.0.0.0/255.0.0.0')).toMatchObject({
+      ok: false,
+      error: expect.stringContaining('dotted netmask'),
+    });
     expect(parseCidr('10.0/16')).toMatchObject({ ok: false, error: expect.stringContaining('truncated') });
     expect(parseCidr('intranet.local/24')).toMatchObject({ ok: false, error: expect.stringContaining('host names') });
     expect(parseCidr('10.0.0.0/33')).toMatchObject({ ok: false });
@@ -70,11 +97,16 @@ describe('CIDR masks', () => {
   });
   it('agrees with a bit-by-bit comparison for random addresses and prefixes', () => {
     fc.assert(
-      fc.property(fc.array(fc.integer({ min: 0, max: 255 }), { minLength: 4, maxLength: 4 }), fc.array(fc.integer({ min: 0, max: 255 }), { minLength: 4, maxLength: 4 }), fc.integer({ min: 0, max: 32 }), (a, b, prefix) => {
-        const bits = (x: number[]) => x.map((n) => n.toString(2).padStart(8, '0')).join('');
-        const expected = bits(a).slice(0, prefix) === bits(b).slice(0, prefix);
-        return compileCidrMatcher([{ family: 4, bytes: a, prefix, text: '' }])(b.join('.')) === expected;
-      }),
+      fc.property(
+        fc.array(fc.integer({ min: 0, max: 255 }), { minLength: 4, maxLength: 4 }),
+        fc.array(fc.integer({ min: 0, max: 255 }), { minLength: 4, maxLength: 4 }),
+        fc.integer({ min: 0, max: 32 }),
+        (a, b, prefix) => {
+          const bits = (x: number[]) => x.map((n) => n.toString(2).padStart(8, '0')).join('');
+          const expected = bits(a).slice(0, prefix) === bits(b).slice(0, prefix);
+          return compileCidrMatcher([{ family: 4, bytes: a, prefix, text: '' }])(b.join('.')) === expected;
+        },
+      ),
       { numRuns: 2000, seed: 42 },
     );
   });

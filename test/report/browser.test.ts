@@ -17,7 +17,11 @@ let browser: Browser;
 
 beforeAll(async () => {
   mkdirSync(out, { recursive: true });
-  browser = await puppeteer.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', headless: true, args: ['--no-sandbox', '--disable-gpu'] });
+  browser = await puppeteer.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu'],
+  });
 });
 
 afterAll(async () => {
@@ -68,11 +72,19 @@ describe('tollgate report in headless Chromium', () => {
   });
 
   it('shows a base with findings, a refused context, and which filter answers first for a client', async () => {
-    const webXml = (body: string) => `<?xml version="1.0" encoding="UTF-8"?>\n<web-app xmlns="https://jakarta.ee/xml/ns/jakartaee" version="6.0">\n${body}\n</web-app>\n`;
+    const webXml = (body: string) =>
+      `<?xml version="1.0" encoding="UTF-8"?>\n<web-app xmlns="https://jakarta.ee/xml/ns/jakartaee" version="6.0">\n${body}\n</web-app>\n`;
     const base = tree({
-      'conf/web.xml': webXml('<servlet><servlet-name>default</servlet-name><servlet-class>org.apache.catalina.servlets.DefaultServlet</servlet-class></servlet><servlet-mapping><servlet-name>default</servlet-name><url-pattern>/</url-pattern></servlet-mapping>'),
-      'webapps/admin/WEB-INF/web.xml': webXml(filter('lan', 'RemoteAddrFilter', { allow: '10\\.\\d+\\.\\d+\\.\\d+' }) + filter('cors', 'CorsFilter', { 'cors.allowed.origins': '*' })),
-      'webapps/broken/WEB-INF/web.xml': webXml(filter('h', 'HttpHeaderSecurityFilter', { hstsMaxAgeSeconds: 'one year' })),
+      'conf/web.xml': webXml(
+        '<servlet><servlet-name>default</servlet-name><servlet-class>org.apache.catalina.servlets.DefaultServlet</servlet-class></servlet><servlet-mapping><servlet-name>default</servlet-name><url-pattern>/</url-pattern></servlet-mapping>',
+      ),
+      'webapps/admin/WEB-INF/web.xml': webXml(
+        filter('lan', 'RemoteAddrFilter', { allow: '10\\.\\d+\\.\\d+\\.\\d+' }) +
+          filter('cors', 'CorsFilter', { 'cors.allowed.origins': '*' }),
+      ),
+      'webapps/broken/WEB-INF/web.xml': webXml(
+        filter('h', 'HttpHeaderSecurityFilter', { hstsMaxAgeSeconds: 'one year' }),
+      ),
     });
     const file = write('findings', base, 'findings');
     const page = await browser.newPage();
@@ -81,8 +93,12 @@ describe('tollgate report in headless Chromium', () => {
     expect(await page.$eval('.tree', (el) => el.textContent ?? '')).toMatch(/\/broken\s*refused/);
     const findings = await page.$eval('#findings ~ section.file', (el) => el.textContent ?? '');
     expect(findings.length).toBeGreaterThan(0);
-    expect(await page.$$eval('.finding', (els) => els.map((e) => e.textContent ?? '').join('\n'))).toMatch(/cors-any-origin|filter-param-invalid/);
-    expect(await ask(page, '/admin/index.html', '192.168.1.5')).toMatch(/lan \(RemoteAddrFilter\) answers first: 403 for client 192\.168\.1\.5/);
+    expect(await page.$$eval('.finding', (els) => els.map((e) => e.textContent ?? '').join('\n'))).toMatch(
+      /cors-any-origin|filter-param-invalid/,
+    );
+    expect(await ask(page, '/admin/index.html', '192.168.1.5')).toMatch(
+      /lan \(RemoteAddrFilter\) answers first: 403 for client 192\.168\.1\.5/,
+    );
     expect(await ask(page, '/admin/index.html', '10.1.2.3')).toContain('No filter refuses this request by address');
     await page.screenshot({ path: join(out, 'findings.png'), fullPage: false });
     await page.close();

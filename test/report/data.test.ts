@@ -5,7 +5,8 @@ import { cleanup, filter, tree } from '../lint/helpers.js';
 
 afterAll(cleanup);
 
-const webXml = (body: string): string => `<?xml version="1.0" encoding="UTF-8"?>\n<web-app xmlns="https://jakarta.ee/xml/ns/jakartaee" version="6.0">\n${body}\n</web-app>\n`;
+const webXml = (body: string): string =>
+  `<?xml version="1.0" encoding="UTF-8"?>\n<web-app xmlns="https://jakarta.ee/xml/ns/jakartaee" version="6.0">\n${body}\n</web-app>\n`;
 const GLOBAL = webXml(
   filter('headers', 'HttpHeaderSecurityFilter') +
     '<servlet><servlet-name>default</servlet-name><servlet-class>org.apache.catalina.servlets.DefaultServlet</servlet-class></servlet><servlet-mapping><servlet-name>default</servlet-name><url-pattern>/</url-pattern></servlet-mapping>',
@@ -14,8 +15,12 @@ const GLOBAL = webXml(
 describe('the data the report page is built from', () => {
   const root = tree({
     'conf/web.xml': GLOBAL,
-    'webapps/api/WEB-INF/web.xml': webXml(filter('cors', 'CorsFilter', { 'cors.allowed.origins': 'https://app.example.com' })),
-    'webapps/broken/WEB-INF/web.xml': webXml(filter('h', 'HttpHeaderSecurityFilter', { hstsMaxAgeSeconds: 'one year' })),
+    'webapps/api/WEB-INF/web.xml': webXml(
+      filter('cors', 'CorsFilter', { 'cors.allowed.origins': 'https://app.example.com' }),
+    ),
+    'webapps/broken/WEB-INF/web.xml': webXml(
+      filter('h', 'HttpHeaderSecurityFilter', { hstsMaxAgeSeconds: 'one year' }),
+    ),
     'webapps/api/index.html': 'api',
   });
   const data = buildReportData(loadBase({ base: root }), root, { label: 'base', now: new Date(0) });
@@ -26,7 +31,11 @@ describe('the data the report page is built from', () => {
     expect(data.hosts.map((h) => [h.name, h.isDefault])).toEqual([['localhost', true]]);
     expect(ctx('/api').state).toBe('starts');
     expect(ctx('/broken').state).toBe('refused');
-    expect(ctx('/broken').reasons[0]!.place).toEqual({ file: 'webapps/broken/WEB-INF/web.xml', line: 6, column: expect.any(Number) });
+    expect(ctx('/broken').reasons[0]!.place).toEqual({
+      file: 'webapps/broken/WEB-INF/web.xml',
+      line: 6,
+      column: expect.any(Number),
+    });
   });
 
   it('gives each URL pattern its chain in Tomcat order: the app mapping, then the global one', () => {
@@ -41,8 +50,16 @@ describe('the data the report page is built from', () => {
 
   it('marks parameters the descriptor does not set as Tomcat defaults, and keeps those it sets', () => {
     const cors = ctx('/api').filters.find((f) => f.name === 'cors')!;
-    expect(cors.params.find((p) => p.name === 'cors.allowed.origins')).toEqual({ name: 'cors.allowed.origins', value: 'https://app.example.com', isDefault: false });
-    expect(cors.params.find((p) => p.name === 'cors.preflight.maxage')).toEqual({ name: 'cors.preflight.maxage', value: '1800', isDefault: true });
+    expect(cors.params.find((p) => p.name === 'cors.allowed.origins')).toEqual({
+      name: 'cors.allowed.origins',
+      value: 'https://app.example.com',
+      isDefault: false,
+    });
+    expect(cors.params.find((p) => p.name === 'cors.preflight.maxage')).toEqual({
+      name: 'cors.preflight.maxage',
+      value: '1800',
+      isDefault: true,
+    });
     expect(cors.declared.file).toBe('webapps/api/WEB-INF/web.xml');
   });
 

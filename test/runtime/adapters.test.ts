@@ -2,7 +2,16 @@ import type { AddressInfo } from 'node:net';
 import express from 'express';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createContextRuntime, exchangeOf, fastifyFormBodyParser, fastifyOnRequest, mountContexts, toNodeListener, type ContextMiddleware, type RuntimeFilter } from '../../src/runtime/index.js';
+import {
+  createContextRuntime,
+  exchangeOf,
+  fastifyFormBodyParser,
+  fastifyOnRequest,
+  mountContexts,
+  toNodeListener,
+  type ContextMiddleware,
+  type RuntimeFilter,
+} from '../../src/runtime/index.js';
 import { request, type Served } from './serve.js';
 
 /** Denies /app/private, adds a header from a commit hook, parses parameters asynchronously. */
@@ -53,7 +62,11 @@ describe('Express 5', () => {
   });
 
   it('runs the chain as app.use(mw): routes see the exchange and the parsed form body', async () => {
-    const r = await request(s, '/app/form?a=1', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'b=2' });
+    const r = await request(s, '/app/form?a=1', {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'b=2',
+    });
     expect(r.status).toBe(200);
     expect(r.headers['x-guard']).toBe('seen');
     expect(JSON.parse(r.body)).toEqual({ a: '1', addr: '127.0.0.1', path: '/form' });
@@ -97,7 +110,7 @@ describe('Fastify 5', () => {
     await app.close();
   });
 
-  it('runs the chain in an onRequest hook; routes see the exchange; the hook fires for Fastify\'s reply', async () => {
+  it("runs the chain in an onRequest hook; routes see the exchange; the hook fires for Fastify's reply", async () => {
     const r = await request(s, '/app/hello?q=z');
     expect(r.status).toBe(200);
     expect(r.headers['x-guard']).toBe('seen');
@@ -113,9 +126,17 @@ describe('Fastify 5', () => {
   });
 
   it('hands the form body a filter consumed to Fastify routes through fastifyFormBodyParser', async () => {
-    const r = await request(s, '/app/form?q=1', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'a=1&a=2' });
+    const r = await request(s, '/app/form?q=1', {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'a=1&a=2',
+    });
     expect([r.status, JSON.parse(r.body)]).toEqual([200, { q: ['1'], a: ['1', '2'] }]);
-    const outside = await request(s, '/outside', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'b=%C3%A9' });
+    const outside = await request(s, '/outside', {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'b=%C3%A9',
+    });
     expect([outside.status, JSON.parse(outside.body)]).toEqual([200, { b: ['é'] }]);
   });
 
@@ -139,7 +160,9 @@ describe('several contexts', () => {
     const root = createContextRuntime({ filters: [tagging('root')] });
     const shop = createContextRuntime({ contextPath: '/shop', filters: [tagging('shop')] });
     const http = await import('node:http');
-    const server = http.createServer(toNodeListener(mountContexts([root, shop]), (req, res) => res.end(exchangeOf(req)!.request.contextPath)));
+    const server = http.createServer(
+      toNodeListener(mountContexts([root, shop]), (req, res) => res.end(exchangeOf(req)!.request.contextPath)),
+    );
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     const s = served((server.address() as AddressInfo).port, shop);
     try {

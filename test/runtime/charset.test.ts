@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { charsetDecoder } from '../../src/runtime/index.js';
 
 describe('charset decoders', () => {
-  it('decodes windows-1252 (and Java\'s Cp1252) as Java does: 0x80 is the euro sign, unmapped bytes are U+FFFD', () => {
+  it("decodes windows-1252 (and Java's Cp1252) as Java does: 0x80 is the euro sign, unmapped bytes are U+FFFD", () => {
     for (const name of ['windows-1252', 'Cp1252', 'WINDOWS-1252']) {
       const d = charsetDecoder(name)!;
       expect(d(Buffer.from([0x80, 0x9f, 0x41, 0xe9])), name).toBe('\u20acŸAé');

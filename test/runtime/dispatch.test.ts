@@ -27,31 +27,53 @@ const TABLE: SelectorTable = {
 function servlet(req: IncomingMessage, res: ServerResponse): void {
   const r = exchangeOf(req)!.request;
   res.setHeader('content-type', 'application/json');
-  res.end(JSON.stringify({ uri: r.requestURI, type: r.dispatcherType, a: r.getParameterValues('a'), from: r.getAttribute('jakarta.servlet.forward.request_uri') ?? null, url: req.url }));
+  res.end(
+    JSON.stringify({
+      uri: r.requestURI,
+      type: r.dispatcherType,
+      a: r.getParameterValues('a'),
+      from: r.getAttribute('jakarta.servlet.forward.request_uri') ?? null,
+      url: req.url,
+    }),
+  );
 }
 
 describe('forward and include from a handler', () => {
   it('forward runs the FORWARD chain of the target, sets the forward attributes and merges parameters (target first)', async () => {
-    const s = await serve({ contextPath: '/app', filters: [marker('req'), marker('fwd'), marker('inc')], table: TABLE, servlet }, (req, res) => {
-      if (exchangeOf(req)!.request.pathWithinContext === '/start') void forward(req, res, '/target/x?a=2');
-      else servlet(req, res);
-    });
+    const s = await serve(
+      { contextPath: '/app', filters: [marker('req'), marker('fwd'), marker('inc')], table: TABLE, servlet },
+      (req, res) => {
+        if (exchangeOf(req)!.request.pathWithinContext === '/start') void forward(req, res, '/target/x?a=2');
+        else servlet(req, res);
+      },
+    );
     try {
       const r = await request(s, '/app/start?a=1');
       expect(r.headers['x-ran']).toBe('req:REQUEST, fwd:FORWARD');
-      expect(JSON.parse(r.body)).toEqual({ uri: '/app/target/x', type: 'FORWARD', a: ['2', '1'], from: '/app/start', url: '/app/target/x?a=2' });
+      expect(JSON.parse(r.body)).toEqual({
+        uri: '/app/target/x',
+        type: 'FORWARD',
+        a: ['2', '1'],
+        from: '/app/start',
+        url: '/app/target/x?a=2',
+      });
     } finally {
       await s.close();
     }
   });
 
   it('include runs the INCLUDE chain and leaves the request path as it was (the include attributes name the target)', async () => {
-    const s = await serve({ contextPath: '/app', filters: [marker('req'), marker('fwd'), marker('inc')], table: TABLE }, (req, res) => {
-      void include(req, res, '/part/p', (rq, rs) => {
-        const r = exchangeOf(rq)!.request;
-        rs.write(`${r.dispatcherType} ${r.requestURI} ${String(r.getAttribute('jakarta.servlet.include.request_uri'))};`);
-      }).then(() => res.end(`after ${exchangeOf(req)!.request.dispatcherType}`));
-    });
+    const s = await serve(
+      { contextPath: '/app', filters: [marker('req'), marker('fwd'), marker('inc')], table: TABLE },
+      (req, res) => {
+        void include(req, res, '/part/p', (rq, rs) => {
+          const r = exchangeOf(rq)!.request;
+          rs.write(
+            `${r.dispatcherType} ${r.requestURI} ${String(r.getAttribute('jakarta.servlet.include.request_uri'))};`,
+          );
+        }).then(() => res.end(`after ${exchangeOf(req)!.request.dispatcherType}`));
+      },
+    );
     try {
       const r = await request(s, '/app/page');
       expect(r.headers['x-ran']).toBe('req:REQUEST, inc:INCLUDE');
@@ -79,7 +101,9 @@ describe('forward and include from a handler', () => {
   });
 
   it('contextPathInUrl: false treats the URL as the path within the context', async () => {
-    const s = await serve({ contextPath: '/app', contextPathInUrl: false }, (req, res) => res.end(`${exchangeOf(req)!.request.requestURI} ${exchangeOf(req)!.request.pathWithinContext}`));
+    const s = await serve({ contextPath: '/app', contextPathInUrl: false }, (req, res) =>
+      res.end(`${exchangeOf(req)!.request.requestURI} ${exchangeOf(req)!.request.pathWithinContext}`),
+    );
     try {
       expect((await request(s, '/items/1')).body).toBe('/app/items/1 /items/1');
     } finally {
@@ -98,7 +122,9 @@ describe('exceptions and <exception-type> pages', () => {
   ];
   const page = (req: IncomingMessage, res: ServerResponse): void => {
     const r = exchangeOf(req)!.request;
-    res.end(`${r.dispatcherType} ${r.pathWithinContext} ${res.statusCode} ${String((r.getAttribute('jakarta.servlet.error.exception') as Error | undefined)?.message)}`);
+    res.end(
+      `${r.dispatcherType} ${r.pathWithinContext} ${res.statusCode} ${String((r.getAttribute('jakarta.servlet.error.exception') as Error | undefined)?.message)}`,
+    );
   };
   it('a subclass finds its superclass page by simple name; anything else the java.lang.Throwable page', async () => {
     const s = await serve({ errorPages: pages }, (req, res) => {

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { createErrorReportRenderer, defaultErrorPage, escapeHtmlContent, SERVER_INFO } from '../../src/runtime/error-page.js';
+import {
+  createErrorReportRenderer,
+  defaultErrorPage,
+  escapeHtmlContent,
+  SERVER_INFO,
+} from '../../src/runtime/error-page.js';
 
 const CSS =
   'body {font-family:Tahoma,Arial,sans-serif;} h1, h2, h3, b {color:white;background-color:#525D76;} h1 {font-size:22px;} h2 {font-size:16px;} ' +
@@ -16,7 +21,11 @@ describe("Tomcat's ErrorReportValve page", () => {
 
   it('is byte for byte the page Tomcat sends, with its content type and language', () => {
     const page = tomcat(404, 'The requested resource [/app/nosuch.html] is not available');
-    expect(page).toEqual({ contentType: 'text/html;charset=utf-8', body: TOMCAT_404, headers: { 'content-language': 'en' } });
+    expect(page).toEqual({
+      contentType: 'text/html;charset=utf-8',
+      body: TOMCAT_404,
+      headers: { 'content-language': 'en' },
+    });
   });
 
   it('names tollgate in the footer unless told otherwise', () => {
@@ -54,7 +63,9 @@ describe("Tomcat's ErrorReportValve page", () => {
   });
 
   it("escapes the message as Escape.htmlElementContent does (/ and ' included)", () => {
-    expect(escapeHtmlContent(`<a href="/x?a=1&b='2'">`)).toBe('&lt;a href=&quot;&#47;x?a=1&amp;b=&#39;2&#39;&quot;&gt;');
+    expect(escapeHtmlContent(`<a href="/x?a=1&b='2'">`)).toBe(
+      '&lt;a href=&quot;&#47;x?a=1&amp;b=&#39;2&#39;&quot;&gt;',
+    );
     expect(escapeHtmlContent('plain')).toBe('plain');
   });
 

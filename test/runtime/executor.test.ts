@@ -1,6 +1,14 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createContextRuntime, exchangeOf, setLogSink, type Exchange, type FilterInitContext, type LogRecord, type RuntimeFilter } from '../../src/runtime/index.js';
+import {
+  createContextRuntime,
+  exchangeOf,
+  setLogSink,
+  type Exchange,
+  type FilterInitContext,
+  type LogRecord,
+  type RuntimeFilter,
+} from '../../src/runtime/index.js';
 import { request, serve } from './serve.js';
 
 function trail(ex: Exchange): string[] {
@@ -34,7 +42,13 @@ afterEach(() => setLogSink(null));
 
 describe('the chain executor', () => {
   it('runs the filters selectChain picks, in its order, then downstream', async () => {
-    const s = await serve({ filters: [recording('A'), recording('B'), recording('C')], selectChain: (ex) => (ex.request.servletPath === '/two' ? [2, 0] : [0, 1, 2]) }, reportTrail);
+    const s = await serve(
+      {
+        filters: [recording('A'), recording('B'), recording('C')],
+        selectChain: (ex) => (ex.request.servletPath === '/two' ? [2, 0] : [0, 1, 2]),
+      },
+      reportTrail,
+    );
     try {
       expect((await request(s, '/all')).body).toBe('A,B,C,downstream');
       expect((await request(s, '/two')).body).toBe('C,A,downstream');
@@ -120,7 +134,10 @@ describe('the chain executor', () => {
       },
     };
     // Downstream leaves the response to the outer filter, which answers after `await next()`.
-    const s = await serve({ filters: [outer, recording('sync'), inner] }, (req) => void trail(exchangeOf(req)!).push('downstream'));
+    const s = await serve(
+      { filters: [outer, recording('sync'), inner] },
+      (req) => void trail(exchangeOf(req)!).push('downstream'),
+    );
     try {
       expect((await request(s, '/')).body).toBe('outer-before,sync,inner,downstream,outer-after');
     } finally {
@@ -141,7 +158,11 @@ describe('the chain executor', () => {
       expect(r.status).toBe(500);
       expect(r.body).toContain('HTTP Status 500');
       expect(logs).toHaveLength(1);
-      expect(logs[0]).toMatchObject({ level: 'SEVERE', logger: 'tollgate.runtime.ContextRuntime', message: 'Filter [Boom] threw an exception processing [/x]' });
+      expect(logs[0]).toMatchObject({
+        level: 'SEVERE',
+        logger: 'tollgate.runtime.ContextRuntime',
+        message: 'Filter [Boom] threw an exception processing [/x]',
+      });
       expect(String(logs[0]!.error)).toContain('kaboom');
     } finally {
       await s.close();
@@ -227,7 +248,10 @@ describe('the chain executor', () => {
     try {
       expect((await request(s, '/')).status).toBe(500);
       expect((await request(t, '/')).status).toBe(500);
-      expect(logs.map((l) => l.message)).toEqual(['The handler after the filter chain threw an exception processing [/]', 'Selecting the filter chain failed for [/]']);
+      expect(logs.map((l) => l.message)).toEqual([
+        'The handler after the filter chain threw an exception processing [/]',
+        'Selecting the filter chain failed for [/]',
+      ]);
     } finally {
       await s.close();
       await t.close();
@@ -250,10 +274,23 @@ describe('filter declarations and lifecycle', () => {
         destroy: () => void destroyed++,
       };
     };
-    const s = await serve({ contextPath: '/ctx', sessionTimeoutMinutes: 5, filters: [{ filterName: 'myHeader', className: 'org.example.HeaderFilter', factory, config: { header: 'x-filter' } }] }, reportTrail);
+    const s = await serve(
+      {
+        contextPath: '/ctx',
+        sessionTimeoutMinutes: 5,
+        filters: [
+          { filterName: 'myHeader', className: 'org.example.HeaderFilter', factory, config: { header: 'x-filter' } },
+        ],
+      },
+      reportTrail,
+    );
     try {
       expect((await request(s, '/ctx/')).headers['x-filter']).toBe('myHeader');
-      expect(seen).toMatchObject({ filterName: 'myHeader', contextPath: '/ctx', settings: { sessionTimeoutMinutes: 5, maxParameterCount: 1000, maxPostSize: 2097152 } });
+      expect(seen).toMatchObject({
+        filterName: 'myHeader',
+        contextPath: '/ctx',
+        settings: { sessionTimeoutMinutes: 5, maxParameterCount: 1000, maxPostSize: 2097152 },
+      });
       expect(seen!.logger.name).toBe('org.example.HeaderFilter');
     } finally {
       await s.close();
@@ -273,6 +310,8 @@ describe('filter declarations and lifecycle', () => {
     const factory = () => {
       throw new Error('bad config');
     };
-    expect(() => createContextRuntime({ filters: [{ filterName: 'f', className: 'X', factory, config: {} }] })).toThrow('bad config');
+    expect(() => createContextRuntime({ filters: [{ filterName: 'f', className: 'X', factory, config: {} }] })).toThrow(
+      'bad config',
+    );
   });
 });

@@ -30,7 +30,11 @@ describe('runtime logging', () => {
     const expires = getLogger('org.apache.catalina.filters.ExpiresFilter');
     const cors = getLogger('org.apache.catalina.filters.CorsFilter');
     setLogLevel('org.apache.catalina.filters', 'FINE');
-    expect([expires.isLoggable('FINE'), cors.isLoggable('FINE'), cors.isLoggable('FINER')]).toEqual([true, true, false]);
+    expect([expires.isLoggable('FINE'), cors.isLoggable('FINE'), cors.isLoggable('FINER')]).toEqual([
+      true,
+      true,
+      false,
+    ]);
     setLogLevel('org.apache.catalina.filters.ExpiresFilter', 'SEVERE');
     expect([expires.isLoggable('WARNING'), cors.isLoggable('FINE')]).toEqual([false, true]);
     setLogLevel('org.apache.catalina.filters.ExpiresFilter', null);

@@ -25,14 +25,19 @@ describe('the runtime MIME lookup (ServletContext.getMimeType)', () => {
     expect(createContextRuntime().settings.mimeType('a.svg')).toBe('image/svg+xml');
     const ctx = createContextRuntime({ mimeTypes: { svg: 'text/plain' } });
     expect(ctx.settings.mimeType('a.svg')).toBe('text/plain');
-    expect(createContextRuntime({ mimeTypes: { up: 'a/b' }, mimeDefaults: false }).settings.mimeType('a.svg')).toBeNull();
+    expect(
+      createContextRuntime({ mimeTypes: { up: 'a/b' }, mimeDefaults: false }).settings.mimeType('a.svg'),
+    ).toBeNull();
   });
 
   it('expresses a merged map against the defaults: only what differs, or the whole map when a default is gone', () => {
     const merged = new Map(TOMCAT_MIME_TYPES);
     merged.set('up', 'text/x-up');
     merged.set('css', 'text/x-css');
-    expect(mimeMappingsAgainstDefaults(merged)).toEqual({ mappings: { up: 'text/x-up', css: 'text/x-css' }, defaults: true });
+    expect(mimeMappingsAgainstDefaults(merged)).toEqual({
+      mappings: { up: 'text/x-up', css: 'text/x-css' },
+      defaults: true,
+    });
     expect(mimeMappingsAgainstDefaults(TOMCAT_MIME_TYPES)).toEqual({ mappings: {}, defaults: true });
     const few = mimeMappingsAgainstDefaults({ html: 'text/html' });
     expect(few).toEqual({ mappings: { html: 'text/html' }, defaults: false });

@@ -1,5 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { charsetDecoder, exchangeOf, PARAMETER_PARSE_FAILED_ATTR, PARAMETER_PARSE_FAILED_REASON_ATTR, setLogSink, type LogRecord, type RuntimeFilter } from '../../src/runtime/index.js';
+import {
+  charsetDecoder,
+  exchangeOf,
+  PARAMETER_PARSE_FAILED_ATTR,
+  PARAMETER_PARSE_FAILED_REASON_ATTR,
+  setLogSink,
+  type LogRecord,
+  type RuntimeFilter,
+} from '../../src/runtime/index.js';
 import { ParameterMap, parseUrlEncoded } from '../../src/runtime/parameters.js';
 import { jsonHandler, request, serve, type Served } from './serve.js';
 
@@ -11,7 +19,12 @@ function parse(text: string, limit = -1, charset = 'UTF-8') {
 
 describe('parseUrlEncoded (Tomcat Parameters rules)', () => {
   it('keeps repeated names in order, gives "" for a name without "=", and decodes + as a space', () => {
-    expect(parse('a=1&b&a=2&c=x+y%21&d=e=f')).toEqual({ params: { a: ['1', '2'], b: [''], c: ['x y!'], d: ['e=f'] }, failure: null, count: 5, skipped: 0 });
+    expect(parse('a=1&b&a=2&c=x+y%21&d=e=f')).toEqual({
+      params: { a: ['1', '2'], b: [''], c: ['x y!'], d: ['e=f'] },
+      failure: null,
+      count: 5,
+      skipped: 0,
+    });
   });
 
   it('ignores empty chunks silently but records a chunk with an empty name as NO_NAME', () => {
@@ -28,7 +41,11 @@ describe('parseUrlEncoded (Tomcat Parameters rules)', () => {
   });
 
   it('stops at the limit and records TOO_MANY_PARAMETERS', () => {
-    expect(parse('a=1&b=2&c=3&d=4', 2)).toMatchObject({ params: { a: ['1'], b: ['2'] }, failure: 'TOO_MANY_PARAMETERS', count: 2 });
+    expect(parse('a=1&b=2&c=3&d=4', 2)).toMatchObject({
+      params: { a: ['1'], b: ['2'] },
+      failure: 'TOO_MANY_PARAMETERS',
+      count: 2,
+    });
     expect(parse('a=1&b=2', 2)).toMatchObject({ failure: null, count: 2 });
   });
 
@@ -80,10 +97,16 @@ describe('request parameters over HTTP', () => {
 
   it('merges query string and form body, query first', async () => {
     const v = JSON.parse((await request(s, '/?a=1&b=2', { method: 'POST', headers: FORM, body: 'a=3&c=4' })).body);
-    expect(v).toMatchObject({ params: { a: ['1', '3'], b: ['2'], c: ['4'] }, failure: null, failedAttr: null, reasonAttr: null, bodyBytes: 7 });
+    expect(v).toMatchObject({
+      params: { a: ['1', '3'], b: ['2'], c: ['4'] },
+      failure: null,
+      failedAttr: null,
+      reasonAttr: null,
+      bodyBytes: 7,
+    });
   });
 
-  it('records more than 1000 parameters (query plus body) as skipped, with Tomcat\'s attributes', async () => {
+  it("records more than 1000 parameters (query plus body) as skipped, with Tomcat's attributes", async () => {
     const query = Array.from({ length: 600 }, (_, i) => `q${i}=1`).join('&');
     const body = Array.from({ length: 600 }, (_, i) => `b${i}=1`).join('&');
     const v = JSON.parse((await request(s, `/?${query}`, { method: 'POST', headers: FORM, body })).body);
@@ -103,20 +126,36 @@ describe('request parameters over HTTP', () => {
   });
 
   it('decodes the body as ISO-8859-1 by default and the query string as UTF-8', async () => {
-    const v = JSON.parse((await request(s, '/?q=%C3%A9', { method: 'POST', headers: FORM, body: 'b=%C3%A9&l=%E9' })).body);
+    const v = JSON.parse(
+      (await request(s, '/?q=%C3%A9', { method: 'POST', headers: FORM, body: 'b=%C3%A9&l=%E9' })).body,
+    );
     expect(v.params).toEqual({ q: ['é'], b: ['Ã©'], l: ['é'] });
     expect(v.encoding).toBeNull();
   });
 
   it('uses the Content-Type charset for the body', async () => {
-    const v = JSON.parse((await request(s, '/', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded; charset=UTF-8' }, body: 'b=%C3%A9' })).body);
+    const v = JSON.parse(
+      (
+        await request(s, '/', {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded; charset=UTF-8' },
+          body: 'b=%C3%A9',
+        })
+      ).body,
+    );
     expect(v).toMatchObject({ params: { b: ['é'] }, encoding: 'UTF-8' });
   });
 
   it('applies an encoding set before parsing, and ignores one set afterwards (except in characterEncoding)', async () => {
-    const before = JSON.parse((await request(s, '/', { method: 'POST', headers: { ...FORM, 'x-encoding-before': 'UTF-8' }, body: 'b=%C3%A9' })).body);
+    const before = JSON.parse(
+      (await request(s, '/', { method: 'POST', headers: { ...FORM, 'x-encoding-before': 'UTF-8' }, body: 'b=%C3%A9' }))
+        .body,
+    );
     expect(before).toMatchObject({ params: { b: ['é'] }, encoding: 'UTF-8' });
-    const after = JSON.parse((await request(s, '/', { method: 'POST', headers: { ...FORM, 'x-encoding-after': 'UTF-8' }, body: 'b=%C3%A9' })).body);
+    const after = JSON.parse(
+      (await request(s, '/', { method: 'POST', headers: { ...FORM, 'x-encoding-after': 'UTF-8' }, body: 'b=%C3%A9' }))
+        .body,
+    );
     expect(after).toMatchObject({ params: { b: ['Ã©'] }, encoding: 'UTF-8' });
   });
 
@@ -124,7 +163,11 @@ describe('request parameters over HTTP', () => {
     const logs: LogRecord[] = [];
     setLogSink((l) => logs.push(l));
     try {
-      const r = await request(s, '/', { method: 'POST', headers: { ...FORM, 'x-encoding-before': 'no-such-charset' }, body: 'b=1' });
+      const r = await request(s, '/', {
+        method: 'POST',
+        headers: { ...FORM, 'x-encoding-before': 'no-such-charset' },
+        body: 'b=1',
+      });
       expect(r.status).toBe(500);
     } finally {
       setLogSink(null);
@@ -135,34 +178,54 @@ describe('request parameters over HTTP', () => {
   it('reads a body only for POST with the form content type', async () => {
     const put = JSON.parse((await request(s, '/?q=1', { method: 'PUT', headers: FORM, body: 'b=1' })).body);
     expect(put).toMatchObject({ params: { q: ['1'] }, bodyBytes: null });
-    const text = JSON.parse((await request(s, '/', { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'b=1' })).body);
+    const text = JSON.parse(
+      (await request(s, '/', { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'b=1' })).body,
+    );
     expect(text).toMatchObject({ params: {}, bodyBytes: null });
-    const upper = JSON.parse((await request(s, '/', { method: 'POST', headers: { 'content-type': 'Application/X-WWW-Form-URLEncoded;charset=utf-8' }, body: 'b=1' })).body);
+    const upper = JSON.parse(
+      (
+        await request(s, '/', {
+          method: 'POST',
+          headers: { 'content-type': 'Application/X-WWW-Form-URLEncoded;charset=utf-8' },
+          body: 'b=1',
+        })
+      ).body,
+    );
     expect(upper.params).toEqual({ b: ['1'] });
   });
 
   it('records POST_TOO_LARGE without reading a declared body over maxPostSize', async () => {
-    const v = JSON.parse((await request(s, '/?q=1', { method: 'POST', headers: FORM, body: `b=${'x'.repeat(64 * 1024)}` })).body);
+    const v = JSON.parse(
+      (await request(s, '/?q=1', { method: 'POST', headers: FORM, body: `b=${'x'.repeat(64 * 1024)}` })).body,
+    );
     expect(v).toMatchObject({ params: { q: ['1'] }, failure: 'POST_TOO_LARGE', bodyBytes: null });
   });
 
   it('records POST_TOO_LARGE for a chunked body that grows past maxPostSize', async () => {
-    const v = JSON.parse((await request(s, '/', { method: 'POST', headers: FORM, body: `b=${'x'.repeat(70 * 1024)}`, chunked: true })).body);
+    const v = JSON.parse(
+      (await request(s, '/', { method: 'POST', headers: FORM, body: `b=${'x'.repeat(70 * 1024)}`, chunked: true }))
+        .body,
+    );
     expect(v).toMatchObject({ params: {}, failure: 'POST_TOO_LARGE' });
   });
 
   it('parses a chunked body within the limit', async () => {
-    const v = JSON.parse((await request(s, '/', { method: 'POST', headers: FORM, body: 'a=1&b=2', chunked: true })).body);
+    const v = JSON.parse(
+      (await request(s, '/', { method: 'POST', headers: FORM, body: 'a=1&b=2', chunked: true })).body,
+    );
     expect(v).toMatchObject({ params: { a: ['1'], b: ['2'] }, failure: null });
   });
 });
 
 describe('parameter access before parsing', () => {
   it('works synchronously without a form body and throws, asking for parseParameters, with one', async () => {
-    const s = await serve({}, jsonHandler((req) => {
-      const r = exchangeOf(req)!.request;
-      return { parsed: r.parametersParsed, a: r.getParameter('a') };
-    }));
+    const s = await serve(
+      {},
+      jsonHandler((req) => {
+        const r = exchangeOf(req)!.request;
+        return { parsed: r.parametersParsed, a: r.getParameter('a') };
+      }),
+    );
     try {
       expect(JSON.parse((await request(s, '/?a=1')).body)).toEqual({ parsed: false, a: '1' });
       const thrown = JSON.parse((await request(s, '/?a=1', { method: 'POST', headers: FORM, body: 'b=2' })).body);
@@ -173,11 +236,22 @@ describe('parameter access before parsing', () => {
   });
 
   it('honours the context request-character-encoding and useBodyEncodingForURI', async () => {
-    const s = await serve({ filters: [parsing], requestCharacterEncoding: 'UTF-8', useBodyEncodingForURI: true }, jsonHandler(report));
+    const s = await serve(
+      { filters: [parsing], requestCharacterEncoding: 'UTF-8', useBodyEncodingForURI: true },
+      jsonHandler(report),
+    );
     try {
       const v = JSON.parse((await request(s, '/?q=%C3%A9', { method: 'POST', headers: FORM, body: 'b=%C3%A9' })).body);
       expect(v).toMatchObject({ params: { q: ['é'], b: ['é'] }, encoding: 'UTF-8' });
-      const latin = JSON.parse((await request(s, '/?q=%E9', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded;charset=ISO-8859-1' }, body: 'b=%E9' })).body);
+      const latin = JSON.parse(
+        (
+          await request(s, '/?q=%E9', {
+            method: 'POST',
+            headers: { 'content-type': 'application/x-www-form-urlencoded;charset=ISO-8859-1' },
+            body: 'b=%E9',
+          })
+        ).body,
+      );
       expect(latin.params).toEqual({ q: ['é'], b: ['é'] });
     } finally {
       await s.close();

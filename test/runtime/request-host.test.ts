@@ -37,7 +37,8 @@ describe('ExchangeRequest: serverName and serverPort from the Host header', () =
       seen = null;
       listener(req, new http.ServerResponse(req));
       const want = model(host);
-      if (seen!.serverName !== want.serverName || seen!.serverPort !== want.serverPort) expect({ host, ...seen! }).toEqual({ host, ...want });
+      if (seen!.serverName !== want.serverName || seen!.serverPort !== want.serverPort)
+        expect({ host, ...seen! }).toEqual({ host, ...want });
     }
     expect(hosts.length).toBe(55_986);
   });

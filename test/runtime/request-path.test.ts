@@ -43,7 +43,8 @@ describe('decodeRequestPath (CoyoteAdapter rules)', () => {
   });
 
   it('refuses %2F, backslashes (raw or encoded), NUL, bad escapes and relative paths', () => {
-    for (const p of ['/a%2fb', '/a%2Fb', '/a\\b', '/a%5Cb', '/a%00b', '/a%zz', '/a%4', '/a%', 'a/b', '']) expect(decode(p), p).toBeNull();
+    for (const p of ['/a%2fb', '/a%2Fb', '/a\\b', '/a%5Cb', '/a%00b', '/a%zz', '/a%4', '/a%', 'a/b', ''])
+      expect(decode(p), p).toBeNull();
   });
 });
 
@@ -67,7 +68,8 @@ describe('pathNeedsWork: the character scan agrees with the pattern it replaced'
     const paths = allStrings(['/', '.', 'a', '%', ';', '\\', '\0', ' ', '~', '\x7f', 'é'], 5);
     for (const p of paths) {
       const raw = `/${p}`;
-      if (pathNeedsWork(raw) !== NEEDS_WORK.test(raw)) expect({ raw, scan: pathNeedsWork(raw) }).toEqual({ raw, scan: NEEDS_WORK.test(raw) });
+      if (pathNeedsWork(raw) !== NEEDS_WORK.test(raw))
+        expect({ raw, scan: pathNeedsWork(raw) }).toEqual({ raw, scan: NEEDS_WORK.test(raw) });
     }
     expect(paths.length).toBe(177_155);
   });

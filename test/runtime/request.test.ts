@@ -59,7 +59,9 @@ describe('the request view over IPv4 loopback', () => {
   afterAll(() => s.close());
 
   it('reports the connection as Tomcat does: address, port, scheme, host and protocol', async () => {
-    const r = await request(s, '/app/a%20b/c.txt?x=1&y', { headers: { host: 'example.test:8080', cookie: 'a=1; b="two"; junk' } });
+    const r = await request(s, '/app/a%20b/c.txt?x=1&y', {
+      headers: { host: 'example.test:8080', cookie: 'a=1; b="two"; junk' },
+    });
     const v = JSON.parse(r.body);
     expect(v).toMatchObject({
       method: 'GET',
@@ -91,12 +93,20 @@ describe('the request view over IPv4 loopback', () => {
   });
 
   it('defaults the server port to 80 when the Host header has none, and keeps IPv6 brackets in the name', async () => {
-    expect(JSON.parse((await request(s, '/app/', { headers: { host: 'example.test' } })).body)).toMatchObject({ serverName: 'example.test', serverPort: 80, requestURL: 'http://example.test/app/' });
-    expect(JSON.parse((await request(s, '/app/', { headers: { host: '[::1]:9000' } })).body)).toMatchObject({ serverName: '[::1]', serverPort: 9000 });
+    expect(JSON.parse((await request(s, '/app/', { headers: { host: 'example.test' } })).body)).toMatchObject({
+      serverName: 'example.test',
+      serverPort: 80,
+      requestURL: 'http://example.test/app/',
+    });
+    expect(JSON.parse((await request(s, '/app/', { headers: { host: '[::1]:9000' } })).body)).toMatchObject({
+      serverName: '[::1]',
+      serverPort: 9000,
+    });
   });
 
   it('takes the Host port only when it is all digits after the last colon outside brackets', async () => {
-    const at = async (host: string) => JSON.parse((await request(s, '/app/', { headers: { host } })).body) as { serverName: string; serverPort: number };
+    const at = async (host: string) =>
+      JSON.parse((await request(s, '/app/', { headers: { host } })).body) as { serverName: string; serverPort: number };
     expect(await at('example.test:')).toMatchObject({ serverName: 'example.test', serverPort: 80 });
     expect(await at('example.test:80x')).toMatchObject({ serverName: 'example.test', serverPort: 80 });
     expect(await at('example.test:08080')).toMatchObject({ serverName: 'example.test', serverPort: 8080 });
@@ -104,7 +114,10 @@ describe('the request view over IPv4 loopback', () => {
   });
 
   it('lists every line of a repeated header, whatever its case, in the order received', async () => {
-    const v = JSON.parse((await request(s, '/app/', { headers: { 'X-Forwarded-For': ['198.51.100.1', '198.51.100.2, 198.51.100.3'] } })).body);
+    const v = JSON.parse(
+      (await request(s, '/app/', { headers: { 'X-Forwarded-For': ['198.51.100.1', '198.51.100.2, 198.51.100.3'] } }))
+        .body,
+    );
     expect(v.xffLines).toEqual(['198.51.100.1', '198.51.100.2, 198.51.100.3']);
     expect(v.xff).toBe('198.51.100.1, 198.51.100.2, 198.51.100.3');
   });
@@ -115,11 +128,24 @@ describe('the request view over IPv4 loopback', () => {
   });
 
   it('gives every header line and lets a filter remove a header for everything downstream, including req.headers', async () => {
-    const plain = JSON.parse((await request(s, '/app/x', { headers: { 'x-forwarded-for': ['10.0.0.1', '10.0.0.2'] } })).body);
+    const plain = JSON.parse(
+      (await request(s, '/app/x', { headers: { 'x-forwarded-for': ['10.0.0.1', '10.0.0.2'] } })).body,
+    );
     expect(plain.xffLines).toEqual(['10.0.0.1', '10.0.0.2']);
     expect(plain.nodeXff).toBe('10.0.0.1, 10.0.0.2');
-    const rewritten = JSON.parse((await request(s, '/app/x', { headers: { 'x-forwarded-for': '10.0.0.1', 'x-rewrite': '1' } })).body);
-    expect(rewritten).toMatchObject({ xff: null, xffLines: [], nodeXff: null, remoteAddr: '203.0.113.9', scheme: 'https', secure: true, serverPort: 443, localName: 'proxy.example' });
+    const rewritten = JSON.parse(
+      (await request(s, '/app/x', { headers: { 'x-forwarded-for': '10.0.0.1', 'x-rewrite': '1' } })).body,
+    );
+    expect(rewritten).toMatchObject({
+      xff: null,
+      xffLines: [],
+      nodeXff: null,
+      remoteAddr: '203.0.113.9',
+      scheme: 'https',
+      secure: true,
+      serverPort: 443,
+      localName: 'proxy.example',
+    });
   });
 
   it('decodes and normalises the path like Tomcat: path parameters dropped, dot segments resolved', async () => {
@@ -166,7 +192,9 @@ describe('the request view over IPv6 loopback', () => {
 describe('remote host lookups', () => {
   it('returns the address without DNS when lookups are disabled (the default)', async () => {
     const s = await serve({}, (req, res) => {
-      void exchangeOf(req)!.request.lookupRemoteHost().then((h) => res.end(h));
+      void exchangeOf(req)!
+        .request.lookupRemoteHost()
+        .then((h) => res.end(h));
     });
     try {
       expect((await request(s, '/')).body).toBe('127.0.0.1');
@@ -199,7 +227,12 @@ describe('request attributes', () => {
           }
         }
         const names = r.getAttributeNames();
-        outcome = { names, values: names.map((n) => r.getAttribute(n)), want: [...want.keys()], wantValues: [...want.values()] };
+        outcome = {
+          names,
+          values: names.map((n) => r.getAttribute(n)),
+          want: [...want.keys()],
+          wantValues: [...want.values()],
+        };
         return next();
       },
     };
@@ -208,7 +241,10 @@ describe('request attributes', () => {
   afterAll(() => s.close());
 
   it('keeps insertion order through replacements, removals and growth past the small-store size', async () => {
-    const name = fc.oneof(fc.constantFrom('a', 'b', 'cors.request.origin', '1', '0'), fc.integer({ min: 0, max: 60 }).map((i) => `attr${i}`));
+    const name = fc.oneof(
+      fc.constantFrom('a', 'b', 'cors.request.origin', '1', '0'),
+      fc.integer({ min: 0, max: 60 }).map((i) => `attr${i}`),
+    );
     const op: fc.Arbitrary<Op> = fc.oneof(
       fc.tuple(fc.constant('set' as const), name, fc.option(fc.integer(), { nil: null, freq: 6 })),
       fc.tuple(fc.constant('remove' as const), name),

@@ -10,7 +10,9 @@ const filter: RuntimeFilter = {
   doFilter(ex, next) {
     ex.response.setHeaderNamed('X-Filter', 'x-filter', 'before');
     ex.response.addHeader('X-Multi', 'one');
-    ex.response.onBeforeCommit((e) => e.response.setHeader('X-Hook', `saw ${e.response.getHeader('x-late') ?? 'nothing'}`));
+    ex.response.onBeforeCommit((e) =>
+      e.response.setHeader('X-Hook', `saw ${e.response.getHeader('x-late') ?? 'nothing'}`),
+    );
     return next();
   },
 };
@@ -22,7 +24,10 @@ afterEach(async () => {
 });
 
 /** A context with the filter, downstream `handler`, on a server whose `before` runs ahead of the runtime (a framework setting headers first). */
-async function serve(handler: (req: IncomingMessage, res: ServerResponse) => void, before?: (res: ServerResponse) => void): Promise<Served> {
+async function serve(
+  handler: (req: IncomingMessage, res: ServerResponse) => void,
+  before?: (res: ServerResponse) => void,
+): Promise<Served> {
   const mw = createContextRuntime({ contextPath: '/app', filters: [filter] });
   const listener = toNodeListener(mw, handler);
   const server = http.createServer((req, res) => {
@@ -47,7 +52,13 @@ async function serve(handler: (req: IncomingMessage, res: ServerResponse) => voi
 
 function lines(raw: string[]): [string, string][] {
   const out: [string, string][] = [];
-  for (let i = 0; i < raw.length; i += 2) if (raw[i]!.toLowerCase() !== 'date' && raw[i]!.toLowerCase() !== 'connection' && raw[i]!.toLowerCase() !== 'keep-alive') out.push([raw[i]!, raw[i + 1]!]);
+  for (let i = 0; i < raw.length; i += 2)
+    if (
+      raw[i]!.toLowerCase() !== 'date' &&
+      raw[i]!.toLowerCase() !== 'connection' &&
+      raw[i]!.toLowerCase() !== 'keep-alive'
+    )
+      out.push([raw[i]!, raw[i + 1]!]);
   return out;
 }
 
@@ -95,7 +106,11 @@ describe('response headers kept by the runtime until commit', () => {
   it('keeps node:http errors: an invalid name or value throws where it is set, a change after commit throws ERR_HTTP_HEADERS_SENT', async () => {
     const codes: string[] = [];
     const s = await serve((_req, res) => {
-      for (const f of [() => res.setHeader('bad name', 'x'), () => res.setHeader('x-bad', 'a\r\nb'), () => res.appendHeader('x-bad', 'a\nb')]) {
+      for (const f of [
+        () => res.setHeader('bad name', 'x'),
+        () => res.setHeader('x-bad', 'a\r\nb'),
+        () => res.appendHeader('x-bad', 'a\nb'),
+      ]) {
         try {
           f();
         } catch (err) {
@@ -115,7 +130,14 @@ describe('response headers kept by the runtime until commit', () => {
     });
     const r = await request(s, '/app/x');
     expect(r.body).toBe('ok');
-    expect(codes).toEqual(['ERR_INVALID_HTTP_TOKEN', 'ERR_INVALID_CHAR', 'ERR_INVALID_CHAR', 'ERR_HTTP_HEADERS_SENT', 'ERR_HTTP_HEADERS_SENT', 'before']);
+    expect(codes).toEqual([
+      'ERR_INVALID_HTTP_TOKEN',
+      'ERR_INVALID_CHAR',
+      'ERR_INVALID_CHAR',
+      'ERR_HTTP_HEADERS_SENT',
+      'ERR_HTTP_HEADERS_SENT',
+      'before',
+    ]);
   });
 
   it('takes over headers set before the runtime saw the response (a framework), which the chain can read and remove', async () => {
@@ -164,7 +186,12 @@ describe('response headers kept by the runtime until commit', () => {
       res.end();
     });
     const object = await request(s, '/app/object');
-    expect([object.status, object.headers['x-a'], object.headers['x-b'], object.headers['x-hook']]).toEqual([201, 'new', 'kept', 'saw nothing']);
+    expect([object.status, object.headers['x-a'], object.headers['x-b'], object.headers['x-hook']]).toEqual([
+      201,
+      'new',
+      'kept',
+      'saw nothing',
+    ]);
     const list = await request(s, '/app/list');
     expect([list.status, list.headers['x-a'], list.headers['x-b']]).toEqual([202, '1, 2', 'kept']);
     const pairs = await request(s, '/app/pairs');

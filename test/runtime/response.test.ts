@@ -1,6 +1,13 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { exchangeOf, parseContentType, setLogSink, type Exchange, type LogRecord, type RuntimeFilter } from '../../src/runtime/index.js';
+import {
+  exchangeOf,
+  parseContentType,
+  setLogSink,
+  type Exchange,
+  type LogRecord,
+  type RuntimeFilter,
+} from '../../src/runtime/index.js';
 import { request, serve, type Served } from './serve.js';
 
 /** Counts commits and adds a header from the hook; the hook also records the status and content type it saw. */
@@ -103,7 +110,9 @@ describe('commit hook failures and late registration', () => {
     const tagger = (tag: string) => ({
       name: `Tag${tag}`,
       doFilter(ex: Exchange, next: () => unknown) {
-        ex.response.onBeforeCommit((e) => e.response.setHeader('x-order', `${e.response.getHeader('x-order') ?? ''}${tag}`));
+        ex.response.onBeforeCommit((e) =>
+          e.response.setHeader('x-order', `${e.response.getHeader('x-order') ?? ''}${tag}`),
+        );
         return next() as undefined;
       },
     });
@@ -228,7 +237,9 @@ describe('content type and charset (servlet semantics)', () => {
   }
 
   it('logs a warning for the unsupported charset, as Tomcat does', () => {
-    expect(warnings.map((w) => [w.level, w.message])).toEqual([['WARNING', 'Unable to set the response charset [no-such]: the encoding is not supported']]);
+    expect(warnings.map((w) => [w.level, w.message])).toEqual([
+      ['WARNING', 'Unable to set the response charset [no-such]: the encoding is not supported'],
+    ]);
   });
 
   it('falls back to the context response-character-encoding before ISO-8859-1', async () => {
@@ -236,8 +247,11 @@ describe('content type and charset (servlet semantics)', () => {
     expect([r.headers['x-ct'], r.headers['x-enc']]).toEqual(['text/plain', 'UTF-8']);
   });
 
-  it('parses content types like Tomcat\'s MediaType', () => {
-    expect(parseContentType('text/html ; Charset = "UTF-8" ; a=b')).toEqual({ withoutCharset: 'text/html;a=b', charset: 'UTF-8' });
+  it("parses content types like Tomcat's MediaType", () => {
+    expect(parseContentType('text/html ; Charset = "UTF-8" ; a=b')).toEqual({
+      withoutCharset: 'text/html;a=b',
+      charset: 'UTF-8',
+    });
     expect(parseContentType('text/html')).toEqual({ withoutCharset: 'text/html', charset: null });
     expect(parseContentType('text')).toBeNull();
     expect(parseContentType('text/html; a="open')).toBeNull();
@@ -245,11 +259,14 @@ describe('content type and charset (servlet semantics)', () => {
 });
 
 describe('encodeURL and encodeRedirectURL', () => {
-  it('apply the encoders filters registered, the first filter\'s innermost', async () => {
+  it("apply the encoders filters registered, the first filter's innermost", async () => {
     const add = (label: string): RuntimeFilter => ({
       name: label,
       doFilter(ex, next) {
-        ex.response.addUrlEncoder((url, kind, _ex, tag: string) => `${url}${url.includes('?') ? '&' : '?'}${tag}=${kind}`, label);
+        ex.response.addUrlEncoder(
+          (url, kind, _ex, tag: string) => `${url}${url.includes('?') ? '&' : '?'}${tag}=${kind}`,
+          label,
+        );
         return next();
       },
     });
@@ -277,7 +294,12 @@ describe('response headers through the exchange', () => {
       r.addHeader('X-B', 'b');
       r.removeHeader('X-B');
       r.status = 418;
-      const seen = { a: r.getHeader('x-a'), all: r.getHeaders('X-A'), hasB: r.containsHeader('x-b'), names: r.getHeaderNames() };
+      const seen = {
+        a: r.getHeader('x-a'),
+        all: r.getHeaders('X-A'),
+        hasB: r.containsHeader('x-b'),
+        names: r.getHeaderNames(),
+      };
       res.end(JSON.stringify(seen));
       r.setHeader('X-Late', '1');
       r.status = 200;

@@ -19,7 +19,9 @@ interface Observed {
 }
 
 const root = join(import.meta.dirname, '..', 'fixtures', 'ordering');
-const scenarios = readdirSync(root).filter((d) => existsSync(join(root, d, 'observed.json'))).sort();
+const scenarios = readdirSync(root)
+  .filter((d) => existsSync(join(root, d, 'observed.json')))
+  .sort();
 
 describe('the runtime selector runs the filters real Tomcat ran', () => {
   for (const scenario of scenarios) {
@@ -28,11 +30,15 @@ describe('the runtime selector runs the filters real Tomcat ran', () => {
     for (const r of observed.requests) {
       // Includes and forwards a servlet makes are not requests the selector sees: those are checked in test/chain.
       const dispatched = new Set(r.dispatches.map((d) => d.dispatcher));
-      if (r.order.length === 0 || r.order.some((o) => !dispatched.has(o.slice(o.lastIndexOf('@') + 1) as Dispatcher))) continue;
+      if (r.order.length === 0 || r.order.some((o) => !dispatched.has(o.slice(o.lastIndexOf('@') + 1) as Dispatcher)))
+        continue;
       it(`${scenario}: ${r.host} ${r.path}`, () => {
         const match = findContext(base, r.host, r.path);
         expect(match).not.toBeNull();
-        const { host, context } = match as unknown as { host: Parameters<typeof mergedOf>[1]; context: Parameters<typeof mergedOf>[2] };
+        const { host, context } = match as unknown as {
+          host: Parameters<typeof mergedOf>[1];
+          context: Parameters<typeof mergedOf>[2];
+        };
         const merged = mergedOf(base, host, context);
         const { filters, table } = selectorTableOf(merged);
         const select = createChainSelector(table, { exists: (p) => existsSync(join(context.docBase, p)) });

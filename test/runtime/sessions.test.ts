@@ -1,6 +1,13 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { exchangeOf, HttpSession, MemorySessionStore, newSessionRecord, SessionManager, type RuntimeFilter } from '../../src/runtime/index.js';
+import {
+  exchangeOf,
+  HttpSession,
+  MemorySessionStore,
+  newSessionRecord,
+  SessionManager,
+  type RuntimeFilter,
+} from '../../src/runtime/index.js';
 import { request, serve, type Served } from './serve.js';
 
 /** Downstream: ?create, ?invalidate, ?change, ?put=v, ?secure; answers with what it saw. */
@@ -8,13 +15,22 @@ function sessionHandler(req: IncomingMessage, res: ServerResponse) {
   const r = exchangeOf(req)!.request;
   const q = new URLSearchParams(r.queryString ?? '');
   const before = r.getSession(false);
-  const out: Record<string, unknown> = { had: before?.id ?? null, requested: r.requestedSessionId, requestedValid: r.isRequestedSessionIdValid() };
+  const out: Record<string, unknown> = {
+    had: before?.id ?? null,
+    requested: r.requestedSessionId,
+    requestedValid: r.isRequestedSessionIdValid(),
+  };
   if (q.has('invalidate')) before?.invalidate();
   const s = r.getSession(q.has('create'));
   if (s !== null) {
     if (q.has('put')) s.setAttribute('v', q.get('put'));
     if (q.has('change')) out.changedTo = r.changeSessionId();
-    Object.assign(out, { id: s.id, isNew: s.isNew, v: s.getAttribute('v') ?? null, maxInactive: s.maxInactiveInterval });
+    Object.assign(out, {
+      id: s.id,
+      isNew: s.isNew,
+      v: s.getAttribute('v') ?? null,
+      maxInactive: s.maxInactiveInterval,
+    });
   }
   res.end(JSON.stringify(out));
 }
@@ -35,11 +51,14 @@ describe('sessions in a /shop context', () => {
   let s: Served;
   let now = 1_700_000_000_000;
   beforeAll(async () => {
-    s = await serve({ contextPath: '/shop', sessionTimeoutMinutes: 2, filters: [markSecure], clock: () => now }, sessionHandler);
+    s = await serve(
+      { contextPath: '/shop', sessionTimeoutMinutes: 2, filters: [markSecure], clock: () => now },
+      sessionHandler,
+    );
   });
   afterAll(() => s.close());
 
-  it('creates a session on demand with a 32-hex-digit id and Tomcat\'s cookie: Path=/shop; HttpOnly, no Secure, no SameSite', async () => {
+  it("creates a session on demand with a 32-hex-digit id and Tomcat's cookie: Path=/shop; HttpOnly, no Secure, no SameSite", async () => {
     const r = await request(s, '/shop/?create');
     const body = JSON.parse(r.body);
     expect(body.id).toMatch(/^[0-9A-F]{32}$/);
@@ -70,7 +89,9 @@ describe('sessions in a /shop context', () => {
 
   it('picks the live session when several JSESSIONID cookies are sent', async () => {
     const live = cookieOf((await request(s, '/shop/?create')).headers['set-cookie']);
-    const r = await request(s, '/shop/', { headers: { cookie: `JSESSIONID=0123456789ABCDEF0123456789ABCDEF; ${live}` } });
+    const r = await request(s, '/shop/', {
+      headers: { cookie: `JSESSIONID=0123456789ABCDEF0123456789ABCDEF; ${live}` },
+    });
     expect(JSON.parse(r.body).had).toBe(live.split('=')[1]);
   });
 
@@ -111,10 +132,20 @@ describe('sessions in a /shop context', () => {
 describe('session cookie path and settings', () => {
   it('uses Path=/ for the ROOT context and honours sameSite, domain and the trailing-slash option', async () => {
     const root = await serve({}, sessionHandler);
-    const custom = await serve({ contextPath: '/a', sessionCookie: { sameSite: 'Lax', domain: 'example.test', pathUsesTrailingSlash: true, name: 'SID' } }, sessionHandler);
+    const custom = await serve(
+      {
+        contextPath: '/a',
+        sessionCookie: { sameSite: 'Lax', domain: 'example.test', pathUsesTrailingSlash: true, name: 'SID' },
+      },
+      sessionHandler,
+    );
     try {
-      expect((await request(root, '/?create')).headers['set-cookie']![0]).toMatch(/^JSESSIONID=[0-9A-F]{32}; Path=\/; HttpOnly$/);
-      expect((await request(custom, '/a/?create')).headers['set-cookie']![0]).toMatch(/^SID=[0-9A-F]{32}; Domain=example\.test; Path=\/a\/; HttpOnly; SameSite=Lax$/);
+      expect((await request(root, '/?create')).headers['set-cookie']![0]).toMatch(
+        /^JSESSIONID=[0-9A-F]{32}; Path=\/; HttpOnly$/,
+      );
+      expect((await request(custom, '/a/?create')).headers['set-cookie']![0]).toMatch(
+        /^SID=[0-9A-F]{32}; Domain=example\.test; Path=\/a\/; HttpOnly; SameSite=Lax$/,
+      );
     } finally {
       await root.close();
       await custom.close();
@@ -133,7 +164,9 @@ describe('session cookie path and settings', () => {
       res.end(msg);
     });
     try {
-      expect((await request(s, '/')).body).toMatch(/^xError: Cannot create a session after the response has been committed/);
+      expect((await request(s, '/')).body).toMatch(
+        /^xError: Cannot create a session after the response has been committed/,
+      );
     } finally {
       await s.close();
     }
@@ -224,7 +257,22 @@ describe('MemorySessionStore', () => {
   it('ends the session every request sees when its record is dropped', () => {
     let now = 0;
     const store = new MemorySessionStore({ sweepIntervalMs: 0, clock: () => now });
-    const mgr = new SessionManager({ store, clock: () => now, sessionTimeoutMinutes: 1, contextPath: '', cookie: { name: 'JSESSIONID', path: null, domain: null, httpOnly: true, secure: false, sameSite: null, partitioned: false, pathUsesTrailingSlash: false } });
+    const mgr = new SessionManager({
+      store,
+      clock: () => now,
+      sessionTimeoutMinutes: 1,
+      contextPath: '',
+      cookie: {
+        name: 'JSESSIONID',
+        path: null,
+        domain: null,
+        httpOnly: true,
+        secure: false,
+        sameSite: null,
+        partitioned: false,
+        pathUsesTrailingSlash: false,
+      },
+    });
     const s = mgr.create();
     expect(mgr.find([s.id])).toBe(s);
     now = 61_000;

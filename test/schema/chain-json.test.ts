@@ -35,21 +35,29 @@ function behaviour(base: CatalinaBase, contextPath: string, path: string): unkno
 
 describe('the JSON chain format', () => {
   it('lint reports problems at the line and column of the JSON', () => {
-    const text = '{\n  "version": 1,\n  "contexts": [\n    {\n      "path": "/api",\n      "filters": [\n        { "name": "cors", "class": "org.apache.catalina.filters.CorsFilter", "params": { "cors.allowed.origins": "*", "cors.support.credentials": true } }\n      ],\n      "mappings": [ { "filter": "cors", "urlPatterns": ["/*"] } ]\n    }\n  ]\n}\n';
+    const text =
+      '{\n  "version": 1,\n  "contexts": [\n    {\n      "path": "/api",\n      "filters": [\n        { "name": "cors", "class": "org.apache.catalina.filters.CorsFilter", "params": { "cors.allowed.origins": "*", "cors.support.credentials": true } }\n      ],\n      "mappings": [ { "filter": "cors", "urlPatterns": ["/*"] } ]\n    }\n  ]\n}\n';
     const dir = tree({ 'tollgate.chain.json': text });
-    const d = lintBase(loadInput(join(dir, 'tollgate.chain.json'))).diagnostics.find((x) => x.ruleId === 'cors-credentials-with-any-origin')!;
+    const d = lintBase(loadInput(join(dir, 'tollgate.chain.json'))).diagnostics.find(
+      (x) => x.ruleId === 'cors-credentials-with-any-origin',
+    )!;
     expect(d.span.line).toBe(7);
     expect(text.split('\n')[6]!.slice(d.span.column - 1, d.span.endColumn - 1)).toBe('true');
   });
 
   it('reports a wrong type where it is', () => {
-    const text = '{ "version": 1, "contexts": [ { "path": "/a", "filters": [ { "name": "h", "class": "org.apache.catalina.filters.HttpHeaderSecurityFilter", "params": { "hstsMaxAgeSeconds": [1] } } ] } ] }';
+    const text =
+      '{ "version": 1, "contexts": [ { "path": "/a", "filters": [ { "name": "h", "class": "org.apache.catalina.filters.HttpHeaderSecurityFilter", "params": { "hstsMaxAgeSeconds": [1] } } ] } ] }';
     const dir = tree({ 'c.json': text });
     const d = lintBase(loadInput(join(dir, 'c.json'))).diagnostics.find((x) => x.ruleId === 'json-chain-invalid')!;
     expect(text.slice(d.span.offset, d.span.endOffset)).toBe('[1]');
   });
 
-  for (const [app, paths] of [['api', ['/items', '/forms/submit']], ['static', ['/assets/site.css', '/']], ['intranet', ['/']]] as const) {
+  for (const [app, paths] of [
+    ['api', ['/items', '/forms/submit']],
+    ['static', ['/assets/site.css', '/']],
+    ['intranet', ['/']],
+  ] as const) {
     it(`convert: the JSON of examples/base/webapps/${app} runs the same filters with the same configs`, async () => {
       const dir = tree({});
       const out = join(dir, 'tollgate.chain.json');
@@ -57,7 +65,9 @@ describe('the JSON chain format', () => {
       expect(r.code).toBe(0);
       // The global conf/web.xml comes along as the document's "global" part.
       const doc = JSON.parse(readFileSync(out, 'utf8')) as Record<string, unknown>;
-      const global = JSON.parse((await cli(['convert', join(example, 'conf', 'web.xml'), '--path', '/'], dir)).out) as { contexts: Record<string, unknown>[] };
+      const global = JSON.parse((await cli(['convert', join(example, 'conf', 'web.xml'), '--path', '/'], dir)).out) as {
+        contexts: Record<string, unknown>[];
+      };
       const { path: _path, sessionTimeoutMinutes: _timeout, ...globalPart } = global.contexts[0]!;
       doc['global'] = globalPart;
       writeFileSync(out, JSON.stringify(doc, null, 2));
@@ -75,7 +85,18 @@ describe('the JSON chain format', () => {
   }
 
   it('tollgate chain reads a JSON chain document as --base', async () => {
-    const dir = tree({ 'tollgate.chain.json': JSON.stringify({ version: 1, contexts: [{ path: '/api', filters: [{ name: 'h', class: 'org.apache.catalina.filters.HttpHeaderSecurityFilter' }], mappings: [{ filter: 'h', urlPatterns: ['/*'] }] }] }) });
+    const dir = tree({
+      'tollgate.chain.json': JSON.stringify({
+        version: 1,
+        contexts: [
+          {
+            path: '/api',
+            filters: [{ name: 'h', class: 'org.apache.catalina.filters.HttpHeaderSecurityFilter' }],
+            mappings: [{ filter: 'h', urlPatterns: ['/*'] }],
+          },
+        ],
+      }),
+    });
     const r = await cli(['chain', '--base', join(dir, 'tollgate.chain.json'), '--path', '/api/x'], dir);
     expect(r.code).toBe(0);
     expect(r.out).toContain('1. h  org.apache.catalina.filters.HttpHeaderSecurityFilter');

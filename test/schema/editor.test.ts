@@ -8,7 +8,10 @@ const chainSchema = schemas.get('tollgate.chain.schema.json')! as JSONSchema;
 
 function service() {
   const ls = getLanguageService({});
-  ls.configure({ validate: true, schemas: [{ uri: 'tollgate://tollgate.chain.schema.json', fileMatch: ['*.chain.json'], schema: chainSchema }] });
+  ls.configure({
+    validate: true,
+    schemas: [{ uri: 'tollgate://tollgate.chain.schema.json', fileMatch: ['*.chain.json'], schema: chainSchema }],
+  });
   return ls;
 }
 
@@ -29,33 +32,87 @@ async function complete(textWithCursor: string): Promise<string[]> {
 
 describe('editing tollgate.chain.json with the generated schemas (vscode-json-languageservice)', () => {
   it('reports invalid parameter values at their place', async () => {
-    const text = JSON.stringify({
-      version: 1,
-      contexts: [{ path: '/api', filters: [{ name: 'h', class: 'org.apache.catalina.filters.HttpHeaderSecurityFilter', params: { hstsMaxAgeSeconds: 'a year', hstsMaxAgeSecond: 1, hstsEnabled: [true] } }] }],
-    }, null, 2);
+    const text = JSON.stringify(
+      {
+        version: 1,
+        contexts: [
+          {
+            path: '/api',
+            filters: [
+              {
+                name: 'h',
+                class: 'org.apache.catalina.filters.HttpHeaderSecurityFilter',
+                params: { hstsMaxAgeSeconds: 'a year', hstsMaxAgeSecond: 1, hstsEnabled: [true] },
+              },
+            ],
+          },
+        ],
+      },
+      null,
+      2,
+    );
     const { ls, doc, json } = open(text);
     const diagnostics = await ls.doValidation(doc, json);
-    const at = (needle: string) => diagnostics.some((d) => text.slice(doc.offsetAt(d.range.start), doc.offsetAt(d.range.end)).includes(needle));
+    const at = (needle: string) =>
+      diagnostics.some((d) => text.slice(doc.offsetAt(d.range.start), doc.offsetAt(d.range.end)).includes(needle));
     expect(at('"a year"')).toBe(true);
     expect(at('hstsMaxAgeSecond"')).toBe(true);
     expect(at('[')).toBe(true);
   });
 
   it('accepts a valid document', async () => {
-    const text = JSON.stringify({ version: 1, contexts: [{ path: '/api', filters: [{ name: 'c', class: 'org.apache.catalina.filters.CorsFilter', params: { 'cors.allowed.origins': ['https://a.example'], 'cors.support.credentials': true, 'cors.preflight.maxage': 600 } }], mappings: [{ filter: 'c', urlPatterns: ['/*'], dispatchers: ['REQUEST'] }] }] });
+    const text = JSON.stringify({
+      version: 1,
+      contexts: [
+        {
+          path: '/api',
+          filters: [
+            {
+              name: 'c',
+              class: 'org.apache.catalina.filters.CorsFilter',
+              params: {
+                'cors.allowed.origins': ['https://a.example'],
+                'cors.support.credentials': true,
+                'cors.preflight.maxage': 600,
+              },
+            },
+          ],
+          mappings: [{ filter: 'c', urlPatterns: ['/*'], dispatchers: ['REQUEST'] }],
+        },
+      ],
+    });
     const { ls, doc, json } = open(text);
     expect(await ls.doValidation(doc, json)).toEqual([]);
   });
 
   it('completes parameter names of the filter class', async () => {
-    const labels = await complete('{ "version": 1, "contexts": [ { "path": "/", "filters": [ { "name": "c", "class": "org.apache.catalina.filters.CorsFilter", "params": { | } } ] } ] }');
-    expect(labels).toEqual(expect.arrayContaining(['cors.allowed.origins', 'cors.support.credentials', 'cors.preflight.maxage']));
+    const labels = await complete(
+      '{ "version": 1, "contexts": [ { "path": "/", "filters": [ { "name": "c", "class": "org.apache.catalina.filters.CorsFilter", "params": { | } } ] } ] }',
+    );
+    expect(labels).toEqual(
+      expect.arrayContaining(['cors.allowed.origins', 'cors.support.credentials', 'cors.preflight.maxage']),
+    );
     expect(labels).not.toContain('hstsMaxAgeSeconds');
   });
 
   it('completes enum values (filter classes, dispatchers, X-Frame-Options)', async () => {
-    expect(await complete('{ "version": 1, "contexts": [ { "path": "/", "mappings": [ { "filter": "c", "dispatchers": [ | ] } ] } ] }')).toEqual(expect.arrayContaining(['"REQUEST"', '"ERROR"', '"ASYNC"']));
-    expect(await complete('{ "version": 1, "contexts": [ { "path": "/", "filters": [ { "name": "c", "class": | } ] } ] }')).toEqual(expect.arrayContaining(['"org.apache.catalina.filters.CorsFilter"', '"org.apache.catalina.filters.RemoteIpFilter"']));
-    expect(await complete('{ "version": 1, "contexts": [ { "path": "/", "filters": [ { "name": "h", "class": "org.apache.catalina.filters.HttpHeaderSecurityFilter", "params": { "antiClickJackingOption": | } } ] } ] }')).toEqual(expect.arrayContaining(['"DENY"', '"SAMEORIGIN"', '"ALLOW-FROM"']));
+    expect(
+      await complete(
+        '{ "version": 1, "contexts": [ { "path": "/", "mappings": [ { "filter": "c", "dispatchers": [ | ] } ] } ] }',
+      ),
+    ).toEqual(expect.arrayContaining(['"REQUEST"', '"ERROR"', '"ASYNC"']));
+    expect(
+      await complete('{ "version": 1, "contexts": [ { "path": "/", "filters": [ { "name": "c", "class": | } ] } ] }'),
+    ).toEqual(
+      expect.arrayContaining([
+        '"org.apache.catalina.filters.CorsFilter"',
+        '"org.apache.catalina.filters.RemoteIpFilter"',
+      ]),
+    );
+    expect(
+      await complete(
+        '{ "version": 1, "contexts": [ { "path": "/", "filters": [ { "name": "h", "class": "org.apache.catalina.filters.HttpHeaderSecurityFilter", "params": { "antiClickJackingOption": | } } ] } ] }',
+      ),
+    ).toEqual(expect.arrayContaining(['"DENY"', '"SAMEORIGIN"', '"ALLOW-FROM"']));
   });
 });

@@ -31,9 +31,32 @@ describe('zod and the JSON Schemas agree on parameter sets', () => {
     const names = Object.keys(spec.params);
     if (names.length === 0) continue;
     it(`${spec.simpleName}: ajv and zod give the same verdict, or zod refuses only what "checked by tollgate lint" covers`, () => {
-      const validate = new Ajv({ strict: true, allowUnionTypes: true }).compile(schemas.get(`filters/${spec.id}.schema.json`)!);
+      const validate = new Ajv({ strict: true, allowUnionTypes: true }).compile(
+        schemas.get(`filters/${spec.id}.schema.json`)!,
+      );
       const value = fc.oneof(
-        fc.constantFrom('true', 'false', 'yes', 'TRUE', '', '0', '-1', '403', '1e3', 'abc', 'UTF-8', 'klingon', 'DENY', 'sameOrigin', 'ALLOW-FROM', '10.0.0.0/8', '10.0/16', '127\\.0\\.0\\.1', '(?>x)', 'access plus 1 day'),
+        fc.constantFrom(
+          'true',
+          'false',
+          'yes',
+          'TRUE',
+          '',
+          '0',
+          '-1',
+          '403',
+          '1e3',
+          'abc',
+          'UTF-8',
+          'klingon',
+          'DENY',
+          'sameOrigin',
+          'ALLOW-FROM',
+          '10.0.0.0/8',
+          '10.0/16',
+          '127\\.0\\.0\\.1',
+          '(?>x)',
+          'access plus 1 day',
+        ),
         fc.boolean(),
         fc.integer({ min: -5, max: 70000 }),
         fc.array(fc.constantFrom('a', 'GET', '/x'), { maxLength: 3 }),

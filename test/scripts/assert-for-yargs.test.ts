@@ -15,8 +15,12 @@ describe('assert-for-yargs (node:assert for yargs in the CLI bundle)', () => {
   });
 
   it('throws an AssertionError (name and code) with the given message where node:assert throws', () => {
-    expect(() => shim.notStrictEqual(undefined, undefined, 'no package.json')).toThrow(expect.objectContaining({ name: 'AssertionError', code: 'ERR_ASSERTION', message: 'no package.json' }));
-    expect(() => shim.strictEqual(1, '1')).toThrow(expect.objectContaining({ name: 'AssertionError', code: 'ERR_ASSERTION' }));
+    expect(() => shim.notStrictEqual(undefined, undefined, 'no package.json')).toThrow(
+      expect.objectContaining({ name: 'AssertionError', code: 'ERR_ASSERTION', message: 'no package.json' }),
+    );
+    expect(() => shim.strictEqual(1, '1')).toThrow(
+      expect.objectContaining({ name: 'AssertionError', code: 'ERR_ASSERTION' }),
+    );
     const own = new Error('own');
     expect(() => shim.strictEqual(1, 2, own)).toThrow(own);
   });

@@ -12,11 +12,17 @@ const repo = join(import.meta.dirname, '..', '..');
 /** Evaluates CommonJS source as Node would, and returns its exports. */
 function load(source: string): Record<string, unknown> {
   const module = { exports: {} as Record<string, unknown> };
-  (runInThisContext(`(function (exports, require, module) {${source}\n})`) as (e: unknown, r: unknown, m: unknown) => void)(module.exports, createRequire(import.meta.url), module);
+  (
+    runInThisContext(`(function (exports, require, module) {${source}\n})`) as (
+      e: unknown,
+      r: unknown,
+      m: unknown,
+    ) => void
+  )(module.exports, createRequire(import.meta.url), module);
   return module.exports;
 }
 
-describe('lazyJsonTables (the CLI bundle parses refa\'s Unicode tables on first use)', () => {
+describe("lazyJsonTables (the CLI bundle parses refa's Unicode tables on first use)", () => {
   it('defers a table used only as a namespace entry, keeps one used elsewhere, and keeps "use strict" first', () => {
     const source = `"use strict";const a=JSON.parse('[1,2]'),b=JSON.parse("[3]");const N=Object.freeze({__proto__:null,A:a});exports.N=N;exports.b=b;exports.strict=(function(){return this})()===undefined;`;
     const out = transform(source);

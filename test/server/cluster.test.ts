@@ -90,7 +90,10 @@ function clusterBase(opts: { dumper?: boolean; stateful?: boolean } = {}): strin
 }
 
 async function serve(base: string, args: string[] = ['--workers', '2']): Promise<Serve> {
-  const child = spawn(process.execPath, [bin, 'serve', '--base', base, '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const child = spawn(process.execPath, [bin, 'serve', '--base', base, '--port', '0', ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
   let out = '';
   let err = '';
   child.stdout!.on('data', (d) => (out += d));
@@ -98,7 +101,11 @@ async function serve(base: string, args: string[] = ['--workers', '2']): Promise
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const s: Serve = { child, port: 0, base, out: () => out, err: () => err, exited };
   running.push(s);
-  const port = await waitFor(() => /listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(out)?.[1], 30_000, () => `serve did not start:\n${out}\n${err}`);
+  const port = await waitFor(
+    () => /listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(out)?.[1],
+    30_000,
+    () => `serve did not start:\n${out}\n${err}`,
+  );
   s.port = Number(port);
   return s;
 }
@@ -110,15 +117,24 @@ interface Answer {
 }
 
 /** One request on a connection of its own (so the cluster hands each to the next worker). */
-function get(port: number, path: string, headers: Record<string, string> = {}, agent: Agent | false = false, method = 'GET'): Promise<Answer> {
+function get(
+  port: number,
+  path: string,
+  headers: Record<string, string> = {},
+  agent: Agent | false = false,
+  method = 'GET',
+): Promise<Answer> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, path, agent, method, headers: { Host: 'localhost', ...headers } }, (res) => {
-      let body = '';
-      res.setEncoding('latin1');
-      res.on('data', (c: string) => (body += c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body, headers: res.headers }));
-      res.on('error', reject);
-    });
+    const req = request(
+      { host: '127.0.0.1', port, path, agent, method, headers: { Host: 'localhost', ...headers } },
+      (res) => {
+        let body = '';
+        res.setEncoding('latin1');
+        res.on('data', (c: string) => (body += c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body, headers: res.headers }));
+        res.on('error', reject);
+      },
+    );
     req.on('error', reject);
     req.end();
   });
@@ -131,20 +147,27 @@ function servedBy(log: string, query: string): number | undefined {
 }
 
 /** A download that reads nothing until `resume()`: its response is in flight on the server until then. */
-function slowDownload(port: number): { headers: Promise<void>; resume(): void; done: Promise<{ status: number; bytes: number }> } {
+function slowDownload(port: number): {
+  headers: Promise<void>;
+  resume(): void;
+  done: Promise<{ status: number; bytes: number }>;
+} {
   let resume: () => void = () => undefined;
   let gotHeaders: () => void = () => undefined;
   const headers = new Promise<void>((r) => (gotHeaders = r));
   const done = new Promise<{ status: number; bytes: number }>((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, path: '/big.bin', agent: false, headers: { Host: 'localhost' } }, (res) => {
-      let bytes = 0;
-      res.pause();
-      resume = () => res.resume();
-      res.on('data', (c: Buffer) => (bytes += c.length));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, bytes }));
-      res.on('error', reject);
-      gotHeaders();
-    });
+    const req = request(
+      { host: '127.0.0.1', port, path: '/big.bin', agent: false, headers: { Host: 'localhost' } },
+      (res) => {
+        let bytes = 0;
+        res.pause();
+        resume = () => res.resume();
+        res.on('data', (c: Buffer) => (bytes += c.length));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, bytes }));
+        res.on('error', reject);
+        gotHeaders();
+      },
+    );
     req.on('error', reject);
     req.end();
   });
@@ -156,7 +179,9 @@ describe('serve --workers 2', { timeout: 60_000 }, () => {
   it('rejects --workers values that are not auto or a count from 1', async () => {
     const base = clusterBase();
     for (const bad of ['0', 'two', '-1', '1.5']) {
-      const child = spawn(process.execPath, [bin, 'serve', '--base', base, '--port', '0', '--workers', bad], { stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, [bin, 'serve', '--base', base, '--port', '0', '--workers', bad], {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       let err = '';
       child.stderr!.on('data', (d) => (err += d));
       const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
@@ -174,7 +199,16 @@ describe('serve --workers 2', { timeout: 60_000 }, () => {
 
     const added = await get(s.port, '/host-manager/text/add?name=new.test&appBase=newapps', { Authorization: ADMIN });
     expect(added.body).toBe('OK - Host [new.test] added\n');
-    const receivedBy = Number(await waitFor(() => /host manager: add \[new\.test\] applied in 2 worker\(s\) \(received by worker \d+, pid (\d+)\)/.exec(s.err())?.[1], 5_000, () => s.err()));
+    const receivedBy = Number(
+      await waitFor(
+        () =>
+          /host manager: add \[new\.test\] applied in 2 worker\(s\) \(received by worker \d+, pid (\d+)\)/.exec(
+            s.err(),
+          )?.[1],
+        5_000,
+        () => s.err(),
+      ),
+    );
     expect(pids).toContain(receivedBy);
 
     // Connections go round-robin: within a few, one lands on the worker that did not receive the add.
@@ -183,7 +217,11 @@ describe('serve --workers 2', { timeout: 60_000 }, () => {
       const r = await get(s.port, `/index.html?probe-${i}`, { Host: 'new.test' });
       expect(r.status).toBe(200);
       expect(r.body).toBe('the new host\n');
-      const pid = await waitFor(() => servedBy(s.err(), `probe-${i}`), 5_000, () => `no dump of probe-${i}`);
+      const pid = await waitFor(
+        () => servedBy(s.err(), `probe-${i}`),
+        5_000,
+        () => `no dump of probe-${i}`,
+      );
       expect(pids).toContain(pid);
       if (pid !== receivedBy) other = pid;
     }
@@ -213,7 +251,9 @@ describe('serve --workers 2', { timeout: 60_000 }, () => {
     expect(reread.hosts.map((h) => h.name).sort()).toEqual(['localhost', ...names].sort());
     expect(readdirSync(join(s.base, 'conf')).filter((f) => f.endsWith('.tmp'))).toEqual([]);
     // Both workers took every host.
-    const list = await Promise.all([0, 1, 2, 3].map(() => get(s.port, '/host-manager/text/list', { Authorization: ADMIN })));
+    const list = await Promise.all(
+      [0, 1, 2, 3].map(() => get(s.port, '/host-manager/text/list', { Authorization: ADMIN })),
+    );
     for (const l of list) for (const n of names) expect(l.body).toContain(`[${n}]:[]`);
   });
 
@@ -237,7 +277,11 @@ describe('serve --workers 2', { timeout: 60_000 }, () => {
     expect(s.out()).not.toContain('worker processes');
     expect((await get(s.port, '/index.html?single')).status).toBe(200);
     // The one process logs as before, without a worker's name.
-    await waitFor(() => s.err().includes('queryString=single'), 5_000, () => s.err());
+    await waitFor(
+      () => s.err().includes('queryString=single'),
+      5_000,
+      () => s.err(),
+    );
     expect(s.err()).not.toContain('[worker ');
     const download = slowDownload(s.port);
     await download.headers;
@@ -272,7 +316,11 @@ describe('serve --workers 2', { timeout: 60_000 }, () => {
     });
     await new Promise((r) => setTimeout(r, 300));
     process.kill(s.child.pid!, 'SIGHUP');
-    await waitFor(() => s.err().includes('SIGHUP: restarted'), 30_000, () => `no restart:\n${s.err()}`);
+    await waitFor(
+      () => s.err().includes('SIGHUP: restarted'),
+      30_000,
+      () => `no restart:\n${s.err()}`,
+    );
     await new Promise((r) => setTimeout(r, 300));
     for (const d of slow) d.resume();
     for (const d of slow) expect(await d.done).toEqual({ status: 200, bytes: BIG });
@@ -288,7 +336,12 @@ describe('serve --workers 2', { timeout: 60_000 }, () => {
   it('keeps sessions, REST CSRF tokens, rate limits and lock-outs in the primary, so every worker sees the same', async () => {
     const s = await serve(clusterBase({ stateful: true }));
     const pids = /pids (\d+), (\d+)/.exec(s.out())!.slice(1).map(Number);
-    const by = (query: string): Promise<number> => waitFor(() => servedBy(s.err(), query), 5_000, () => `no dump of ${query}`);
+    const by = (query: string): Promise<number> =>
+      waitFor(
+        () => servedBy(s.err(), query),
+        5_000,
+        () => `no dump of ${query}`,
+      );
 
     // A token fetched from one worker (it creates the session) is accepted by the other, and only that token.
     const fetched = await get(s.port, '/api/index.html?fetch', { 'X-CSRF-Token': 'Fetch' });
@@ -298,17 +351,35 @@ describe('serve --workers 2', { timeout: 60_000 }, () => {
     const fetchedBy = await by('fetch');
     const answeredBy = new Set<number>();
     for (let i = 0; i < 4; i++) {
-      const post = await get(s.port, `/api/index.html?post-${i}`, { Cookie: cookie, 'X-CSRF-Token': token }, false, 'POST');
+      const post = await get(
+        s.port,
+        `/api/index.html?post-${i}`,
+        { Cookie: cookie, 'X-CSRF-Token': token },
+        false,
+        'POST',
+      );
       expect(post.status).toBe(200);
       answeredBy.add(await by(`post-${i}`));
-      const forged = await get(s.port, `/api/index.html?forged-${i}`, { Cookie: cookie, 'X-CSRF-Token': 'ABC' }, false, 'POST');
+      const forged = await get(
+        s.port,
+        `/api/index.html?forged-${i}`,
+        { Cookie: cookie, 'X-CSRF-Token': 'ABC' },
+        false,
+        'POST',
+      );
       expect(forged.status).toBe(403);
     }
     expect([...answeredBy].some((p) => p !== fetchedBy)).toBe(true);
 
     // The requests per window for one address (FastRateLimiter's rounding, as the filter logs it: 5 per 3600 s
     // becomes 6 per 4194 s), counted once whichever worker takes them: each worker alone would let all of them through.
-    const allowed = Number(await waitFor(() => /Actual is \[(\d+)\] per/.exec(s.err())?.[1], 5_000, () => s.err()));
+    const allowed = Number(
+      await waitFor(
+        () => /Actual is \[(\d+)\] per/.exec(s.err())?.[1],
+        5_000,
+        () => s.err(),
+      ),
+    );
     const limited = [];
     for (let i = 0; i < allowed + 3; i++) limited.push((await get(s.port, `/limited/index.html?limit-${i}`)).status);
     expect(limited).toEqual([...Array<number>(allowed).fill(200), 429, 429, 429]);
@@ -316,15 +387,30 @@ describe('serve --workers 2', { timeout: 60_000 }, () => {
 
     // LockOutRealm's five failures, spread over both workers, lock the user on both.
     const wrong = 'Basic ' + Buffer.from('admin:wrong').toString('base64');
-    for (let i = 0; i < 5; i++) expect((await get(s.port, '/host-manager/text/list', { Authorization: wrong })).status).toBe(401);
-    for (let i = 0; i < 4; i++) expect((await get(s.port, '/host-manager/text/list', { Authorization: ADMIN })).status).toBe(401);
+    for (let i = 0; i < 5; i++)
+      expect((await get(s.port, '/host-manager/text/list', { Authorization: wrong })).status).toBe(401);
+    for (let i = 0; i < 4; i++)
+      expect((await get(s.port, '/host-manager/text/list', { Authorization: ADMIN })).status).toBe(401);
     // As LockOutRealm.filterLockedAccounts: the fifth failure registers, then finds the user locked and logs it; so does each try after.
     // The workers' log arrives on its own pipe, after the answers it goes with.
-    const lockedLines = (): number => s.err().match(/An attempt was made to authenticate the locked user \[admin\]/g)?.length ?? 0;
-    await waitFor(() => lockedLines() >= 5, 5_000, () => s.err());
+    const lockedLines = (): number =>
+      s.err().match(/An attempt was made to authenticate the locked user \[admin\]/g)?.length ?? 0;
+    await waitFor(
+      () => lockedLines() >= 5,
+      5_000,
+      () => s.err(),
+    );
     await new Promise((r) => setTimeout(r, 200));
     expect(lockedLines()).toBe(5);
-    const lockedBy = new Set([...s.err().matchAll(/\[worker \d+ pid (\d+)\] \[org\.apache\.catalina\.realm\.LockOutRealm\] An attempt was made to authenticate the locked user/g)].map((m) => Number(m[1])));
+    const lockedBy = new Set(
+      [
+        ...s
+          .err()
+          .matchAll(
+            /\[worker \d+ pid (\d+)\] \[org\.apache\.catalina\.realm\.LockOutRealm\] An attempt was made to authenticate the locked user/g,
+          ),
+      ].map((m) => Number(m[1])),
+    );
     expect([...lockedBy].sort()).toEqual([...pids].sort());
   });
 
@@ -334,19 +420,37 @@ describe('serve --workers 2', { timeout: 60_000 }, () => {
     try {
       await raw.connect();
       const s = await serve(clusterBase({ stateful: true }), ['--workers', '2', '--store', redis.url]);
-      expect(s.out()).toContain('state (sessions, CSRF nonces, rate limits, lock-outs): Redis, each worker connected to it');
+      expect(s.out()).toContain(
+        'state (sessions, CSRF nonces, rate limits, lock-outs): Redis, each worker connected to it',
+      );
       const fetched = await get(s.port, '/api/index.html?fetch', { 'X-CSRF-Token': 'Fetch' });
       const token = fetched.headers['x-csrf-token'] as string;
       const cookie = (fetched.headers['set-cookie'] as string[])[0]!.split(';')[0]!;
       const sessionId = cookie.split('=')[1]!;
       // The worker wrote the session to Redis itself.
       expect((await raw.keys('*')).some((k) => k.endsWith(`s:${sessionId}`))).toBe(true);
-      const fetchedBy = await waitFor(() => servedBy(s.err(), 'fetch'), 5_000, () => s.err());
+      const fetchedBy = await waitFor(
+        () => servedBy(s.err(), 'fetch'),
+        5_000,
+        () => s.err(),
+      );
       const answeredBy = new Set<number>();
       for (let i = 0; i < 3; i++) {
-        const post = await get(s.port, `/api/index.html?post-${i}`, { Cookie: cookie, 'X-CSRF-Token': token }, false, 'POST');
+        const post = await get(
+          s.port,
+          `/api/index.html?post-${i}`,
+          { Cookie: cookie, 'X-CSRF-Token': token },
+          false,
+          'POST',
+        );
         expect(post.status).toBe(200);
-        answeredBy.add(await waitFor(() => servedBy(s.err(), `post-${i}`), 5_000, () => s.err()));
+        answeredBy.add(
+          await waitFor(
+            () => servedBy(s.err(), `post-${i}`),
+            5_000,
+            () => s.err(),
+          ),
+        );
       }
       expect([...answeredBy].some((p) => p !== fetchedBy)).toBe(true);
     } finally {
@@ -359,7 +463,11 @@ describe('serve --workers 2', { timeout: 60_000 }, () => {
     const s = await serve(clusterBase());
     const pids = /pids (\d+), (\d+)/.exec(s.out())!.slice(1).map(Number);
     process.kill(pids[0]!, 'SIGKILL');
-    await waitFor(() => s.err().includes('exited with signal SIGKILL'), 10_000, () => s.err());
+    await waitFor(
+      () => s.err().includes('exited with signal SIGKILL'),
+      10_000,
+      () => s.err(),
+    );
     expect(s.err().match(/exited with signal SIGKILL; starting a replacement/g)).toHaveLength(1);
     // Requests keep being answered, and a new worker answers some of them.
     const seen = new Set<number>();
@@ -367,7 +475,13 @@ describe('serve --workers 2', { timeout: 60_000 }, () => {
     for (let i = 0; Date.now() < deadline && ![...seen].some((p) => !pids.includes(p)); i++) {
       const r = await get(s.port, `/index.html?after-${i}`);
       expect(r.status).toBe(200);
-      seen.add(await waitFor(() => servedBy(s.err(), `after-${i}`), 5_000, () => `no dump of after-${i}`));
+      seen.add(
+        await waitFor(
+          () => servedBy(s.err(), `after-${i}`),
+          5_000,
+          () => `no dump of after-${i}`,
+        ),
+      );
       await new Promise((r) => setTimeout(r, 50));
     }
     expect(seen.has(pids[0]!)).toBe(false);

@@ -29,22 +29,31 @@ describe('host manager under concurrency', () => {
       cmds.splice(50, 0, 'persist');
       expect(cmds).toHaveLength(100);
 
-      const replies = await Promise.all(cmds.map((cmd) => ask(c.port, `/host-manager/text/${cmd}`, { auth: ADMIN }).then((r) => ({ cmd, r }))));
+      const replies = await Promise.all(
+        cmds.map((cmd) => ask(c.port, `/host-manager/text/${cmd}`, { auth: ADMIN }).then((r) => ({ cmd, r }))),
+      );
       for (const { r } of replies) expect(r.status).toBe(200);
 
       const text = (cmd: string) => replies.filter((x) => x.cmd === cmd).map((x) => x.r.text);
-      for (let i = 0; i < 40; i++) expect(text(`add?name=h${i}.example`)).toEqual([`OK - Host [h${i}.example] added\n`]);
+      for (let i = 0; i < 40; i++)
+        expect(text(`add?name=h${i}.example`)).toEqual([`OK - Host [h${i}.example] added\n`]);
       const dup = text('add?name=dup.example');
       expect(dup.filter((t) => t === 'OK - Host [dup.example] added\n')).toHaveLength(1);
       expect(dup.filter((t) => t === 'FAIL - Host already exists with host name [dup.example]\n')).toHaveLength(9);
       const removed = new Set<string>();
       for (let i = 0; i < 20; i++) {
         const [t] = text(`remove?name=h${i}.example`);
-        expect([`OK - Removed host [h${i}.example]\n`, `FAIL - Host name [h${i}.example] does not exist\n`]).toContain(t);
+        expect([`OK - Removed host [h${i}.example]\n`, `FAIL - Host name [h${i}.example] does not exist\n`]).toContain(
+          t,
+        );
         if (t!.startsWith('OK')) removed.add(`h${i}.example`);
       }
 
-      const expected = ['localhost', 'dup.example', ...Array.from({ length: 40 }, (_, i) => `h${i}.example`).filter((n) => !removed.has(n))];
+      const expected = [
+        'localhost',
+        'dup.example',
+        ...Array.from({ length: 40 }, (_, i) => `h${i}.example`).filter((n) => !removed.has(n)),
+      ];
       const final = c.registry.list().map((h) => h.name);
       expect(new Set(final).size).toBe(final.length);
       expect(key(final)).toBe(key(expected));

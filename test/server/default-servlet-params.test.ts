@@ -13,7 +13,8 @@ import { startContainer, type Container } from '../../src/server/container.js';
 const SERVER_XML = `<?xml version="1.0" encoding="UTF-8"?>
 <Server port="-1" shutdown="SHUTDOWN"><Service name="Catalina"><Connector port="8080" protocol="HTTP/1.1"/>
 <Engine name="Catalina" defaultHost="localhost"><Host name="localhost" appBase="webapps"/></Engine></Service></Server>`;
-const param = (n: string, v: string) => `<init-param><param-name>${n}</param-name><param-value>${v}</param-value></init-param>`;
+const param = (n: string, v: string) =>
+  `<init-param><param-name>${n}</param-name><param-value>${v}</param-value></init-param>`;
 const WEB_XML = `<?xml version="1.0" encoding="UTF-8"?>
 <web-app xmlns="https://jakarta.ee/xml/ns/jakartaee" version="6.0">
   <servlet><servlet-name>default</servlet-name><servlet-class>org.apache.catalina.servlets.DefaultServlet</servlet-class>
@@ -22,13 +23,27 @@ const WEB_XML = `<?xml version="1.0" encoding="UTF-8"?>
   <servlet-mapping><servlet-name>default</servlet-name><url-pattern>/</url-pattern></servlet-mapping>
 </web-app>`;
 
-function send(port: number, method: string, path: string, body?: string): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
+function send(
+  port: number,
+  method: string,
+  path: string,
+  body?: string,
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, method, path, headers: body === undefined ? {} : { 'content-length': String(Buffer.byteLength(body)) } }, (res) => {
-      let text = '';
-      res.on('data', (c) => (text += c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text }));
-    });
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port,
+        method,
+        path,
+        headers: body === undefined ? {} : { 'content-length': String(Buffer.byteLength(body)) },
+      },
+      (res) => {
+        let text = '';
+        res.on('data', (c) => (text += c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text }));
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });

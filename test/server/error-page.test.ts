@@ -12,7 +12,12 @@ import { dirname, join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { mergeErrorPages } from '../../src/chain/merge.js';
 import { parseWebXml } from '../../src/parser/index.js';
-import { createContextRuntime, ERROR_ATTRIBUTES, type ContextMiddleware, type ErrorPageEntry } from '../../src/runtime/context.js';
+import {
+  createContextRuntime,
+  ERROR_ATTRIBUTES,
+  type ContextMiddleware,
+  type ErrorPageEntry,
+} from '../../src/runtime/context.js';
 import type { Exchange } from '../../src/runtime/exchange.js';
 import type { DispatcherType, RuntimeFilter } from '../../src/runtime/types.js';
 import { startContainer, type Container } from '../../src/server/container.js';
@@ -33,7 +38,8 @@ afterAll(() => {
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
 
-const webXml = (body: string, attrs = 'xmlns="https://jakarta.ee/xml/ns/jakartaee" version="6.0"') => `<?xml version="1.0" encoding="UTF-8"?>\n<web-app ${attrs}>\n${body}\n</web-app>\n`;
+const webXml = (body: string, attrs = 'xmlns="https://jakarta.ee/xml/ns/jakartaee" version="6.0"') =>
+  `<?xml version="1.0" encoding="UTF-8"?>\n<web-app ${attrs}>\n${body}\n</web-app>\n`;
 const parse = (file: string, text: string) => parseWebXml(text, file).webXml!;
 
 describe('parsing and merging <error-page>', () => {
@@ -44,7 +50,9 @@ describe('parsing and merging <error-page>', () => {
 <error-page><exception-type>java.lang.Throwable</exception-type><location>/e/t.html</location></error-page>
 <error-page><location>/e/any.html</location></error-page>`),
     );
-    expect(x.errorPages!.map((p) => [p.errorCode?.value ?? null, p.exceptionType?.value ?? null, p.location?.value ?? null])).toEqual([
+    expect(
+      x.errorPages!.map((p) => [p.errorCode?.value ?? null, p.exceptionType?.value ?? null, p.location?.value ?? null]),
+    ).toEqual([
       ['404', null, '/e/404.html'],
       [null, 'java.lang.Throwable', '/e/t.html'],
       [null, null, '/e/any.html'],
@@ -53,19 +61,50 @@ describe('parsing and merging <error-page>', () => {
   });
 
   it("keeps the application's page over tomcat-web.xml's over the defaults', a later page of one file over an earlier one", () => {
-    const global = parse('/conf/web.xml', webXml('<error-page><error-code>404</error-code><location>/g404.html</location></error-page><error-page><error-code>403</error-code><location>/g403.html</location></error-page><error-page><location>/gany.html</location></error-page>'));
-    const host = parse('/conf/Catalina/localhost/web.xml.default', webXml('<error-page><error-code>403</error-code><location>/h403.html</location></error-page>'));
-    const tomcatWeb = parse('/app/WEB-INF/tomcat-web.xml', webXml('<error-page><error-code>404</error-code><location>/t404.html</location></error-page><error-page><error-code>500</error-code><location>/t500.html</location></error-page>'));
-    const app = parse('/app/WEB-INF/web.xml', webXml('<error-page><error-code>500</error-code><location>/first.html</location></error-page><error-page><error-code>500</error-code><location>/a500.html</location></error-page><error-page><location>/aany.html</location></error-page>'));
+    const global = parse(
+      '/conf/web.xml',
+      webXml(
+        '<error-page><error-code>404</error-code><location>/g404.html</location></error-page><error-page><error-code>403</error-code><location>/g403.html</location></error-page><error-page><location>/gany.html</location></error-page>',
+      ),
+    );
+    const host = parse(
+      '/conf/Catalina/localhost/web.xml.default',
+      webXml('<error-page><error-code>403</error-code><location>/h403.html</location></error-page>'),
+    );
+    const tomcatWeb = parse(
+      '/app/WEB-INF/tomcat-web.xml',
+      webXml(
+        '<error-page><error-code>404</error-code><location>/t404.html</location></error-page><error-page><error-code>500</error-code><location>/t500.html</location></error-page>',
+      ),
+    );
+    const app = parse(
+      '/app/WEB-INF/web.xml',
+      webXml(
+        '<error-page><error-code>500</error-code><location>/first.html</location></error-page><error-page><error-code>500</error-code><location>/a500.html</location></error-page><error-page><location>/aany.html</location></error-page>',
+      ),
+    );
     const merged = mergeErrorPages(global, host, app, tomcatWeb);
     const byKey = Object.fromEntries(merged.map((p) => [p.exceptionType ?? p.errorCode, `${p.origin}:${p.location}`]));
-    expect(byKey).toEqual({ 500: 'app:/a500.html', 0: 'app:/aany.html', 404: 'tomcat-web:/t404.html', 403: 'host:/h403.html' });
+    expect(byKey).toEqual({
+      500: 'app:/a500.html',
+      0: 'app:/aany.html',
+      404: 'tomcat-web:/t404.html',
+      403: 'host:/h403.html',
+    });
   });
 
   it('leaves out pages Tomcat refuses; a Servlet 2.2 descriptor may give a relative location', () => {
-    const bad = parse('/a/web.xml', webXml('<error-page><error-code>4x4</error-code><location>/x.html</location></error-page><error-page><error-code>404</error-code></error-page><error-page><error-code>410</error-code><location>rel.html</location></error-page><error-page><error-code>+404</error-code><location>/ok.html</location></error-page>'));
+    const bad = parse(
+      '/a/web.xml',
+      webXml(
+        '<error-page><error-code>4x4</error-code><location>/x.html</location></error-page><error-page><error-code>404</error-code></error-page><error-page><error-code>410</error-code><location>rel.html</location></error-page><error-page><error-code>+404</error-code><location>/ok.html</location></error-page>',
+      ),
+    );
     expect(mergeErrorPages(null, null, bad).map((p) => [p.errorCode, p.location])).toEqual([[404, '/ok.html']]);
-    const old = parse('/b/web.xml', '<?xml version="1.0"?>\n<!DOCTYPE web-app PUBLIC "-//Sun Microsystems, Inc.//DTD Web Application 2.2//EN" "http://java.sun.com/j2ee/dtds/web-app_2_2.dtd">\n<web-app><error-page><error-code>404</error-code><location>rel.html</location></error-page></web-app>\n');
+    const old = parse(
+      '/b/web.xml',
+      '<?xml version="1.0"?>\n<!DOCTYPE web-app PUBLIC "-//Sun Microsystems, Inc.//DTD Web Application 2.2//EN" "http://java.sun.com/j2ee/dtds/web-app_2_2.dtd">\n<web-app><error-page><error-code>404</error-code><location>rel.html</location></error-page></web-app>\n',
+    );
     expect(old.generation).toBe('2.2');
     expect(mergeErrorPages(null, null, old).map((p) => p.location)).toEqual(['/rel.html']);
   });
@@ -86,7 +125,12 @@ function probeFilter(name: string, probe: Probe, act?: (ex: Exchange) => boolean
     doFilter(ex, next) {
       probe.runs.push(`${name}:${ex.request.dispatcherType}:${ex.request.pathWithinContext}`);
       if (ex.request.dispatcherType === 'ERROR' && probe.attrs === null) {
-        probe.attrs = Object.fromEntries(ex.request.getAttributeNames().filter((n) => n.startsWith('jakarta.')).map((n) => [n, ex.request.getAttribute(n)]));
+        probe.attrs = Object.fromEntries(
+          ex.request
+            .getAttributeNames()
+            .filter((n) => n.startsWith('jakarta.'))
+            .map((n) => [n, ex.request.getAttribute(n)]),
+        );
       }
       if (!act) return next();
       const r = act(ex);
@@ -112,7 +156,12 @@ afterEach(async () => {
  * A context at /app over a docBase: filters[i] runs for the dispatchers in dispatchers[i] on every path;
  * the static servlet downstream.
  */
-async function serveApp(opts: { files: Record<string, string>; errorPages: ErrorPageEntry[]; filters: RuntimeFilter[]; dispatchers: DispatcherType[][] }): Promise<number> {
+async function serveApp(opts: {
+  files: Record<string, string>;
+  errorPages: ErrorPageEntry[];
+  filters: RuntimeFilter[];
+  dispatchers: DispatcherType[][];
+}): Promise<number> {
   const docBase = tree(opts.files);
   mw = createContextRuntime({
     contextPath: '/app',
@@ -128,7 +177,12 @@ async function serveApp(opts: { files: Record<string, string>; errorPages: Error
   return (server.address() as AddressInfo).port;
 }
 
-const PAGES = { 'index.html': '<p>index</p>\n', 'errors/404.html': '<p>not found</p>\n', 'errors/any.txt': 'any error\n', 'WEB-INF/403.html': '<p>forbidden</p>\n' };
+const PAGES = {
+  'index.html': '<p>index</p>\n',
+  'errors/404.html': '<p>not found</p>\n',
+  'errors/any.txt': 'any error\n',
+  'WEB-INF/403.html': '<p>forbidden</p>\n',
+};
 
 describe('the ERROR dispatch', () => {
   it("serves the static servlet's 404 page with status 404, the page's type and length, no validators, through the ERROR filters only", async () => {
@@ -147,7 +201,12 @@ describe('the ERROR dispatch', () => {
     expect(r.headers['etag']).toBeUndefined();
     expect(r.headers['last-modified']).toBeUndefined();
     expect(r.headers['accept-ranges']).toBeUndefined();
-    expect(probe.runs).toEqual(['req:REQUEST:/missing.html', 'both:REQUEST:/missing.html', 'err:ERROR:/errors/404.html', 'both:ERROR:/errors/404.html']);
+    expect(probe.runs).toEqual([
+      'req:REQUEST:/missing.html',
+      'both:REQUEST:/missing.html',
+      'err:ERROR:/errors/404.html',
+      'both:ERROR:/errors/404.html',
+    ]);
     expect(probe.attrs).toEqual({
       [ERROR_ATTRIBUTES.statusCode]: 404,
       [ERROR_ATTRIBUTES.message]: 'The requested resource [/app/missing.html] is not available',
@@ -235,8 +294,15 @@ describe('the ERROR dispatch', () => {
     const probe: Probe = { runs: [], attrs: null };
     const port = await serveApp({
       files: PAGES,
-      errorPages: [{ errorCode: 410, location: '/errors/gone.html' }, { errorCode: 404, location: '/errors/404.html' }],
-      filters: [probeFilter('gone', probe, (ex) => (ex.request.dispatcherType === 'REQUEST' ? (ex.response.sendError(410), false) : true))],
+      errorPages: [
+        { errorCode: 410, location: '/errors/gone.html' },
+        { errorCode: 404, location: '/errors/404.html' },
+      ],
+      filters: [
+        probeFilter('gone', probe, (ex) =>
+          ex.request.dispatcherType === 'REQUEST' ? (ex.response.sendError(410), false) : true,
+        ),
+      ],
       dispatchers: [['REQUEST', 'ERROR']],
     });
     const r = await ask(port, '/app/index.html');
@@ -254,8 +320,13 @@ describe('the ERROR dispatch', () => {
     const probe: Probe = { runs: [], attrs: null };
     const port = await serveApp({
       files: PAGES,
-      errorPages: [{ errorCode: 404, location: '/errors/404.html' }, { errorCode: 403, location: '/WEB-INF/403.html' }],
-      filters: [probeFilter('lock', probe, (ex) => (ex.response.setHeader('X-Lock', 'yes'), ex.response.sendError(403), false))],
+      errorPages: [
+        { errorCode: 404, location: '/errors/404.html' },
+        { errorCode: 403, location: '/WEB-INF/403.html' },
+      ],
+      filters: [
+        probeFilter('lock', probe, (ex) => (ex.response.setHeader('X-Lock', 'yes'), ex.response.sendError(403), false)),
+      ],
       dispatchers: [['ERROR']],
     });
     const r = await ask(port, '/app/missing');
@@ -309,7 +380,9 @@ describe('the ERROR dispatch', () => {
   });
 
   it('refuses invalid errorPages options with a clear TypeError', () => {
-    expect(() => createContextRuntime({ errorPages: [{ errorCode: 404, location: 'relative.html' }] })).toThrow(/errorPages\[0\] must have an integer errorCode and a location starting with "\/"/);
+    expect(() => createContextRuntime({ errorPages: [{ errorCode: 404, location: 'relative.html' }] })).toThrow(
+      /errorPages\[0\] must have an integer errorCode and a location starting with "\/"/,
+    );
     expect(() => createContextRuntime({ errorPages: [{ errorCode: 4.5, location: '/x' }] })).toThrow(TypeError);
   });
 });
@@ -324,13 +397,15 @@ describe('tollgate serve', () => {
 <Engine name="Catalina" defaultHost="localhost"><Host name="localhost" appBase="webapps" unpackWARs="false" autoDeploy="false"/></Engine></Service></Server>\n`;
     const base = tree({
       'conf/server.xml': SERVER,
-      'conf/web.xml': webXml(`<servlet><servlet-name>default</servlet-name><servlet-class>org.apache.catalina.servlets.DefaultServlet</servlet-class></servlet>
+      'conf/web.xml':
+        webXml(`<servlet><servlet-name>default</servlet-name><servlet-class>org.apache.catalina.servlets.DefaultServlet</servlet-class></servlet>
 <servlet-mapping><servlet-name>default</servlet-name><url-pattern>/</url-pattern></servlet-mapping>
 <filter><filter-name>g</filter-name><filter-class>org.apache.catalina.filters.HttpHeaderSecurityFilter</filter-class><init-param><param-name>hstsEnabled</param-name><param-value>false</param-value></init-param></filter>
 <filter-mapping><filter-name>g</filter-name><url-pattern>/*</url-pattern><dispatcher>ERROR</dispatcher></filter-mapping>
 <error-page><error-code>404</error-code><location>/errors/global-404.html</location></error-page>
 <error-page><error-code>405</error-code><location>/errors/405.html</location></error-page>`),
-      'webapps/app/WEB-INF/web.xml': webXml(`<filter><filter-name>deny</filter-name><filter-class>org.apache.catalina.filters.RemoteAddrFilter</filter-class><init-param><param-name>allow</param-name><param-value>10\\.1\\.1\\.1</param-value></init-param></filter>
+      'webapps/app/WEB-INF/web.xml':
+        webXml(`<filter><filter-name>deny</filter-name><filter-class>org.apache.catalina.filters.RemoteAddrFilter</filter-class><init-param><param-name>allow</param-name><param-value>10\\.1\\.1\\.1</param-value></init-param></filter>
 <filter-mapping><filter-name>deny</filter-name><url-pattern>/deny/*</url-pattern></filter-mapping>
 <error-page><error-code>403</error-code><location>/errors/403.html</location></error-page>`),
       'webapps/app/index.html': '<p>index</p>\n',

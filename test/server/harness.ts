@@ -15,7 +15,8 @@ import { realmFromConfig } from '../../src/server/realm.js';
 import { createStaticHandler, type StaticHandler } from '../../src/server/static.js';
 import { listen, type Running } from './http.js';
 
-export const STORE_CONFIG_LISTENER = '<Listener className="org.apache.catalina.storeconfig.StoreConfigLifecycleListener"/>';
+export const STORE_CONFIG_LISTENER =
+  '<Listener className="org.apache.catalina.storeconfig.StoreConfigLifecycleListener"/>';
 
 export function serverXml(opts: { storeConfig?: boolean; realm?: string; extraHosts?: string } = {}): string {
   const realm =
@@ -79,10 +80,15 @@ export interface Container extends Running {
 }
 
 /** Starts the container on 127.0.0.1:0 for the base. */
-export async function startContainer(base: string, options: Partial<HostManagerOptions> & { clock?: () => number } = {}): Promise<Container> {
+export async function startContainer(
+  base: string,
+  options: Partial<HostManagerOptions> & { clock?: () => number } = {},
+): Promise<Container> {
   const loaded = loadBase({ base });
   const registry = HostRegistry.fromBase(loaded);
-  const { realm } = realmFromConfig(loaded.users, loaded.serverXml?.services[0]?.engine?.realms ?? [], { clock: options.clock });
+  const { realm } = realmFromConfig(loaded.users, loaded.serverXml?.services[0]?.engine?.realms ?? [], {
+    clock: options.clock,
+  });
   const deployed = new Map<string, StaticHandler>();
   const deploy = (name: string, appBase: string): void => {
     deployed.set(name, createStaticHandler({ docBase: join(appBase, 'ROOT') }));
@@ -92,7 +98,9 @@ export async function startContainer(base: string, options: Partial<HostManagerO
     if (e.type === 'added' || e.type === 'started') deploy(e.host.name, e.host.appBasePath);
     else deployed.delete(e.host.name);
   });
-  const persister = storeConfigEnabled(loaded.serverXml) ? createServerXmlPersister({ registry, file: join(base, 'conf', 'server.xml') }) : null;
+  const persister = storeConfigEnabled(loaded.serverXml)
+    ? createServerXmlPersister({ registry, file: join(base, 'conf', 'server.xml') })
+    : null;
   const manager = createHostManagerHandler({ registry, realm, persister, ...options });
   const running = await listen((req: IncomingMessage, res: ServerResponse) => {
     const host = registry.resolve(req.headers.host);
@@ -102,7 +110,10 @@ export async function startContainer(base: string, options: Partial<HostManagerO
       return;
     }
     const url = req.url ?? '/';
-    if (host.name === registry.defaultHost && (url === '/host-manager' || url.startsWith('/host-manager/') || url.startsWith('/host-manager?'))) {
+    if (
+      host.name === registry.defaultHost &&
+      (url === '/host-manager' || url.startsWith('/host-manager/') || url.startsWith('/host-manager?'))
+    ) {
       manager(req, res);
       return;
     }

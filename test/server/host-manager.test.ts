@@ -11,9 +11,20 @@ const ADMIN = 'admin:s3cret';
 const SPAN = { file: 'server.xml', line: 1, column: 1, endLine: 1, endColumn: 1, offset: 0, endOffset: 0 };
 
 /** Drives a handler with a recording response (what the body would be, even for HEAD). */
-function invoke(handler: (req: IncomingMessage, res: ServerResponse) => void, method: string, url: string, auth: string): Promise<{ status: number; body: string }> {
+function invoke(
+  handler: (req: IncomingMessage, res: ServerResponse) => void,
+  method: string,
+  url: string,
+  auth: string,
+): Promise<{ status: number; body: string }> {
   return new Promise((resolve) => {
-    const req = { method, url, httpVersion: '1.1', headers: { authorization: `Basic ${Buffer.from(auth).toString('base64')}` }, socket: { remoteAddress: '127.0.0.1' } } as unknown as IncomingMessage;
+    const req = {
+      method,
+      url,
+      httpVersion: '1.1',
+      headers: { authorization: `Basic ${Buffer.from(auth).toString('base64')}` },
+      socket: { remoteAddress: '127.0.0.1' },
+    } as unknown as IncomingMessage;
     let body = '';
     const headers = new Map<string, unknown>();
     const res = {
@@ -35,7 +46,11 @@ function invoke(handler: (req: IncomingMessage, res: ServerResponse) => void, me
 
 let c: Container;
 const text = (cmd: string, opts: { method?: string; auth?: string; host?: string } = {}) =>
-  ask(c.port, `/host-manager/text/${cmd}`, { method: opts.method, auth: opts.auth ?? ADMIN, headers: opts.host ? { host: opts.host } : {} });
+  ask(c.port, `/host-manager/text/${cmd}`, {
+    method: opts.method,
+    auth: opts.auth ?? ADMIN,
+    headers: opts.host ? { host: opts.host } : {},
+  });
 
 describe('host manager text interface', () => {
   beforeAll(async () => {
@@ -54,7 +69,12 @@ describe('host manager text interface', () => {
     expect(r.headers['x-frame-options']).toBe('DENY');
     expect(r.headers['x-content-type-options']).toBe('nosniff');
     expect(r.headers['transfer-encoding']).toBe('chunked');
-    expect(r.headerOrder.slice(0, 4)).toEqual(['cache-control', 'x-frame-options', 'x-content-type-options', 'content-type']);
+    expect(r.headerOrder.slice(0, 4)).toEqual([
+      'cache-control',
+      'x-frame-options',
+      'x-content-type-options',
+      'content-type',
+    ]);
   });
 
   it('add creates the appBase, lower-cases the name and aliases, and the host serves its webapps at once', async () => {
@@ -62,7 +82,9 @@ describe('host manager text interface', () => {
     writeFileSync(join(c.base, 'one.example', 'ROOT', 'index.html'), 'one root\n');
     const r = await text('add?name=one.example&aliases=www.one.example,%20One.Example,,x.one.example');
     expect(r.text).toBe('OK - Host [one.example] added\n');
-    expect((await text('list')).text).toBe('OK - Listed hosts\n[localhost]:[]\n[one.example]:[www.one.example,one.example,x.one.example]\n');
+    expect((await text('list')).text).toBe(
+      'OK - Listed hosts\n[localhost]:[]\n[one.example]:[www.one.example,one.example,x.one.example]\n',
+    );
     expect(existsSync(join(c.base, 'conf', 'Catalina', 'one.example'))).toBe(true);
     const page = await ask(c.port, '/', { headers: { host: 'WWW.ONE.example:8080' } });
     expect(page.text).toBe('one root\n');
@@ -70,12 +92,22 @@ describe('host manager text interface', () => {
   });
 
   it('add with every parameter records them, with the text interface boolean rules', async () => {
-    const r = await text('add?name=two.example&appBase=apps2&manager=true&autoDeploy=false&deployOnStartup=no&deployXML=false&copyXML=TRUE&unpackWARs=false');
+    const r = await text(
+      'add?name=two.example&appBase=apps2&manager=true&autoDeploy=false&deployOnStartup=no&deployXML=false&copyXML=TRUE&unpackWARs=false',
+    );
     expect(r.text).toBe('OK - Host [two.example] added\n');
     expect(existsSync(join(c.base, 'apps2'))).toBe(true);
     const h = c.registry.get('two.example')!;
     // deployOnStartup=no keeps the default true; copyXML=TRUE is not exactly "true", so it stays false.
-    expect([h.appBase, h.manager, h.autoDeploy, h.deployOnStartup, h.deployXML, h.copyXML, h.unpackWARs]).toEqual(['apps2', true, false, true, false, false, false]);
+    expect([h.appBase, h.manager, h.autoDeploy, h.deployOnStartup, h.deployXML, h.copyXML, h.unpackWARs]).toEqual([
+      'apps2',
+      true,
+      false,
+      true,
+      false,
+      false,
+      false,
+    ]);
   });
 
   it('add refuses a missing or empty name and an existing host (any case)', async () => {
@@ -85,25 +117,36 @@ describe('host manager text interface', () => {
     expect((await text('add?name=LocalHost')).text).toBe('FAIL - Host already exists with host name [LocalHost]\n');
   });
 
-  it('add refuses a relative appBase that leaves the base, with Tomcat\'s path check text', async () => {
+  it("add refuses a relative appBase that leaves the base, with Tomcat's path check text", async () => {
     const r = await text('add?name=out.example&appBase=../outside');
-    expect(r.text).toBe(`FAIL - Unable to use [${join(c.base, '..', 'outside')}] as that is outside the expected directory [${c.base}]\n`);
+    expect(r.text).toBe(
+      `FAIL - Unable to use [${join(c.base, '..', 'outside')}] as that is outside the expected directory [${c.base}]\n`,
+    );
     expect(c.registry.get('out.example')).toBeUndefined();
   });
 
   it('add refuses an absolute appBase outside the base unless allowed', async () => {
     const r = await text(`add?name=abs.example&appBase=${encodeURIComponent('/tmp/tollgate-abs-appbase')}`);
-    expect(r.text).toBe(`FAIL - Unable to use [/tmp/tollgate-abs-appbase] as that is outside the expected directory [${c.base}]\n`);
+    expect(r.text).toBe(
+      `FAIL - Unable to use [/tmp/tollgate-abs-appbase] as that is outside the expected directory [${c.base}]\n`,
+    );
   });
 
-  it.each([['conf'], ['.'], ['conf/Catalina'], ['webapps/..']])('add refuses appBase=%s, which would make conf/ servable', async (appBase) => {
-    const r = await text(`add?name=leak.example&appBase=${encodeURIComponent(appBase)}`);
-    expect(r.text).toMatch(/^FAIL - Unable to use \[.*\] as that would make the configuration directory \[.*conf\] servable\n$/);
-    expect(c.registry.get('leak.example')).toBeUndefined();
-  });
+  it.each([['conf'], ['.'], ['conf/Catalina'], ['webapps/..']])(
+    'add refuses appBase=%s, which would make conf/ servable',
+    async (appBase) => {
+      const r = await text(`add?name=leak.example&appBase=${encodeURIComponent(appBase)}`);
+      expect(r.text).toMatch(
+        /^FAIL - Unable to use \[.*\] as that would make the configuration directory \[.*conf\] servable\n$/,
+      );
+      expect(c.registry.get('leak.example')).toBeUndefined();
+    },
+  );
 
   it('add refuses a host named conf (its default appBase is the name)', async () => {
-    expect((await text('add?name=conf')).text).toMatch(/^FAIL - Unable to use \[.*\/conf\] as that would make the configuration directory/);
+    expect((await text('add?name=conf')).text).toMatch(
+      /^FAIL - Unable to use \[.*\/conf\] as that would make the configuration directory/,
+    );
   });
 
   it('stop takes a host out of routing and start puts it back; each refuses a repeat', async () => {
@@ -126,14 +169,17 @@ describe('host manager text interface', () => {
     expect(existsSync(join(c.base, 'four.example'))).toBe(true);
   });
 
-  it.each(['remove', 'start', 'stop'])('%s refuses a missing name, an unknown host and the manager\'s own host', async (cmd) => {
-    expect((await text(cmd)).text).toBe('FAIL - Invalid host name [null] was specified\n');
-    expect((await text(`${cmd}?name=`)).text).toBe('FAIL - Invalid host name [] was specified\n');
-    expect((await text(`${cmd}?name=nope.example`)).text).toBe('FAIL - Host name [nope.example] does not exist\n');
-    expect((await text(`${cmd}?name=localhost`)).text).toBe(`FAIL - Cannot ${cmd} your own host [localhost]\n`);
-  });
+  it.each(['remove', 'start', 'stop'])(
+    "%s refuses a missing name, an unknown host and the manager's own host",
+    async (cmd) => {
+      expect((await text(cmd)).text).toBe('FAIL - Invalid host name [null] was specified\n');
+      expect((await text(`${cmd}?name=`)).text).toBe('FAIL - Invalid host name [] was specified\n');
+      expect((await text(`${cmd}?name=nope.example`)).text).toBe('FAIL - Host name [nope.example] does not exist\n');
+      expect((await text(`${cmd}?name=localhost`)).text).toBe(`FAIL - Cannot ${cmd} your own host [localhost]\n`);
+    },
+  );
 
-  it('persist without the StoreConfig listener answers Tomcat\'s FAIL line', async () => {
+  it("persist without the StoreConfig listener answers Tomcat's FAIL line", async () => {
     expect((await text('persist')).text).toBe('FAIL - Please enable StoreConfig to use this feature\n');
   });
 
@@ -161,12 +207,22 @@ describe('host manager text interface', () => {
     expect([patch.status, patch.headers['connection']]).toEqual([501, 'close']);
     expect(patch.text).toContain('Method [PATCH] is not implemented by this Servlet for this URI');
     const o = await text('list', { method: 'OPTIONS' });
-    expect([o.status, o.headers['allow'], o.headers['content-length'], o.headers['cache-control']]).toEqual([200, 'GET, HEAD, OPTIONS', '0', 'private']);
+    expect([o.status, o.headers['allow'], o.headers['content-length'], o.headers['cache-control']]).toEqual([
+      200,
+      'GET, HEAD, OPTIONS',
+      '0',
+      'private',
+    ]);
   });
 
   it('TRACE is refused before authentication, without the application headers', async () => {
     const r = await ask(c.port, '/host-manager/text/list', { method: 'TRACE' });
-    expect([r.status, r.headers['allow'], r.headers['cache-control'], r.headers['www-authenticate']]).toEqual([405, 'HEAD, GET, OPTIONS', undefined, undefined]);
+    expect([r.status, r.headers['allow'], r.headers['cache-control'], r.headers['www-authenticate']]).toEqual([
+      405,
+      'HEAD, GET, OPTIONS',
+      undefined,
+      undefined,
+    ]);
     expect(r.text).toContain('TRACE method is not allowed');
   });
 
@@ -175,25 +231,42 @@ describe('host manager text interface', () => {
     expect([r.status, r.headers['content-type'], r.body.length]).toEqual([200, 'text/plain;charset=utf-8', 0]);
   });
 
-  it.each(['add?name=head.example', 'remove?name=one.example', 'stop?name=one.example', 'persist'])('HEAD %s changes nothing', async (cmd) => {
-    const before = (await text('list')).text;
-    const r = await text(cmd, { method: 'HEAD' });
-    expect([r.status, r.body.length]).toEqual([200, 0]);
-    expect((await text('list')).text).toBe(before);
-  });
+  it.each(['add?name=head.example', 'remove?name=one.example', 'stop?name=one.example', 'persist'])(
+    'HEAD %s changes nothing',
+    async (cmd) => {
+      const before = (await text('list')).text;
+      const r = await text(cmd, { method: 'HEAD' });
+      expect([r.status, r.body.length]).toEqual([200, 0]);
+      expect((await text('list')).text).toBe(before);
+    },
+  );
 
-  it.each(['add', 'remove', 'start', 'stop', 'persist'])('HEAD /%s is refused with a FAIL line in Tomcat style', async (cmd) => {
-    const { createHostManagerHandler } = await import('../../src/server/host-manager.js');
-    const { realmFromConfig } = await import('../../src/server/realm.js');
-    const { parseTomcatUsers } = await import('../../src/parser/index.js');
-    const users = parseTomcatUsers('<tomcat-users><user username="admin" password="s3cret" roles="admin-script"/></tomcat-users>', 'users.xml').users;
-    const realm = realmFromConfig(users, [{ tag: 'Realm', className: { value: 'org.apache.catalina.realm.UserDatabaseRealm', span: SPAN }, attributes: {}, children: [], span: SPAN }]).realm;
-    const handler = createHostManagerHandler({ registry: c.registry, realm });
-    // Node never sends a HEAD body, so the handler is driven with a recording response to read the line.
-    const r = await invoke(handler, 'HEAD', `/host-manager/text/${cmd}?name=one.example`, ADMIN);
-    expect(r.status).toBe(200);
-    expect(r.body).toBe(`FAIL - Tried to use command [/${cmd}] via a HEAD request but GET is required\n`);
-  });
+  it.each(['add', 'remove', 'start', 'stop', 'persist'])(
+    'HEAD /%s is refused with a FAIL line in Tomcat style',
+    async (cmd) => {
+      const { createHostManagerHandler } = await import('../../src/server/host-manager.js');
+      const { realmFromConfig } = await import('../../src/server/realm.js');
+      const { parseTomcatUsers } = await import('../../src/parser/index.js');
+      const users = parseTomcatUsers(
+        '<tomcat-users><user username="admin" password="s3cret" roles="admin-script"/></tomcat-users>',
+        'users.xml',
+      ).users;
+      const realm = realmFromConfig(users, [
+        {
+          tag: 'Realm',
+          className: { value: 'org.apache.catalina.realm.UserDatabaseRealm', span: SPAN },
+          attributes: {},
+          children: [],
+          span: SPAN,
+        },
+      ]).realm;
+      const handler = createHostManagerHandler({ registry: c.registry, realm });
+      // Node never sends a HEAD body, so the handler is driven with a recording response to read the line.
+      const r = await invoke(handler, 'HEAD', `/host-manager/text/${cmd}?name=one.example`, ADMIN);
+      expect(r.status).toBe(200);
+      expect(r.body).toBe(`FAIL - Tried to use command [/${cmd}] via a HEAD request but GET is required\n`);
+    },
+  );
 });
 
 describe('host manager authentication', () => {
@@ -219,7 +292,12 @@ describe('host manager authentication', () => {
   });
 
   it('a wrong password, an unknown user and a malformed header are all the same 401', async () => {
-    for (const opts of [{ auth: 'admin:wrong' }, { auth: 'ghost:s3cret' }, { headers: { authorization: 'Basic !!!' } }, { headers: { authorization: 'Bearer x' } }]) {
+    for (const opts of [
+      { auth: 'admin:wrong' },
+      { auth: 'ghost:s3cret' },
+      { headers: { authorization: 'Basic !!!' } },
+      { headers: { authorization: 'Bearer x' } },
+    ]) {
       const r = await ask(c.port, '/host-manager/text/list', opts);
       expect(r.status).toBe(401);
       expect(r.text).toBe(unauthorizedPage('/host-manager'));
@@ -238,7 +316,8 @@ describe('host manager authentication', () => {
   });
 
   it('five failures lock the user: the right password then gets 401 until 300 s have passed', async () => {
-    for (let i = 0; i < 5; i++) expect((await ask(c.port, '/host-manager/text/list', { auth: 'admin:wrong' })).status).toBe(401);
+    for (let i = 0; i < 5; i++)
+      expect((await ask(c.port, '/host-manager/text/list', { auth: 'admin:wrong' })).status).toBe(401);
     const locked = await ask(c.port, '/host-manager/text/list', { auth: ADMIN });
     expect(locked.status).toBe(401);
     expect(locked.text).toBe(unauthorizedPage('/host-manager'));
@@ -251,8 +330,10 @@ describe('host manager authentication', () => {
   it('a locked unknown user looks exactly like a locked known one', async () => {
     const known: string[] = [];
     const unknown: string[] = [];
-    for (let i = 0; i < 6; i++) known.push((await ask(c.port, '/host-manager/text/list', { auth: 'admin:wrong' })).text);
-    for (let i = 0; i < 6; i++) unknown.push((await ask(c.port, '/host-manager/text/list', { auth: 'nobody:wrong' })).text);
+    for (let i = 0; i < 6; i++)
+      known.push((await ask(c.port, '/host-manager/text/list', { auth: 'admin:wrong' })).text);
+    for (let i = 0; i < 6; i++)
+      unknown.push((await ask(c.port, '/host-manager/text/list', { auth: 'nobody:wrong' })).text);
     expect(unknown).toEqual(known);
   });
 
@@ -267,7 +348,11 @@ describe('host manager authentication', () => {
     const { createHostManagerHandler } = await import('../../src/server/host-manager.js');
     const { realmFromConfig } = await import('../../src/server/realm.js');
     const { listen } = await import('./http.js');
-    const handler = createHostManagerHandler({ registry: c.registry, realm: realmFromConfig(null, []).realm, remoteAddressAllowed: () => false });
+    const handler = createHostManagerHandler({
+      registry: c.registry,
+      realm: realmFromConfig(null, []).realm,
+      remoteAddressAllowed: () => false,
+    });
     const s = await listen(handler);
     try {
       expect((await ask(s.port, '/host-manager/text/list', { auth: ADMIN })).status).toBe(403);
@@ -285,7 +370,13 @@ describe('host manager with digest passwords', () => {
     const d = await startContainer(makeBase(serverXml({ realm }), users));
     try {
       expect((await ask(d.port, '/host-manager/text/list', { auth: 'hash:pw-sha256' })).status).toBe(200);
-      expect((await ask(d.port, '/host-manager/text/list', { auth: 'hash:70af84d05a8e5dfa18a2fe8850f7a835$1000$f569bd2fd70de947f4c4ed189e9b37f05237c0f0d08e744c5ba21c06e535f394' })).status).toBe(401);
+      expect(
+        (
+          await ask(d.port, '/host-manager/text/list', {
+            auth: 'hash:70af84d05a8e5dfa18a2fe8850f7a835$1000$f569bd2fd70de947f4c4ed189e9b37f05237c0f0d08e744c5ba21c06e535f394',
+          })
+        ).status,
+      ).toBe(401);
     } finally {
       await d.dispose();
     }
@@ -298,7 +389,10 @@ describe('Basic credentials', () => {
     expect(basicCredentials(b('a:b:c'))).toEqual({ username: 'a', password: 'b:c' });
     expect(basicCredentials(b('nocolon'))).toEqual({ username: 'nocolon', password: null });
     expect(basicCredentials(b('j\u00f6rg:p'))).toEqual({ username: 'j\u00f6rg', password: 'p' });
-    expect(basicCredentials(`bAsIc ${Buffer.from('u:p').toString('base64')}`)).toEqual({ username: 'u', password: 'p' });
+    expect(basicCredentials(`bAsIc ${Buffer.from('u:p').toString('base64')}`)).toEqual({
+      username: 'u',
+      password: 'p',
+    });
     expect(basicCredentials('Basic a')).toBeNull();
     expect(basicCredentials(undefined)).toBeNull();
   });

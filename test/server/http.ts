@@ -46,17 +46,26 @@ export function ask(port: number, target: string, opts: Ask = {}): Promise<Reply
   return new Promise((resolve, reject) => {
     const headers: Record<string, string | string[]> = { ...(opts.headers ?? {}) };
     if (opts.auth !== undefined) headers['authorization'] = `Basic ${Buffer.from(opts.auth).toString('base64')}`;
-    const req = request({ host: '127.0.0.1', port, path: target, method: opts.method ?? 'GET', headers, agent: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        const body = Buffer.concat(chunks);
-        const headerOrder: string[] = [];
-        for (let i = 0; i < res.rawHeaders.length; i += 2) headerOrder.push(res.rawHeaders[i]!.toLowerCase());
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, headerOrder, body, text: body.toString('utf8') });
-      });
-      res.on('error', reject);
-    });
+    const req = request(
+      { host: '127.0.0.1', port, path: target, method: opts.method ?? 'GET', headers, agent: false },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const body = Buffer.concat(chunks);
+          const headerOrder: string[] = [];
+          for (let i = 0; i < res.rawHeaders.length; i += 2) headerOrder.push(res.rawHeaders[i]!.toLowerCase());
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: res.headers,
+            headerOrder,
+            body,
+            text: body.toString('utf8'),
+          });
+        });
+        res.on('error', reject);
+      },
+    );
     req.on('error', reject);
     req.end();
   });

@@ -5,7 +5,13 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { loadBase, parseServerXml } from '../../src/parser/index.js';
 import { HostRegistry, type VirtualHost } from '../../src/server/hosts.js';
-import { createServerXmlPersister, freeBackupName, renderHost, rewriteHosts, storeConfigEnabled } from '../../src/server/persist.js';
+import {
+  createServerXmlPersister,
+  freeBackupName,
+  renderHost,
+  rewriteHosts,
+  storeConfigEnabled,
+} from '../../src/server/persist.js';
 import { makeBase, serverXml, startContainer, STORE_CONFIG_LISTENER } from './harness.js';
 import { ask } from './http.js';
 
@@ -23,7 +29,20 @@ function hostNames(xml: string): string[] {
 }
 
 function host(partial: Partial<VirtualHost> & { name: string }): VirtualHost {
-  return { aliases: [], appBase: partial.name, appBasePath: `/b/${partial.name}`, autoDeploy: true, deployOnStartup: true, deployXML: true, copyXML: false, unpackWARs: true, manager: false, state: 'started', inServerXml: false, ...partial };
+  return {
+    aliases: [],
+    appBase: partial.name,
+    appBasePath: `/b/${partial.name}`,
+    autoDeploy: true,
+    deployOnStartup: true,
+    deployXML: true,
+    copyXML: false,
+    unpackWARs: true,
+    manager: false,
+    state: 'started',
+    inServerXml: false,
+    ...partial,
+  };
 }
 
 describe('persist over HTTP', () => {
@@ -32,7 +51,9 @@ describe('persist over HTTP', () => {
     try {
       const before = readFileSync(join(c.base, 'conf', 'server.xml'));
       await ask(c.port, '/host-manager/text/add?name=new.example', { auth: ADMIN });
-      expect((await ask(c.port, '/host-manager/text/persist', { auth: ADMIN })).text).toBe('FAIL - Please enable StoreConfig to use this feature\n');
+      expect((await ask(c.port, '/host-manager/text/persist', { auth: ADMIN })).text).toBe(
+        'FAIL - Please enable StoreConfig to use this feature\n',
+      );
       expect(readFileSync(join(c.base, 'conf', 'server.xml')).equals(before)).toBe(true);
       expect(readdirSync(join(c.base, 'conf')).filter((f) => f.startsWith('server.xml.'))).toEqual([]);
     } finally {
@@ -45,7 +66,11 @@ describe('persist over HTTP', () => {
     const c = await startContainer(makeBase(original));
     try {
       await ask(c.port, '/host-manager/text/add?name=new.example&aliases=www.new.example,alt.example', { auth: ADMIN });
-      await ask(c.port, '/host-manager/text/add?name=p2.example&appBase=webapps2&autoDeploy=false&deployOnStartup=false&deployXML=false&unpackWARs=false&copyXML=true', { auth: ADMIN });
+      await ask(
+        c.port,
+        '/host-manager/text/add?name=p2.example&appBase=webapps2&autoDeploy=false&deployOnStartup=false&deployXML=false&unpackWARs=false&copyXML=true',
+        { auth: ADMIN },
+      );
       await ask(c.port, '/host-manager/text/remove?name=old.example', { auth: ADMIN });
       const r = await ask(c.port, '/host-manager/text/persist', { auth: ADMIN });
       expect(r.text).toBe('OK - Configuration persisted\n');
@@ -56,7 +81,10 @@ describe('persist over HTTP', () => {
         // Byte for byte what Tomcat's StoreConfig wrote for this host (recorded on Tomcat 10.1).
         '\n      <Host appBase="webapps2" autoDeploy="false" copyXML="true"\n          deployOnStartup="false" deployXML="false" name="p2.example" unpackWARs="false">\n      </Host>';
       const localhostEnd = original.indexOf('</Host>') + '</Host>'.length;
-      const expected = original.slice(0, localhostEnd) + added + original.slice(localhostEnd).replace(EXTRA, '      <!-- a host defined by hand -->\n');
+      const expected =
+        original.slice(0, localhostEnd) +
+        added +
+        original.slice(localhostEnd).replace(EXTRA, '      <!-- a host defined by hand -->\n');
       expect(written).toBe(expected);
       expect(hostNames(written)).toEqual(['localhost', 'new.example', 'p2.example']);
     } finally {
@@ -64,7 +92,7 @@ describe('persist over HTTP', () => {
     }
   });
 
-  it('keeps a backup under StoreConfig\'s name, numbered within the same second', async () => {
+  it("keeps a backup under StoreConfig's name, numbered within the same second", async () => {
     const c = await startContainer(makeBase(serverXml({ storeConfig: true })));
     try {
       const file = join(c.base, 'conf', 'server.xml');
@@ -73,7 +101,9 @@ describe('persist over HTTP', () => {
       await ask(c.port, '/host-manager/text/persist', { auth: ADMIN });
       const second = readFileSync(file);
       await ask(c.port, '/host-manager/text/persist', { auth: ADMIN });
-      const backups = readdirSync(join(c.base, 'conf')).filter((f) => f.startsWith('server.xml.')).sort();
+      const backups = readdirSync(join(c.base, 'conf'))
+        .filter((f) => f.startsWith('server.xml.'))
+        .sort();
       expect(backups).toHaveLength(2);
       for (const b of backups) expect(b).toMatch(/^server\.xml\.\d{4}-\d\d-\d\d\.\d\d-\d\d-\d\d-\d+$/);
       const contents = backups.map((b) => readFileSync(join(c.base, 'conf', b)));
@@ -89,12 +119,18 @@ describe('persist over HTTP', () => {
     const c = await startContainer(makeBase(serverXml({ storeConfig: true })));
     const base = c.base;
     try {
-      await ask(c.port, '/host-manager/text/add?name=kept.example&aliases=k.example&appBase=keptapps&autoDeploy=false', { auth: ADMIN });
+      await ask(
+        c.port,
+        '/host-manager/text/add?name=kept.example&aliases=k.example&appBase=keptapps&autoDeploy=false',
+        { auth: ADMIN },
+      );
       await ask(c.port, '/host-manager/text/persist', { auth: ADMIN });
       await c.close();
       const restarted = await startContainer(base);
       try {
-        expect((await ask(restarted.port, '/host-manager/text/list', { auth: ADMIN })).text).toBe('OK - Listed hosts\n[localhost]:[]\n[kept.example]:[k.example]\n');
+        expect((await ask(restarted.port, '/host-manager/text/list', { auth: ADMIN })).text).toBe(
+          'OK - Listed hosts\n[localhost]:[]\n[kept.example]:[k.example]\n',
+        );
         const h = restarted.registry.get('kept.example')!;
         expect([h.appBase, h.autoDeploy, h.appBasePath]).toEqual(['keptapps', false, join(base, 'keptapps')]);
         const before = readFileSync(join(base, 'conf', 'server.xml'));
@@ -116,7 +152,9 @@ describe('persist over HTTP', () => {
       await ask(c.port, '/host-manager/text/add?name=old.example&appBase=newapps', { auth: ADMIN });
       await ask(c.port, '/host-manager/text/persist', { auth: ADMIN });
       const written = readFileSync(join(c.base, 'conf', 'server.xml'), 'utf8');
-      expect(written).toContain('      <!-- a host defined by hand -->\n      <Host appBase="newapps" deployXML="true" name="old.example"\n          unpackWARs="true">\n      </Host>\n    </Engine>');
+      expect(written).toContain(
+        '      <!-- a host defined by hand -->\n      <Host appBase="newapps" deployXML="true" name="old.example"\n          unpackWARs="true">\n      </Host>\n    </Engine>',
+      );
       expect(written).not.toContain('oldapps');
     } finally {
       await c.dispose();
@@ -177,7 +215,9 @@ describe('persist crash safety', () => {
       const s = await listen(handler);
       try {
         await ask(s.port, '/host-manager/text/add?name=half.example', { auth: ADMIN });
-        expect((await ask(s.port, '/host-manager/text/persist', { auth: ADMIN })).text).toBe('FAIL - Failed to persist configuration\n');
+        expect((await ask(s.port, '/host-manager/text/persist', { auth: ADMIN })).text).toBe(
+          'FAIL - Failed to persist configuration\n',
+        );
       } finally {
         await s.close();
       }
@@ -188,14 +228,19 @@ describe('persist crash safety', () => {
   });
 
   it('SIGKILL at random moments during repeated persists always leaves a parseable file with one whole host set', async () => {
-    const base = makeBase(serverXml({ storeConfig: true, extraHosts: '      <Host name="a1.example" appBase="a1.example"/>\n' }));
+    const base = makeBase(
+      serverXml({ storeConfig: true, extraHosts: '      <Host name="a1.example" appBase="a1.example"/>\n' }),
+    );
     const file = join(base, 'conf', 'server.xml');
     const setA = ['a1.example', 'localhost'];
     const setB = ['b1.example', 'b2.example', 'localhost'];
     const child = fileURLToPath(new URL('./persist-child.ts', import.meta.url));
     let persistsSeen = 0;
     for (let round = 0; round < 8; round++) {
-      const proc = spawn(process.execPath, ['--import', 'tsx', child, base], { env: { ...process.env, TOLLGATE_PERSIST_CHILD: '1' }, stdio: ['ignore', 'pipe', 'inherit'] });
+      const proc = spawn(process.execPath, ['--import', 'tsx', child, base], {
+        env: { ...process.env, TOLLGATE_PERSIST_CHILD: '1' },
+        stdio: ['ignore', 'pipe', 'inherit'],
+      });
       proc.stdout.on('data', (d: Buffer) => (persistsSeen += d.length));
       await new Promise<void>((resolve) => proc.stdout.once('data', () => resolve()));
       // Let it persist for a random while (a few to a few dozen persists), then kill it mid-flight.
@@ -209,7 +254,12 @@ describe('persist crash safety', () => {
     expect(persistsSeen).toBeGreaterThanOrEqual(8);
     // The survivor still loads as a base.
     const reloaded = HostRegistry.fromBase(loadBase({ base }));
-    expect([setA, setB]).toContainEqual(reloaded.list().map((h) => h.name).sort());
+    expect([setA, setB]).toContainEqual(
+      reloaded
+        .list()
+        .map((h) => h.name)
+        .sort(),
+    );
   }, 60_000);
 });
 
@@ -219,24 +269,42 @@ describe('rewriteHosts', () => {
 
   it('changes nothing (same bytes) when the registry matches the file', () => {
     const bytes = Buffer.from(xml);
-    const out = rewriteHosts(bytes, file, [host({ name: 'localhost', inServerXml: true, appBase: 'webapps' })], 'Catalina');
+    const out = rewriteHosts(
+      bytes,
+      file,
+      [host({ name: 'localhost', inServerXml: true, appBase: 'webapps' })],
+      'Catalina',
+    );
     expect(Buffer.from(out!).equals(bytes)).toBe(true);
   });
 
   it('keeps a UTF-8 BOM, CRLF line ends and non-ASCII comments intact', () => {
     const crlf = '\ufeff' + xml.replace('test server', 'tëst sérver').replace(/\n/g, '\r\n');
     const bytes = Buffer.from(crlf, 'utf8');
-    const out = Buffer.from(rewriteHosts(bytes, file, [host({ name: 'localhost', inServerXml: true }), host({ name: 'n.example', aliases: ['a.example'] })], 'Catalina')!);
+    const out = Buffer.from(
+      rewriteHosts(
+        bytes,
+        file,
+        [host({ name: 'localhost', inServerXml: true }), host({ name: 'n.example', aliases: ['a.example'] })],
+        'Catalina',
+      )!,
+    );
     expect(out.subarray(0, 3)).toEqual(Buffer.from([0xef, 0xbb, 0xbf]));
     const text = out.toString('utf8');
-    expect(text).toContain('</Host>\r\n      <Host appBase="n.example" deployXML="true" name="n.example"\r\n          unpackWARs="true">\r\n        <Alias>a.example</Alias>\r\n      </Host>\r\n');
+    expect(text).toContain(
+      '</Host>\r\n      <Host appBase="n.example" deployXML="true" name="n.example"\r\n          unpackWARs="true">\r\n        <Alias>a.example</Alias>\r\n      </Host>\r\n',
+    );
     expect(text.replace(/\r\n      <Host appBase="n\.example"[\s\S]*?<\/Host>/, '')).toBe(crlf);
   });
 
   it('inserts the first host before </Engine> when the Engine has none', () => {
     const noHosts = xml.replace(/\n      <Host name="localhost"[\s\S]*?<\/Host>\n/, '\n');
-    const out = Buffer.from(rewriteHosts(Buffer.from(noHosts), file, [host({ name: 'only.example' })], 'Catalina')!).toString();
-    expect(out).toContain('\n      <Host appBase="only.example" deployXML="true" name="only.example"\n          unpackWARs="true">\n      </Host>\n    </Engine>');
+    const out = Buffer.from(
+      rewriteHosts(Buffer.from(noHosts), file, [host({ name: 'only.example' })], 'Catalina')!,
+    ).toString();
+    expect(out).toContain(
+      '\n      <Host appBase="only.example" deployXML="true" name="only.example"\n          unpackWARs="true">\n      </Host>\n    </Engine>',
+    );
     expect(hostNames(out)).toEqual(['only.example']);
   });
 
@@ -245,7 +313,9 @@ describe('rewriteHosts', () => {
   });
 
   it('escapes attribute values and aliases, wrapping past column 60 as StoreConfig does', () => {
-    expect(renderHost(host({ name: 'x', appBase: 'a&b"<c>', aliases: ["o'k"] }), '')).toBe('<Host appBase="a&amp;b&quot;&lt;c&gt;" deployXML="true" name="x"\n    unpackWARs="true">\n  <Alias>o&apos;k</Alias>\n</Host>');
+    expect(renderHost(host({ name: 'x', appBase: 'a&b"<c>', aliases: ["o'k"] }), '')).toBe(
+      '<Host appBase="a&amp;b&quot;&lt;c&gt;" deployXML="true" name="x"\n    unpackWARs="true">\n  <Alias>o&apos;k</Alias>\n</Host>',
+    );
   });
 
   it('names backups as StoreConfig does, in local time, first free number from 0', async () => {
@@ -260,7 +330,16 @@ describe('rewriteHosts', () => {
   it('StoreConfig counts as enabled under either class name, and only when declared', () => {
     const parse = (x: string) => parseServerXml(x, 'server.xml', {}).serverXml;
     expect(storeConfigEnabled(parse(serverXml({ storeConfig: true })))).toBe(true);
-    expect(storeConfigEnabled(parse(serverXml().replace('<!-- no StoreConfig here -->', STORE_CONFIG_LISTENER.replace('org.apache.catalina', 'org.vendor.container'))))).toBe(true);
+    expect(
+      storeConfigEnabled(
+        parse(
+          serverXml().replace(
+            '<!-- no StoreConfig here -->',
+            STORE_CONFIG_LISTENER.replace('org.apache.catalina', 'org.vendor.container'),
+          ),
+        ),
+      ),
+    ).toBe(true);
     expect(storeConfigEnabled(parse(serverXml()))).toBe(false);
     expect(storeConfigEnabled(null)).toBe(false);
   });

@@ -7,20 +7,60 @@ import { setLogSink } from '../../src/runtime/logging.js';
 
 /** Output of Tomcat 10.1's bin/digest.sh (recorded on the installed Debian tomcat10). */
 const DIGEST_SH = {
-  sha256: { pw: 'pw-sha256', stored: '70af84d05a8e5dfa18a2fe8850f7a835$1000$f569bd2fd70de947f4c4ed189e9b37f05237c0f0d08e744c5ba21c06e535f394', algorithm: 'SHA-256' },
+  sha256: {
+    pw: 'pw-sha256',
+    stored: '70af84d05a8e5dfa18a2fe8850f7a835$1000$f569bd2fd70de947f4c4ed189e9b37f05237c0f0d08e744c5ba21c06e535f394',
+    algorithm: 'SHA-256',
+  },
   sha1Plain: { pw: 'pw-sha1', stored: 'c628c38284580e4d2fd6f141b051a325402a6820', algorithm: 'SHA-1' },
   md5Plain: { pw: 'pw-md5', stored: 'ef0c11cf6679e714ea8fb95e0fb05a95', algorithm: 'MD5' },
-  sha512: { pw: 'pw-sha512', stored: 'cf190087447dbdee$3$1bcc2f49fc51d3c3ba2a1643c3a3cd39b5b30f8d83c1855ab66dc8574c82a3d0640142ffe560cab5fe4b8d0cbb167b051fb207e2fde6a1034d4b20f467de56cc', algorithm: 'SHA-512' },
+  sha512: {
+    pw: 'pw-sha512',
+    stored:
+      'cf190087447dbdee$3$1bcc2f49fc51d3c3ba2a1643c3a3cd39b5b30f8d83c1855ab66dc8574c82a3d0640142ffe560cab5fe4b8d0cbb167b051fb207e2fde6a1034d4b20f467de56cc',
+    algorithm: 'SHA-512',
+  },
   md5Salted: { pw: 'pw-md5-salted', stored: '63c31e61$2$2155e34a161d9bc8b086c48b19b3df06', algorithm: 'MD5' },
-  sha256Default: { pw: 'pw-sha256-default', stored: '60dbec5422d52565f1e33bc4f25dc206061786237e29f63a42a1e60a16de54eb$1$fa364df5b624ad0da2a7595339d33db122788e183bdc0814e070c691db6e63b1', algorithm: 'SHA-256' },
-  utf8: { pw: 'pässwörd', stored: '46970bef70aced8123f0d5d094717e2a5cd412041e03b26376049fe65b2834a4', algorithm: 'SHA-256' },
-  latin1: { pw: 'pässwörd', stored: '0867ec9e47b8dba41b8b911df1bbbeac602b2e7fb28a90b334502f19e2da471d', algorithm: 'SHA-256' },
+  sha256Default: {
+    pw: 'pw-sha256-default',
+    stored:
+      '60dbec5422d52565f1e33bc4f25dc206061786237e29f63a42a1e60a16de54eb$1$fa364df5b624ad0da2a7595339d33db122788e183bdc0814e070c691db6e63b1',
+    algorithm: 'SHA-256',
+  },
+  utf8: {
+    pw: 'pässwörd',
+    stored: '46970bef70aced8123f0d5d094717e2a5cd412041e03b26376049fe65b2834a4',
+    algorithm: 'SHA-256',
+  },
+  latin1: {
+    pw: 'pässwörd',
+    stored: '0867ec9e47b8dba41b8b911df1bbbeac602b2e7fb28a90b334502f19e2da471d',
+    algorithm: 'SHA-256',
+  },
 };
 const PBKDF2 = {
-  sha1: { pw: 'pw-pbkdf2-sha1', stored: 'a25c645c3644d281$1000$6f2874112187a827c6e5fb6a2e149a3f8d3f998b', algorithm: 'PBKDF2WithHmacSHA1' },
-  sha256: { pw: 'pw-pbkdf2-sha256', stored: '1697bf5bbff3820d34021d31008aacb2$2000$a409afa491f135288632206a7cba0351b2f55ae56ec78593f2c05a933fa491ea', algorithm: 'PBKDF2WithHmacSHA256' },
-  sha512: { pw: 'pw-pbkdf2-sha512', stored: '7664f246a1bb25d0aaa1855e$1500$3356d6855de5125cd8d0c5d4266987cdae663b66a0b81276df5d17073d2ef7f6b5c07094773a3fa2c43846e421c85a619ced3ff538494c6b200d0d765c9ce6fd', algorithm: 'PBKDF2WithHmacSHA512' },
-  defaults: { pw: 'pw-default', stored: 'bd34456ed236f4f67f64e864c5775ac93a9d239c0636a1c54d71e701620c3c7e$20000$ae122186688eef5bf2a4909a5cf35f794abe3836', algorithm: 'PBKDF2WithHmacSHA1' },
+  sha1: {
+    pw: 'pw-pbkdf2-sha1',
+    stored: 'a25c645c3644d281$1000$6f2874112187a827c6e5fb6a2e149a3f8d3f998b',
+    algorithm: 'PBKDF2WithHmacSHA1',
+  },
+  sha256: {
+    pw: 'pw-pbkdf2-sha256',
+    stored: '1697bf5bbff3820d34021d31008aacb2$2000$a409afa491f135288632206a7cba0351b2f55ae56ec78593f2c05a933fa491ea',
+    algorithm: 'PBKDF2WithHmacSHA256',
+  },
+  sha512: {
+    pw: 'pw-pbkdf2-sha512',
+    stored:
+      '7664f246a1bb25d0aaa1855e$1500$3356d6855de5125cd8d0c5d4266987cdae663b66a0b81276df5d17073d2ef7f6b5c07094773a3fa2c43846e421c85a619ced3ff538494c6b200d0d765c9ce6fd',
+    algorithm: 'PBKDF2WithHmacSHA512',
+  },
+  defaults: {
+    pw: 'pw-default',
+    stored:
+      'bd34456ed236f4f67f64e864c5775ac93a9d239c0636a1c54d71e701620c3c7e$20000$ae122186688eef5bf2a4909a5cf35f794abe3836',
+    algorithm: 'PBKDF2WithHmacSHA1',
+  },
 };
 
 describe('credential handlers verify what Tomcat digest.sh produced', () => {
@@ -49,7 +89,8 @@ describe('credential handlers verify what Tomcat digest.sh produced', () => {
 
   it('a stored value that is not salt$iterations$hex never matches', async () => {
     const sk = createCredentialHandler({ kind: 'secret-key' });
-    for (const stored of ['plain', 'zz$10$abcd', 'ab$x$abcd', '$1000$abcd', 'ab$0$abcd']) expect(await sk.matches('plain', stored)).toBe(false);
+    for (const stored of ['plain', 'zz$10$abcd', 'ab$x$abcd', '$1000$abcd', 'ab$0$abcd'])
+      expect(await sk.matches('plain', stored)).toBe(false);
   });
 
   it('mutate output verifies with the same handler, in digest.sh format', async () => {
@@ -62,7 +103,11 @@ describe('credential handlers verify what Tomcat digest.sh produced', () => {
       expect(stored).toMatch(/^[0-9a-f]+\$\d+\$[0-9a-f]+$/);
       expect(await h.matches('s3cret', stored)).toBe(true);
     }
-    expect(await createCredentialHandler({ kind: 'message-digest', algorithm: 'MD5', saltLength: 0, iterations: 1 }).mutate('pw-md5')).toBe(DIGEST_SH.md5Plain.stored);
+    expect(
+      await createCredentialHandler({ kind: 'message-digest', algorithm: 'MD5', saltLength: 0, iterations: 1 }).mutate(
+        'pw-md5',
+      ),
+    ).toBe(DIGEST_SH.md5Plain.stored);
   });
 
   it('LDAP-style {SHA} and {SSHA} values are understood', async () => {
@@ -70,7 +115,10 @@ describe('credential handlers verify what Tomcat digest.sh produced', () => {
     // {SHA} is base64 of SHA-1("secret"); {SSHA} appends the salt "salt".
     expect(await h.matches('secret', '{SHA}5en6G6MezRroT3XKqkdPOmY/BfQ=')).toBe(true);
     const { createHash } = await import('node:crypto');
-    const salted = Buffer.concat([createHash('sha1').update('secret').update('salt').digest(), Buffer.from('salt')]).toString('base64');
+    const salted = Buffer.concat([
+      createHash('sha1').update('secret').update('salt').digest(),
+      Buffer.from('salt'),
+    ]).toString('base64');
     expect(await h.matches('secret', `{SSHA}${salted}`)).toBe(true);
     expect(await h.matches('wrong', `{SSHA}${salted}`)).toBe(false);
   });
@@ -104,7 +152,12 @@ const USERS = parseTomcatUsers(
 
 describe('realm from server.xml', () => {
   it('the stock LockOutRealm + UserDatabaseRealm compares plain passwords and gives roles', async () => {
-    const { realm, diagnostics } = realmFromConfig(USERS, realmsOf('<Realm className="org.apache.catalina.realm.LockOutRealm"><Realm className="org.apache.catalina.realm.UserDatabaseRealm" resourceName="UserDatabase"/></Realm>').realms);
+    const { realm, diagnostics } = realmFromConfig(
+      USERS,
+      realmsOf(
+        '<Realm className="org.apache.catalina.realm.LockOutRealm"><Realm className="org.apache.catalina.realm.UserDatabaseRealm" resourceName="UserDatabase"/></Realm>',
+      ).realms,
+    );
     expect(diagnostics).toEqual([]);
     const p = await realm.authenticate('plain', 's3cret');
     expect(p?.name).toBe('plain');
@@ -114,13 +167,23 @@ describe('realm from server.xml', () => {
   });
 
   it('a MessageDigestCredentialHandler nested in the user database realm checks digests', async () => {
-    const { realm } = realmFromConfig(USERS, realmsOf('<Realm className="org.vendor.container.realm.UserDatabaseRealm"><CredentialHandler className="org.apache.catalina.realm.MessageDigestCredentialHandler" algorithm="SHA-256"/></Realm>').realms);
+    const { realm } = realmFromConfig(
+      USERS,
+      realmsOf(
+        '<Realm className="org.vendor.container.realm.UserDatabaseRealm"><CredentialHandler className="org.apache.catalina.realm.MessageDigestCredentialHandler" algorithm="SHA-256"/></Realm>',
+      ).realms,
+    );
     expect(await realm.authenticate('hashed', DIGEST_SH.sha256.pw)).not.toBeNull();
     expect(await realm.authenticate('plain', 's3cret')).toBeNull();
   });
 
   it('a SecretKeyCredentialHandler checks PBKDF2 keys of the stored length', async () => {
-    const { realm } = realmFromConfig(USERS, realmsOf('<Realm className="org.apache.catalina.realm.UserDatabaseRealm"><CredentialHandler className="org.apache.catalina.realm.SecretKeyCredentialHandler" algorithm="PBKDF2WithHmacSHA256" keyLength="256"/></Realm>').realms);
+    const { realm } = realmFromConfig(
+      USERS,
+      realmsOf(
+        '<Realm className="org.apache.catalina.realm.UserDatabaseRealm"><CredentialHandler className="org.apache.catalina.realm.SecretKeyCredentialHandler" algorithm="PBKDF2WithHmacSHA256" keyLength="256"/></Realm>',
+      ).realms,
+    );
     expect(await realm.authenticate('pbkdf', PBKDF2.sha256.pw)).not.toBeNull();
   });
 
@@ -137,7 +200,12 @@ describe('realm from server.xml', () => {
   });
 
   it('an unknown digest algorithm is an error diagnostic and every login fails', async () => {
-    const { realm, diagnostics } = realmFromConfig(USERS, realmsOf('<Realm className="org.apache.catalina.realm.UserDatabaseRealm"><CredentialHandler className="org.apache.catalina.realm.MessageDigestCredentialHandler" algorithm="SHA-999"/></Realm>').realms);
+    const { realm, diagnostics } = realmFromConfig(
+      USERS,
+      realmsOf(
+        '<Realm className="org.apache.catalina.realm.UserDatabaseRealm"><CredentialHandler className="org.apache.catalina.realm.MessageDigestCredentialHandler" algorithm="SHA-999"/></Realm>',
+      ).realms,
+    );
     expect(diagnostics.map((d) => [d.ruleId, d.severity])).toEqual([['credential-handler-invalid', 'error']]);
     expect(diagnostics[0]!.span.line).toBe(1);
     expect(await realm.authenticate('plain', 's3cret')).toBeNull();
@@ -149,14 +217,23 @@ describe('realm from server.xml', () => {
   });
 
   it('an unsupported realm class is a warning and its users cannot log in', async () => {
-    const { realm, diagnostics } = realmFromConfig(USERS, realmsOf('<Realm className="org.apache.catalina.realm.JNDIRealm"/>').realms);
+    const { realm, diagnostics } = realmFromConfig(
+      USERS,
+      realmsOf('<Realm className="org.apache.catalina.realm.JNDIRealm"/>').realms,
+    );
     expect(diagnostics.map((d) => d.ruleId)).toEqual(['realm-unsupported']);
     expect(await realm.authenticate('plain', 's3cret')).toBeNull();
   });
 
   it('LockOutRealm attributes set the lockout', async () => {
     let now = 0;
-    const { realm } = realmFromConfig(USERS, realmsOf('<Realm className="org.apache.catalina.realm.LockOutRealm" failureCount="2" lockOutTime="10"><Realm className="org.apache.catalina.realm.UserDatabaseRealm"/></Realm>').realms, { clock: () => now });
+    const { realm } = realmFromConfig(
+      USERS,
+      realmsOf(
+        '<Realm className="org.apache.catalina.realm.LockOutRealm" failureCount="2" lockOutTime="10"><Realm className="org.apache.catalina.realm.UserDatabaseRealm"/></Realm>',
+      ).realms,
+      { clock: () => now },
+    );
     await realm.authenticate('plain', 'bad');
     await realm.authenticate('plain', 'bad');
     expect(await realm.authenticate('plain', 's3cret')).toBeNull();
@@ -250,7 +327,10 @@ describe('LockOutRealm semantics', () => {
   it('a failure without a password costs a real credential check, so failures cannot be sprayed cheaply', async () => {
     const inner = createCredentialHandler({ kind: 'message-digest', algorithm: null });
     let checks = 0;
-    const counting = { mutate: (p: string) => inner.mutate(p), matches: async (p: string, s: string) => (checks++, inner.matches(p, s)) };
+    const counting = {
+      mutate: (p: string) => inner.mutate(p),
+      matches: async (p: string, s: string) => (checks++, inner.matches(p, s)),
+    };
     const realm = new UserRealm({ users: USERS, lockout: {}, credentialHandler: counting });
     await realm.authenticate('plain', null);
     await realm.authenticate('nobody', null);
@@ -265,7 +345,9 @@ describe('LockOutRealm semantics', () => {
     try {
       const realm = new UserRealm({ users: USERS, lockout: { cacheSize: 2 }, clock: () => 0 });
       for (let i = 0; i < 50; i++) await realm.authenticate(`name-${i}`, 'x');
-      expect(lines).toEqual(['User [name-0] was removed from the failed users cache after [0] seconds to keep the cache size within the limit set']);
+      expect(lines).toEqual([
+        'User [name-0] was removed from the failed users cache after [0] seconds to keep the cache size within the limit set',
+      ]);
     } finally {
       setLogSink(null);
     }

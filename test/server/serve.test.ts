@@ -9,7 +9,12 @@ import { ServerRefusedError, startContainer, type Container } from '../../src/se
 const example = join(import.meta.dirname, '..', '..', 'examples', 'base');
 const auth = 'Basic ' + Buffer.from('deployer:tollgate-demo').toString('base64');
 
-function get(port: number, host: string, path: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
+function get(
+  port: number,
+  host: string,
+  path: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
   return new Promise((resolve, reject) => {
     const req = request({ host: '127.0.0.1', port, path, headers: { Host: host, ...headers } }, (res) => {
       let body = '';
@@ -36,7 +41,7 @@ describe('tollgate serve on the example base', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('serves the default host\'s ROOT through the global security headers filter', async () => {
+  it("serves the default host's ROOT through the global security headers filter", async () => {
     const r = await get(c.port, 'localhost', '/');
     expect(r.status).toBe(200);
     expect(r.body).toContain('tollgate example base');
@@ -78,17 +83,25 @@ describe('tollgate serve on the example base', () => {
     const { mkdirSync, writeFileSync } = await import('node:fs');
     mkdirSync(join(dir, 'newapps', 'ROOT'), { recursive: true });
     writeFileSync(join(dir, 'newapps', 'ROOT', 'index.html'), '<p>the new host</p>\n');
-    const add = await get(c.port, 'localhost', '/host-manager/text/add?name=new.localhost&appBase=newapps', { Authorization: auth });
+    const add = await get(c.port, 'localhost', '/host-manager/text/add?name=new.localhost&appBase=newapps', {
+      Authorization: auth,
+    });
     expect(add.body).toMatch(/^OK - /m);
     expect((await get(c.port, 'new.localhost', '/')).body).toContain('the new host');
-    expect((await get(c.port, 'localhost', '/host-manager/text/stop?name=new.localhost', { Authorization: auth })).body).toMatch(/^OK - /m);
+    expect(
+      (await get(c.port, 'localhost', '/host-manager/text/stop?name=new.localhost', { Authorization: auth })).body,
+    ).toMatch(/^OK - /m);
     expect((await get(c.port, 'new.localhost', '/')).body).toContain('tollgate example base');
-    expect((await get(c.port, 'localhost', '/host-manager/text/start?name=new.localhost', { Authorization: auth })).body).toMatch(/^OK - /m);
+    expect(
+      (await get(c.port, 'localhost', '/host-manager/text/start?name=new.localhost', { Authorization: auth })).body,
+    ).toMatch(/^OK - /m);
     expect((await get(c.port, 'new.localhost', '/')).body).toContain('the new host');
   });
 
   it('creates the appBase directory of a new host when it is missing', async () => {
-    const add = await get(c.port, 'localhost', '/host-manager/text/add?name=empty.localhost&appBase=emptyapps', { Authorization: auth });
+    const add = await get(c.port, 'localhost', '/host-manager/text/add?name=empty.localhost&appBase=emptyapps', {
+      Authorization: auth,
+    });
     expect(add.body).toMatch(/^OK - /m);
     expect(existsSync(join(dir, 'emptyapps'))).toBe(true);
   });
@@ -105,10 +118,15 @@ describe('tollgate serve runs what Tomcat runs', () => {
     }
     return dir;
   }
-  const undefinedFilter = '<web-app><filter-mapping><filter-name>nope</filter-name><url-pattern>/*</url-pattern></filter-mapping></web-app>';
+  const undefinedFilter =
+    '<web-app><filter-mapping><filter-name>nope</filter-name><url-pattern>/*</url-pattern></filter-mapping></web-app>';
 
   it('a context Tomcat refuses is not mapped: its requests fall through to ROOT', async () => {
-    const dir = baseWith({ 'webapps/bad/WEB-INF/web.xml': undefinedFilter, 'webapps/bad/index.html': 'bad', 'webapps/ROOT/bad/page.html': 'root' });
+    const dir = baseWith({
+      'webapps/bad/WEB-INF/web.xml': undefinedFilter,
+      'webapps/bad/index.html': 'bad',
+      'webapps/ROOT/bad/page.html': 'root',
+    });
     const c = await startContainer({ base: dir, port: 0 });
     try {
       expect(c.plan.contexts.find((x) => x.contextPath === '/bad')!.state).toBe('refused');
@@ -135,7 +153,11 @@ describe('tollgate serve runs what Tomcat runs', () => {
       await c.stop();
     }
     let err = '';
-    const code = await main(['serve', '--base', dir, '--port', '0', '--strict'], { stdout: () => undefined, stderr: (t) => (err += t), cwd: dir });
+    const code = await main(['serve', '--base', dir, '--port', '0', '--strict'], {
+      stdout: () => undefined,
+      stderr: (t) => (err += t),
+      cwd: dir,
+    });
     expect(code).toBe(1);
     expect(err).toMatch(/--strict: \d+ lint error\(s\), not starting/);
     expect(err).toContain('remote-ip-after-address-filter');
@@ -143,33 +165,55 @@ describe('tollgate serve runs what Tomcat runs', () => {
   });
 
   it('a malformed server.xml stops everything, as Tomcat does not start, with file:line:column', async () => {
-    const dir = baseWith({ 'conf/server.xml': '<Server port="-1"><Service name="Catalina">\n  <Engine name="Catalina" defaultHost="localhost">\n    <Host name="localhost" appBase="webapps"></Hots>\n</Engine></Service></Server>\n' });
+    const dir = baseWith({
+      'conf/server.xml':
+        '<Server port="-1"><Service name="Catalina">\n  <Engine name="Catalina" defaultHost="localhost">\n    <Host name="localhost" appBase="webapps"></Hots>\n</Engine></Service></Server>\n',
+    });
     try {
       await expect(startContainer({ base: dir, port: 0 })).rejects.toBeInstanceOf(ServerRefusedError);
       let err = '';
-      const code = await main(['serve', '--base', dir, '--port', '0'], { stdout: () => undefined, stderr: (t) => (err += t), cwd: dir });
+      const code = await main(['serve', '--base', dir, '--port', '0'], {
+        stdout: () => undefined,
+        stderr: (t) => (err += t),
+        cwd: dir,
+      });
       expect(code).toBe(1);
-      expect(err).toMatch(/Tomcat does not start with this configuration, so neither does serve: conf\/server\.xml:3:\d+: /);
+      expect(err).toMatch(
+        /Tomcat does not start with this configuration, so neither does serve: conf\/server\.xml:3:\d+: /,
+      );
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
   });
 
   it('a server.xml listener class Tomcat cannot load stops everything, as Tomcat does not start (observed: test/fixtures/tomcat-observed/rules.json)', async () => {
-    const dir = baseWith({ 'conf/server.xml': '<Server port="-1">\n  <Listener className="org.apache.catalina.storeconfig.StoreConfigLifecycleListenr"/>\n  <Service name="Catalina"><Engine name="Catalina" defaultHost="localhost"><Host name="localhost" appBase="webapps"/></Engine></Service></Server>\n' });
+    const dir = baseWith({
+      'conf/server.xml':
+        '<Server port="-1">\n  <Listener className="org.apache.catalina.storeconfig.StoreConfigLifecycleListenr"/>\n  <Service name="Catalina"><Engine name="Catalina" defaultHost="localhost"><Host name="localhost" appBase="webapps"/></Engine></Service></Server>\n',
+    });
     try {
       await expect(startContainer({ base: dir, port: 0 })).rejects.toBeInstanceOf(ServerRefusedError);
       let err = '';
-      const code = await main(['serve', '--base', dir, '--port', '0'], { stdout: () => undefined, stderr: (t) => (err += t), cwd: dir });
+      const code = await main(['serve', '--base', dir, '--port', '0'], {
+        stdout: () => undefined,
+        stderr: (t) => (err += t),
+        cwd: dir,
+      });
       expect(code).toBe(1);
-      expect(err).toMatch(/Tomcat does not start with this configuration, so neither does serve: conf\/server\.xml:2:\d+: .*StoreConfigLifecycleListener/);
+      expect(err).toMatch(
+        /Tomcat does not start with this configuration, so neither does serve: conf\/server\.xml:2:\d+: .*StoreConfigLifecycleListener/,
+      );
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
   });
 
   it('a malformed META-INF/context.xml refuses that context only', async () => {
-    const dir = baseWith({ 'webapps/ctx/META-INF/context.xml': '<Context><Valve</Context>', 'webapps/ctx/index.html': 'ctx', 'webapps/ok/index.html': 'ok' });
+    const dir = baseWith({
+      'webapps/ctx/META-INF/context.xml': '<Context><Valve</Context>',
+      'webapps/ctx/index.html': 'ctx',
+      'webapps/ok/index.html': 'ok',
+    });
     const c = await startContainer({ base: dir, port: 0 });
     try {
       const refused = c.plan.contexts.find((x) => x.contextPath === '/ctx')!;

@@ -53,7 +53,10 @@ describe('static resource cache', () => {
     const uncached = await through({ cachingAllowed: false });
     const without = ({ date: _date, ...rest }: Record<string, unknown>) => rest;
     try {
-      for (const [path, status] of [['/a.css', 200], ['/missing.css', 404]] as const) {
+      for (const [path, status] of [
+        ['/a.css', 200],
+        ['/missing.css', 404],
+      ] as const) {
         for (const method of ['GET', 'HEAD']) {
           endedOnReturn.length = 0;
           await ask(running.port, path, { method });
@@ -174,7 +177,13 @@ describe('static resource cache', () => {
       const r = await ask(port, '/v.css');
       expect(r.headers.etag).toBe(`W/"6-${Math.floor(mtimeMs)}"`);
       expect(r.headers['last-modified']).toBe(new Date(Math.floor(mtimeMs)).toUTCString());
-      expect(r.headerOrder.filter((h) => !['date', 'connection', 'keep-alive'].includes(h))).toEqual(['accept-ranges', 'etag', 'last-modified', 'content-type', 'content-length']);
+      expect(r.headerOrder.filter((h) => !['date', 'connection', 'keep-alive'].includes(h))).toEqual([
+        'accept-ranges',
+        'etag',
+        'last-modified',
+        'content-type',
+        'content-length',
+      ]);
       expect(r.headers['content-type']).toBe('text/css');
     }
     const again = await ask(port, '/v.css', { headers: { 'if-none-match': `W/"6-${Math.floor(mtimeMs)}"` } });
@@ -190,13 +199,21 @@ describe('static resource cache', () => {
   });
 });
 
-describe('resource cache accounting (Tomcat\'s Cache)', () => {
+describe("resource cache accounting (Tomcat's Cache)", () => {
   const mime = createMimeLookup();
 
   it('costs an entry 500 bytes, two per path character and the length of a file within the object limit', async () => {
     writeFileSync(join(dir, 'small.txt'), 'x'.repeat(100));
     writeFileSync(join(dir, 'large.txt'), 'x'.repeat(5000));
-    const cache = createResourceCache({ docBase: dir, mime, allowLinking: false, cachingAllowed: true, ttlMs: 60_000, maxBytes: 1024 * 1024, objectMaxBytes: 1000 });
+    const cache = createResourceCache({
+      docBase: dir,
+      mime,
+      allowLinking: false,
+      cachingAllowed: true,
+      ttlMs: 60_000,
+      maxBytes: 1024 * 1024,
+      objectMaxBytes: 1000,
+    });
     await cache.get('/small.txt');
     expect(cache.size).toBe(500 + 2 * '/small.txt'.length + 100);
     await cache.get('/large.txt');
@@ -206,14 +223,30 @@ describe('resource cache accounting (Tomcat\'s Cache)', () => {
   });
 
   it('never holds more than cacheMaxSize: probing many missing paths within the TTL drops the new entries, not the checked ones', async () => {
-    const cache = createResourceCache({ docBase: dir, mime, allowLinking: false, cachingAllowed: true, ttlMs: 60_000, maxBytes: 5000, objectMaxBytes: 250 });
+    const cache = createResourceCache({
+      docBase: dir,
+      mime,
+      allowLinking: false,
+      cachingAllowed: true,
+      ttlMs: 60_000,
+      maxBytes: 5000,
+      objectMaxBytes: 250,
+    });
     for (let i = 0; i < 200; i++) expect((await cache.get(`/probe-${i}`)).kind).toBe('missing');
     expect(cache.size).toBeLessThanOrEqual(5000);
     expect(cache.entries).toBe(Math.floor(5000 / (500 + 2 * '/probe-0'.length)));
   });
 
   it('evicts entries whose TTL has passed to make room, down to 95% of the budget', async () => {
-    const cache = createResourceCache({ docBase: dir, mime, allowLinking: false, cachingAllowed: true, ttlMs: 20, maxBytes: 5000, objectMaxBytes: 250 });
+    const cache = createResourceCache({
+      docBase: dir,
+      mime,
+      allowLinking: false,
+      cachingAllowed: true,
+      ttlMs: 20,
+      maxBytes: 5000,
+      objectMaxBytes: 250,
+    });
     for (let i = 0; i < 9; i++) await cache.get(`/old-${i}`);
     expect(cache.entries).toBe(9);
     await wait(40);
@@ -226,7 +259,15 @@ describe('resource cache accounting (Tomcat\'s Cache)', () => {
 
   it('caps the object limit at cacheMaxSize / 20, as Tomcat does at start', async () => {
     writeFileSync(join(dir, 'f.txt'), 'x'.repeat(300));
-    const cache = createResourceCache({ docBase: dir, mime, allowLinking: false, cachingAllowed: true, ttlMs: 60_000, maxBytes: 4000, objectMaxBytes: 512 * 1024 });
+    const cache = createResourceCache({
+      docBase: dir,
+      mime,
+      allowLinking: false,
+      cachingAllowed: true,
+      ttlMs: 60_000,
+      maxBytes: 4000,
+      objectMaxBytes: 512 * 1024,
+    });
     const f = await cache.get('/f.txt');
     expect(f.kind === 'file' && f.keepBytes).toBe(false);
     expect(cache.size).toBe(500 + 2 * '/f.txt'.length);

@@ -21,10 +21,19 @@ interface Step {
   response: { status: number; headers: [string, string][]; body: string };
 }
 
-const recorded = JSON.parse(readFileSync(join(import.meta.dirname, 'fixtures', 'tomcat-10.1.60-static.json'), 'utf8')) as { files: Record<string, string>; steps: Step[] };
+const recorded = JSON.parse(
+  readFileSync(join(import.meta.dirname, 'fixtures', 'tomcat-10.1.60-static.json'), 'utf8'),
+) as { files: Record<string, string>; steps: Step[] };
 
 const FRAMING = new Set(['connection', 'transfer-encoding']);
-const ENTITIES: Record<string, string> = { '&#47;': '/', '&amp;': '&', '&lt;': '<', '&gt;': '>', '&quot;': '"', '&#39;': "'" };
+const ENTITIES: Record<string, string> = {
+  '&#47;': '/',
+  '&amp;': '&',
+  '&lt;': '<',
+  '&gt;': '>',
+  '&quot;': '"',
+  '&#39;': "'",
+};
 
 function message(body: string): string | null {
   const m = /<p><b>Message<\/b> (.*?)<\/p>/.exec(body)?.[1];
@@ -51,7 +60,9 @@ beforeAll(async () => {
   const serve = createStaticHandler({ docBase: dir, contextPath: '/app' });
   plain = await listen((req, res) => void serve(req, res));
   const serveInContext = createStaticHandler({ docBase: dir });
-  viaContext = await listen(toNodeListener(createContextRuntime({ contextPath: '/app' }), (req, res) => void serveInContext(req, res)));
+  viaContext = await listen(
+    toNodeListener(createContextRuntime({ contextPath: '/app' }), (req, res) => void serveInContext(req, res)),
+  );
 });
 
 afterAll(async () => {
@@ -63,7 +74,8 @@ afterAll(async () => {
 async function replay(port: number, step: Step) {
   const r = await ask(port, step.path, { method: step.method, headers: { ...step.headers, connection: 'close' } });
   const headers: [string, string][] = [];
-  for (const name of r.headerOrder) if (name !== 'date' && name !== 'keep-alive') headers.push([name, String(r.headers[name])]);
+  for (const name of r.headerOrder)
+    if (name !== 'date' && name !== 'keep-alive') headers.push([name, String(r.headers[name])]);
   return { status: r.status, headers, body: r.body.toString('latin1') };
 }
 
@@ -77,7 +89,11 @@ describe('replay of Tomcat 10.1.60 static serving, on the static servlet alone',
     const emptyRedirect = want.status === 302 && want.body === '' && mine.body === '';
     const skip = new Set(FRAMING);
     if (isErrorReport(want.body) || emptyRedirect) skip.add('content-length');
-    const framing = (h: [string, string][]) => h.filter(([k]) => FRAMING.has(k) && !(emptyRedirect && k === 'transfer-encoding')).map(([k, v]) => `${k}: ${v}`).sort();
+    const framing = (h: [string, string][]) =>
+      h
+        .filter(([k]) => FRAMING.has(k) && !(emptyRedirect && k === 'transfer-encoding'))
+        .map(([k, v]) => `${k}: ${v}`)
+        .sort();
     expect(framing(mine.headers)).toEqual(framing(expected));
     expect(mine.headers.filter(([k]) => !skip.has(k))).toEqual(expected.filter(([k]) => !skip.has(k)));
     if (isErrorReport(want.body)) expect(message(mine.body)).toBe(message(want.body));

@@ -82,7 +82,13 @@ describe.each([
     expect(r.headers['content-type']).toBe('text/plain');
     expect(r.headers['content-length']).toBe('12');
     expect(r.headers['accept-ranges']).toBe('bytes');
-    expect(r.headerOrder.slice(0, 5)).toEqual(['accept-ranges', 'etag', 'last-modified', 'content-type', 'content-length']);
+    expect(r.headerOrder.slice(0, 5)).toEqual([
+      'accept-ranges',
+      'etag',
+      'last-modified',
+      'content-type',
+      'content-length',
+    ]);
   });
 
   it.each([
@@ -149,7 +155,9 @@ describe.each([
       expect(r.body.length).toBe(0);
     });
     it('If-None-Match compares weakly: the strong form of the tag also matches', async () => {
-      expect((await ask(port(), '/app/range.bin', { headers: { 'if-none-match': `"other", ${etag.slice(2)}` } })).status).toBe(304);
+      expect(
+        (await ask(port(), '/app/range.bin', { headers: { 'if-none-match': `"other", ${etag.slice(2)}` } })).status,
+      ).toBe(304);
     });
     it('If-None-Match: * gives 304 for an existing file', async () => {
       expect((await ask(port(), '/app/range.bin', { headers: { 'if-none-match': '*' } })).status).toBe(304);
@@ -161,11 +169,19 @@ describe.each([
       expect((await ask(port(), '/app/range.bin', { headers: { 'if-none-match': 'foo' } })).status).toBe(400);
     });
     it('a matching If-None-Match on POST is a 412', async () => {
-      expect((await ask(port(), '/app/range.bin', { method: 'POST', headers: { 'if-none-match': etag } })).status).toBe(412);
+      expect((await ask(port(), '/app/range.bin', { method: 'POST', headers: { 'if-none-match': etag } })).status).toBe(
+        412,
+      );
     });
     it('If-Modified-Since at the modification second gives 304; an older date serves the file', async () => {
-      expect((await ask(port(), '/app/range.bin', { headers: { 'if-modified-since': 'Fri, 02 Jan 2026 03:04:05 GMT' } })).status).toBe(304);
-      expect((await ask(port(), '/app/range.bin', { headers: { 'if-modified-since': 'Sat, 01 Jan 2000 00:00:00 GMT' } })).status).toBe(200);
+      expect(
+        (await ask(port(), '/app/range.bin', { headers: { 'if-modified-since': 'Fri, 02 Jan 2026 03:04:05 GMT' } }))
+          .status,
+      ).toBe(304);
+      expect(
+        (await ask(port(), '/app/range.bin', { headers: { 'if-modified-since': 'Sat, 01 Jan 2000 00:00:00 GMT' } }))
+          .status,
+      ).toBe(200);
     });
     it('If-Match compares strongly, so the weak ETag never matches (412) but * does', async () => {
       expect((await ask(port(), '/app/range.bin', { headers: { 'if-match': etag } })).status).toBe(412);
@@ -173,8 +189,14 @@ describe.each([
       expect((await ask(port(), '/app/range.bin', { headers: { 'if-match': '*' } })).status).toBe(200);
     });
     it('If-Unmodified-Since before the modification is a 412, at it serves the file', async () => {
-      expect((await ask(port(), '/app/range.bin', { headers: { 'if-unmodified-since': 'Sat, 01 Jan 2000 00:00:00 GMT' } })).status).toBe(412);
-      expect((await ask(port(), '/app/range.bin', { headers: { 'if-unmodified-since': 'Fri, 02 Jan 2026 03:04:05 GMT' } })).status).toBe(200);
+      expect(
+        (await ask(port(), '/app/range.bin', { headers: { 'if-unmodified-since': 'Sat, 01 Jan 2000 00:00:00 GMT' } }))
+          .status,
+      ).toBe(412);
+      expect(
+        (await ask(port(), '/app/range.bin', { headers: { 'if-unmodified-since': 'Fri, 02 Jan 2026 03:04:05 GMT' } }))
+          .status,
+      ).toBe(200);
     });
     it('If-Match on a missing file is a 412, not a 404', async () => {
       expect((await ask(port(), '/app/nope.txt', { headers: { 'if-match': '*' } })).status).toBe(412);
@@ -195,22 +217,35 @@ describe.each([
       expect(r.headers['content-type']).toBe('application/octet-stream');
       expect(r.text).toBe(body);
     });
-    it.each(['bytes=30-40', 'bytes=5-2', 'foo', 'bytes=-0'])('%s is a 416 with Content-Range bytes */24', async (range) => {
-      const r = await ask(port(), '/app/range.bin', { headers: { range } });
-      expect(r.status).toBe(416);
-      expect(r.headers['content-range']).toBe('bytes */24');
-      expect(r.headers['content-type']).toBe('text/html;charset=utf-8');
-    });
+    it.each(['bytes=30-40', 'bytes=5-2', 'foo', 'bytes=-0'])(
+      '%s is a 416 with Content-Range bytes */24',
+      async (range) => {
+        const r = await ask(port(), '/app/range.bin', { headers: { range } });
+        expect(r.status).toBe(416);
+        expect(r.headers['content-range']).toBe('bytes */24');
+        expect(r.headers['content-type']).toBe('text/html;charset=utf-8');
+      },
+    );
     it('ignores a Range in another unit, on HEAD, and on an empty file', async () => {
       expect((await ask(port(), '/app/range.bin', { headers: { range: 'items=0-1' } })).status).toBe(200);
-      expect((await ask(port(), '/app/range.bin', { method: 'HEAD', headers: { range: 'bytes=0-1' } })).status).toBe(200);
+      expect((await ask(port(), '/app/range.bin', { method: 'HEAD', headers: { range: 'bytes=0-1' } })).status).toBe(
+        200,
+      );
       expect((await ask(port(), '/app/empty.txt', { headers: { range: 'bytes=0-0' } })).status).toBe(200);
     });
     it('If-Range with the modification date applies the range, an older date or a weak ETag does not', async () => {
       const range = 'bytes=0-4';
-      expect((await ask(port(), '/app/range.bin', { headers: { range, 'if-range': 'Fri, 02 Jan 2026 03:04:05 GMT' } })).status).toBe(206);
-      expect((await ask(port(), '/app/range.bin', { headers: { range, 'if-range': 'Sat, 01 Jan 2000 00:00:00 GMT' } })).status).toBe(200);
-      expect((await ask(port(), '/app/range.bin', { headers: { range, 'if-range': `W/"24-${millis}"` } })).status).toBe(200);
+      expect(
+        (await ask(port(), '/app/range.bin', { headers: { range, 'if-range': 'Fri, 02 Jan 2026 03:04:05 GMT' } }))
+          .status,
+      ).toBe(206);
+      expect(
+        (await ask(port(), '/app/range.bin', { headers: { range, 'if-range': 'Sat, 01 Jan 2000 00:00:00 GMT' } }))
+          .status,
+      ).toBe(200);
+      expect((await ask(port(), '/app/range.bin', { headers: { range, 'if-range': `W/"24-${millis}"` } })).status).toBe(
+        200,
+      );
       expect((await ask(port(), '/app/range.bin', { headers: { range, 'if-range': 'garbage' } })).status).toBe(400);
     });
     it('several ranges give multipart/byteranges framed exactly as Tomcat frames them', async () => {
@@ -254,15 +289,24 @@ describe.each([
   });
 
   describe('what is never served', () => {
-    it.each(['/app/WEB-INF/web.xml', '/app/web-inf/web.xml', '/app/WEB-INF', '/app/WEB-INF/', '/app/META-INF/context.xml', '/app/Meta-Inf/context.xml', '/app/./WEB-INF/web.xml', '/app//WEB-INF/web.xml', '/app/sub/../WEB-INF/web.xml', '/app/%57EB-INF/web.xml', '/app/WEB-INF;x=1/web.xml'])(
-      '%s is a 404',
-      async (path) => {
-        const r = await ask(port(), path);
-        expect(r.status).toBe(404);
-        expect(r.headers['content-type']).toBe('text/html;charset=utf-8');
-        expect(r.text).not.toContain('web-app');
-      },
-    );
+    it.each([
+      '/app/WEB-INF/web.xml',
+      '/app/web-inf/web.xml',
+      '/app/WEB-INF',
+      '/app/WEB-INF/',
+      '/app/META-INF/context.xml',
+      '/app/Meta-Inf/context.xml',
+      '/app/./WEB-INF/web.xml',
+      '/app//WEB-INF/web.xml',
+      '/app/sub/../WEB-INF/web.xml',
+      '/app/%57EB-INF/web.xml',
+      '/app/WEB-INF;x=1/web.xml',
+    ])('%s is a 404', async (path) => {
+      const r = await ask(port(), path);
+      expect(r.status).toBe(404);
+      expect(r.headers['content-type']).toBe('text/html;charset=utf-8');
+      expect(r.text).not.toContain('web-app');
+    });
 
     it.each([
       ['/app/..%2fa.txt', 400],
@@ -358,7 +402,15 @@ describe('static files with the context mime-mappings', () => {
   it('a filter that set a content type keeps it', async () => {
     const serve = createStaticHandler({ docBase: dir });
     const mw = createContextRuntime({
-      filters: [{ name: 'SetType', doFilter: (ex, next) => { ex.response.setContentType('text/x-custom'); return next(); } }],
+      filters: [
+        {
+          name: 'SetType',
+          doFilter: (ex, next) => {
+            ex.response.setContentType('text/x-custom');
+            return next();
+          },
+        },
+      ],
     });
     const s = await listen(toNodeListener(mw, (req, res) => void serve(req, res)));
     try {

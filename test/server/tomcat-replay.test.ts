@@ -18,7 +18,9 @@ interface Step {
   response: { status: number; headers: [string, string][]; body: string };
 }
 
-const recorded = JSON.parse(readFileSync(join(import.meta.dirname, 'fixtures', 'tomcat-10.1.60-host-manager.json'), 'utf8')) as { steps: Step[] };
+const recorded = JSON.parse(
+  readFileSync(join(import.meta.dirname, 'fixtures', 'tomcat-10.1.60-host-manager.json'), 'utf8'),
+) as { steps: Step[] };
 
 const FRAMING = new Set(['connection', 'transfer-encoding']);
 
@@ -39,14 +41,22 @@ describe('replay of a Tomcat 10.1.60 host-manager session', () => {
     c = await startContainer(makeBase(serverXml()));
     // In order: later steps depend on the state earlier ones left (hosts added, failures counted).
     for (const step of recorded.steps) {
-      const r = await ask(c.port, step.path, { method: step.method, auth: step.auth, headers: { connection: 'close' } });
+      const r = await ask(c.port, step.path, {
+        method: step.method,
+        auth: step.auth,
+        headers: { connection: 'close' },
+      });
       const headers: [string, string][] = [];
       for (let i = 0; i < r.headerOrder.length; i++) {
         const name = r.headerOrder[i]!;
         if (name === 'date' || name === 'keep-alive') continue;
         headers.push([name, String(r.headers[name])]);
       }
-      got.set(step.id, { status: r.status, headers: dedupe(headers), body: r.text.split(c.base).join('{base}').split(dirname(c.base)).join('{parent}') });
+      got.set(step.id, {
+        status: r.status,
+        headers: dedupe(headers),
+        body: r.text.split(c.base).join('{base}').split(dirname(c.base)).join('{parent}'),
+      });
     }
   });
   afterAll(async () => {
@@ -58,7 +68,11 @@ describe('replay of a Tomcat 10.1.60 host-manager session', () => {
     expect(mine.status).toBe(step.response.status);
     const expected = step.response.headers.map(([k, v]) => [k.toLowerCase(), v] as [string, string]);
     // Message framing (Connection, Transfer-Encoding) is placed by Node's HTTP layer: compared as a set.
-    const framing = (h: [string, string][]) => h.filter(([k]) => FRAMING.has(k)).map(([k, v]) => `${k}: ${v}`).sort();
+    const framing = (h: [string, string][]) =>
+      h
+        .filter(([k]) => FRAMING.has(k))
+        .map(([k, v]) => `${k}: ${v}`)
+        .sort();
     expect(framing(mine.headers)).toEqual(framing(expected));
     // The length of an error report is the length of tollgate's own page.
     const skip = isErrorReport(step) ? new Set([...FRAMING, 'content-length']) : FRAMING;

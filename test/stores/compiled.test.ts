@@ -69,7 +69,11 @@ function start(): Promise<number> {
   });
 }
 
-function send(port: number, method: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
+function send(
+  port: number,
+  method: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
   return new Promise((resolve, reject) => {
     const req = request({ host: '127.0.0.1', port, path: '/app/items', method, agent: false, headers }, (res) => {
       let body = '';

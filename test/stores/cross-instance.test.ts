@@ -57,12 +57,18 @@ let a: Instance;
 let b: Instance;
 
 async function serve(): Promise<Instance> {
-  const child = spawn(process.execPath, [bin, 'serve', '--base', base, '--port', '0', '--store', redis.url], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [bin, 'serve', '--base', base, '--port', '0', '--store', redis.url], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   let err = '';
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (err += d));
-  const port = await waitFor(() => /listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(out)?.[1], 30_000, () => `serve did not start:\n${out}\n${err}`);
+  const port = await waitFor(
+    () => /listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(out)?.[1],
+    30_000,
+    () => `serve did not start:\n${out}\n${err}`,
+  );
   return { child, port: Number(port), out: () => out, err: () => err };
 }
 
@@ -73,10 +79,13 @@ interface Answer {
 
 function get(i: Instance, path: string, headers: Record<string, string> = {}): Promise<Answer> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port: i.port, path, agent: false, headers: { Host: 'localhost', ...headers } }, (res) => {
-      res.resume();
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers }));
-    });
+    const req = request(
+      { host: '127.0.0.1', port: i.port, path, agent: false, headers: { Host: 'localhost', ...headers } },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers }));
+      },
+    );
     req.setTimeout(10_000, () => req.destroy(new Error(`${path}: no answer in 10 s`)));
     req.on('error', reject);
     req.end();
@@ -162,7 +171,8 @@ describe('two serve instances sharing one Redis', () => {
   it('lock a user out on both after failures on either, and let them in on both when the lock expires', async () => {
     const list = '/host-manager/text/list';
     expect((await get(a, list, { Authorization: ADMIN_OK })).status).toBe(200);
-    for (let k = 0; k < LOCK_FAILURES; k++) expect((await get(k % 2 === 0 ? a : b, list, { Authorization: ADMIN_BAD })).status).toBe(401);
+    for (let k = 0; k < LOCK_FAILURES; k++)
+      expect((await get(k % 2 === 0 ? a : b, list, { Authorization: ADMIN_BAD })).status).toBe(401);
     const lastFailure = Date.now();
     expect((await get(a, list, { Authorization: ADMIN_OK })).status).toBe(401);
     expect((await get(b, list, { Authorization: ADMIN_OK })).status).toBe(401);
@@ -188,7 +198,11 @@ describe('two serve instances sharing one Redis', () => {
           const i = (c + k) % 2 === 0 ? a : b;
           const kind = (c + k) % 3;
           const r =
-            kind === 0 ? await withNonce(i, session.cookie, session.nonce) : kind === 1 ? await get(i, '/rl/a.txt') : await get(i, '/host-manager/text/list', { Authorization: ADMIN_OK });
+            kind === 0
+              ? await withNonce(i, session.cookie, session.nonce)
+              : kind === 1
+                ? await get(i, '/rl/a.txt')
+                : await get(i, '/host-manager/text/list', { Authorization: ADMIN_OK });
           if (inOutage) outage.push({ ...r, headers: { ...r.headers, 'x-kind': String(kind) } });
         }
       }),
@@ -210,7 +224,10 @@ describe('two serve instances sharing one Redis', () => {
           [a, b].map(async (i) => {
             const s = await enter(i).catch(() => null);
             if (s === null) return false;
-            return (await withNonce(i === a ? b : a, s.cookie, s.nonce)).status === 200 && (await get(i, '/host-manager/text/list', { Authorization: ADMIN_OK })).status === 200;
+            return (
+              (await withNonce(i === a ? b : a, s.cookie, s.nonce)).status === 200 &&
+              (await get(i, '/host-manager/text/list', { Authorization: ADMIN_OK })).status === 200
+            );
           }),
         ).catch(() => [false]);
         if (ok.every(Boolean)) return Date.now() - restartedAt;
@@ -231,15 +248,25 @@ describe('two serve instances sharing one Redis', () => {
     // One line when Redis went away and one when it came back, per instance: nothing per request. (Requests
     // over the limit while Redis counts are logged, as Tomcat logs each: never while it cannot count.)
     for (const [n, i] of [a, b].entries()) {
-      const lines = i.err().slice(errBefore[n]).split('\n').filter((l) => l !== '');
+      const lines = i
+        .err()
+        .slice(errBefore[n])
+        .split('\n')
+        .filter((l) => l !== '');
       const over = lines.filter((l) => l.includes('have exceeded the maximum allowed'));
       for (const l of over) {
         const t = Date.parse(l.slice(0, 24));
         expect(t < outageFrom || t > restartedAt, l).toBe(true);
       }
       const rest = lines.filter((l) => !over.includes(l));
-      expect(rest.filter((l) => l.includes('is unreachable')), rest.join('\n')).toHaveLength(1);
-      expect(rest.filter((l) => l.includes('answers again')), rest.join('\n')).toHaveLength(1);
+      expect(
+        rest.filter((l) => l.includes('is unreachable')),
+        rest.join('\n'),
+      ).toHaveLength(1);
+      expect(
+        rest.filter((l) => l.includes('answers again')),
+        rest.join('\n'),
+      ).toHaveLength(1);
       expect(rest, rest.join('\n')).toHaveLength(2);
     }
   }, 60_000);

@@ -37,14 +37,27 @@ describe('the Redis backend (a real redis-server, two connections)', () => {
     const sb = b.context('localhost', '/app').sessions;
     const rec = newSessionRecord('A1', 1_000, 60);
     await sa.create(rec);
-    await sa.update(rec, new Map<string, unknown>([['user', { name: 'ann', roles: ['x'] }], ['n', 3]]));
+    await sa.update(
+      rec,
+      new Map<string, unknown>([
+        ['user', { name: 'ann', roles: ['x'] }],
+        ['n', 3],
+      ]),
+    );
     await sa.addNonce('A1', 'N1', 2);
     await sa.addNonce('A1', 'N2', 2);
     await sa.addNonce('A1', 'N3', 2);
     expect(await sa.restToken('A1', 'T1')).toBe('T1');
     expect(await sb.restToken('A1', 'T2')).toBe('T1');
     const loaded = (await sb.load('A1', 2_000))!;
-    expect(loaded).toMatchObject({ id: 'A1', creationTime: 1_000, lastAccessedTime: 2_000, maxInactiveInterval: 60, nonces: ['N2', 'N3'], restToken: 'T1' });
+    expect(loaded).toMatchObject({
+      id: 'A1',
+      creationTime: 1_000,
+      lastAccessedTime: 2_000,
+      maxInactiveInterval: 60,
+      nonces: ['N2', 'N3'],
+      restToken: 'T1',
+    });
     expect(Object.fromEntries(loaded.attributes)).toEqual({ user: { name: 'ann', roles: ['x'] }, n: 3 });
     await sb.update(loaded, new Map([['n', undefined]]));
     expect([...(await sa.load('A1', 3_000))!.attributes.keys()]).toEqual(['user']);
@@ -73,7 +86,9 @@ describe('the Redis backend (a real redis-server, two connections)', () => {
     const ra = a.context('h', '/r').rateLimiter('RL');
     const rb = b.context('h', '/r').rateLimiter('RL');
     const other = b.context('h', '/r').rateLimiter('RL2');
-    const counts = await Promise.all(Array.from({ length: 40 }, (_, i) => (i % 2 === 0 ? ra : rb).increment('10.0.0.1', 7, 60_000)));
+    const counts = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => (i % 2 === 0 ? ra : rb).increment('10.0.0.1', 7, 60_000)),
+    );
     expect([...counts].sort((x, y) => x - y)).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
     expect(await ra.increment('10.0.0.1', 8, 60_000)).toBe(1);
     expect(await other.increment('10.0.0.1', 7, 60_000)).toBe(1);
@@ -98,10 +113,25 @@ describe('the Redis backend (a real redis-server, two connections)', () => {
     let now = 5_000_000;
     const settings = { failureCount: 5, lockOutTime: 300, cacheSize: 1000 };
     const users = [{ username: 'plain', password: 's3cret', roles: [] }];
-    const ra = new UserRealm({ users, lockout: settings, clock: () => now, lockoutStore: a.lockouts('flood', settings) });
-    const rb = new UserRealm({ users, lockout: settings, clock: () => now, lockoutStore: b.lockouts('flood', settings) });
+    const ra = new UserRealm({
+      users,
+      lockout: settings,
+      clock: () => now,
+      lockoutStore: a.lockouts('flood', settings),
+    });
+    const rb = new UserRealm({
+      users,
+      lockout: settings,
+      clock: () => now,
+      lockoutStore: b.lockouts('flood', settings),
+    });
     for (let i = 0; i < 5; i++) expect(await (i % 2 ? ra : rb).authenticate('plain', `guess-${i}`)).toBeNull();
-    for (let i = 0; i < 1001; i += 50) await Promise.all(Array.from({ length: Math.min(50, 1001 - i) }, (_, k) => (k % 2 ? ra : rb).authenticate(`flood-${i + k}`, null)));
+    for (let i = 0; i < 1001; i += 50)
+      await Promise.all(
+        Array.from({ length: Math.min(50, 1001 - i) }, (_, k) =>
+          (k % 2 ? ra : rb).authenticate(`flood-${i + k}`, null),
+        ),
+      );
     expect(await ra.authenticate('plain', 's3cret')).toBeNull();
     expect(await rb.authenticate('plain', 's3cret')).toBeNull();
     now += 300_000;

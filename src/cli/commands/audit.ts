@@ -15,7 +15,8 @@ const FORMATS = { text: formatAuditText, json: formatAuditJson, html: formatAudi
 
 async function run(argv: Record<string, unknown>, io: Io): Promise<number> {
   const benchmark = argv['benchmark'] as BenchmarkId | undefined;
-  if (!benchmark || !BENCHMARKS.includes(benchmark)) throw new UsageError(`name the benchmark: --benchmark ${BENCHMARKS.join('|')}`);
+  if (!benchmark || !BENCHMARKS.includes(benchmark))
+    throw new UsageError(`name the benchmark: --benchmark ${BENCHMARKS.join('|')}`);
   const target = String(argv['base'] ?? '.');
   const home = typeof argv['home'] === 'string' ? resolve(io.cwd, argv['home']) : undefined;
   const base = readInput(resolve(io.cwd, target), home);
@@ -27,7 +28,11 @@ async function run(argv: Record<string, unknown>, io: Io): Promise<number> {
     if (e instanceof ConfigError) throw new UsageError(e.message);
     throw e;
   }
-  const audit = auditBase(base, benchmark, { target: argv['target'] as TomcatTarget, inlineConfig: argv['inlineConfig'] !== false, ...(accounts ? { accounts } : {}) });
+  const audit = auditBase(base, benchmark, {
+    target: argv['target'] as TomcatTarget,
+    inlineConfig: argv['inlineConfig'] !== false,
+    ...(accounts ? { accounts } : {}),
+  });
   // A file Tomcat cannot read either would let every control about it pass unseen.
   const fatal = unreadable(audit.lint);
   if (fatal.length > 0) {
@@ -43,10 +48,26 @@ export const auditCommand: Command = {
   builder: (y: Argv) =>
     y
       .positional('base', { type: 'string', describe: 'CATALINA_BASE to audit (default: .)' })
-      .option('benchmark', choiceOption('benchmark', BENCHMARKS, 'The benchmark to report against', { demandOption: true }))
-      .option('format', choiceOption('format', Object.keys(FORMATS), 'text (one line per control), json, or html (a page to keep)', { alias: 'f', default: 'text' }))
-      .option('home', { type: 'string', describe: 'CATALINA_HOME, for the controls about its files (default: the base)' })
+      .option(
+        'benchmark',
+        choiceOption('benchmark', BENCHMARKS, 'The benchmark to report against', { demandOption: true }),
+      )
+      .option(
+        'format',
+        choiceOption('format', Object.keys(FORMATS), 'text (one line per control), json, or html (a page to keep)', {
+          alias: 'f',
+          default: 'text',
+        }),
+      )
+      .option('home', {
+        type: 'string',
+        describe: 'CATALINA_HOME, for the controls about its files (default: the base)',
+      })
       .option('target', targetOption(true))
-      .option('inline-config', { type: 'boolean', default: true, describe: 'Honour tollgate-disable comments as accepted deviations (--no-inline-config ignores them)' }),
+      .option('inline-config', {
+        type: 'boolean',
+        default: true,
+        describe: 'Honour tollgate-disable comments as accepted deviations (--no-inline-config ignores them)',
+      }),
   run,
 };

@@ -1,7 +1,14 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import type { Argv } from 'yargs';
-import { effectiveChain, findContext, findHost, type ChainEntry, type MergedFilterMapping, type ServletMatch } from '../../chain/index.js';
+import {
+  effectiveChain,
+  findContext,
+  findHost,
+  type ChainEntry,
+  type MergedFilterMapping,
+  type ServletMatch,
+} from '../../chain/index.js';
 import { DISPATCHERS, type CatalinaBase, type Dispatcher, type LoadedHost, type Span } from '../../model/index.js';
 import { loadBase, parseChainJson } from '../../parser/index.js';
 import { planBase, routeOf, type Plan, type PlannedContext } from '../../plan/index.js';
@@ -30,15 +37,25 @@ function contextLabel(c: PlannedContext): string {
 function optionsOf(argv: Record<string, unknown>): Options {
   const dispatcher = argv['dispatcher'] as Dispatcher;
   const str = (k: string): string | undefined => (argv[k] === undefined ? undefined : String(argv[k]));
-  return { base: String(argv['base']), home: str('home'), host: str('host'), context: str('context'), path: str('path'), dispatcher, json: argv['format'] === 'json' };
+  return {
+    base: String(argv['base']),
+    home: str('home'),
+    host: str('host'),
+    context: str('context'),
+    path: str('path'),
+    dispatcher,
+    json: argv['format'] === 'json',
+  };
 }
 
 function load(o: Options, cwd: string): CatalinaBase {
   const dir = resolve(cwd, o.base);
   const isFile = existsSync(dir) && statSync(dir).isFile();
   if (isFile && /\.json$/i.test(dir)) return parseChainJson(readFileSync(dir, 'utf8'), dir).base;
-  if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new UsageError(`--base ${o.base} is neither a directory nor a tollgate.chain.json`);
-  if (o.home !== undefined && !existsSync(resolve(cwd, o.home))) throw new UsageError(`--home ${o.home} does not exist`);
+  if (!existsSync(dir) || !statSync(dir).isDirectory())
+    throw new UsageError(`--base ${o.base} is neither a directory nor a tollgate.chain.json`);
+  if (o.home !== undefined && !existsSync(resolve(cwd, o.home)))
+    throw new UsageError(`--home ${o.home} does not exist`);
   const base = loadBase({ base: dir, home: o.home === undefined ? undefined : resolve(cwd, o.home) });
   const fatal = base.diagnostics.find((d) => d.ruleId === 'base-unreadable');
   if (fatal) throw new UsageError(fatal.message);
@@ -70,7 +87,12 @@ function startupNote(c: PlannedContext, cwd: string): string | null {
 }
 
 function mappingTargets(m: MergedFilterMapping): string {
-  return [...m.urlPatterns.map((u) => `"${u.source.value}"`), ...m.mapping.servletNames.map((s) => `servlet ${s.value}`)].join(', ') || '(nothing)';
+  return (
+    [
+      ...m.urlPatterns.map((u) => `"${u.source.value}"`),
+      ...m.mapping.servletNames.map((s) => `servlet ${s.value}`),
+    ].join(', ') || '(nothing)'
+  );
 }
 
 function describeContext(p: PlannedContext, cwd: string): object {
@@ -80,7 +102,9 @@ function describeContext(p: PlannedContext, cwd: string): object {
     context: c.context.path || '/',
     docBase: c.context.docBase,
     startup: p.state,
-    ...(p.state === 'refused' ? { refused: p.reasons.map((d) => ({ at: where(d.span, cwd), ruleId: d.ruleId, message: d.message })) } : {}),
+    ...(p.state === 'refused'
+      ? { refused: p.reasons.map((d) => ({ at: where(d.span, cwd), ruleId: d.ruleId, message: d.message })) }
+      : {}),
     filters: [...c.merged.filters.values()].map((f) => ({
       name: f.name,
       class: f.className?.value ?? null,
@@ -109,7 +133,9 @@ function formatContext(p: PlannedContext, cwd: string): string {
   if (c.merged.filterMappings.length === 0) lines.push('  no filter mappings');
   c.merged.filterMappings.forEach((m, i) => {
     const f = c.merged.filters.get(m.filterName);
-    lines.push(`  ${i + 1}. ${m.filterName}  ${f ? (f.className?.value ?? '(no class)') : '(undefined filter)'}  ${mappingTargets(m)}  [${m.dispatchers.join('|')}]  (${m.origin}, ${where(m.mapping.span, cwd)})`);
+    lines.push(
+      `  ${i + 1}. ${m.filterName}  ${f ? (f.className?.value ?? '(no class)') : '(undefined filter)'}  ${mappingTargets(m)}  [${m.dispatchers.join('|')}]  (${m.origin}, ${where(m.mapping.span, cwd)})`,
+    );
   });
   return lines.join('\n') + '\n';
 }
@@ -151,8 +177,11 @@ function pickTarget(plan: Plan, o: Options, host: LoadedHost | null, requestPath
   if (!named) throw new UsageError(`no context of host ${host?.name ?? plan.defaultHost} serves ${requestPath}`);
   const plannedHost = plan.hosts.find((h) => h.name === host?.name) ?? null;
   const match = plannedHost ? routeOf(plannedHost, requestPath) : null;
-  const covers = (c: PlannedContext): boolean => c.contextPath === '' || requestPath === c.contextPath || requestPath.startsWith(c.contextPath + '/');
-  const passedOver = planned.filter((c) => c.state === 'refused' && covers(c) && (!match || c.contextPath.length > match.contextPath.length));
+  const covers = (c: PlannedContext): boolean =>
+    c.contextPath === '' || requestPath === c.contextPath || requestPath.startsWith(c.contextPath + '/');
+  const passedOver = planned.filter(
+    (c) => c.state === 'refused' && covers(c) && (!match || c.contextPath.length > match.contextPath.length),
+  );
   return { target: match, path: match ? requestPath.slice(match.contextPath.length) : requestPath, passedOver };
 }
 
@@ -174,7 +203,14 @@ function run(argv: Record<string, unknown>, io: Io): Promise<number> {
       contexts = contexts.filter((c) => c.contextPath === wanted);
       if (contexts.length === 0) throw new UsageError(`no context "${o.context}" in ${o.base}`);
     }
-    if (o.json) io.stdout(JSON.stringify(contexts.map((c) => describeContext(c, cwd)), null, 2) + '\n');
+    if (o.json)
+      io.stdout(
+        JSON.stringify(
+          contexts.map((c) => describeContext(c, cwd)),
+          null,
+          2,
+        ) + '\n',
+      );
     else for (const c of contexts) io.stdout(formatContext(c, cwd));
     return Promise.resolve(0);
   }
@@ -188,7 +224,9 @@ function run(argv: Record<string, unknown>, io: Io): Promise<number> {
       return false;
     }
   };
-  const { servlet, entries } = target ? effectiveChain(target.resolved.merged, path, o.dispatcher, exists) : { servlet: null, entries: [] };
+  const { servlet, entries } = target
+    ? effectiveChain(target.resolved.merged, path, o.dispatcher, exists)
+    : { servlet: null, entries: [] };
   if (o.json) {
     const doc = {
       host: target?.host ?? host?.name ?? null,
@@ -205,7 +243,10 @@ function run(argv: Record<string, unknown>, io: Io): Promise<number> {
   }
   const out: string[] = [];
   if (fellBack) out.push(`(no host "${o.host}": the default host ${target?.host ?? host!.name} answers)`);
-  for (const c of passedOver) out.push(`! ${contextLabel(c)}: ${startupNote(c, cwd)?.replace(/\.$/, '')}; its requests go to ${target ? contextLabel(target) : 'no context (404)'}`);
+  for (const c of passedOver)
+    out.push(
+      `! ${contextLabel(c)}: ${startupNote(c, cwd)?.replace(/\.$/, '')}; its requests go to ${target ? contextLabel(target) : 'no context (404)'}`,
+    );
   if (!target) {
     out.push(`no context serves ${requestPath}: Tomcat answers 404 and runs no filter`);
     io.stdout(out.join('\n') + '\n');
@@ -217,7 +258,9 @@ function run(argv: Record<string, unknown>, io: Io): Promise<number> {
   out.push(`  ${servletLine(servlet)}`);
   if (entries.length === 0) out.push('  no filter runs');
   entries.forEach((e, i) => {
-    out.push(`  ${i + 1}. ${e.filter.name}  ${e.filter.className?.value ?? '(no class)'}  (${e.filter.origin}, declared ${where(e.filter.def.span, cwd)})`);
+    out.push(
+      `  ${i + 1}. ${e.filter.name}  ${e.filter.className?.value ?? '(no class)'}  (${e.filter.origin}, declared ${where(e.filter.def.span, cwd)})`,
+    );
     out.push(`     matched ${e.matchedBy.kind} "${e.matchedBy.value}" at ${where(e.matchedBy.span, cwd)}`);
   });
   io.stdout(out.join('\n') + '\n');
@@ -227,13 +270,25 @@ function run(argv: Record<string, unknown>, io: Io): Promise<number> {
 export const chainCommand: Command = {
   builder: (y: Argv) =>
     y
-      .option('base', stringOption('base', 'CATALINA_BASE directory (or a tollgate.chain.json)', { demandOption: true }))
+      .option(
+        'base',
+        stringOption('base', 'CATALINA_BASE directory (or a tollgate.chain.json)', { demandOption: true }),
+      )
       .option('home', stringOption('home', 'CATALINA_HOME (defaults to --base)'))
-      .option('host', stringOption('host', "Host name or alias, as in a Host header (default: the Engine's defaultHost)"))
+      .option(
+        'host',
+        stringOption('host', "Host name or alias, as in a Host header (default: the Engine's defaultHost)"),
+      )
       .option('context', stringOption('context', 'Context path, e.g. /api or / (then --path is relative to it)'))
       .option('path', stringOption('path', 'Request path, with the context path unless --context is given'))
       // Tomcat's DispatcherType names, in any case (yargs checks the choices after this coerce).
-      .option('dispatcher', choiceOption('dispatcher', DISPATCHERS, 'Dispatcher type of the request', { default: 'REQUEST', coerce: (v: unknown) => single('dispatcher', v).toUpperCase() }))
+      .option(
+        'dispatcher',
+        choiceOption('dispatcher', DISPATCHERS, 'Dispatcher type of the request', {
+          default: 'REQUEST',
+          coerce: (v: unknown) => single('dispatcher', v).toUpperCase(),
+        }),
+      )
       .option('format', choiceOption('format', ['text', 'json'], 'Output format', { default: 'text' })),
   run,
 };

@@ -27,9 +27,12 @@ export const compileCommand: Command = {
       io.stderr(`tollgate compile: --strict: ${result.lintErrors.length} lint error(s), no module written\n`);
       return Promise.resolve(1);
     }
-    for (const file of writeModules(result.modules, resolve(io.cwd, String(argv['out'])))) io.stdout(`wrote ${relative(io.cwd, file)}\n`);
+    for (const file of writeModules(result.modules, resolve(io.cwd, String(argv['out']))))
+      io.stdout(`wrote ${relative(io.cwd, file)}\n`);
     for (const s of result.skipped) io.stderr(skippedLine('compile', s, io));
-    io.stdout(`tollgate compile: ${result.modules.length} module(s) written, ${result.skipped.length} context(s) skipped\n`);
+    io.stdout(
+      `tollgate compile: ${result.modules.length} module(s) written, ${result.skipped.length} context(s) skipped\n`,
+    );
     return Promise.resolve(result.skipped.length > 0 ? 1 : 0);
   },
 };

@@ -14,7 +14,10 @@ export const convertCommand: Command = {
   run: (argv: Record<string, unknown>, io: Io) => {
     let doc;
     try {
-      doc = convertWebXml(String(argv['webxml']), { cwd: io.cwd, ...(argv['path'] !== undefined ? { contextPath: String(argv['path']) } : {}) });
+      doc = convertWebXml(String(argv['webxml']), {
+        cwd: io.cwd,
+        ...(argv['path'] !== undefined ? { contextPath: String(argv['path']) } : {}),
+      });
     } catch (e) {
       if (e instanceof TollgateInputError) throw new UsageError(e.message);
       throw e;

@@ -51,8 +51,11 @@ async function run(argv: Record<string, unknown>, io: Io): Promise<number> {
     if (e instanceof TollgateInputError) throw new UsageError(e.message);
     throw e;
   }
-  for (const f of report.notFixed) io.stderr(`tollgate lint: not fixing ${relative(io.cwd, f)}: its encoding cannot be rewritten safely\n`);
-  const color = argv['color'] === true || (argv['color'] !== false && format === 'stylish' && process.stdout.isTTY === true && !process.env['NO_COLOR']);
+  for (const f of report.notFixed)
+    io.stderr(`tollgate lint: not fixing ${relative(io.cwd, f)}: its encoding cannot be rewritten safely\n`);
+  const color =
+    argv['color'] === true ||
+    (argv['color'] !== false && format === 'stylish' && process.stdout.isTTY === true && !process.env['NO_COLOR']);
   io.stdout(formatReport(report, format, { quiet: argv['quiet'] === true, color }));
   const maxWarnings = argv['maxWarnings'] as number | undefined;
   if (report.errorCount > 0) return 1;
@@ -66,19 +69,53 @@ async function run(argv: Record<string, unknown>, io: Io): Promise<number> {
 export const lintCommand: Command = {
   builder: (y: Argv) =>
     y
-      .positional('paths', { type: 'string', array: true, describe: 'CATALINA_BASE, webapp directory or files (default: .)' })
+      .positional('paths', {
+        type: 'string',
+        array: true,
+        describe: 'CATALINA_BASE, webapp directory or files (default: .)',
+      })
       .option('format', choiceOption('format', FORMATS, 'Output format', { alias: 'f', default: 'stylish' }))
-      .option('max-warnings', integerOption('max-warnings', 0, 1_000_000_000, 'Fail (exit 1) when there are more warnings than this'))
+      .option(
+        'max-warnings',
+        integerOption('max-warnings', 0, 1_000_000_000, 'Fail (exit 1) when there are more warnings than this'),
+      )
       .option('quiet', { type: 'boolean', default: false, describe: 'Report errors only' })
-      .option('rule', { type: 'string', array: true, requiresArg: true, coerce: parseRuleOptions, describe: 'Set a rule level: <id>:off|info|warn|error (repeatable)' })
+      .option('rule', {
+        type: 'string',
+        array: true,
+        requiresArg: true,
+        coerce: parseRuleOptions,
+        describe: 'Set a rule level: <id>:off|info|warn|error (repeatable)',
+      })
       .option('target', targetOption(false))
-      .option('profile', choiceOption('profile', PROFILES, 'Rule set: recommended (default), cis or stig (adds the benchmark\'s hardening rules)'))
-      .option('inline-config', { type: 'boolean', default: true, describe: 'Honour tollgate-disable comments (--no-inline-config ignores them)' })
+      .option(
+        'profile',
+        choiceOption(
+          'profile',
+          PROFILES,
+          "Rule set: recommended (default), cis or stig (adds the benchmark's hardening rules)",
+        ),
+      )
+      .option('inline-config', {
+        type: 'boolean',
+        default: true,
+        describe: 'Honour tollgate-disable comments (--no-inline-config ignores them)',
+      })
       .option('color', { type: 'boolean', describe: 'Force colours on or off' })
-      .option('fix', { type: 'boolean', default: false, describe: 'Apply the safe fixes (rewrites only the bytes they cover)' })
+      .option('fix', {
+        type: 'boolean',
+        default: false,
+        describe: 'Apply the safe fixes (rewrites only the bytes they cover)',
+      })
       .option('baseline', stringOption('baseline', 'Ignore findings recorded in this baseline file'))
       .option('baseline-write', stringOption('baseline-write', 'Record the current findings in this file and exit 0'))
       .conflicts('baseline', 'baseline-write')
-      .option('workers', { type: 'string', default: 'auto', requiresArg: true, coerce: parseWorkers, describe: 'Worker threads for a large base: auto, 0 (none) or a thread count; the output is the same' }),
+      .option('workers', {
+        type: 'string',
+        default: 'auto',
+        requiresArg: true,
+        coerce: parseWorkers,
+        describe: 'Worker threads for a large base: auto, 0 (none) or a thread count; the output is the same',
+      }),
   run,
 };

@@ -21,7 +21,9 @@ async function run(argv: Record<string, unknown>, io: Io): Promise<number> {
   const html = renderReport(data);
   writeFileSync(out, html);
   const contexts = data.hosts.reduce((n, h) => n + h.contexts.length, 0);
-  io.stdout(`wrote ${String(argv['out'])} (${(Buffer.byteLength(html) / 1024).toFixed(0)} KB): ${data.hosts.length} host${data.hosts.length === 1 ? '' : 's'}, ${contexts} context${contexts === 1 ? '' : 's'}, ${data.counts.error} errors, ${data.counts.warning} warnings\n`);
+  io.stdout(
+    `wrote ${String(argv['out'])} (${(Buffer.byteLength(html) / 1024).toFixed(0)} KB): ${data.hosts.length} host${data.hosts.length === 1 ? '' : 's'}, ${contexts} context${contexts === 1 ? '' : 's'}, ${data.counts.error} errors, ${data.counts.warning} warnings\n`,
+  );
   return 0;
 }
 

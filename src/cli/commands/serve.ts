@@ -24,7 +24,8 @@ export function parseServeWorkers(value: unknown): number | 'auto' {
   const v = single('workers', value);
   if (v === 'auto') return 'auto';
   const n = /^\d{1,4}$/.test(v) ? Number(v) : NaN;
-  if (!(n >= 1 && n <= MAX_WORKERS)) throw new Error(`--workers "${v}": write auto or a number of processes from 1 to ${MAX_WORKERS}`);
+  if (!(n >= 1 && n <= MAX_WORKERS))
+    throw new Error(`--workers "${v}": write auto or a number of processes from 1 to ${MAX_WORKERS}`);
   return n;
 }
 
@@ -33,21 +34,36 @@ export const serveCommand: Command = {
     y
       .option('base', stringOption('base', 'CATALINA_BASE directory', { demandOption: true }))
       .option('home', stringOption('home', 'CATALINA_HOME (defaults to --base)'))
-      .option('port', integerOption('port', 0, 65535, 'Port (default: the HTTP connector of server.xml; 0 picks a free one)'))
+      .option(
+        'port',
+        integerOption('port', 0, 65535, 'Port (default: the HTTP connector of server.xml; 0 picks a free one)'),
+      )
       .option('address', stringOption('address', 'Address to bind', { default: '127.0.0.1' }))
       .option('strict', { type: 'boolean', default: false, describe: 'Refuse to start when lint finds any error' })
       .option('target', targetOption(true))
-      .option('allow-app-base-outside-base', { type: 'boolean', default: false, describe: 'Let the host manager add hosts whose appBase is outside the base' })
-      .option('workers', { type: 'string', default: '1', requiresArg: true, coerce: parseServeWorkers, describe: 'Processes sharing the port (node:cluster): auto (one per core) or a number; 1 runs one process' })
+      .option('allow-app-base-outside-base', {
+        type: 'boolean',
+        default: false,
+        describe: 'Let the host manager add hosts whose appBase is outside the base',
+      })
+      .option('workers', {
+        type: 'string',
+        default: '1',
+        requiresArg: true,
+        coerce: parseServeWorkers,
+        describe: 'Processes sharing the port (node:cluster): auto (one per core) or a number; 1 runs one process',
+      })
       .option('store', {
         type: 'string',
         requiresArg: true,
         coerce: (v: unknown) => parseStoreChoice(single('store', v)),
-        describe: "Where sessions, CSRF nonces, rate-limit windows and the lock-out table live: memory (default), redis (TOLLGATE_REDIS_URL) or redis://host:port (default: tollgate.config.json's store)",
+        describe:
+          "Where sessions, CSRF nonces, rate-limit windows and the lock-out table live: memory (default), redis (TOLLGATE_REDIS_URL) or redis://host:port (default: tollgate.config.json's store)",
       }),
   run: async (argv: Record<string, unknown>, io: Io) => {
     const base = resolve(io.cwd, String(argv['base']));
-    if (!existsSync(base) || !statSync(base).isDirectory()) throw new UsageError(`--base ${String(argv['base'])} is not a directory`);
+    if (!existsSync(base) || !statSync(base).isDirectory())
+      throw new UsageError(`--base ${String(argv['base'])} is not a directory`);
     const home = argv['home'] ? resolve(io.cwd, String(argv['home'])) : undefined;
     const target = argv['target'] as TomcatTarget;
     const address = String(argv['address']);
@@ -57,7 +73,15 @@ export const serveCommand: Command = {
     // A worker forked by the primary below: the primary has linted and printed; the worker serves (its own connection to the store).
     if (isServeWorker()) {
       const state = await openState(store, io, false);
-      return runServeWorker({ base, ...(home ? { home } : {}), ...(port !== undefined ? { port } : {}), address, target, allowAppBaseOutsideBase, ...(state ? { state } : {}) });
+      return runServeWorker({
+        base,
+        ...(home ? { home } : {}),
+        ...(port !== undefined ? { port } : {}),
+        address,
+        target,
+        allowAppBaseOutsideBase,
+        ...(state ? { state } : {}),
+      });
     }
     const requested = argv['workers'] as number | 'auto';
     const workers = requested === 'auto' ? availableParallelism() : requested;
@@ -79,11 +103,19 @@ export const serveCommand: Command = {
       io.stderr(`tollgate serve: --strict: ${first.errors} lint error(s), not starting\n`);
       return 1;
     }
-    if (workers > 1) return serveCluster(io, workers, target, store === null ? 'in the primary process, for every worker' : 'Redis, each worker connected to it', first, () => {
-      const again = prepare(false);
-      if (argv['strict'] === true && again.errors > 0) throw new Error(`--strict: ${again.errors} lint error(s)`);
-      return again;
-    });
+    if (workers > 1)
+      return serveCluster(
+        io,
+        workers,
+        target,
+        store === null ? 'in the primary process, for every worker' : 'Redis, each worker connected to it',
+        first,
+        () => {
+          const again = prepare(false);
+          if (argv['strict'] === true && again.errors > 0) throw new Error(`--strict: ${again.errors} lint error(s)`);
+          return again;
+        },
+      );
     const { loaded, unsafe } = first;
     const state = await openState(store, io, true);
     let container;
@@ -155,7 +187,10 @@ async function openState(options: RedisStateOptions | null, io: Io, report: bool
   const { createRedisBackend } = await import('../../stores/redis.js');
   const backend = createRedisBackend(options);
   const up = await backend.ready(options.connectTimeoutMs ?? 2_000);
-  if (report) io.stdout(`state: ${backend.name}${up ? '' : ' (not answering yet: CSRF checks, the lock-out and rate limits refuse until it does)'}\n`);
+  if (report)
+    io.stdout(
+      `state: ${backend.name}${up ? '' : ' (not answering yet: CSRF checks, the lock-out and rate limits refuse until it does)'}\n`,
+    );
   return backend;
 }
 
@@ -163,7 +198,9 @@ async function openState(options: RedisStateOptions | null, io: Io, report: bool
 function startFailure(e: unknown, io: Io): number {
   if (e instanceof ServerRefusedError) {
     const d: Diagnostic = e.diagnostics[0]!;
-    io.stderr(`tollgate serve: Tomcat does not start with this configuration, so neither does serve: ${relative(io.cwd, d.span.file) || d.span.file}:${d.span.line}:${d.span.column}: ${d.message}\n`);
+    io.stderr(
+      `tollgate serve: Tomcat does not start with this configuration, so neither does serve: ${relative(io.cwd, d.span.file) || d.span.file}:${d.span.line}:${d.span.column}: ${d.message}\n`,
+    );
     return 1;
   }
   const code = (e as NodeJS.ErrnoException).code;
@@ -172,7 +209,14 @@ function startFailure(e: unknown, io: Io): number {
 }
 
 /** `--workers N` with N > 1: the primary forks the workers, prints what they serve and waits for SIGTERM/SIGINT. */
-async function serveCluster(io: Io, workers: number, target: TomcatTarget, state: string, first: PreparedBase, again: () => PreparedBase): Promise<number> {
+async function serveCluster(
+  io: Io,
+  workers: number,
+  target: TomcatTarget,
+  state: string,
+  first: PreparedBase,
+  again: () => PreparedBase,
+): Promise<number> {
   let prepared: PreparedBase | null = first;
   let running;
   try {
@@ -192,7 +236,9 @@ async function serveCluster(io: Io, workers: number, target: TomcatTarget, state
   }
   for (const s of running.plan.skipped) io.stderr(skippedLine('serve', s, io));
   const origin = `http://${running.address.includes(':') ? `[${running.address}]` : running.address}:${running.port}`;
-  io.stdout(`listening on ${origin} with ${workers} worker processes (pids ${running.pids().join(', ')}; send the Host header to pick a virtual host)\n`);
+  io.stdout(
+    `listening on ${origin} with ${workers} worker processes (pids ${running.pids().join(', ')}; send the Host header to pick a virtual host)\n`,
+  );
   io.stdout(running.summary.map((l) => l.replace(/http:\/\/([^/]+)/, `$1 -> ${origin}`)).join('\n') + '\n');
   io.stdout(`host manager: ${origin}/host-manager/text/list (user with the admin-script role)\n`);
   io.stdout(`state (sessions, CSRF nonces, rate limits, lock-outs): ${state}\n`);

@@ -42,7 +42,10 @@ export function formatJson(input: FormatInput): string {
     const source = input.files.get(filePath);
     const messages = list.map((d) => messageOf(d, source));
     // ESLint's shape for a message a comment silenced: kind "directive" and the comment's reason.
-    const suppressedMessages = (silenced.get(filePath) ?? []).map((d) => ({ ...messageOf(d, source), suppressions: [{ kind: 'directive', justification: reasons.get(d) ?? '' }] }));
+    const suppressedMessages = (silenced.get(filePath) ?? []).map((d) => ({
+      ...messageOf(d, source),
+      suppressions: [{ kind: 'directive', justification: reasons.get(d) ?? '' }],
+    }));
     const errorCount = messages.filter((m) => m.severity === 2).length;
     const warningCount = messages.length - errorCount;
     return {
@@ -50,7 +53,9 @@ export function formatJson(input: FormatInput): string {
       messages,
       suppressedMessages,
       errorCount,
-      fatalErrorCount: list.filter((d) => d.ruleId.startsWith('xml-') || d.ruleId === 'file-unreadable' || d.ruleId === 'file-too-large').length,
+      fatalErrorCount: list.filter(
+        (d) => d.ruleId.startsWith('xml-') || d.ruleId === 'file-unreadable' || d.ruleId === 'file-too-large',
+      ).length,
       warningCount,
       fixableErrorCount: messages.filter((m) => m.severity === 2 && 'fix' in m).length,
       fixableWarningCount: messages.filter((m) => m.severity === 1 && 'fix' in m).length,

@@ -9,16 +9,25 @@ import { lineText, rel, type FormatInput } from './common.js';
 
 // node:crypto is loaded when a fingerprint is asked for (sarif output, baselines): loading it was 2-4 ms of every lint's start.
 let loadedCrypto: typeof import('node:crypto') | null = null;
-const crypto = (): typeof import('node:crypto') => (loadedCrypto ??= createRequire(import.meta.url)('node:crypto') as typeof import('node:crypto'));
+const crypto = (): typeof import('node:crypto') =>
+  (loadedCrypto ??= createRequire(import.meta.url)('node:crypto') as typeof import('node:crypto'));
 
-const LEVEL: Record<Diagnostic['severity'], sarif.ReportingConfiguration.level> = { error: 'error', warning: 'warning', info: 'note' };
+const LEVEL: Record<Diagnostic['severity'], sarif.ReportingConfiguration.level> = {
+  error: 'error',
+  warning: 'warning',
+  info: 'note',
+};
 
 /**
  * A fingerprint that survives edits elsewhere in the file: rule, file, the
  * whitespace-normalised text of the line, and which occurrence of that it is.
  */
 export function fingerprint(d: Diagnostic, relPath: string, lineContent: string, occurrence: number): string {
-  return crypto().createHash('sha256').update(`${d.ruleId}\0${relPath}\0${lineContent.trim().replace(/\s+/g, ' ')}\0${occurrence}`).digest('hex').slice(0, 32);
+  return crypto()
+    .createHash('sha256')
+    .update(`${d.ruleId}\0${relPath}\0${lineContent.trim().replace(/\s+/g, ' ')}\0${occurrence}`)
+    .digest('hex')
+    .slice(0, 32);
 }
 
 /**
@@ -41,11 +50,18 @@ export function formatSarif(input: FormatInput): string {
     shortDescription: { text: r.meta.description },
     fullDescription: { text: r.meta.description },
     helpUri: docsUrl(r.meta.id),
-    help: { text: `${r.meta.description} See ${docsUrl(r.meta.id)}`, markdown: `${r.meta.description}\n\n[Documentation](${docsUrl(r.meta.id)})` },
+    help: {
+      text: `${r.meta.description} See ${docsUrl(r.meta.id)}`,
+      markdown: `${r.meta.description}\n\n[Documentation](${docsUrl(r.meta.id)})`,
+    },
     defaultConfiguration: { level: LEVEL[r.meta.defaultSeverity] },
     properties: {
       // The benchmark controls as tags, so code scanning can filter alerts by CIS or STIG control.
-      tags: [r.meta.category, ...(r.meta.category === 'security' ? ['security'] : []), ...(r.meta.benchmarks ?? [])].filter((t, i, a) => a.indexOf(t) === i),
+      tags: [
+        r.meta.category,
+        ...(r.meta.category === 'security' ? ['security'] : []),
+        ...(r.meta.benchmarks ?? []),
+      ].filter((t, i, a) => a.indexOf(t) === i),
       ...(r.meta.securitySeverity !== undefined ? { 'security-severity': r.meta.securitySeverity.toFixed(1) } : {}),
       precision: 'high',
     },
@@ -67,7 +83,12 @@ export function formatSarif(input: FormatInput): string {
         {
           physicalLocation: {
             artifactLocation: artifactOf(input.repoRoot, d.span.file),
-            region: { startLine: d.span.line, startColumn: d.span.column, endLine: d.span.endLine, endColumn: d.span.endColumn },
+            region: {
+              startLine: d.span.line,
+              startColumn: d.span.column,
+              endLine: d.span.endLine,
+              endColumn: d.span.endColumn,
+            },
           },
         },
       ],
@@ -79,7 +100,12 @@ export function formatSarif(input: FormatInput): string {
               message: { text: r.message },
               physicalLocation: {
                 artifactLocation: artifactOf(input.repoRoot, r.span.file),
-                region: { startLine: r.span.line, startColumn: r.span.column, endLine: r.span.endLine, endColumn: r.span.endColumn },
+                region: {
+                  startLine: r.span.line,
+                  startColumn: r.span.column,
+                  endLine: r.span.endLine,
+                  endColumn: r.span.endColumn,
+                },
               },
             })),
           }

@@ -33,7 +33,11 @@ export function formatStylish(input: FormatInput): string {
     const gutter = String(s.line).padStart(6);
     const frame = window(text, s.column - 1, s.endLine === s.line ? s.endColumn - 1 : text.length);
     out.push(c(90, `${gutter} | `) + frame.text);
-    out.push(c(90, `${' '.repeat(gutter.length)} | `) + ' '.repeat(frame.start) + c(color, '^'.repeat(Math.max(1, frame.end - frame.start))));
+    out.push(
+      c(90, `${' '.repeat(gutter.length)} | `) +
+        ' '.repeat(frame.start) +
+        c(color, '^'.repeat(Math.max(1, frame.end - frame.start))),
+    );
   };
   for (const [file, list] of groupByFile(input.diagnostics)) {
     out.push(c(4, rel(input.cwd, file)));
@@ -41,7 +45,9 @@ export function formatStylish(input: FormatInput): string {
     for (const d of list) {
       const s = d.span;
       const controls = benchmarkLabels(d);
-      out.push(`  ${s.line}:${s.column}  ${c(colorOf(d), SEVERITY_LABEL[d.severity])}  ${d.message}  ${c(90, controls ? `${d.ruleId} (${controls})` : d.ruleId)}`);
+      out.push(
+        `  ${s.line}:${s.column}  ${c(colorOf(d), SEVERITY_LABEL[d.severity])}  ${d.message}  ${c(90, controls ? `${d.ruleId} (${controls})` : d.ruleId)}`,
+      );
       frameOf(source, s, colorOf(d));
       // A related place gets its own frame: the finding is where the user acts, and this is the other half
       // of the cause (often in another file, such as the conf/web.xml filter an application's chain merges with).
@@ -57,7 +63,10 @@ export function formatStylish(input: FormatInput): string {
   if (total === 0) return '';
   const fixable = input.diagnostics.filter((d) => d.fix).length;
   out.push(
-    c(errors ? 31 : warnings ? 33 : 36, `✖ ${total} problem${total === 1 ? '' : 's'} (${errors} error${errors === 1 ? '' : 's'}, ${warnings} warning${warnings === 1 ? '' : 's'}, ${infos} info${infos === 1 ? '' : 's'})`),
+    c(
+      errors ? 31 : warnings ? 33 : 36,
+      `✖ ${total} problem${total === 1 ? '' : 's'} (${errors} error${errors === 1 ? '' : 's'}, ${warnings} warning${warnings === 1 ? '' : 's'}, ${infos} info${infos === 1 ? '' : 's'})`,
+    ),
   );
   if (fixable) out.push(`  ${fixable} of them can be fixed with --fix.`);
   return out.join('\n') + '\n';

@@ -9,7 +9,9 @@ export const rule: Rule = {
   meta: {
     id: 'access-log-missing',
     description: 'Requests are not written to an access log (no AccessLogValve on the Engine, Host or context).',
-    defaultSeverity: 'warning', effect: 'weakens', reason: 'Tomcat serves requests without recording them, so an attack leaves no trace.',
+    defaultSeverity: 'warning',
+    effect: 'weakens',
+    reason: 'Tomcat serves requests without recording them, so an attack leaves no trace.',
     category: 'security',
     securitySeverity: 4.0,
     benchmarks: ['stig-tomcat:V-222997', 'stig-tomcat:V-222938', 'stig-tomcat:V-222930', 'cis-tomcat-10.1:7.3'],
@@ -21,7 +23,12 @@ export const rule: Rule = {
     const engineLogs = engine.valves.some(isAccessLog);
     // The STIG wants one at every level; otherwise one that sees the host's requests is enough.
     if (stig && !engineLogs) {
-      ctx.report({ message: 'The Engine has no AccessLogValve: requests to hosts without their own log are not recorded (STIG V-222997).', span: startTag(engine.span, 'Engine'), benchmarks: ['stig-tomcat:V-222997'] });
+      ctx.report({
+        message:
+          'The Engine has no AccessLogValve: requests to hosts without their own log are not recorded (STIG V-222997).',
+        span: startTag(engine.span, 'Engine'),
+        benchmarks: ['stig-tomcat:V-222997'],
+      });
     }
     for (const loaded of ctx.base.hosts) {
       const h = loaded.def;

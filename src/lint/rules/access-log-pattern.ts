@@ -2,7 +2,10 @@ import { allValves, simpleName } from '../hardening.js';
 import type { Rule } from '../types.js';
 
 /** AccessLogValve's named patterns. */
-const ALIASES: Record<string, string> = { common: '%h %l %u %t "%r" %s %b', combined: '%h %l %u %t "%r" %s %b "%{Referer}i" "%{User-Agent}i"' };
+const ALIASES: Record<string, string> = {
+  common: '%h %l %u %t "%r" %s %b',
+  combined: '%h %l %u %t "%r" %s %b "%{Referer}i" "%{User-Agent}i"',
+};
 
 /** What the STIG asks every access log to record, with the control that asks for it. */
 const FIELDS: [code: string, what: string, control: string][] = [
@@ -17,10 +20,19 @@ export const rule: Rule = {
   meta: {
     id: 'access-log-pattern',
     description: 'An AccessLogValve pattern leaves out a field the STIG asks for (%h, %t, %u, "%r", %s).',
-    defaultSeverity: 'warning', effect: 'weakens', reason: 'Tomcat logs requests without a field an investigation needs.',
+    defaultSeverity: 'warning',
+    effect: 'weakens',
+    reason: 'Tomcat logs requests without a field an investigation needs.',
     category: 'security',
     securitySeverity: 3.1,
-    benchmarks: ['stig-tomcat:V-222939', 'stig-tomcat:V-222940', 'stig-tomcat:V-222941', 'stig-tomcat:V-222942', 'stig-tomcat:V-222985', 'cis-tomcat-10.1:7.5'],
+    benchmarks: [
+      'stig-tomcat:V-222939',
+      'stig-tomcat:V-222940',
+      'stig-tomcat:V-222941',
+      'stig-tomcat:V-222942',
+      'stig-tomcat:V-222985',
+      'cis-tomcat-10.1:7.5',
+    ],
     // Which fields a log needs is the operator's choice; the benchmarks fix one.
     profiles: { recommended: 'off' },
   },

@@ -7,7 +7,23 @@ import { addressPatternsOf, ADDRESS_PATTERNS } from './address-regex-matches-not
 const wider = new WeakMap<CompiledRegex, string | null>();
 
 export const rule: Rule = {
-  meta: { id: 'address-regex-bare-dot', description: 'A dot in an allow, deny or proxy regex that is not escaped: it matches any character.', defaultSeverity: 'error', effect: 'misbehaves', reason: 'Tomcat starts and the unescaped dot matches any character, so the pattern also matches an address (or host name) it was not written for.', variants: [{ severity: 'info', effect: 'notes', when: 'no address of the form Tomcat compares is matched because of the dot today' }], category: 'security', securitySeverity: 5.0 },
+  meta: {
+    id: 'address-regex-bare-dot',
+    description: 'A dot in an allow, deny or proxy regex that is not escaped: it matches any character.',
+    defaultSeverity: 'error',
+    effect: 'misbehaves',
+    reason:
+      'Tomcat starts and the unescaped dot matches any character, so the pattern also matches an address (or host name) it was not written for.',
+    variants: [
+      {
+        severity: 'info',
+        effect: 'notes',
+        when: 'no address of the form Tomcat compares is matched because of the dot today',
+      },
+    ],
+    category: 'security',
+    securitySeverity: 5.0,
+  },
   visit: (ctx) => ({
     kinds: Object.keys(ADDRESS_PATTERNS),
     filter(f) {

@@ -11,10 +11,16 @@ export const ADDRESS_PATTERNS: Record<string, Record<string, Exclude<AddressKind
   'remote-ip': { internalProxies: 'forwarded', trustedProxies: 'forwarded' },
 };
 
-const SEEN = { address: 'address in the form Tomcat gives it (127.0.0.1, 0:0:0:0:0:0:0:1)', forwarded: 'address (127.0.0.1, 0:0:0:0:0:0:0:1, or ::1 as a proxy may write it)', host: 'host name or address' };
+const SEEN = {
+  address: 'address in the form Tomcat gives it (127.0.0.1, 0:0:0:0:0:0:0:1)',
+  forwarded: 'address (127.0.0.1, 0:0:0:0:0:0:0:1, or ::1 as a proxy may write it)',
+  host: 'host name or address',
+};
 
 /** The address patterns a validated filter sets, each with the value Tomcat compares it with. */
-export function addressPatternsOf(f: CheckedFilter): { name: string; kind: Exclude<AddressKind, 'condensed-ipv6'>; p: Param; re: CompiledRegex }[] {
+export function addressPatternsOf(
+  f: CheckedFilter,
+): { name: string; kind: Exclude<AddressKind, 'condensed-ipv6'>; p: Param; re: CompiledRegex }[] {
   const config = f.config as Record<string, CompiledRegex | null> | null;
   const params = f.spec ? ADDRESS_PATTERNS[f.spec.id] : undefined;
   if (!config || !params) return [];
@@ -31,7 +37,16 @@ export function addressPatternsOf(f: CheckedFilter): { name: string; kind: Exclu
 const verdicts = new WeakMap<CompiledRegex, boolean>();
 
 export const rule: Rule = {
-  meta: { id: 'address-regex-matches-nothing', description: 'An allow, deny or proxy regex that no client address (or host name) can match.', defaultSeverity: 'error', effect: 'misbehaves', reason: 'Tomcat starts and the pattern matches no address: an allow list refuses everyone, a deny list denies no one, a proxy list trusts no proxy.', category: 'security', securitySeverity: 6.0 },
+  meta: {
+    id: 'address-regex-matches-nothing',
+    description: 'An allow, deny or proxy regex that no client address (or host name) can match.',
+    defaultSeverity: 'error',
+    effect: 'misbehaves',
+    reason:
+      'Tomcat starts and the pattern matches no address: an allow list refuses everyone, a deny list denies no one, a proxy list trusts no proxy.',
+    category: 'security',
+    securitySeverity: 6.0,
+  },
   visit: (ctx) => ({
     kinds: Object.keys(ADDRESS_PATTERNS),
     filter(f) {
@@ -40,11 +55,19 @@ export const rule: Rule = {
         if (none === undefined) {
           const r = matchesAny(re.source, re.flags, kind);
           // A pattern that matches only the condensed IPv6 form is remote-addr-ipv6-form's finding, with its own advice.
-          none = r !== null && !r.any && !(kind === 'address' && matchesAny(re.source, re.flags, 'condensed-ipv6')?.any);
+          none =
+            r !== null && !r.any && !(kind === 'address' && matchesAny(re.source, re.flags, 'condensed-ipv6')?.any);
           verdicts.set(re, none);
         }
         if (!none) continue;
-        const effect = name === 'allow' ? 'every request is refused' : name === 'deny' ? 'it denies no one' : name === 'internalProxies' ? 'no proxy is trusted, so the client address stays the proxy\'s' : 'no proxy in X-Forwarded-For is trusted';
+        const effect =
+          name === 'allow'
+            ? 'every request is refused'
+            : name === 'deny'
+              ? 'it denies no one'
+              : name === 'internalProxies'
+                ? "no proxy is trusted, so the client address stays the proxy's"
+                : 'no proxy in X-Forwarded-For is trusted';
         ctx.report({
           message: `${name} "${re.java}" cannot match any ${SEEN[kind]}, so ${effect}. Check the pattern against the address it should match (escape dots as \\., write IPv6 in full).`,
           span: p.value.span,

@@ -4,10 +4,23 @@ import type { Rule } from '../types.js';
 export const rule: Rule = {
   meta: {
     id: 'ajp-no-secret',
-    description: 'An AJP connector accepts requests without a shared secret (Ghostcat, CVE-2020-1938), or cannot start for want of one.',
-    defaultSeverity: 'error', effect: 'misbehaves', reason: 'Tomcat starts an AJP connector that accepts requests from anyone who reaches it (Ghostcat, CVE-2020-1938).', variants: [
-      { severity: 'error', effect: 'refuses', when: 'secretRequired without a secret: Tomcat does not start the connector ("Protocol handler start failed", observed) and the server runs without it' },
-      { severity: 'warning', effect: 'weakens', when: 'secretRequired="false" on a loopback address: only local processes (or a request forgery through them) reach it' },
+    description:
+      'An AJP connector accepts requests without a shared secret (Ghostcat, CVE-2020-1938), or cannot start for want of one.',
+    defaultSeverity: 'error',
+    effect: 'misbehaves',
+    reason:
+      'Tomcat starts an AJP connector that accepts requests from anyone who reaches it (Ghostcat, CVE-2020-1938).',
+    variants: [
+      {
+        severity: 'error',
+        effect: 'refuses',
+        when: 'secretRequired without a secret: Tomcat does not start the connector ("Protocol handler start failed", observed) and the server runs without it',
+      },
+      {
+        severity: 'warning',
+        effect: 'weakens',
+        when: 'secretRequired="false" on a loopback address: only local processes (or a request forgery through them) reach it',
+      },
     ],
     category: 'security',
     securitySeverity: 9.8,
@@ -31,7 +44,8 @@ export const rule: Rule = {
       } else {
         ctx.report({
           effect: 'refuses',
-          message: 'AJP connector without a secret: Tomcat 10.1 refuses to start it ("secretRequired=\\"true\\" but the secret attribute is either null or \\"\\""), so the proxy in front gets no answer. Set secret="..." to the value the proxy sends.',
+          message:
+            'AJP connector without a secret: Tomcat 10.1 refuses to start it ("secretRequired=\\"true\\" but the secret attribute is either null or \\"\\""), so the proxy in front gets no answer. Set secret="..." to the value the proxy sends.',
           span: at,
         });
       }

@@ -4,8 +4,12 @@ import type { Rule } from '../types.js';
 export const rule: Rule = {
   meta: {
     id: 'app-logging-missing',
-    description: 'An application has no WEB-INF/classes/logging.properties, so its log records go to Tomcat\'s own handlers.',
-    defaultSeverity: 'warning', effect: 'weakens', reason: 'JULI gives the application no log of its own: its records mix with every other application\'s in catalina.out and the server log.',
+    description:
+      "An application has no WEB-INF/classes/logging.properties, so its log records go to Tomcat's own handlers.",
+    defaultSeverity: 'warning',
+    effect: 'weakens',
+    reason:
+      "JULI gives the application no log of its own: its records mix with every other application's in catalina.out and the server log.",
     category: 'security',
     securitySeverity: 2.0,
     benchmarks: ['cis-tomcat-10.1:7.1'],

@@ -74,7 +74,11 @@ function kindsOf(ctx: LintContext): Kinds {
   let kinds = kindsCache.get(ctx.contexts);
   if (!kinds) {
     const n = ctx.contexts.length;
-    kinds = { present: new Array<number>(n).fill(-1), twice: new Array<number>(n).fill(0), first: new Array<string | undefined | null>(n).fill(null) };
+    kinds = {
+      present: new Array<number>(n).fill(-1),
+      twice: new Array<number>(n).fill(0),
+      first: new Array<string | undefined | null>(n).fill(null),
+    };
     kindsCache.set(ctx.contexts, kinds);
   }
   return kinds;
@@ -129,7 +133,12 @@ function firstId(ctx: LintContext, i: number): string | undefined {
   const c = ctx.contexts[i]!;
   const m = c.merged.filterMappings[0];
   // "/*" (a path pattern with an empty prefix) matches every sample path, as they all start with "/".
-  if (!m || (m.dispatcherMask & 1) === 0 || !m.urlPatterns.some((p) => p.kind === 'all' || (p.kind === 'path' && p.key === ''))) return undefined;
+  if (
+    !m ||
+    (m.dispatcherMask & 1) === 0 ||
+    !m.urlPatterns.some((p) => p.kind === 'all' || (p.kind === 'path' && p.key === ''))
+  )
+    return undefined;
   const f = c.merged.filters.get(m.filterName);
   return f === undefined ? undefined : ctx.checked(f, i)?.spec?.id;
 }
@@ -156,7 +165,11 @@ const REMOTE_IP = new Set(['remote-ip']);
  * kind `kind`: the RemoteIpFilter's entry and the entries after it. Contexts where that cannot happen are skipped
  * before their chains are computed.
  */
-export function afterRemoteIp(ctx: LintContext, kind: string, visit: (ip: Entries[number], after: Entries) => void): (c: ResolvedContext, i: number) => void {
+export function afterRemoteIp(
+  ctx: LintContext,
+  kind: string,
+  visit: (ip: Entries[number], after: Entries) => void,
+): (c: ResolvedContext, i: number) => void {
   return (_c, i) => {
     if (!mayRunAfter(ctx, i, kind, REMOTE_IP)) return;
     forEachChainOf(ctx, i, (entries) => {

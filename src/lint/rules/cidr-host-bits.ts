@@ -14,7 +14,17 @@ function network(bytes: readonly number[], prefix: number): number[] | null {
 }
 
 export const rule: Rule = {
-  meta: { id: 'cidr-host-bits', description: 'A RemoteCIDRFilter entry with bits set past its prefix (10.1.2.3/24): it stands for the whole network, not that address.', defaultSeverity: 'warning', effect: 'ignores', reason: 'NetMask clears the bits past the prefix without a word: the entry stands for the whole network, not the address written.', category: 'security', securitySeverity: 4.0 },
+  meta: {
+    id: 'cidr-host-bits',
+    description:
+      'A RemoteCIDRFilter entry with bits set past its prefix (10.1.2.3/24): it stands for the whole network, not that address.',
+    defaultSeverity: 'warning',
+    effect: 'ignores',
+    reason:
+      'NetMask clears the bits past the prefix without a word: the entry stands for the whole network, not the address written.',
+    category: 'security',
+    securitySeverity: 4.0,
+  },
   visit: (ctx) => ({
     kinds: ['remote-cidr'],
     filter(f) {

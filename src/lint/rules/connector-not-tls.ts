@@ -4,8 +4,11 @@ import type { Rule } from '../types.js';
 export const rule: Rule = {
   meta: {
     id: 'connector-not-tls',
-    description: 'An HTTP connector is neither TLS (SSLEnabled) nor marked secure behind a TLS proxy (secure="true" scheme="https").',
-    defaultSeverity: 'warning', effect: 'weakens', reason: 'Tomcat serves the connector in clear text.',
+    description:
+      'An HTTP connector is neither TLS (SSLEnabled) nor marked secure behind a TLS proxy (secure="true" scheme="https").',
+    defaultSeverity: 'warning',
+    effect: 'weakens',
+    reason: 'Tomcat serves the connector in clear text.',
     category: 'security',
     securitySeverity: 5.9,
     benchmarks: ['stig-tomcat:V-222935'],

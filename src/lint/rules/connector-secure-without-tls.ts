@@ -5,7 +5,9 @@ export const rule: Rule = {
   meta: {
     id: 'connector-secure-without-tls',
     description: 'A connector without TLS claims secure="true" or scheme="https".',
-    defaultSeverity: 'warning', effect: 'weakens', reason: 'Tomcat tells applications the request is secure although it arrived in clear text.',
+    defaultSeverity: 'warning',
+    effect: 'weakens',
+    reason: 'Tomcat tells applications the request is secure although it arrived in clear text.',
     category: 'security',
     securitySeverity: 5.3,
     benchmarks: ['cis-tomcat-10.1:6.3', 'cis-tomcat-10.1:6.4'],
@@ -19,10 +21,18 @@ export const rule: Rule = {
       const secure = c.def.attributes['secure'];
       const scheme = c.def.attributes['scheme'];
       if (isTrue(secure)) {
-        ctx.report({ message: 'secure="true" on a connector without TLS: request.isSecure() is true for plain-text requests, so Secure cookies are issued and CONFIDENTIAL constraints are satisfied over HTTP. Keep it only if a proxy in front terminates TLS for every request (CIS 6.4).', span: secure!.span });
+        ctx.report({
+          message:
+            'secure="true" on a connector without TLS: request.isSecure() is true for plain-text requests, so Secure cookies are issued and CONFIDENTIAL constraints are satisfied over HTTP. Keep it only if a proxy in front terminates TLS for every request (CIS 6.4).',
+          span: secure!.span,
+        });
       }
       if (scheme && scheme.value.trim().toLowerCase() === 'https') {
-        ctx.report({ message: 'scheme="https" on a connector without TLS: redirects and getRequestURL() say https for plain-text requests. Keep it only if a proxy in front terminates TLS for every request (CIS 6.3).', span: scheme.span });
+        ctx.report({
+          message:
+            'scheme="https" on a connector without TLS: redirects and getRequestURL() say https for plain-text requests. Keep it only if a proxy in front terminates TLS for every request (CIS 6.3).',
+          span: scheme.span,
+        });
       }
     }
   },

@@ -7,8 +7,10 @@ const REVEALING = /tomcat|coyote|apache|catalina|jboss|jetty|\d+\.\d+/i;
 export const rule: Rule = {
   meta: {
     id: 'connector-server-header',
-    description: 'A connector\'s server attribute names the server software or its version.',
-    defaultSeverity: 'warning', effect: 'weakens', reason: 'Tomcat names the server software in every response, which helps an attacker pick exploits.',
+    description: "A connector's server attribute names the server software or its version.",
+    defaultSeverity: 'warning',
+    effect: 'weakens',
+    reason: 'Tomcat names the server software in every response, which helps an attacker pick exploits.',
     category: 'security',
     securitySeverity: 3.7,
     benchmarks: ['cis-tomcat-10.1:2.7', 'cis-tomcat-10.1:2.4'],

@@ -4,8 +4,11 @@ import type { Rule } from '../types.js';
 export const rule: Rule = {
   meta: {
     id: 'context-allow-linking',
-    description: 'An application serves files through symbolic links that leave its directory (Resources allowLinking="true").',
-    defaultSeverity: 'warning', effect: 'weakens', reason: 'Tomcat serves files through links that leave the application\'s directory.',
+    description:
+      'An application serves files through symbolic links that leave its directory (Resources allowLinking="true").',
+    defaultSeverity: 'warning',
+    effect: 'weakens',
+    reason: "Tomcat serves files through links that leave the application's directory.",
     category: 'security',
     securitySeverity: 5.3,
     benchmarks: ['cis-tomcat-10.1:10.12'],
@@ -14,12 +17,18 @@ export const rule: Rule = {
     for (const site of contextSites(ctx.base)) {
       const onContext = site.def.attributes['allowLinking'];
       if (isTrue(onContext)) {
-        ctx.report({ message: `allowLinking="true" on <Context> in ${siteName(site)}: Tomcat 10.1 has no such Context attribute (it moved to <Resources> in Tomcat 8) and ignores it with a warning, so links stay refused; remove it.`, span: onContext!.span });
+        ctx.report({
+          message: `allowLinking="true" on <Context> in ${siteName(site)}: Tomcat 10.1 has no such Context attribute (it moved to <Resources> in Tomcat 8) and ignores it with a warning, so links stay refused; remove it.`,
+          span: onContext!.span,
+        });
       }
       for (const r of site.def.children ?? []) {
         const a = r.tag === 'Resources' ? r.attributes['allowLinking'] : undefined;
         if (!isTrue(a)) continue;
-        ctx.report({ message: `<Resources allowLinking="true"> in ${siteName(site)}: the application serves whatever a symbolic link inside it points at, anywhere on the file system, and on case-insensitive file systems JSP source can be disclosed. Remove it (the default is false).`, span: a!.span });
+        ctx.report({
+          message: `<Resources allowLinking="true"> in ${siteName(site)}: the application serves whatever a symbolic link inside it points at, anywhere on the file system, and on case-insensitive file systems JSP source can be disclosed. Remove it (the default is false).`,
+          span: a!.span,
+        });
       }
     }
   },

@@ -5,7 +5,9 @@ export const rule: Rule = {
   meta: {
     id: 'context-privileged',
     description: 'An application other than Tomcat\'s manager or host-manager runs privileged (privileged="true").',
-    defaultSeverity: 'warning', effect: 'weakens', reason: 'Tomcat gives the application access to its own internal classes.',
+    defaultSeverity: 'warning',
+    effect: 'weakens',
+    reason: 'Tomcat gives the application access to its own internal classes.',
     category: 'security',
     securitySeverity: 7.2,
     benchmarks: ['cis-tomcat-10.1:10.13', 'stig-tomcat:V-222961'],

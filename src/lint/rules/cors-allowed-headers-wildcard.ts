@@ -5,13 +5,30 @@ const LISTS = ['cors.allowed.headers', 'cors.allowed.methods', 'cors.exposed.hea
 
 /** What the literal "*" does in each list. */
 const CONSEQUENCE: Record<string, string> = {
-  'cors.allowed.headers': ', so every pre-flight that announces a request header (e.g. Content-Type) is refused with 403',
+  'cors.allowed.headers':
+    ', so every pre-flight that announces a request header (e.g. Content-Type) is refused with 403',
   'cors.allowed.methods': ', so no method is allowed and every cross-origin request is refused with 403',
-  'cors.exposed.headers': ' and sent as "Access-Control-Expose-Headers: *", which browsers read as a wildcard only for requests without credentials',
+  'cors.exposed.headers':
+    ' and sent as "Access-Control-Expose-Headers: *", which browsers read as a wildcard only for requests without credentials',
 };
 
 export const rule: Rule = {
-  meta: { id: 'cors-allowed-headers-wildcard', description: '"*" in cors.allowed.headers is taken literally by Tomcat, not as a wildcard.', defaultSeverity: 'error', effect: 'misbehaves', reason: 'Tomcat compares "*" literally: every pre-flight that announces a request header (or, in cors.allowed.methods, every cross-origin request) is refused with 403.', variants: [{ severity: 'warning', effect: 'ignores', when: 'in cors.exposed.headers, which Tomcat sends as written and browsers read as a wildcard only without credentials' }], category: 'correctness' },
+  meta: {
+    id: 'cors-allowed-headers-wildcard',
+    description: '"*" in cors.allowed.headers is taken literally by Tomcat, not as a wildcard.',
+    defaultSeverity: 'error',
+    effect: 'misbehaves',
+    reason:
+      'Tomcat compares "*" literally: every pre-flight that announces a request header (or, in cors.allowed.methods, every cross-origin request) is refused with 403.',
+    variants: [
+      {
+        severity: 'warning',
+        effect: 'ignores',
+        when: 'in cors.exposed.headers, which Tomcat sends as written and browsers read as a wildcard only without credentials',
+      },
+    ],
+    category: 'correctness',
+  },
   visit: (ctx) => ({
     kinds: ['cors'],
     filter(f) {

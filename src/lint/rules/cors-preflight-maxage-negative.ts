@@ -2,7 +2,16 @@ import type { Rule } from '../types.js';
 import { paramOf } from './util.js';
 
 export const rule: Rule = {
-  meta: { id: 'cors-preflight-maxage-negative', description: 'A negative cors.preflight.maxage: Tomcat sends no Access-Control-Max-Age, and browsers cache the pre-flight for their own default (5 s).', defaultSeverity: 'warning', effect: 'ignores', reason: 'Tomcat leaves Access-Control-Max-Age out, so browsers cache pre-flights for their own default of a few seconds.', category: 'correctness' },
+  meta: {
+    id: 'cors-preflight-maxage-negative',
+    description:
+      'A negative cors.preflight.maxage: Tomcat sends no Access-Control-Max-Age, and browsers cache the pre-flight for their own default (5 s).',
+    defaultSeverity: 'warning',
+    effect: 'ignores',
+    reason:
+      'Tomcat leaves Access-Control-Max-Age out, so browsers cache pre-flights for their own default of a few seconds.',
+    category: 'correctness',
+  },
   visit: (ctx) => ({
     kinds: ['cors'],
     filter(f) {

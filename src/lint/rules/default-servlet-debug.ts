@@ -5,7 +5,9 @@ export const rule: Rule = {
   meta: {
     id: 'default-servlet-debug',
     description: 'DefaultServlet with a debug level above 0.',
-    defaultSeverity: 'warning', effect: 'weakens', reason: 'Tomcat starts and the DefaultServlet logs request details at the debug level.',
+    defaultSeverity: 'warning',
+    effect: 'weakens',
+    reason: 'Tomcat starts and the DefaultServlet logs request details at the debug level.',
     category: 'security',
     securitySeverity: 2.0,
     benchmarks: ['stig-tomcat:V-222953'],

@@ -5,7 +5,9 @@ export const rule: Rule = {
   meta: {
     id: 'default-servlet-listings',
     description: 'DefaultServlet with listings=true: directories without a welcome file are listed to any client.',
-    defaultSeverity: 'warning', effect: 'weakens', reason: 'Tomcat starts and lists every directory without a welcome file to any client.',
+    defaultSeverity: 'warning',
+    effect: 'weakens',
+    reason: 'Tomcat starts and lists every directory without a welcome file to any client.',
     category: 'security',
     securitySeverity: 5.0,
     benchmarks: ['stig-tomcat:V-222954'],

@@ -4,8 +4,11 @@ import { DEFAULT_SERVLET_CLASSES, javaBoolean, mappedServletsOf, servletParam } 
 export const rule: Rule = {
   meta: {
     id: 'default-servlet-writable',
-    description: 'DefaultServlet (or WebdavServlet) with readonly other than true: any client can PUT and DELETE files.',
-    defaultSeverity: 'error', effect: 'misbehaves', reason: 'Tomcat starts and any client can PUT and DELETE files of the application.',
+    description:
+      'DefaultServlet (or WebdavServlet) with readonly other than true: any client can PUT and DELETE files.',
+    defaultSeverity: 'error',
+    effect: 'misbehaves',
+    reason: 'Tomcat starts and any client can PUT and DELETE files of the application.',
     category: 'security',
     securitySeverity: 9.0,
     benchmarks: ['stig-tomcat:V-222934'],

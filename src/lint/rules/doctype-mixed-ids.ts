@@ -1,7 +1,15 @@
 import type { Rule } from '../types.js';
 
 export const rule: Rule = {
-  meta: { id: 'doctype-mixed-ids', description: 'A DOCTYPE whose public id and system id name different Servlet versions.', defaultSeverity: 'warning', effect: 'ignores', reason: 'Tomcat resolves the DTD by its public id and ignores the system id, so the file is read as the version the public id names.', category: 'compatibility' },
+  meta: {
+    id: 'doctype-mixed-ids',
+    description: 'A DOCTYPE whose public id and system id name different Servlet versions.',
+    defaultSeverity: 'warning',
+    effect: 'ignores',
+    reason:
+      'Tomcat resolves the DTD by its public id and ignores the system id, so the file is read as the version the public id names.',
+    category: 'compatibility',
+  },
   visit: (ctx) => ({
     descriptor({ webXml }) {
       const dt = webXml.doctype;

@@ -16,7 +16,10 @@ export const rule: Rule = {
   meta: {
     id: 'error-page-throwable-missing',
     description: 'No <error-page> for java.lang.Throwable: an uncaught exception is answered by the ErrorReportValve.',
-    defaultSeverity: 'warning', effect: 'weakens', reason: 'Tomcat answers an uncaught exception with the ErrorReportValve page, which can name the server and the exception.',
+    defaultSeverity: 'warning',
+    effect: 'weakens',
+    reason:
+      'Tomcat answers an uncaught exception with the ErrorReportValve page, which can name the server and the exception.',
     category: 'security',
     securitySeverity: 3.0,
     benchmarks: ['cis-tomcat-10.1:2.5'],

@@ -2,10 +2,34 @@ import { parseExpiresRule, type DurationUnit } from '../../filters/index.js';
 import type { Rule } from '../types.js';
 
 /** Seconds per unit; months and years as Tomcat's Calendar averages them over a year (only the sign of the sum is read). */
-const SECONDS: Record<DurationUnit, number> = { second: 1, minute: 60, hour: 3_600, day: 86_400, week: 604_800, month: 2_629_746, year: 31_556_952 };
+const SECONDS: Record<DurationUnit, number> = {
+  second: 1,
+  minute: 60,
+  hour: 3_600,
+  day: 86_400,
+  week: 604_800,
+  month: 2_629_746,
+  year: 31_556_952,
+};
 
 export const rule: Rule = {
-  meta: { id: 'expires-negative-duration', description: 'An ExpiresFilter rule with a negative duration: Tomcat sends a negative max-age and an Expires date in the past.', defaultSeverity: 'error', effect: 'misbehaves', reason: 'Tomcat starts and sends a negative max-age and an Expires date in the past, so caches treat the response as stale at once.', variants: [{ severity: 'info', effect: 'notes', when: 'a negative amount in a sum that stays positive, which Tomcat subtracts as written' }], category: 'correctness' },
+  meta: {
+    id: 'expires-negative-duration',
+    description:
+      'An ExpiresFilter rule with a negative duration: Tomcat sends a negative max-age and an Expires date in the past.',
+    defaultSeverity: 'error',
+    effect: 'misbehaves',
+    reason:
+      'Tomcat starts and sends a negative max-age and an Expires date in the past, so caches treat the response as stale at once.',
+    variants: [
+      {
+        severity: 'info',
+        effect: 'notes',
+        when: 'a negative amount in a sum that stays positive, which Tomcat subtracts as written',
+      },
+    ],
+    category: 'correctness',
+  },
   visit: (ctx) => ({
     kinds: ['expires'],
     filter(f) {

@@ -4,9 +4,11 @@ import type { Rule } from '../types.js';
 function whyNever(name: string): string | null {
   const type = name.slice('ExpiresByType'.length).trim();
   if (type === '') return 'it names no content type';
-  if (/;\s+/.test(type)) return `Tomcat keys it as "${type.toLowerCase()}" with the blank, but compares it with the response's "${type.replace(/;\s+/, ';').toLowerCase()}": write no blank after ";"`;
+  if (/;\s+/.test(type))
+    return `Tomcat keys it as "${type.toLowerCase()}" with the blank, but compares it with the response's "${type.replace(/;\s+/, ';').toLowerCase()}": write no blank after ";"`;
   if (!/^[A-Za-z0-9!#$&^_.+-]+(\/[A-Za-z0-9!#$&^_.+*-]+)?(;.+)?$/.test(type)) return `"${type}" is not a content type`;
-  if (type.includes('*')) return '"*" is not a wildcard here: name the major type alone ("ExpiresByType image") to cover all its subtypes';
+  if (type.includes('*'))
+    return '"*" is not a wildcard here: name the major type alone ("ExpiresByType image") to cover all its subtypes';
   return null;
 }
 
@@ -16,7 +18,15 @@ const verdicts = new Map<string, string | null>();
 const MAX_VERDICTS = 1_000;
 
 export const rule: Rule = {
-  meta: { id: 'expires-rule-never-applies', description: 'An ExpiresByType rule whose content type can never match a response.', defaultSeverity: 'error', effect: 'misbehaves', reason: 'Tomcat starts and never applies the rule, so the responses it was written for get no Expires or Cache-Control max-age.', category: 'correctness' },
+  meta: {
+    id: 'expires-rule-never-applies',
+    description: 'An ExpiresByType rule whose content type can never match a response.',
+    defaultSeverity: 'error',
+    effect: 'misbehaves',
+    reason:
+      'Tomcat starts and never applies the rule, so the responses it was written for get no Expires or Cache-Control max-age.',
+    category: 'correctness',
+  },
   visit: (ctx) => ({
     kinds: ['expires'],
     filter(f) {

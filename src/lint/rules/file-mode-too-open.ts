@@ -15,13 +15,37 @@ function lets(bits: number): string {
 export const rule: Rule = {
   meta: {
     id: 'file-mode-too-open',
-    description: 'A Tomcat folder or file on disk has permission bits the benchmark forbids (CIS 4.x, 7.4, 7.6; STIG V-222943 to V-222948, V-222967, V-222990).',
-    defaultSeverity: 'warning', effect: 'weakens', reason: 'Tomcat starts whatever the modes are; other accounts on the host can read its passwords and keys, or change its configuration, applications or logs.',
+    description:
+      'A Tomcat folder or file on disk has permission bits the benchmark forbids (CIS 4.x, 7.4, 7.6; STIG V-222943 to V-222948, V-222967, V-222990).',
+    defaultSeverity: 'warning',
+    effect: 'weakens',
+    reason:
+      'Tomcat starts whatever the modes are; other accounts on the host can read its passwords and keys, or change its configuration, applications or logs.',
     category: 'security',
     securitySeverity: 5.0,
     benchmarks: [
-      ...['4.1', '4.2', '4.3', '4.4', '4.5', '4.6', '4.7', '4.8', '4.9', '4.10', '4.11', '4.12', '4.13', '4.14', '4.15', '7.4', '7.6'].map((c) => `cis-tomcat-10.1:${c}`),
-      ...['V-222943', 'V-222944', 'V-222945', 'V-222946', 'V-222947', 'V-222948', 'V-222967', 'V-222990'].map((c) => `stig-tomcat:${c}`),
+      ...[
+        '4.1',
+        '4.2',
+        '4.3',
+        '4.4',
+        '4.5',
+        '4.6',
+        '4.7',
+        '4.8',
+        '4.9',
+        '4.10',
+        '4.11',
+        '4.12',
+        '4.13',
+        '4.14',
+        '4.15',
+        '7.4',
+        '7.6',
+      ].map((c) => `cis-tomcat-10.1:${c}`),
+      ...['V-222943', 'V-222944', 'V-222945', 'V-222946', 'V-222947', 'V-222948', 'V-222967', 'V-222990'].map(
+        (c) => `stig-tomcat:${c}`,
+      ),
     ],
     // The modes a checkout or a package leaves are the installer's business until a benchmark is audited;
     // each finding names its control, and only the profile's benchmark is judged.
@@ -31,7 +55,9 @@ export const rule: Rule = {
     if (!isWholeBase(ctx.base)) return;
     for (const p of protectedPaths(ctx.base, ctx.profile)) {
       if (p.forbidden === undefined) continue;
-      const targets: Access[] = p.each ? filesIn(p.path).filter((f) => p.each === 'file' || f.path.endsWith('.jar')) : [accessOf(p.path)].filter((a): a is Access => a !== null);
+      const targets: Access[] = p.each
+        ? filesIn(p.path).filter((f) => p.each === 'file' || f.path.endsWith('.jar'))
+        : [accessOf(p.path)].filter((a): a is Access => a !== null);
       for (const a of targets) {
         const extra = a.mode & p.forbidden;
         if (extra === 0) continue;

@@ -5,12 +5,34 @@ import type { Rule } from '../types.js';
 export const rule: Rule = {
   meta: {
     id: 'file-owner-unexpected',
-    description: 'A Tomcat folder or file on disk is not owned by the account and group the benchmark names (CIS 4.x, 7.4, 7.6: tomcat_admin:tomcat; STIG V-222986 to V-222991, V-222967: root:tomcat, tomcat:tomcat for logs, temp and work).',
-    defaultSeverity: 'warning', effect: 'weakens', reason: 'Tomcat starts whoever owns its files; when the account Tomcat runs as owns its configuration, a compromised application can rewrite it.',
+    description:
+      'A Tomcat folder or file on disk is not owned by the account and group the benchmark names (CIS 4.x, 7.4, 7.6: tomcat_admin:tomcat; STIG V-222986 to V-222991, V-222967: root:tomcat, tomcat:tomcat for logs, temp and work).',
+    defaultSeverity: 'warning',
+    effect: 'weakens',
+    reason:
+      'Tomcat starts whoever owns its files; when the account Tomcat runs as owns its configuration, a compromised application can rewrite it.',
     category: 'security',
     securitySeverity: 4.0,
     benchmarks: [
-      ...['4.1', '4.2', '4.3', '4.4', '4.5', '4.6', '4.7', '4.8', '4.9', '4.10', '4.11', '4.12', '4.13', '4.14', '4.15', '7.4', '7.6'].map((c) => `cis-tomcat-10.1:${c}`),
+      ...[
+        '4.1',
+        '4.2',
+        '4.3',
+        '4.4',
+        '4.5',
+        '4.6',
+        '4.7',
+        '4.8',
+        '4.9',
+        '4.10',
+        '4.11',
+        '4.12',
+        '4.13',
+        '4.14',
+        '4.15',
+        '7.4',
+        '7.6',
+      ].map((c) => `cis-tomcat-10.1:${c}`),
       ...['V-222967', 'V-222986', 'V-222987', 'V-222988', 'V-222989', 'V-222991'].map((c) => `stig-tomcat:${c}`),
     ],
     // Which accounts exist is the host's business; the names come from config `accounts` (see the rule's page).

@@ -11,7 +11,23 @@ import { hasExtraJars, paramOf } from './util.js';
  * warns that it cannot check; this error on the same value supersedes that warning.
  */
 export const rule: Rule = {
-  meta: { id: 'filter-param-invalid', description: 'An init-param value the filter cannot read.', defaultSeverity: 'error', effect: 'refuses', reason: 'The filter\'s init refuses the value and the context does not start.', variants: [{ severity: 'error', effect: 'misbehaves', when: 'a value Tomcat starts with that breaks requests (an unknown charset is never applied, a nonce cache of 0 refuses every nonce, "mime:" alone throws, a status outside 100-599)' }, { severity: 'warning', effect: 'tollgate', when: 'a class tollgate cannot look for on Tomcat\'s class path' }, { severity: 'info', effect: 'notes', when: 'encoding "system", which depends on the JVM' }], category: 'correctness' },
+  meta: {
+    id: 'filter-param-invalid',
+    description: 'An init-param value the filter cannot read.',
+    defaultSeverity: 'error',
+    effect: 'refuses',
+    reason: "The filter's init refuses the value and the context does not start.",
+    variants: [
+      {
+        severity: 'error',
+        effect: 'misbehaves',
+        when: 'a value Tomcat starts with that breaks requests (an unknown charset is never applied, a nonce cache of 0 refuses every nonce, "mime:" alone throws, a status outside 100-599)',
+      },
+      { severity: 'warning', effect: 'tollgate', when: "a class tollgate cannot look for on Tomcat's class path" },
+      { severity: 'info', effect: 'notes', when: 'encoding "system", which depends on the JVM' },
+    ],
+    category: 'correctness',
+  },
   visit: (ctx) => ({
     kinds: ['csrf-prevention', 'rest-csrf-prevention'],
     filter(f) {

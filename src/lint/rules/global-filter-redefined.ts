@@ -1,11 +1,21 @@
 import type { FilterDef, FilterMapping, WebXml } from '../../model/index.js';
 import type { Rule } from '../types.js';
 
-const where = (m: FilterMapping): string => [...m.urlPatterns, ...m.servletNames].map((v) => v.value).join(', ') || '(nothing)';
+const where = (m: FilterMapping): string =>
+  [...m.urlPatterns, ...m.servletNames].map((v) => v.value).join(', ') || '(nothing)';
 const list = (ms: readonly FilterMapping[]): string => ms.map(where).join('; ');
 
 export const rule: Rule = {
-  meta: { id: 'global-filter-redefined', description: 'An application defines a filter of another class under a name conf/web.xml or web.xml.default already uses: Tomcat merges the two instead of running both.', defaultSeverity: 'warning', effect: 'ignores', reason: 'Tomcat merges the application\'s definition with the global one of the same name: the global filter does not run for that application.', category: 'correctness' },
+  meta: {
+    id: 'global-filter-redefined',
+    description:
+      'An application defines a filter of another class under a name conf/web.xml or web.xml.default already uses: Tomcat merges the two instead of running both.',
+    defaultSeverity: 'warning',
+    effect: 'ignores',
+    reason:
+      "Tomcat merges the application's definition with the global one of the same name: the global filter does not run for that application.",
+    category: 'correctness',
+  },
   visit: (ctx) => ({
     context(c) {
       const defaults: [string, WebXml][] = [];
@@ -25,9 +35,14 @@ export const rule: Rule = {
           const gClass = g.className.value;
           const parts: string[] = [`Its class ${own.className.value} replaces ${gClass} for this application.`];
           const inherited = m.initParams.filter((p) => !own.initParams.includes(p)).map((p) => p.name.value);
-          if (inherited.length > 0) parts.push(`It also runs with the init-params it does not set itself: ${inherited.join(', ')} (observed: Tomcat 10.1 logs "The property [...] is not defined" when they do not fit the class).`);
+          if (inherited.length > 0)
+            parts.push(
+              `It also runs with the init-params it does not set itself: ${inherited.join(', ')} (observed: Tomcat 10.1 logs "The property [...] is not defined" when they do not fit the class).`,
+            );
           const globalMappings = webXml.filterMappings.filter((fm) => fm.filterName.value === m.name);
-          const mapsItself = c.merged.filterMappings.some((fm) => fm.filterName === m.name && (fm.origin === 'app' || fm.origin === 'tomcat-web'));
+          const mapsItself = c.merged.filterMappings.some(
+            (fm) => fm.filterName === m.name && (fm.origin === 'app' || fm.origin === 'tomcat-web'),
+          );
           if (globalMappings.length > 0) {
             parts.push(
               mapsItself

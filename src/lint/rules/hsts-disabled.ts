@@ -5,8 +5,11 @@ import { anySecureConnector, headerSentAnyway } from './webapp.js';
 export const rule: Rule = {
   meta: {
     id: 'hsts-disabled',
-    description: 'HttpHeaderSecurityFilter with hstsEnabled=false, and no other header filter of the same requests sends Strict-Transport-Security.',
-    defaultSeverity: 'warning', effect: 'weakens', reason: 'Tomcat sends no Strict-Transport-Security, so the first request can be downgraded.',
+    description:
+      'HttpHeaderSecurityFilter with hstsEnabled=false, and no other header filter of the same requests sends Strict-Transport-Security.',
+    defaultSeverity: 'warning',
+    effect: 'weakens',
+    reason: 'Tomcat sends no Strict-Transport-Security, so the first request can be downgraded.',
     category: 'security',
     securitySeverity: 5.0,
     benchmarks: ['stig-tomcat:V-222928'],
@@ -19,7 +22,8 @@ export const rule: Rule = {
       const p = paramOf(f.def, 'hstsEnabled');
       if (!p || p.value.value.trim().toLowerCase() === 'true' || headerSentAnyway(ctx, f, 'hstsEnabled')) continue;
       ctx.report({
-        message: 'hstsEnabled is off and no other HttpHeaderSecurityFilter of the same requests sends Strict-Transport-Security: browsers are never told to insist on HTTPS, so a network attacker can downgrade the first request. Enable it with a real hstsMaxAgeSeconds (e.g. 31536000), or map a header filter that sends it (conf/web.xml\'s reaches every application).',
+        message:
+          "hstsEnabled is off and no other HttpHeaderSecurityFilter of the same requests sends Strict-Transport-Security: browsers are never told to insist on HTTPS, so a network attacker can downgrade the first request. Enable it with a real hstsMaxAgeSeconds (e.g. 31536000), or map a header filter that sends it (conf/web.xml's reaches every application).",
         span: p.value.span,
       });
     }

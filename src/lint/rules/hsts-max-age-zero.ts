@@ -2,7 +2,16 @@ import type { Rule } from '../types.js';
 import { effectiveParamSets, filterSpan, paramOf } from './util.js';
 
 export const rule: Rule = {
-  meta: { id: 'hsts-max-age-zero', description: 'HSTS enabled with max-age 0 (the default) tells browsers to forget HSTS.', defaultSeverity: 'error', effect: 'misbehaves', reason: 'Tomcat sends "Strict-Transport-Security: max-age=0" on secure responses, which tells browsers to forget HSTS.', category: 'security', securitySeverity: 5.0 },
+  meta: {
+    id: 'hsts-max-age-zero',
+    description: 'HSTS enabled with max-age 0 (the default) tells browsers to forget HSTS.',
+    defaultSeverity: 'error',
+    effect: 'misbehaves',
+    reason:
+      'Tomcat sends "Strict-Transport-Security: max-age=0" on secure responses, which tells browsers to forget HSTS.',
+    category: 'security',
+    securitySeverity: 5.0,
+  },
   visit: (ctx) => ({
     kinds: ['http-header-security'],
     filter(f) {
@@ -12,7 +21,14 @@ export const rule: Rule = {
       // A definition overriding a same-named filter of conf/web.xml inherits what it does not set: judged where it is written.
       if (!enabled || !age) {
         const inherited = (name: string, off?: boolean) =>
-          effectiveParamSets(ctx, f.def).some((params) => params.some((x) => x.name.value === name && !f.def.initParams.includes(x) && (!off || x.value.value.trim().toLowerCase() !== 'true')));
+          effectiveParamSets(ctx, f.def).some((params) =>
+            params.some(
+              (x) =>
+                x.name.value === name &&
+                !f.def.initParams.includes(x) &&
+                (!off || x.value.value.trim().toLowerCase() !== 'true'),
+            ),
+          );
         // HSTS switched off by the inherited hstsEnabled sends no header at all; an inherited max-age is judged on the global filter.
         if ((!enabled && inherited('hstsEnabled', true)) || (!age && inherited('hstsMaxAgeSeconds'))) return;
       }

@@ -2,7 +2,10 @@ import type { WebXml } from '../../model/index.js';
 import type { Rule } from '../types.js';
 import { javaBoolean, missingInEveryLayer, perDescriptor, siteOf } from './webapp.js';
 
-const CLASSES = new Set(['org.apache.catalina.filters.HttpHeaderSecurityFilter', 'org.vendor.container.filters.HttpHeaderSecurityFilter']);
+const CLASSES = new Set([
+  'org.apache.catalina.filters.HttpHeaderSecurityFilter',
+  'org.vendor.container.filters.HttpHeaderSecurityFilter',
+]);
 
 /** Whether a descriptor maps to /* a header filter of its own that sends HSTS. */
 const sendsHsts = perDescriptor((w: WebXml): boolean => {
@@ -12,14 +15,20 @@ const sendsHsts = perDescriptor((w: WebXml): boolean => {
     const p = f.initParams.find((x) => x.name.value === 'hstsEnabled');
     if (!p || javaBoolean(p.value.value.trim())) names.add(f.name.value);
   }
-  return names.size > 0 && w.filterMappings.some((m) => names.has(m.filterName.value) && m.urlPatterns.some((p) => p.value.trim() === '/*'));
+  return (
+    names.size > 0 &&
+    w.filterMappings.some((m) => names.has(m.filterName.value) && m.urlPatterns.some((p) => p.value.trim() === '/*'))
+  );
 });
 
 export const rule: Rule = {
   meta: {
     id: 'hsts-missing',
-    description: 'No HttpHeaderSecurityFilter with HSTS is mapped to /* for an application (conf/web.xml ships it commented out).',
-    defaultSeverity: 'warning', effect: 'weakens', reason: 'Tomcat sends no Strict-Transport-Security for the application, so the first request can be downgraded.',
+    description:
+      'No HttpHeaderSecurityFilter with HSTS is mapped to /* for an application (conf/web.xml ships it commented out).',
+    defaultSeverity: 'warning',
+    effect: 'weakens',
+    reason: 'Tomcat sends no Strict-Transport-Security for the application, so the first request can be downgraded.',
     category: 'security',
     securitySeverity: 3.0,
     benchmarks: ['stig-tomcat:V-222928'],

@@ -62,8 +62,11 @@ function first(col: WebResourceCollection): Located<string> {
 export const rule: Rule = {
   meta: {
     id: 'http-method-uncovered',
-    description: 'A security constraint lists HTTP methods, leaving every other method of its URL patterns unconstrained (verb tampering).',
-    defaultSeverity: 'warning', effect: 'weakens', reason: 'Tomcat constrains only the listed methods: every other method reaches the URLs unconstrained.',
+    description:
+      'A security constraint lists HTTP methods, leaving every other method of its URL patterns unconstrained (verb tampering).',
+    defaultSeverity: 'warning',
+    effect: 'weakens',
+    reason: 'Tomcat constrains only the listed methods: every other method reaches the URLs unconstrained.',
     category: 'security',
     securitySeverity: 7.0,
   },

@@ -1,10 +1,19 @@
 import { DISPATCHERS } from '../../model/index.js';
 import type { Rule } from '../types.js';
 
-const isDispatcher = (d: { value: string }): boolean => (DISPATCHERS as readonly string[]).includes(d.value.toUpperCase());
+const isDispatcher = (d: { value: string }): boolean =>
+  (DISPATCHERS as readonly string[]).includes(d.value.toUpperCase());
 
 export const rule: Rule = {
-  meta: { id: 'invalid-dispatcher', description: 'A <dispatcher> value that is not REQUEST, FORWARD, INCLUDE, ERROR or ASYNC.', defaultSeverity: 'error', effect: 'misbehaves', reason: 'Tomcat silently drops a dispatcher value it does not know, so the mapping does not apply where written (REQUEST only when none is left).', category: 'correctness' },
+  meta: {
+    id: 'invalid-dispatcher',
+    description: 'A <dispatcher> value that is not REQUEST, FORWARD, INCLUDE, ERROR or ASYNC.',
+    defaultSeverity: 'error',
+    effect: 'misbehaves',
+    reason:
+      'Tomcat silently drops a dispatcher value it does not know, so the mapping does not apply where written (REQUEST only when none is left).',
+    category: 'correctness',
+  },
   visit: (ctx) => ({
     descriptor({ webXml }) {
       for (const m of webXml.filterMappings) {

@@ -12,9 +12,19 @@ function remotePort(props: readonly JvmProperty[]): boolean {
 export const rule: Rule = {
   meta: {
     id: 'jmx-remote-unprotected',
-    description: 'bin/setenv.sh opens remote JMX with com.sun.management.jmxremote.authenticate=false or com.sun.management.jmxremote.ssl=false.',
-    defaultSeverity: 'error', effect: 'misbehaves', reason: 'Anyone who reaches the JMX port can run code in Tomcat\'s JVM without a password (MBeans such as MLet load remote classes).',
-    variants: [{ severity: 'warning', effect: 'weakens', when: 'ssl=false: the JMX password (when authentication is on) and every MBean call cross the network in clear text' }],
+    description:
+      'bin/setenv.sh opens remote JMX with com.sun.management.jmxremote.authenticate=false or com.sun.management.jmxremote.ssl=false.',
+    defaultSeverity: 'error',
+    effect: 'misbehaves',
+    reason:
+      "Anyone who reaches the JMX port can run code in Tomcat's JVM without a password (MBeans such as MLet load remote classes).",
+    variants: [
+      {
+        severity: 'warning',
+        effect: 'weakens',
+        when: 'ssl=false: the JMX password (when authentication is on) and every MBean call cross the network in clear text',
+      },
+    ],
     category: 'security',
     securitySeverity: 9.0,
     benchmarks: ['stig-tomcat:V-222963', 'stig-tomcat:V-222964'],

@@ -5,7 +5,9 @@ export const rule: Rule = {
   meta: {
     id: 'jsp-development-mode',
     description: 'JspServlet explicitly set to development mode.',
-    defaultSeverity: 'warning', effect: 'weakens', reason: 'Tomcat\'s JspServlet checks JSPs for changes on every access and shows compilation details.',
+    defaultSeverity: 'warning',
+    effect: 'weakens',
+    reason: "Tomcat's JspServlet checks JSPs for changes on every access and shows compilation details.",
     category: 'security',
     securitySeverity: 3.0,
   },

@@ -8,18 +8,30 @@ const DEFAULT = 'changeit';
 export const rule: Rule = {
   meta: {
     id: 'keystore-default-password',
-    description: 'A TLS key store is opened with the password changeit: written so, or left unset (Tomcat\'s default).',
-    defaultSeverity: 'warning', effect: 'weakens', reason: 'Tomcat opens the key store, so the private key is protected by the password every tool and guide uses.',
+    description: "A TLS key store is opened with the password changeit: written so, or left unset (Tomcat's default).",
+    defaultSeverity: 'warning',
+    effect: 'weakens',
+    reason: 'Tomcat opens the key store, so the private key is protected by the password every tool and guide uses.',
     category: 'security',
     securitySeverity: 7.0,
     benchmarks: ['stig-tomcat:V-222931'],
   },
   check(ctx) {
-    const judge = (attrs: Record<string, Located<string>>, span: ConfigElement['span'], tag: string, file: string, password: string): void => {
+    const judge = (
+      attrs: Record<string, Located<string>>,
+      span: ConfigElement['span'],
+      tag: string,
+      file: string,
+      password: string,
+    ): void => {
       const keystore = attrs[file];
       if (!keystore || keystore.value.trim() === '') return;
       // A password read from a file, or a hardware key store, is none of this rule's business.
-      if (attrs['certificateKeystorePasswordFile'] || /PKCS11/i.test(attrs['certificateKeystoreType']?.value ?? attrs['keystoreType']?.value ?? '')) return;
+      if (
+        attrs['certificateKeystorePasswordFile'] ||
+        /PKCS11/i.test(attrs['certificateKeystoreType']?.value ?? attrs['keystoreType']?.value ?? '')
+      )
+        return;
       const given = attrs[password];
       if (given && given.value !== DEFAULT) return;
       ctx.report({
@@ -34,7 +46,8 @@ export const rule: Rule = {
         judge(c.attributes, c.span, 'Connector', 'keystoreFile', 'keystorePass');
         const walk = (els: readonly ConfigElement[]): void => {
           for (const e of els) {
-            if (e.tag === 'Certificate') judge(e.attributes, e.span, 'Certificate', 'certificateKeystoreFile', 'certificateKeystorePassword');
+            if (e.tag === 'Certificate')
+              judge(e.attributes, e.span, 'Certificate', 'certificateKeystoreFile', 'certificateKeystorePassword');
             walk(e.children);
           }
         };

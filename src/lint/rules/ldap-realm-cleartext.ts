@@ -5,7 +5,9 @@ export const rule: Rule = {
   meta: {
     id: 'ldap-realm-cleartext',
     description: 'A JNDIRealm talks to its directory over plain ldap:// without StartTLS.',
-    defaultSeverity: 'warning', effect: 'weakens', reason: 'Tomcat sends the bind password and every user\'s password to the directory in clear text.',
+    defaultSeverity: 'warning',
+    effect: 'weakens',
+    reason: "Tomcat sends the bind password and every user's password to the directory in clear text.",
     category: 'security',
     securitySeverity: 6.0,
     benchmarks: ['stig-tomcat:V-222965'],

@@ -5,8 +5,11 @@ import type { Rule } from '../types.js';
 export const rule: Rule = {
   meta: {
     id: 'lockout-realm-missing',
-    description: 'Authentication goes through a Realm without a LockOutRealm around it, so passwords can be guessed without limit.',
-    defaultSeverity: 'warning', effect: 'weakens', reason: 'Tomcat lets a client guess passwords without limit.',
+    description:
+      'Authentication goes through a Realm without a LockOutRealm around it, so passwords can be guessed without limit.',
+    defaultSeverity: 'warning',
+    effect: 'weakens',
+    reason: 'Tomcat lets a client guess passwords without limit.',
     category: 'security',
     securitySeverity: 5.3,
     benchmarks: ['cis-tomcat-10.1:5.2', 'stig-tomcat:V-222980'],
@@ -25,7 +28,11 @@ export const rule: Rule = {
     }
     // The benchmarks ask for a LockOutRealm even where no Realm is configured yet.
     if (top.length === 0 && locked.length === 0 && ctx.profile !== 'recommended') {
-      ctx.report({ message: 'The Engine has no LockOutRealm: the benchmarks ask for one around the Realm that authenticates the manager and applications.', span: startTag(engine.span, 'Engine') });
+      ctx.report({
+        message:
+          'The Engine has no LockOutRealm: the benchmarks ask for one around the Realm that authenticates the manager and applications.',
+        span: startTag(engine.span, 'Engine'),
+      });
     }
   },
 };

@@ -15,7 +15,9 @@ export const rule: Rule = {
   meta: {
     id: 'lockout-realm-weak',
     description: 'A LockOutRealm allows more than 5 failures or locks out for less than 300 s (600 s for the STIG).',
-    defaultSeverity: 'warning', effect: 'weakens', reason: 'Tomcat locks out too late or too briefly to stop password guessing.',
+    defaultSeverity: 'warning',
+    effect: 'weakens',
+    reason: 'Tomcat locks out too late or too briefly to stop password guessing.',
     category: 'security',
     securitySeverity: 4.3,
     benchmarks: ['cis-tomcat-10.1:5.2', 'stig-tomcat:V-222981', 'stig-tomcat:V-222982'],
@@ -34,13 +36,17 @@ export const rule: Rule = {
       const count = r.attributes['failureCount'];
       const failures = count && /^\s*\d+\s*$/.test(count.value) ? Number(count.value) : 5;
       if (failures > 5) {
-        ctx.report({ message: `failureCount="${failures}": a client gets ${failures} password guesses per lock-out, more than the 5 the benchmarks allow (Tomcat's default is 5).`, span: count!.span, benchmarks: ['cis-tomcat-10.1:5.2', 'stig-tomcat:V-222981'] });
+        ctx.report({
+          message: `failureCount="${failures}": a client gets ${failures} password guesses per lock-out, more than the 5 the benchmarks allow (Tomcat's default is 5).`,
+          span: count!.span,
+          benchmarks: ['cis-tomcat-10.1:5.2', 'stig-tomcat:V-222981'],
+        });
       }
       const time = r.attributes['lockOutTime'];
       const seconds = time && /^\s*\d+\s*$/.test(time.value) ? Number(time.value) : 300;
       if (seconds < minTime) {
         ctx.report({
-          message: `${time ? `lockOutTime="${seconds}"` : 'lockOutTime is not set (Tomcat locks out for 300 s)'}: ${ctx.profile === 'stig' ? 'the STIG (V-222982) asks for 600 s' : 'shorter than Tomcat\'s 300 s default'}. Set lockOutTime="${minTime}".`,
+          message: `${time ? `lockOutTime="${seconds}"` : 'lockOutTime is not set (Tomcat locks out for 300 s)'}: ${ctx.profile === 'stig' ? 'the STIG (V-222982) asks for 600 s' : "shorter than Tomcat's 300 s default"}. Set lockOutTime="${minTime}".`,
           span: time?.span ?? at,
           benchmarks: ['cis-tomcat-10.1:5.2', 'stig-tomcat:V-222982'],
         });

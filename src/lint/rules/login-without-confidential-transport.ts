@@ -4,8 +4,11 @@ import { cleartextLogin, managementApp, patternsOf, siteOf } from './webapp.js';
 export const rule: Rule = {
   meta: {
     id: 'login-without-confidential-transport',
-    description: 'An application asks for a BASIC or FORM login on pages no CONFIDENTIAL transport guarantee sends to HTTPS.',
-    defaultSeverity: 'warning', effect: 'weakens', reason: 'Tomcat accepts the login over plain HTTP, so credentials can be read on the network.',
+    description:
+      'An application asks for a BASIC or FORM login on pages no CONFIDENTIAL transport guarantee sends to HTTPS.',
+    defaultSeverity: 'warning',
+    effect: 'weakens',
+    reason: 'Tomcat accepts the login over plain HTTP, so credentials can be read on the network.',
     category: 'security',
     securitySeverity: 6.5,
   },

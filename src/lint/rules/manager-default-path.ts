@@ -5,8 +5,10 @@ import type { Rule } from '../types.js';
 export const rule: Rule = {
   meta: {
     id: 'manager-default-path',
-    description: 'Tomcat\'s manager application is deployed at /manager, the path every scanner tries.',
-    defaultSeverity: 'warning', effect: 'weakens', reason: 'Tomcat serves the manager\'s login where every automated password-guessing tool looks for it.',
+    description: "Tomcat's manager application is deployed at /manager, the path every scanner tries.",
+    defaultSeverity: 'warning',
+    effect: 'weakens',
+    reason: "Tomcat serves the manager's login where every automated password-guessing tool looks for it.",
     category: 'security',
     securitySeverity: 2.0,
     benchmarks: ['cis-tomcat-10.1:10.5'],

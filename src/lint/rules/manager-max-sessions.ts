@@ -5,8 +5,11 @@ import type { Rule } from '../types.js';
 export const rule: Rule = {
   meta: {
     id: 'manager-max-sessions',
-    description: 'The manager or host manager has no limit on concurrent sessions (no <Manager maxActiveSessions> of 0 or more).',
-    defaultSeverity: 'warning', effect: 'weakens', reason: 'Tomcat creates management sessions without limit (maxActiveSessions defaults to -1).',
+    description:
+      'The manager or host manager has no limit on concurrent sessions (no <Manager maxActiveSessions> of 0 or more).',
+    defaultSeverity: 'warning',
+    effect: 'weakens',
+    reason: 'Tomcat creates management sessions without limit (maxActiveSessions defaults to -1).',
     category: 'security',
     securitySeverity: 2.0,
     benchmarks: ['stig-tomcat:V-222926'],
@@ -20,7 +23,10 @@ export const rule: Rule = {
         const chain = contextChain(ctx.base, host, c);
         // The last <Manager> Tomcat applies wins; StandardManager reads maxActiveSessions as an int, -1 for no limit.
         const managers = contextElements(chain, 'Manager');
-        const limit = managers.map((m) => m.attributes['maxActiveSessions']).filter((a) => a !== undefined).pop();
+        const limit = managers
+          .map((m) => m.attributes['maxActiveSessions'])
+          .filter((a) => a !== undefined)
+          .pop();
         const n = limit && /^\s*-?\d+\s*$/.test(limit.value) ? Number(limit.value) : -1;
         if (n >= 0) continue;
         const own = c.contextDef;

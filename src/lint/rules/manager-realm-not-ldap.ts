@@ -6,7 +6,9 @@ export const rule: Rule = {
   meta: {
     id: 'manager-realm-not-ldap',
     description: 'The manager or host manager authenticates against a Realm that is not a JNDIRealm (LDAP).',
-    defaultSeverity: 'warning', effect: 'weakens', reason: 'Tomcat checks management logins against local accounts instead of the organisation\'s directory.',
+    defaultSeverity: 'warning',
+    effect: 'weakens',
+    reason: "Tomcat checks management logins against local accounts instead of the organisation's directory.",
     category: 'security',
     securitySeverity: 2.0,
     benchmarks: ['stig-tomcat:V-222962'],
@@ -19,10 +21,13 @@ export const rule: Rule = {
         if (!isAdminApp(c)) continue;
         const realms = realmsOf(ctx.base, host, c);
         if (realms.some((r) => simpleName(r) === 'JNDIRealm')) continue;
-        const first = realms.find((r) => simpleName(r) !== 'LockOutRealm' && simpleName(r) !== 'CombinedRealm') ?? realms[0];
+        const first =
+          realms.find((r) => simpleName(r) !== 'LockOutRealm' && simpleName(r) !== 'CombinedRealm') ?? realms[0];
         ctx.report({
           message: `${c.path} authenticates against ${first ? simpleName(first) : 'no Realm'}: the STIG asks management logins to go through LDAP (a JNDIRealm with an ldaps:// connectionURL, nested in a LockOutRealm).`,
-          span: first?.className?.span ?? (c.contextDef ? startTag(c.contextDef.span, 'Context') : fileStartSpan(c.webXml?.file ?? c.docBase)),
+          span:
+            first?.className?.span ??
+            (c.contextDef ? startTag(c.contextDef.span, 'Context') : fileStartSpan(c.webXml?.file ?? c.docBase)),
         });
       }
     }

@@ -10,8 +10,12 @@ const SAMPLE = /&lt;user\s+username="[^"]*"\s+password="[^"]*"/;
 export const rule: Rule = {
   meta: {
     id: 'manager-sample-error-pages',
-    description: 'The manager\'s or host manager\'s 401/402/403 error pages still print Tomcat\'s sample user and password.',
-    defaultSeverity: 'warning', effect: 'weakens', reason: 'Tomcat shows every visitor refused by the manager a tomcat-users.xml line with a user name, a password and the role that opens it.',
+    description:
+      "The manager's or host manager's 401/402/403 error pages still print Tomcat's sample user and password.",
+    defaultSeverity: 'warning',
+    effect: 'weakens',
+    reason:
+      'Tomcat shows every visitor refused by the manager a tomcat-users.xml line with a user name, a password and the role that opens it.',
     category: 'security',
     securitySeverity: 2.0,
     benchmarks: ['stig-tomcat:V-222976'],

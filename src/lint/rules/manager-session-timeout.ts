@@ -9,7 +9,9 @@ export const rule: Rule = {
   meta: {
     id: 'manager-session-timeout',
     description: `The manager or host manager keeps idle sessions longer than ${LIMIT} minutes.`,
-    defaultSeverity: 'warning', effect: 'weakens', reason: 'Tomcat keeps idle management sessions open longer than hardening guides allow.',
+    defaultSeverity: 'warning',
+    effect: 'weakens',
+    reason: 'Tomcat keeps idle management sessions open longer than hardening guides allow.',
     category: 'security',
     securitySeverity: 4.0,
     benchmarks: ['stig-tomcat:V-222979'],
@@ -30,7 +32,11 @@ export const rule: Rule = {
         const where = inOwn ? t.at : own;
         if (!where || seen.has(where)) return;
         seen.add(where);
-        const now = t ? (t.minutes > 0 ? `${t.minutes} minutes${inOwn ? '' : ` (inherited from ${t.at.span.file})`}` : 'never') : '30 minutes (Tomcat\'s default: no session-timeout anywhere)';
+        const now = t
+          ? t.minutes > 0
+            ? `${t.minutes} minutes${inOwn ? '' : ` (inherited from ${t.at.span.file})`}`
+            : 'never'
+          : "30 minutes (Tomcat's default: no session-timeout anywhere)";
         ctx.report({
           message: `An idle session of the ${app} (${siteOf(c)}) expires after ${now}: an administrator's unattended session stays usable that long. Set <session-config><session-timeout>${LIMIT}</session-timeout></session-config> in its WEB-INF/web.xml (DISA STIG V-222979 asks ${LIMIT} minutes).`,
           span: inOwn ? t.at.span : rootSpan(own!),

@@ -4,8 +4,11 @@ import { cleartextLogin, managementApp, patternsOf, siteOf } from './webapp.js';
 export const rule: Rule = {
   meta: {
     id: 'manager-without-confidential-transport',
-    description: 'The manager or host manager takes its BASIC/FORM login over plain HTTP (no CONFIDENTIAL transport guarantee).',
-    defaultSeverity: 'warning', effect: 'weakens', reason: 'Tomcat accepts the management login over plain HTTP, so credentials can be read on the network.',
+    description:
+      'The manager or host manager takes its BASIC/FORM login over plain HTTP (no CONFIDENTIAL transport guarantee).',
+    defaultSeverity: 'warning',
+    effect: 'weakens',
+    reason: 'Tomcat accepts the management login over plain HTTP, so credentials can be read on the network.',
     category: 'security',
     securitySeverity: 7.5,
     benchmarks: ['cis-tomcat-10.1:10.4'],

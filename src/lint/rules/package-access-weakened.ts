@@ -9,7 +9,9 @@ export const rule: Rule = {
   meta: {
     id: 'package-access-weakened',
     description: 'conf/catalina.properties no longer protects a package Tomcat protects (package.access).',
-    defaultSeverity: 'warning', effect: 'weakens', reason: 'Tomcat lets applications reach internal packages it normally protects.',
+    defaultSeverity: 'warning',
+    effect: 'weakens',
+    reason: 'Tomcat lets applications reach internal packages it normally protects.',
     category: 'security',
     securitySeverity: 4.0,
     benchmarks: ['cis-tomcat-10.1:8.1'],

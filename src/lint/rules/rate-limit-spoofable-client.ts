@@ -22,17 +22,22 @@ function publicMatch(re: CompiledRegex): string | null {
 export const rule: Rule = {
   meta: {
     id: 'rate-limit-spoofable-client',
-    description: 'RateLimitFilter counts the address RemoteIpFilter takes from X-Forwarded-For while RemoteIpFilter trusts public addresses as proxies.',
+    description:
+      'RateLimitFilter counts the address RemoteIpFilter takes from X-Forwarded-For while RemoteIpFilter trusts public addresses as proxies.',
     defaultSeverity: 'warning',
     effect: 'weakens',
-    reason: 'Tomcat starts and counts a client address any client can set in X-Forwarded-For, so the limit can be dodged.',
+    reason:
+      'Tomcat starts and counts a client address any client can set in X-Forwarded-For, so the limit can be dodged.',
     category: 'security',
     securitySeverity: 5.3,
   },
   visit(ctx) {
     const reported = new Set<string>();
     const visit = (ip: Entries[number], after: Entries): void => {
-      const config = ip.checked!.config as { internalProxies: CompiledRegex | null; trustedProxies: CompiledRegex | null } | null;
+      const config = ip.checked!.config as {
+        internalProxies: CompiledRegex | null;
+        trustedProxies: CompiledRegex | null;
+      } | null;
       if (!config) return;
       let broad: { name: string; address: string } | null = null;
       for (const name of ['internalProxies', 'trustedProxies'] as const) {
@@ -56,7 +61,12 @@ export const rule: Rule = {
           'any client can send X-Forwarded-For, and each new value it sends is counted as a new client with a fresh window, so the limit holds back nobody who rotates the header. ' +
           'List only your own proxies and load balancers in internalProxies/trustedProxies.',
         span: param ? param.value.span : ip.entry.mapping.mapping.span,
-        related: [{ message: `RateLimitFilter "${limiter.entry.filter.name}" is mapped here`, span: limiter.entry.mapping.mapping.span }],
+        related: [
+          {
+            message: `RateLimitFilter "${limiter.entry.filter.name}" is mapped here`,
+            span: limiter.entry.mapping.mapping.span,
+          },
+        ],
       });
     };
     return { context: afterRemoteIp(ctx, 'rate-limit', visit) };

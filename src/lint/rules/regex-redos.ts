@@ -35,7 +35,11 @@ function analyser(): CheckSync {
       mod = load(path) as { checkSync: CheckSync };
       break;
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'MODULE_NOT_FOUND' || path === RECHECK_PATHS[RECHECK_PATHS.length - 1]) throw err;
+      if (
+        (err as NodeJS.ErrnoException).code !== 'MODULE_NOT_FOUND' ||
+        path === RECHECK_PATHS[RECHECK_PATHS.length - 1]
+      )
+        throw err;
     }
   }
   const pure = mod!.checkSync;
@@ -62,7 +66,14 @@ function analyser(): CheckSync {
  * A timeout (300 ms per pattern, 600 ms per process before) made verdicts, warning counts and the
  * exit code under --max-warnings depend on CPU speed and on the order of the webapps.
  */
-const DETERMINISTIC = { timeout: null, attackTimeout: null, incubationTimeout: null, seedingTimeout: null, recallTimeout: -1, randomSeed: 0 };
+const DETERMINISTIC = {
+  timeout: null,
+  attackTimeout: null,
+  incubationTimeout: null,
+  seedingTimeout: null,
+  recallTimeout: -1,
+  randomSeed: 0,
+};
 
 /**
  * The largest alternative (in characters of translated JavaScript) recheck is asked about. Its
@@ -120,18 +131,21 @@ let parser: RegExpParser | null = null;
 export function alternativesOf(source: string, flags: string): string[] {
   let ast: AST.RegExpLiteral;
   try {
-    parser ??= new (createRequire(import.meta.url)('@eslint-community/regexpp') as typeof import('@eslint-community/regexpp')).RegExpParser({ ecmaVersion: 2024 });
+    parser ??= new (
+      createRequire(import.meta.url)('@eslint-community/regexpp') as typeof import('@eslint-community/regexpp')
+    ).RegExpParser({ ecmaVersion: 2024 });
     ast = parser.parseLiteral(`/${source}/${flags}`);
   } catch {
     return [source];
   }
   const top = ast.pattern.alternatives;
   const group = top.length === 1 && top[0]!.elements.length === 3 ? top[0]!.elements[1] : undefined;
-  if (!group || group.type !== 'Group' || group.alternatives.length < 2 || /\\(?:[1-9]|k<)/.test(source)) return [source];
+  if (!group || group.type !== 'Group' || group.alternatives.length < 2 || /\\(?:[1-9]|k<)/.test(source))
+    return [source];
   return group.alternatives.map((a) => `^(?:${a.raw})$`);
 }
 
-const RANK = (v: Verdict): number => (v.complexity?.type === 'exponential' ? 1_000 : v.complexity?.degree ?? 2);
+const RANK = (v: Verdict): number => (v.complexity?.type === 'exponential' ? 1_000 : (v.complexity?.degree ?? 2));
 
 /** One alternative's verdict, remembered. */
 function verdictOf(source: string, flags: string): Verdict {
@@ -172,7 +186,13 @@ export function redosVerdict(re: CompiledRegex): Verdict {
 }
 
 function isRegex(v: unknown): v is CompiledRegex {
-  return typeof v === 'object' && v !== null && typeof (v as CompiledRegex).source === 'string' && typeof (v as CompiledRegex).java === 'string' && (v as CompiledRegex).source !== '';
+  return (
+    typeof v === 'object' &&
+    v !== null &&
+    typeof (v as CompiledRegex).source === 'string' &&
+    typeof (v as CompiledRegex).java === 'string' &&
+    (v as CompiledRegex).source !== ''
+  );
 }
 
 /**
@@ -198,8 +218,12 @@ const holding = new WeakSet<object>();
 export const rule: Rule = {
   meta: {
     id: 'regex-redos',
-    description: 'A regex parameter open to catastrophic backtracking: one crafted request can hold a thread for seconds.',
-    defaultSeverity: 'error', effect: 'misbehaves', reason: 'Tomcat starts; one crafted request can hold a thread for seconds (java.util.regex backtracks).', variants: [{ severity: 'warning', effect: 'tollgate', when: 'the analyser could not decide within its budget' }],
+    description:
+      'A regex parameter open to catastrophic backtracking: one crafted request can hold a thread for seconds.',
+    defaultSeverity: 'error',
+    effect: 'misbehaves',
+    reason: 'Tomcat starts; one crafted request can hold a thread for seconds (java.util.regex backtracks).',
+    variants: [{ severity: 'warning', effect: 'tollgate', when: 'the analyser could not decide within its budget' }],
     category: 'security',
     securitySeverity: 7.5,
   },
@@ -224,8 +248,11 @@ export const rule: Rule = {
           continue;
         }
         if (v.status !== 'vulnerable') continue;
-        const how = v.complexity?.type === 'exponential' ? 'exponential' : `polynomial (degree ${v.complexity?.degree ?? '≥ 2'})`;
-        const attack = v.attack?.pattern ? ` An input of the shape ${v.attack.pattern.length > 120 ? v.attack.pattern.slice(0, 117) + '...' : v.attack.pattern} shows it.` : '';
+        const how =
+          v.complexity?.type === 'exponential' ? 'exponential' : `polynomial (degree ${v.complexity?.degree ?? '≥ 2'})`;
+        const attack = v.attack?.pattern
+          ? ` An input of the shape ${v.attack.pattern.length > 120 ? v.attack.pattern.slice(0, 117) + '...' : v.attack.pattern} shows it.`
+          : '';
         ctx.report({
           message: `${name}: matching this pattern takes ${how} time in the length of the input, on Tomcat (java.util.regex backtracks) as on Node: a client that controls the matched value (an X-Forwarded-For entry, a reverse-DNS name, a forwarded address) can hold a request thread for seconds.${attack} Rewrite it without nested or overlapping repetition (the recheck analyser behind this rule names the shape of input that shows it). compile and serve refuse a context that has it.`,
           span: p.value.span,

@@ -6,10 +6,12 @@ import { paramOf } from './util.js';
 export const rule: Rule = {
   meta: {
     id: 'remote-addr-deny-behind-proxy',
-    description: 'A RemoteAddrFilter deny list without an allow list runs after RemoteIpFilter: other spellings of a denied address pass.',
+    description:
+      'A RemoteAddrFilter deny list without an allow list runs after RemoteIpFilter: other spellings of a denied address pass.',
     defaultSeverity: 'warning',
     effect: 'weakens',
-    reason: 'Tomcat starts and matches the deny list against an address the client spells in X-Forwarded-For: other spellings of a denied address pass.',
+    reason:
+      'Tomcat starts and matches the deny list against an address the client spells in X-Forwarded-For: other spellings of a denied address pass.',
     category: 'security',
     securitySeverity: 5.3,
   },
@@ -31,7 +33,12 @@ export const rule: Rule = {
               'for a request through a trusted proxy the address it judges is the X-Forwarded-For entry as the client wrote it, which Tomcat does not normalise, ' +
               'so "010.0.0.1" or "::ffff:10.0.0.1" passes a deny of 10\\.0\\.0\\.1. Allow the clients you mean instead (allow), or use RemoteCIDRFilter, which compares parsed addresses.',
             span: deny.value.span,
-            related: [{ message: `RemoteIpFilter "${ip.entry.filter.name}" is mapped here`, span: ip.entry.mapping.mapping.span }],
+            related: [
+              {
+                message: `RemoteIpFilter "${ip.entry.filter.name}" is mapped here`,
+                span: ip.entry.mapping.mapping.span,
+              },
+            ],
           });
         }
       }),

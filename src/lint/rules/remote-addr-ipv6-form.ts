@@ -30,7 +30,16 @@ function condensedOnly(re: CompiledRegex): [string, string] | null {
 }
 
 export const rule: Rule = {
-  meta: { id: 'remote-addr-ipv6-form', description: 'An address regex written for the condensed IPv6 form (::1), which a socket address never has.', defaultSeverity: 'error', effect: 'misbehaves', reason: 'Tomcat starts and compares the full IPv6 form (0:0:0:0:0:0:0:1), which the pattern never matches: that client is not allowed, denied or trusted as written.', category: 'security', securitySeverity: 6.0 },
+  meta: {
+    id: 'remote-addr-ipv6-form',
+    description: 'An address regex written for the condensed IPv6 form (::1), which a socket address never has.',
+    defaultSeverity: 'error',
+    effect: 'misbehaves',
+    reason:
+      'Tomcat starts and compares the full IPv6 form (0:0:0:0:0:0:0:1), which the pattern never matches: that client is not allowed, denied or trusted as written.',
+    category: 'security',
+    securitySeverity: 6.0,
+  },
   visit: (ctx) => ({
     kinds: ['remote-addr', 'remote-ip'],
     filter(f) {
@@ -43,7 +52,12 @@ export const rule: Rule = {
         const sample = condensedOnly(re);
         if (!sample) continue;
         const [short, full] = sample;
-        const effect = name === 'allow' ? 'allows nothing for that client' : name === 'deny' ? 'denies nothing for that client' : 'never trusts that proxy';
+        const effect =
+          name === 'allow'
+            ? 'allows nothing for that client'
+            : name === 'deny'
+              ? 'denies nothing for that client'
+              : 'never trusts that proxy';
         ctx.report({
           message: `${name} matches "${short}" but not "${full}", the form Tomcat gives the address of that client: the pattern ${effect}. Match the full form too (e.g. ${short === '::1' ? '0:0:0:0:0:0:0:1|::1' : full}).`,
           span: p.value.span,

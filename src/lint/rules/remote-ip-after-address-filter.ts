@@ -1,10 +1,26 @@
 import type { Rule } from '../types.js';
 import { forEachChainOf, mayRunAfter, type Entries } from './chain-order.js';
 
-const READS_ADDRESS = new Set(['remote-addr', 'remote-host', 'remote-cidr', 'rate-limit', 'http-header-security', 'rest-csrf-prevention', 'csrf-prevention']);
+const READS_ADDRESS = new Set([
+  'remote-addr',
+  'remote-host',
+  'remote-cidr',
+  'rate-limit',
+  'http-header-security',
+  'rest-csrf-prevention',
+  'csrf-prevention',
+]);
 
 export const rule: Rule = {
-  meta: { id: 'remote-ip-after-address-filter', description: 'RemoteIpFilter runs after a filter that reads the client address or the scheme.', defaultSeverity: 'error', effect: 'misbehaves', reason: 'Tomcat starts and the earlier filter decides on the proxy\'s address and scheme, not the client\'s.', category: 'security', securitySeverity: 7.0 },
+  meta: {
+    id: 'remote-ip-after-address-filter',
+    description: 'RemoteIpFilter runs after a filter that reads the client address or the scheme.',
+    defaultSeverity: 'error',
+    effect: 'misbehaves',
+    reason: "Tomcat starts and the earlier filter decides on the proxy's address and scheme, not the client's.",
+    category: 'security',
+    securitySeverity: 7.0,
+  },
   visit(ctx) {
     const reported = new Set<string>();
     const visit = (entries: Entries): void => {
@@ -29,10 +45,19 @@ export const rule: Rule = {
         const shared = there.entry.mapping.mapping.span.file !== span.file;
         ctx.report({
           message: `RemoteIpFilter "${ip.entry.filter.name}" runs after ${before.checked!.spec!.simpleName} "${before.entry.filter.name}", which therefore sees the proxy's address and scheme, not the client's${id.startsWith('remote-') ? ': the allow/deny decision is made on the wrong address' : ''}. Map RemoteIpFilter first.${
-            atBefore ? ` The RemoteIpFilter is mapped in a shared descriptor, whose mappings Tomcat puts after the application's: map a RemoteIpFilter in this application, before "${before.entry.filter.name}".` : ''
+            atBefore
+              ? ` The RemoteIpFilter is mapped in a shared descriptor, whose mappings Tomcat puts after the application's: map a RemoteIpFilter in this application, before "${before.entry.filter.name}".`
+              : ''
           }`,
           span,
-          related: [{ message: atBefore ? `RemoteIpFilter "${ip.entry.filter.name}" is mapped here${shared ? ', after every mapping of the application' : ''}` : `${before.entry.filter.name} is mapped here`, span: there.entry.mapping.mapping.span }],
+          related: [
+            {
+              message: atBefore
+                ? `RemoteIpFilter "${ip.entry.filter.name}" is mapped here${shared ? ', after every mapping of the application' : ''}`
+                : `${before.entry.filter.name} is mapped here`,
+              span: there.entry.mapping.mapping.span,
+            },
+          ],
         });
       }
     };

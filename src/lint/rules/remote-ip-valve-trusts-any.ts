@@ -19,8 +19,11 @@ function publicMatch(pattern: string): string | null {
 export const rule: Rule = {
   meta: {
     id: 'remote-ip-valve-trusts-any',
-    description: 'A RemoteIpValve trusts public addresses as proxies (internalProxies or trustedProxies), so any client can choose the address Tomcat sees.',
-    defaultSeverity: 'warning', effect: 'weakens', reason: 'Tomcat takes the client address from X-Forwarded-For of any client the pattern accepts as a proxy.',
+    description:
+      'A RemoteIpValve trusts public addresses as proxies (internalProxies or trustedProxies), so any client can choose the address Tomcat sees.',
+    defaultSeverity: 'warning',
+    effect: 'weakens',
+    reason: 'Tomcat takes the client address from X-Forwarded-For of any client the pattern accepts as a proxy.',
     category: 'security',
     securitySeverity: 6.5,
   },

@@ -27,10 +27,12 @@ function covers(filter: CompiledPattern[], servlet: CompiledPattern): boolean {
 export const rule: Rule = {
   meta: {
     id: 'rest-csrf-not-covering',
-    description: "RestCsrfPreventionFilter does not see every URL the application's own servlets answer: modifying requests there need no token.",
+    description:
+      "RestCsrfPreventionFilter does not see every URL the application's own servlets answer: modifying requests there need no token.",
     defaultSeverity: 'warning',
     effect: 'weakens',
-    reason: 'Tomcat starts; a POST to a servlet outside the mapping reaches it without a token (observed: 200 there, 403 under the mapping).',
+    reason:
+      'Tomcat starts; a POST to a servlet outside the mapping reaches it without a token (observed: 200 there, 403 under the mapping).',
     category: 'security',
     securitySeverity: 5.0,
   },
@@ -49,7 +51,11 @@ export const rule: Rule = {
         .flatMap((sm) => sm.urlPatterns.map((u) => u.value.trim()))
         .filter((u) => !covers(patterns, compilePattern(u)));
       if (uncovered.length === 0) return;
-      const shown = uncovered.slice(0, 5).map((u) => `"${u}"`).join(', ') + (uncovered.length > 5 ? ` and ${uncovered.length - 5} more` : '');
+      const shown =
+        uncovered
+          .slice(0, 5)
+          .map((u) => `"${u}"`)
+          .join(', ') + (uncovered.length > 5 ? ` and ${uncovered.length - 5} more` : '');
       ctx.report({
         message: `RestCsrfPreventionFilter "${f.def.name.value}" does not see the application's servlets at ${shown}: a modifying request (POST, PUT, PATCH, DELETE) there reaches the servlet without a token. Map the filter to those URLs too (or to the servlets by name), or to /*.`,
         span: uses[0]!.mapping.mapping.span,

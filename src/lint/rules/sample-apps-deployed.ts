@@ -6,9 +6,9 @@ import type { Rule } from '../types.js';
 
 type Sample = { what: string; control: string[] };
 
-const DOCS: Sample = { what: 'Tomcat\'s documentation', control: ['cis-tomcat-10.1:1.1', 'stig-tomcat:V-222960'] };
-const EXAMPLES: Sample = { what: 'Tomcat\'s examples', control: ['cis-tomcat-10.1:1.1', 'stig-tomcat:V-222958'] };
-const ROOT: Sample = { what: 'Tomcat\'s default ROOT page', control: ['cis-tomcat-10.1:1.1', 'stig-tomcat:V-222959'] };
+const DOCS: Sample = { what: "Tomcat's documentation", control: ['cis-tomcat-10.1:1.1', 'stig-tomcat:V-222960'] };
+const EXAMPLES: Sample = { what: "Tomcat's examples", control: ['cis-tomcat-10.1:1.1', 'stig-tomcat:V-222958'] };
+const ROOT: Sample = { what: "Tomcat's default ROOT page", control: ['cis-tomcat-10.1:1.1', 'stig-tomcat:V-222959'] };
 
 /** Servlets only the examples application has. */
 const EXAMPLE_SERVLETS = /(?:^|\.)(?:HelloWorldExample|RequestInfoExample|SessionExample|CookieExample)$/;
@@ -32,8 +32,11 @@ function sampleOf(c: LoadedContext): Sample | null {
 export const rule: Rule = {
   meta: {
     id: 'sample-apps-deployed',
-    description: 'Tomcat\'s documentation, examples or default ROOT page is deployed.',
-    defaultSeverity: 'warning', effect: 'weakens', reason: 'Tomcat serves its sample applications to anyone: they name the product, its version and its paths, and the examples let visitors set session attributes and read request details.',
+    description: "Tomcat's documentation, examples or default ROOT page is deployed.",
+    defaultSeverity: 'warning',
+    effect: 'weakens',
+    reason:
+      'Tomcat serves its sample applications to anyone: they name the product, its version and its paths, and the examples let visitors set session attributes and read request details.',
     category: 'security',
     securitySeverity: 3.0,
     benchmarks: ['cis-tomcat-10.1:1.1', 'stig-tomcat:V-222958', 'stig-tomcat:V-222959', 'stig-tomcat:V-222960'],

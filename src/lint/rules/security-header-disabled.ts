@@ -10,8 +10,11 @@ const HEADERS: [string, string][] = [
 export const rule: Rule = {
   meta: {
     id: 'security-header-disabled',
-    description: 'HttpHeaderSecurityFilter with a protective header switched off, and no other header filter of the same requests sends it.',
-    defaultSeverity: 'warning', effect: 'weakens', reason: 'Tomcat does not send the protective header.',
+    description:
+      'HttpHeaderSecurityFilter with a protective header switched off, and no other header filter of the same requests sends it.',
+    defaultSeverity: 'warning',
+    effect: 'weakens',
+    reason: 'Tomcat does not send the protective header.',
     category: 'security',
     securitySeverity: 4.0,
   },
@@ -21,7 +24,10 @@ export const rule: Rule = {
       for (const [name, what] of HEADERS) {
         const p = paramOf(f.def, name);
         if (!p || p.value.value.trim().toLowerCase() === 'true' || headerSentAnyway(ctx, f, name)) continue;
-        ctx.report({ message: `${name} is off and no other HttpHeaderSecurityFilter of the same requests sends it, so ${what} is not sent. Turn it back on unless another layer sets the header.`, span: p.value.span });
+        ctx.report({
+          message: `${name} is off and no other HttpHeaderSecurityFilter of the same requests sends it, so ${what} is not sent. Turn it back on unless another layer sets the header.`,
+          span: p.value.span,
+        });
       }
     }
   },

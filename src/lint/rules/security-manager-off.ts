@@ -8,7 +8,10 @@ export const rule: Rule = {
   meta: {
     id: 'security-manager-off',
     description: 'bin/setenv.sh does not start Tomcat under the Java Security Manager (no -Djava.security.manager).',
-    defaultSeverity: 'warning', effect: 'weakens', reason: 'Without a Security Manager, Tomcat lets every application\'s code do whatever the operating system account may (read conf/, open sockets, run programs); catalina.policy is not applied.',
+    defaultSeverity: 'warning',
+    effect: 'weakens',
+    reason:
+      "Without a Security Manager, Tomcat lets every application's code do whatever the operating system account may (read conf/, open sockets, run programs); catalina.policy is not applied.",
     category: 'security',
     securitySeverity: 4.0,
     benchmarks: ['stig-tomcat:V-222936'],

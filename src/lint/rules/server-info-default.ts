@@ -8,11 +8,15 @@ import type { Rule } from '../types.js';
 
 const ENTRY = 'org/apache/catalina/util/ServerInfo.properties';
 // fflate is loaded when a catalina.jar is read: evaluating it (its inflate tables) was 7 ms of every lint's start.
-const unzipSync: typeof import('fflate').unzipSync = (...args) => (createRequire(import.meta.url)('fflate') as typeof import('fflate')).unzipSync(...args);
+const unzipSync: typeof import('fflate').unzipSync = (...args) =>
+  (createRequire(import.meta.url)('fflate') as typeof import('fflate')).unzipSync(...args);
 
 /** The ServerInfo.properties Tomcat reads, and where: the common class loader's order (conf/catalina.properties' common.loader: the base's lib/ folder, its jars, then the home's). */
 function serverInfo(base: string, home: string): { text: string; where: string; inJar: boolean } | null {
-  const places = [...new Set([base, home])].flatMap((dir) => [join(dir, 'lib', ENTRY), join(dir, 'lib', 'catalina.jar')]);
+  const places = [...new Set([base, home])].flatMap((dir) => [
+    join(dir, 'lib', ENTRY),
+    join(dir, 'lib', 'catalina.jar'),
+  ]);
   for (const place of places) {
     let bytes: Buffer;
     try {
@@ -30,16 +34,32 @@ function serverInfo(base: string, home: string): { text: string; where: string; 
 
 /** What gives Tomcat away in each value, or null when the value was altered. */
 const TELLS: Record<string, { control: string[]; tells: (v: string) => boolean; what: string }> = {
-  'server.info': { control: ['cis-tomcat-10.1:2.1', 'stig-tomcat:V-222978'], tells: (v) => /tomcat/i.test(v) || /\d+\.\d+\.\d+/.test(v), what: 'names the product or its version' },
-  'server.number': { control: ['cis-tomcat-10.1:2.2', 'stig-tomcat:V-222978'], tells: (v) => /^\s*\d+\.\d+\.\d+(?:\.\d+)?\s*$/.test(v) && !/^\s*0(?:\.0)*\s*$/.test(v), what: 'is the real version number' },
-  'server.built': { control: ['cis-tomcat-10.1:2.3'], tells: (v) => /\b\d{4}\b/.test(v), what: 'is the real build date' },
+  'server.info': {
+    control: ['cis-tomcat-10.1:2.1', 'stig-tomcat:V-222978'],
+    tells: (v) => /tomcat/i.test(v) || /\d+\.\d+\.\d+/.test(v),
+    what: 'names the product or its version',
+  },
+  'server.number': {
+    control: ['cis-tomcat-10.1:2.2', 'stig-tomcat:V-222978'],
+    tells: (v) => /^\s*\d+\.\d+\.\d+(?:\.\d+)?\s*$/.test(v) && !/^\s*0(?:\.0)*\s*$/.test(v),
+    what: 'is the real version number',
+  },
+  'server.built': {
+    control: ['cis-tomcat-10.1:2.3'],
+    tells: (v) => /\b\d{4}\b/.test(v),
+    what: 'is the real build date',
+  },
 };
 
 export const rule: Rule = {
   meta: {
     id: 'server-info-default',
-    description: 'ServerInfo.properties still says Apache Tomcat and its version, number or build date (server.info, server.number, server.built).',
-    defaultSeverity: 'warning', effect: 'weakens', reason: 'Tomcat prints its exact version in error pages (when showServerInfo is on), the manager and its logs, so an attacker can look up its known vulnerabilities.',
+    description:
+      'ServerInfo.properties still says Apache Tomcat and its version, number or build date (server.info, server.number, server.built).',
+    defaultSeverity: 'warning',
+    effect: 'weakens',
+    reason:
+      'Tomcat prints its exact version in error pages (when showServerInfo is on), the manager and its logs, so an attacker can look up its known vulnerabilities.',
     category: 'security',
     securitySeverity: 2.0,
     benchmarks: ['cis-tomcat-10.1:2.1', 'cis-tomcat-10.1:2.2', 'cis-tomcat-10.1:2.3', 'stig-tomcat:V-222978'],
@@ -63,12 +83,19 @@ export const rule: Rule = {
       const e = propertyOf(props, key);
       if (!e || t.tells(e.value.value)) failing.push({ key, e, control: t.control, what: t.what });
     }
-    const say = (f: (typeof failing)[number]): string => (f.e ? `${f.key}=${f.e.value.value} ${f.what}` : `${f.key} is missing (Tomcat falls back to a built-in value of its own)`);
+    const say = (f: (typeof failing)[number]): string =>
+      f.e
+        ? `${f.key}=${f.e.value.value} ${f.what}`
+        : `${f.key} is missing (Tomcat falls back to a built-in value of its own)`;
     const fix = `Tomcat shows these to clients and in its logs; put an altered copy at $CATALINA_BASE/lib/${ENTRY} (read before catalina.jar's).`;
     if (found.inJar) {
       // Inside a jar there is no line to point at: one finding at the jar, failing each control concerned.
       if (failing.length === 0) return;
-      ctx.report({ message: `${found.where}: ${failing.map(say).join('; ')}. ${fix}`, span: fileStartSpan(found.where.replace(/!\/.*$/, '')), benchmarks: [...new Set(failing.flatMap((f) => f.control))] });
+      ctx.report({
+        message: `${found.where}: ${failing.map(say).join('; ')}. ${fix}`,
+        span: fileStartSpan(found.where.replace(/!\/.*$/, '')),
+        benchmarks: [...new Set(failing.flatMap((f) => f.control))],
+      });
       return;
     }
     for (const f of failing) {

@@ -15,8 +15,11 @@ function descriptorsAsk(base: CatalinaBase, host: LoadedHost | undefined, c: Loa
 export const rule: Rule = {
   meta: {
     id: 'session-cookie-http-only',
-    description: 'Session cookies are readable by scripts (Context useHttpOnly="false" and no <cookie-config><http-only>true</http-only>).',
-    defaultSeverity: 'warning', effect: 'weakens', reason: 'Tomcat sends session cookies that scripts in the page can read.',
+    description:
+      'Session cookies are readable by scripts (Context useHttpOnly="false" and no <cookie-config><http-only>true</http-only>).',
+    defaultSeverity: 'warning',
+    effect: 'weakens',
+    reason: 'Tomcat sends session cookies that scripts in the page can read.',
     category: 'security',
     securitySeverity: 5.4,
     benchmarks: ['stig-tomcat:V-222933'],
@@ -29,7 +32,10 @@ export const rule: Rule = {
       if (!isFalse(a)) continue;
       // Every application it configures restores the flag through its descriptors: nothing goes out without it.
       if (site.contexts.length > 0 && site.contexts.every((c) => descriptorsAsk(ctx.base, hostOf.get(c), c))) continue;
-      ctx.report({ message: `useHttpOnly="${a!.value}" in ${siteName(site)}: JSESSIONID goes out without HttpOnly (no <cookie-config><http-only>true</http-only> restores it), so any XSS can read and steal the session. Remove it (the default is true).`, span: a!.span });
+      ctx.report({
+        message: `useHttpOnly="${a!.value}" in ${siteName(site)}: JSESSIONID goes out without HttpOnly (no <cookie-config><http-only>true</http-only> restores it), so any XSS can read and steal the session. Remove it (the default is true).`,
+        span: a!.span,
+      });
     }
   },
 };

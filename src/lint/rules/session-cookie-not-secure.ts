@@ -5,8 +5,11 @@ import { javaBoolean, layersOf, onlyTlsConnectors, rootSpan, siteOf } from './we
 export const rule: Rule = {
   meta: {
     id: 'session-cookie-not-secure',
-    description: 'No <cookie-config><secure>true</secure>: session cookies made on a plain-HTTP connector lack the Secure flag.',
-    defaultSeverity: 'warning', effect: 'weakens', reason: 'Tomcat sends session cookies made over plain HTTP without the Secure flag.',
+    description:
+      'No <cookie-config><secure>true</secure>: session cookies made on a plain-HTTP connector lack the Secure flag.',
+    defaultSeverity: 'warning',
+    effect: 'weakens',
+    reason: 'Tomcat sends session cookies made over plain HTTP without the Secure flag.',
     category: 'security',
     securitySeverity: 4.0,
     benchmarks: ['stig-tomcat:V-222932'],

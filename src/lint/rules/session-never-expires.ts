@@ -6,7 +6,9 @@ export const rule: Rule = {
   meta: {
     id: 'session-never-expires',
     description: 'A session-timeout of 0 or less: sessions never expire.',
-    defaultSeverity: 'warning', effect: 'weakens', reason: 'Tomcat never expires idle sessions.',
+    defaultSeverity: 'warning',
+    effect: 'weakens',
+    reason: 'Tomcat never expires idle sessions.',
     category: 'security',
     securitySeverity: 5.0,
   },

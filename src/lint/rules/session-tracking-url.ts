@@ -6,7 +6,9 @@ export const rule: Rule = {
   meta: {
     id: 'session-tracking-url',
     description: '<tracking-mode>URL</tracking-mode>: session ids are written into URLs.',
-    defaultSeverity: 'warning', effect: 'weakens', reason: 'Tomcat writes session ids into URLs, where logs and Referer headers leak them.',
+    defaultSeverity: 'warning',
+    effect: 'weakens',
+    reason: 'Tomcat writes session ids into URLs, where logs and Referer headers leak them.',
     category: 'security',
     securitySeverity: 5.0,
   },

@@ -2,7 +2,15 @@ import type { Rule } from '../types.js';
 import { filterSpan, paramOf } from './util.js';
 
 export const rule: Rule = {
-  meta: { id: 'set-character-encoding-no-effect', description: 'SetCharacterEncodingFilter without ignore=true does nothing when the descriptor sets <request-character-encoding>.', defaultSeverity: 'warning', effect: 'ignores', reason: 'Tomcat runs the filter but the request already has an encoding, so it never sets one.', category: 'correctness' },
+  meta: {
+    id: 'set-character-encoding-no-effect',
+    description:
+      'SetCharacterEncodingFilter without ignore=true does nothing when the descriptor sets <request-character-encoding>.',
+    defaultSeverity: 'warning',
+    effect: 'ignores',
+    reason: 'Tomcat runs the filter but the request already has an encoding, so it never sets one.',
+    category: 'correctness',
+  },
   visit: (ctx) => ({
     kinds: ['set-character-encoding'],
     filter(f) {

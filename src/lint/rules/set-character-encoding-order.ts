@@ -4,7 +4,15 @@ import { forEachChainOf, mayRunAfter, type Entries } from './chain-order.js';
 const READS_PARAMETERS = new Set(['failed-request', 'request-dumper', 'csrf-prevention']);
 
 export const rule: Rule = {
-  meta: { id: 'set-character-encoding-order', description: 'SetCharacterEncodingFilter runs after a filter that already parsed the request parameters.', defaultSeverity: 'error', effect: 'misbehaves', reason: 'Tomcat starts; the parameters are parsed before the encoding is set, so non-ASCII form fields are decoded as ISO-8859-1.', category: 'correctness' },
+  meta: {
+    id: 'set-character-encoding-order',
+    description: 'SetCharacterEncodingFilter runs after a filter that already parsed the request parameters.',
+    defaultSeverity: 'error',
+    effect: 'misbehaves',
+    reason:
+      'Tomcat starts; the parameters are parsed before the encoding is set, so non-ASCII form fields are decoded as ISO-8859-1.',
+    category: 'correctness',
+  },
   visit(ctx) {
     const reported = new Set<string>();
     const visit = (entries: Entries): void => {

@@ -4,7 +4,9 @@ export const rule: Rule = {
   meta: {
     id: 'shutdown-port-enabled',
     description: 'The shutdown port is enabled (Server port is not -1).',
-    defaultSeverity: 'warning', effect: 'weakens', reason: 'Tomcat listens on a shutdown port that any local process can reach.',
+    defaultSeverity: 'warning',
+    effect: 'weakens',
+    reason: 'Tomcat listens on a shutdown port that any local process can reach.',
     category: 'security',
     securitySeverity: 4.0,
     benchmarks: ['cis-tomcat-10.1:3.2', 'stig-tomcat:V-222951'],
@@ -19,7 +21,12 @@ export const rule: Rule = {
     if (port && port.value.trim() === '-1') return;
     ctx.report({
       message: `The shutdown port is ${port ? `enabled (port="${port.value}")` : 'enabled (no port attribute: Tomcat listens on 8005)'}: any process that can connect to it and knows the command stops Tomcat. Set port="-1" and stop Tomcat with a signal (systemd, catalina.sh stop with a PID file).`,
-      span: port?.span ?? { ...server.span, endLine: server.span.line, endColumn: server.span.column + 7, endOffset: server.span.offset + 7 },
+      span: port?.span ?? {
+        ...server.span,
+        endLine: server.span.line,
+        endColumn: server.span.column + 7,
+        endOffset: server.span.offset + 7,
+      },
     });
   },
 };

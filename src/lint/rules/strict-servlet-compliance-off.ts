@@ -7,8 +7,11 @@ const KEY = 'org.apache.catalina.STRICT_SERVLET_COMPLIANCE';
 export const rule: Rule = {
   meta: {
     id: 'strict-servlet-compliance-off',
-    description: 'Tomcat does not run in strict servlet compliance (org.apache.catalina.STRICT_SERVLET_COMPLIANCE is not true in conf/catalina.properties or bin/setenv.sh).',
-    defaultSeverity: 'warning', effect: 'weakens', reason: 'Tomcat applies its lenient defaults instead of the servlet specification\'s.',
+    description:
+      'Tomcat does not run in strict servlet compliance (org.apache.catalina.STRICT_SERVLET_COMPLIANCE is not true in conf/catalina.properties or bin/setenv.sh).',
+    defaultSeverity: 'warning',
+    effect: 'weakens',
+    reason: "Tomcat applies its lenient defaults instead of the servlet specification's.",
     category: 'security',
     securitySeverity: 2.0,
     benchmarks: ['stig-tomcat:V-223002', 'cis-tomcat-10.1:10.6'],

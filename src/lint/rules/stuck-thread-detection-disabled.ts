@@ -6,7 +6,9 @@ export const rule: Rule = {
   meta: {
     id: 'stuck-thread-detection-disabled',
     description: 'A StuckThreadDetectionValve is declared with threshold="0" (or less), which turns its detection off.',
-    defaultSeverity: 'warning', effect: 'ignores', reason: 'Tomcat starts the valve and detects nothing: a threshold of 0 or less disables it (config/valve.html).',
+    defaultSeverity: 'warning',
+    effect: 'ignores',
+    reason: 'Tomcat starts the valve and detects nothing: a threshold of 0 or less disables it (config/valve.html).',
     category: 'correctness',
   },
   check(ctx) {

@@ -5,15 +5,25 @@ import { missingInEveryLayer, onlyTlsConnectors, perDescriptor, requiresTls, sit
 /** Whether a descriptor sends every method of /* to TLS. */
 const forcesTls = perDescriptor((w: WebXml): boolean => {
   return (w.securityConstraints ?? []).some(
-    (sc) => requiresTls(sc.transportGuarantee?.value) && sc.collections.some((col) => col.httpMethods.length === 0 && col.httpMethodOmissions.length === 0 && col.urlPatterns.some((p) => p.value.trim() === '/*')),
+    (sc) =>
+      requiresTls(sc.transportGuarantee?.value) &&
+      sc.collections.some(
+        (col) =>
+          col.httpMethods.length === 0 &&
+          col.httpMethodOmissions.length === 0 &&
+          col.urlPatterns.some((p) => p.value.trim() === '/*'),
+      ),
   );
 });
 
 export const rule: Rule = {
   meta: {
     id: 'transport-not-confidential',
-    description: 'No security constraint sends /* to HTTPS (CONFIDENTIAL transport guarantee) for an application, while a plain-HTTP connector exists.',
-    defaultSeverity: 'warning', effect: 'weakens', reason: 'Tomcat serves the application over plain HTTP as well as HTTPS.',
+    description:
+      'No security constraint sends /* to HTTPS (CONFIDENTIAL transport guarantee) for an application, while a plain-HTTP connector exists.',
+    defaultSeverity: 'warning',
+    effect: 'weakens',
+    reason: 'Tomcat serves the application over plain HTTP as well as HTTPS.',
     category: 'security',
     securitySeverity: 4.0,
     benchmarks: ['cis-tomcat-10.1:10.11'],

@@ -7,7 +7,7 @@ const PACKAGES = ['org.apache.catalina.filters', 'org.vendor.container.filters']
 
 /** Classes of that package that exist but cannot be a <filter-class>: abstract bases and constants. */
 const NOT_FILTERS: Record<string, string> = {
-  FilterBase: 'the abstract base class of Tomcat\'s filters',
+  FilterBase: "the abstract base class of Tomcat's filters",
   RequestFilter: 'the abstract base of RemoteAddrFilter and RemoteHostFilter',
   CsrfPreventionFilterBase: 'the abstract base of CsrfPreventionFilter and RestCsrfPreventionFilter',
   Constants: 'a class of constants, not a filter',
@@ -39,14 +39,20 @@ function surelyMeant(typed: string, known: string): boolean {
 /** The edit replacing the class name, when its span covers exactly its text (no entities, no surrounding blanks). */
 function replace(cls: Located<string>, text: string) {
   const s = cls.span;
-  return s.endOffset - s.offset === cls.value.length ? [{ file: s.file, offset: s.offset, endOffset: s.endOffset, text }] : undefined;
+  return s.endOffset - s.offset === cls.value.length
+    ? [{ file: s.file, offset: s.offset, endOffset: s.endOffset, text }]
+    : undefined;
 }
 
 export const rule: Rule = {
   meta: {
     id: 'unknown-filter-class',
-    description: 'A <filter-class> in Tomcat\'s filter package that Tomcat does not have (a misspelling, or an abstract base class).',
-    defaultSeverity: 'error', effect: 'refuses', reason: 'The class does not exist or cannot be instantiated: the filter fails to load and the context does not start.',
+    description:
+      "A <filter-class> in Tomcat's filter package that Tomcat does not have (a misspelling, or an abstract base class).",
+    defaultSeverity: 'error',
+    effect: 'refuses',
+    reason:
+      'The class does not exist or cannot be instantiated: the filter fails to load and the context does not start.',
     category: 'correctness',
     fixable: true,
   },
@@ -61,11 +67,15 @@ export const rule: Rule = {
       if (PACKAGES.includes(pkg)) {
         const what = NOT_FILTERS[simple];
         if (what) {
-          ctx.report({ message: `${simple} is ${what}: Tomcat cannot instantiate it, so the filter and the application do not start.`, span: cls.span });
+          ctx.report({
+            message: `${simple} is ${what}: Tomcat cannot instantiate it, so the filter and the application do not start.`,
+            span: cls.span,
+          });
           return;
         }
         const guess = suggestParam(simple, SIMPLE_NAMES);
-        const fix = guess.length === 1 && surelyMeant(simple, guess[0]!) ? replace(cls, `${pkg}.${guess[0]}`) : undefined;
+        const fix =
+          guess.length === 1 && surelyMeant(simple, guess[0]!) ? replace(cls, `${pkg}.${guess[0]}`) : undefined;
         ctx.report({
           message: `Tomcat has no class ${name}: the filter fails to load (ClassNotFoundException) and the application does not start.${guess.length ? ` Did you mean ${guess.join(' or ')}?` : ''}`,
           span: cls.span,

@@ -4,8 +4,10 @@ import { hasDefaultCredentials } from './users.js';
 export const rule: Rule = {
   meta: {
     id: 'user-default-credentials',
-    description: 'A user of tomcat-users.xml with a user name and password Tomcat\'s own files ship or suggest.',
-    defaultSeverity: 'error', effect: 'misbehaves', reason: 'Tomcat starts with a user name and password that are published in its own examples: anyone can log in.',
+    description: "A user of tomcat-users.xml with a user name and password Tomcat's own files ship or suggest.",
+    defaultSeverity: 'error',
+    effect: 'misbehaves',
+    reason: 'Tomcat starts with a user name and password that are published in its own examples: anyone can log in.',
     category: 'security',
     securitySeverity: 9.5,
   },

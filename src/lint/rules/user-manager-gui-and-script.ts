@@ -10,8 +10,12 @@ const PAIRS: [gui: string, scripted: string[]][] = [
 export const rule: Rule = {
   meta: {
     id: 'user-manager-gui-and-script',
-    description: 'A user holds an HTML management role (manager-gui, admin-gui) together with a scripting one (manager-script, manager-jmx, admin-script).',
-    defaultSeverity: 'warning', effect: 'weakens', reason: 'Tomcat lets one user reach both the HTML and the scripting interfaces, which weakens the CSRF protection of the HTML one.',
+    description:
+      'A user holds an HTML management role (manager-gui, admin-gui) together with a scripting one (manager-script, manager-jmx, admin-script).',
+    defaultSeverity: 'warning',
+    effect: 'weakens',
+    reason:
+      'Tomcat lets one user reach both the HTML and the scripting interfaces, which weakens the CSRF protection of the HTML one.',
     category: 'security',
     securitySeverity: 6.5,
   },

@@ -2,13 +2,35 @@ import type { Rule } from '../types.js';
 import { hasDefaultCredentials, hasRole, isDigest, passwordCheckOf } from './users.js';
 
 const ADMIN_ROLES = ['admin-script', 'admin-gui', 'manager-script', 'manager-gui', 'manager-jmx', 'manager-status'];
-const WEAK = new Set(['admin', 'password', 'tomcat', 'manager', 'changeit', 'secret', 's3cret', '123456', 'root', 'role1', 'both']);
+const WEAK = new Set([
+  'admin',
+  'password',
+  'tomcat',
+  'manager',
+  'changeit',
+  'secret',
+  's3cret',
+  '123456',
+  'root',
+  'role1',
+  'both',
+]);
 
 export const rule: Rule = {
   meta: {
     id: 'user-plaintext-password',
-    description: 'A password of tomcat-users.xml stored in clear (or weak) for an administrative user, or in the form the realm\'s CredentialHandler does not compare.',
-    defaultSeverity: 'warning', effect: 'weakens', reason: 'Tomcat accepts the clear-text password; anyone who reads tomcat-users.xml can log in.', variants: [{ severity: 'error', effect: 'misbehaves', when: 'a short, well-known or user-name password on an administrative role (anyone can guess it), or a clear-text password the CredentialHandler digests (the user cannot log in)' }],
+    description:
+      "A password of tomcat-users.xml stored in clear (or weak) for an administrative user, or in the form the realm's CredentialHandler does not compare.",
+    defaultSeverity: 'warning',
+    effect: 'weakens',
+    reason: 'Tomcat accepts the clear-text password; anyone who reads tomcat-users.xml can log in.',
+    variants: [
+      {
+        severity: 'error',
+        effect: 'misbehaves',
+        when: 'a short, well-known or user-name password on an administrative role (anyone can guess it), or a clear-text password the CredentialHandler digests (the user cannot log in)',
+      },
+    ],
     category: 'security',
     securitySeverity: 7.0,
     benchmarks: ['cis-tomcat-10.1:10.19'],
@@ -39,9 +61,16 @@ export const rule: Rule = {
       const roles = ADMIN_ROLES.filter((r) => hasRole(u, r));
       if (roles.length === 0) continue;
       if (WEAK.has(pw.toLowerCase()) || pw.length < 8 || pw === u.username.value) {
-        ctx.report({ severity: 'error', message: `User "${u.username.value}" (${roles.join(', ')}) has a weak password: it is short, well known or equal to the user name, and these roles control the server. Choose a long random password and store its digest.`, span: u.password.span });
+        ctx.report({
+          severity: 'error',
+          message: `User "${u.username.value}" (${roles.join(', ')}) has a weak password: it is short, well known or equal to the user name, and these roles control the server. Choose a long random password and store its digest.`,
+          span: u.password.span,
+        });
       } else if (!digest) {
-        ctx.report({ message: `User "${u.username.value}" (${roles.join(', ')}) has a clear-text password in tomcat-users.xml. Store a digest (bin/digest.sh -a PBKDF2WithHmacSHA512 ...) and configure the Realm's CredentialHandler (CIS 10.19).`, span: u.password.span });
+        ctx.report({
+          message: `User "${u.username.value}" (${roles.join(', ')}) has a clear-text password in tomcat-users.xml. Store a digest (bin/digest.sh -a PBKDF2WithHmacSHA512 ...) and configure the Realm's CredentialHandler (CIS 10.19).`,
+          span: u.password.span,
+        });
       }
     }
   },

@@ -4,8 +4,10 @@ import { layersOf } from './webapp.js';
 export const rule: Rule = {
   meta: {
     id: 'user-role-unused',
-    description: 'A user is granted a role that no deployed application\'s web.xml names.',
-    defaultSeverity: 'warning', effect: 'weakens', reason: 'Tomcat grants the role; no deployed application uses it, so it is privilege nobody needs.',
+    description: "A user is granted a role that no deployed application's web.xml names.",
+    defaultSeverity: 'warning',
+    effect: 'weakens',
+    reason: 'Tomcat grants the role; no deployed application uses it, so it is privilege nobody needs.',
     category: 'security',
     securitySeverity: 3.0,
   },

@@ -9,7 +9,11 @@ export function hostManagerDeployed(ctx: LintContext): boolean {
   let answer = deployed.get(ctx.contexts);
   if (answer === undefined) {
     // endsWith, as /host-manager\/?$/ did: "$" without the m flag is the end of the text only.
-    answer = ctx.base.hosts.some((h) => h.contexts.some((c) => c.path === '/host-manager' || c.docBase.endsWith('host-manager') || c.docBase.endsWith('host-manager/')));
+    answer = ctx.base.hosts.some((h) =>
+      h.contexts.some(
+        (c) => c.path === '/host-manager' || c.docBase.endsWith('host-manager') || c.docBase.endsWith('host-manager/'),
+      ),
+    );
     deployed.set(ctx.contexts, answer);
   }
   return answer;
@@ -21,7 +25,11 @@ export function hasRole(u: UserDef, role: string): boolean {
 
 /** A stored password that is a CredentialHandler digest (hex, or salt$iterations$hex). */
 export function isDigest(password: string): boolean {
-  return /^[0-9a-f]{32,}$/i.test(password) || /^[0-9a-f]*\$\d+\$[0-9a-f]+$/i.test(password) || /^\{[A-Z0-9-]+\}/.test(password);
+  return (
+    /^[0-9a-f]{32,}$/i.test(password) ||
+    /^[0-9a-f]*\$\d+\$[0-9a-f]+$/i.test(password) ||
+    /^\{[A-Z0-9-]+\}/.test(password)
+  );
 }
 
 /**
@@ -31,16 +39,37 @@ export function isDigest(password: string): boolean {
  * well-formed XML in an attribute, so only its text can appear), and the pairs scanners try first.
  */
 const DEFAULT_CREDENTIALS = new Set([
-  'tomcat:tomcat', 'both:tomcat', 'role1:tomcat', 'tomcat:s3cret', 'admin:admin', 'admin:', 'admin:tomcat', 'admin:password',
-  'admin:changeit', 'manager:manager', 'manager:tomcat', 'tomcat:admin', 'tomcat:changeit', 'tomcat:password', 'role1:role1',
-  'both:both', 'root:root', 'root:tomcat', 'deployer:deployer', 'robot:robot', 'admin:s3cret',
+  'tomcat:tomcat',
+  'both:tomcat',
+  'role1:tomcat',
+  'tomcat:s3cret',
+  'admin:admin',
+  'admin:',
+  'admin:tomcat',
+  'admin:password',
+  'admin:changeit',
+  'manager:manager',
+  'manager:tomcat',
+  'tomcat:admin',
+  'tomcat:changeit',
+  'tomcat:password',
+  'role1:role1',
+  'both:both',
+  'root:root',
+  'root:tomcat',
+  'deployer:deployer',
+  'robot:robot',
+  'admin:s3cret',
 ]);
 const PLACEHOLDERS = new Set(['must-be-changed', '<must-be-changed>', 'changeme', 'change-me']);
 
 /** Whether a user has credentials Tomcat's files ship or suggest (see DEFAULT_CREDENTIALS). */
 export function hasDefaultCredentials(u: UserDef): boolean {
   const pw = u.password?.value ?? '';
-  return DEFAULT_CREDENTIALS.has(`${u.username.value.toLowerCase()}:${pw.toLowerCase()}`) || PLACEHOLDERS.has(pw.toLowerCase());
+  return (
+    DEFAULT_CREDENTIALS.has(`${u.username.value.toLowerCase()}:${pw.toLowerCase()}`) ||
+    PLACEHOLDERS.has(pw.toLowerCase())
+  );
 }
 
 /** How the realm reading tomcat-users.xml compares passwords. */
@@ -77,6 +106,9 @@ export function passwordCheckOf(base: CatalinaBase): PasswordCheck | null {
   if (cls === NESTED) return { kind: 'any', at: handler.className };
   const algorithm = handler.attributes['algorithm'];
   if (cls === SECRET_KEY) return { kind: 'digest', at: algorithm ?? handler.className };
-  if (cls === MESSAGE_DIGEST) return algorithm && algorithm.value.trim() !== '' ? { kind: 'digest', at: algorithm } : { kind: 'plain', at: handler.className };
+  if (cls === MESSAGE_DIGEST)
+    return algorithm && algorithm.value.trim() !== ''
+      ? { kind: 'digest', at: algorithm }
+      : { kind: 'plain', at: handler.className };
   return { kind: 'any', at: handler.className };
 }

@@ -4,7 +4,10 @@ import type { CheckedFilter, LintContext, RuleVisitor } from '../types.js';
 import { samplePaths } from './chain-order.js';
 
 /** Tomcat's static-content servlets: WebdavServlet extends DefaultServlet and reads the same init-params. */
-export const DEFAULT_SERVLET_CLASSES: ReadonlySet<string> = new Set(['org.apache.catalina.servlets.DefaultServlet', 'org.apache.catalina.servlets.WebdavServlet']);
+export const DEFAULT_SERVLET_CLASSES: ReadonlySet<string> = new Set([
+  'org.apache.catalina.servlets.DefaultServlet',
+  'org.apache.catalina.servlets.WebdavServlet',
+]);
 export const JSP_SERVLET_CLASSES: ReadonlySet<string> = new Set(['org.apache.jasper.servlet.JspServlet']);
 
 /** The effective init-param of that name (the first, which Tomcat uses). */
@@ -18,7 +21,10 @@ export function servletParam(s: MergedServlet, name: string): Param | undefined 
  * a servlet of conf/web.xml is the same object in every context that inherits it, so a base of
  * 10,000 applications shows it once, and an unmapped one never serves a request.
  */
-export function mappedServletsOf(classes: ReadonlySet<string>, visit: (s: MergedServlet, c: ResolvedContext) => void): RuleVisitor {
+export function mappedServletsOf(
+  classes: ReadonlySet<string>,
+  visit: (s: MergedServlet, c: ResolvedContext) => void,
+): RuleVisitor {
   const seen = new Set<MergedServlet>();
   return {
     context(c) {
@@ -94,7 +100,9 @@ function everyConnectorTls(base: CatalinaBase): boolean {
   for (const s of services) {
     for (const c of s.connectors) {
       any = true;
-      const tls = c.attributes['SSLEnabled']?.value.trim().toLowerCase() === 'true' || c.attributes['secure']?.value.trim().toLowerCase() === 'true';
+      const tls =
+        c.attributes['SSLEnabled']?.value.trim().toLowerCase() === 'true' ||
+        c.attributes['secure']?.value.trim().toLowerCase() === 'true';
       if (!tls) return false;
     }
   }
@@ -134,18 +142,28 @@ export function cleartextLogin(base: CatalinaBase, c: ResolvedContext): Cleartex
     if (requiresTls(sc.transportGuarantee?.value)) continue;
     for (const col of sc.collections) for (const p of col.urlPatterns) unguarded.add(p.value);
   }
-  const exposed = all.filter((sc) => sc.authRoles !== null && sc.authRoles.length > 0 && sc.collections.some((col) => col.urlPatterns.some((p) => unguarded.has(p.value))));
+  const exposed = all.filter(
+    (sc) =>
+      sc.authRoles !== null &&
+      sc.authRoles.length > 0 &&
+      sc.collections.some((col) => col.urlPatterns.some((p) => unguarded.has(p.value))),
+  );
   return exposed.length === 0 ? null : { authMethod: method, constraints: exposed };
 }
 
 /** The URL patterns of constraints, for messages (at most a few). */
 export function patternsOf(constraints: readonly SecurityConstraint[], max = 4): string {
-  const all = [...new Set(constraints.flatMap((sc) => sc.collections.flatMap((col) => col.urlPatterns.map((p) => p.value))))];
+  const all = [
+    ...new Set(constraints.flatMap((sc) => sc.collections.flatMap((col) => col.urlPatterns.map((p) => p.value)))),
+  ];
   return all.slice(0, max).join(', ') + (all.length > max ? `, and ${all.length - max} more` : '');
 }
 
 /** The `<session-timeout>` that decides a context's timeout (the first layer that has one), with its value in minutes; null when none does (Tomcat's 30). */
-export function effectiveSessionTimeout(base: CatalinaBase, c: ResolvedContext): { at: Located<string>; minutes: number } | null {
+export function effectiveSessionTimeout(
+  base: CatalinaBase,
+  c: ResolvedContext,
+): { at: Located<string>; minutes: number } | null {
   for (const w of layersOf(base, c)) {
     const t = w.sessionTimeout;
     // A value Integer.parseInt refuses is reported by the descriptor checks; the next layer does not take over, so stop.
@@ -192,7 +210,11 @@ export function anySecureConnector(base: CatalinaBase): boolean | null {
   if (!base.serverXml) return null;
   for (const s of base.serverXml.services) {
     for (const c of s.connectors) {
-      if (c.attributes['SSLEnabled']?.value.trim().toLowerCase() === 'true' || c.attributes['secure']?.value.trim().toLowerCase() === 'true') return true;
+      if (
+        c.attributes['SSLEnabled']?.value.trim().toLowerCase() === 'true' ||
+        c.attributes['secure']?.value.trim().toLowerCase() === 'true'
+      )
+        return true;
     }
   }
   return false;
@@ -221,7 +243,12 @@ export function siteOf(c: ResolvedContext): string {
  * (`has`): a context without it is reported once on conf/web.xml, whose setting reaches every
  * application so that one fix covers all, or on the application's web.xml when the base has none.
  */
-export function missingInEveryLayer(ctx: LintContext, has: (w: WebXml) => boolean, message: (c: ResolvedContext) => string, applies: () => boolean = () => true): RuleVisitor {
+export function missingInEveryLayer(
+  ctx: LintContext,
+  has: (w: WebXml) => boolean,
+  message: (c: ResolvedContext) => string,
+  applies: () => boolean = () => true,
+): RuleVisitor {
   const reported = new Set<WebXml>();
   return {
     context(c) {

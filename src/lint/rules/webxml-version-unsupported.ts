@@ -4,7 +4,14 @@ import type { Rule } from '../types.js';
 const MAX_VERSION: Record<string, number> = { '9.0': 4.0, '10.1': 6.0, '11.0': 6.1 };
 
 export const rule: Rule = {
-  meta: { id: 'webxml-version-unsupported', description: 'A web-app version newer than the target Tomcat understands.', defaultSeverity: 'warning', effect: 'ignores', reason: 'Tomcat logs "Unknown version string" and reads the file as its default version.', category: 'compatibility' },
+  meta: {
+    id: 'webxml-version-unsupported',
+    description: 'A web-app version newer than the target Tomcat understands.',
+    defaultSeverity: 'warning',
+    effect: 'ignores',
+    reason: 'Tomcat logs "Unknown version string" and reads the file as its default version.',
+    category: 'compatibility',
+  },
   visit(ctx) {
     const max = MAX_VERSION[ctx.target]!;
     // Applications declare the same few versions: the last one's verdict is kept.

@@ -117,10 +117,18 @@ function isSameOrigin(ex: Exchange, origin: string): boolean {
   const serverName = ex.request.serverName;
   // origin is compared with scheme://serverName and then :port piece by piece, without building either string.
   const hostEnd = scheme.length + 3 + serverName.length;
-  if (origin.length < hostEnd || !origin.startsWith(scheme) || !origin.startsWith('://', scheme.length) || !origin.startsWith(serverName, scheme.length + 3)) return false;
+  if (
+    origin.length < hostEnd ||
+    !origin.startsWith(scheme) ||
+    !origin.startsWith('://', scheme.length) ||
+    !origin.startsWith(serverName, scheme.length + 3)
+  )
+    return false;
   const port = ex.request.serverPort;
   if (origin.length === hostEnd) {
-    const nonDefault = ((scheme === 'http' || scheme === 'ws') && port !== 80) || ((scheme === 'https' || scheme === 'wss') && port !== 443);
+    const nonDefault =
+      ((scheme === 'http' || scheme === 'ws') && port !== 80) ||
+      ((scheme === 'https' || scheme === 'wss') && port !== 443);
     return !nonDefault;
   }
   // V8 keeps the strings of recently printed numbers, so String(port) is rarely built anew.
@@ -129,7 +137,13 @@ function isSameOrigin(ex: Exchange, origin: string): boolean {
 }
 
 /** The cors.request.type attribute: the type's name lower-cased. */
-const TYPE_ATTRIBUTE: Readonly<Record<CorsRequestType, string>> = { SIMPLE: 'simple', ACTUAL: 'actual', PRE_FLIGHT: 'pre_flight', NOT_CORS: 'not_cors', INVALID_CORS: 'invalid_cors' };
+const TYPE_ATTRIBUTE: Readonly<Record<CorsRequestType, string>> = {
+  SIMPLE: 'simple',
+  ACTUAL: 'actual',
+  PRE_FLIGHT: 'pre_flight',
+  NOT_CORS: 'not_cors',
+  INVALID_CORS: 'invalid_cors',
+};
 
 function decorate(ex: Exchange, type: CorsRequestType, origin: string | null): void {
   const req = ex.request;
@@ -140,7 +154,8 @@ function decorate(ex: Exchange, type: CorsRequestType, origin: string | null): v
       req.setAttribute(ATTR_IS_CORS_REQUEST, true);
       req.setAttribute(ATTR_ORIGIN, origin);
       req.setAttribute(ATTR_REQUEST_TYPE, TYPE_ATTRIBUTE[type]);
-      if (type === 'PRE_FLIGHT') req.setAttribute(ATTR_REQUEST_HEADERS, firstHeader(ex, 'access-control-request-headers') ?? '');
+      if (type === 'PRE_FLIGHT')
+        req.setAttribute(ATTR_REQUEST_HEADERS, firstHeader(ex, 'access-control-request-headers') ?? '');
       return;
     case 'NOT_CORS':
       req.setAttribute(ATTR_IS_CORS_REQUEST, false);
@@ -186,14 +201,18 @@ function addStandardHeaders(cors: Cors, ex: Exchange, origin: string): void {
   if (!cors.anyOrigin) addVaryFieldName(res, 'Origin');
   // The echoed origin is one of the configured ones, so it cannot carry CR/LF.
   addHeaderNamed(res, 'Access-Control-Allow-Origin', 'access-control-allow-origin', cors.anyOrigin ? '*' : origin);
-  if (cors.allowCredentials) addHeaderNamed(res, 'Access-Control-Allow-Credentials', 'access-control-allow-credentials', 'true');
-  if (cors.exposeHeaders !== null) addHeaderNamed(res, 'Access-Control-Expose-Headers', 'access-control-expose-headers', cors.exposeHeaders);
+  if (cors.allowCredentials)
+    addHeaderNamed(res, 'Access-Control-Allow-Credentials', 'access-control-allow-credentials', 'true');
+  if (cors.exposeHeaders !== null)
+    addHeaderNamed(res, 'Access-Control-Expose-Headers', 'access-control-expose-headers', cors.exposeHeaders);
   if (ex.request.method === 'OPTIONS') {
     addVaryFieldName(res, 'Access-Control-Request-Method');
     addVaryFieldName(res, 'Access-Control-Request-Headers');
     if (cors.maxAge !== null) addHeaderNamed(res, 'Access-Control-Max-Age', 'access-control-max-age', cors.maxAge);
-    if (cors.allowMethods !== null) addHeaderNamed(res, 'Access-Control-Allow-Methods', 'access-control-allow-methods', cors.allowMethods);
-    if (cors.allowHeaders !== null) addHeaderNamed(res, 'Access-Control-Allow-Headers', 'access-control-allow-headers', cors.allowHeaders);
+    if (cors.allowMethods !== null)
+      addHeaderNamed(res, 'Access-Control-Allow-Methods', 'access-control-allow-methods', cors.allowMethods);
+    if (cors.allowHeaders !== null)
+      addHeaderNamed(res, 'Access-Control-Allow-Headers', 'access-control-allow-headers', cors.allowHeaders);
   }
 }
 
@@ -203,6 +222,8 @@ function refuse(cors: Cors, ex: Exchange): void {
   res.setContentType('text/plain');
   res.status = 403;
   if (cors.logger.isLoggable('FINE')) {
-    cors.logger.fine(`Invalid CORS request; Origin [${firstHeader(ex, 'origin')}] Method [${ex.request.method}] Access-Control-Request-Headers [${firstHeader(ex, 'access-control-request-headers')}]`);
+    cors.logger.fine(
+      `Invalid CORS request; Origin [${firstHeader(ex, 'origin')}] Method [${ex.request.method}] Access-Control-Request-Headers [${firstHeader(ex, 'access-control-request-headers')}]`,
+    );
   }
 }

@@ -100,7 +100,14 @@ function filter(csrf: Csrf, ex: Exchange, next: NextFilter): FilterResult {
   return checkAfter(parsing, loading, csrf, ex, next, path);
 }
 
-async function checkAfter(parsing: Promise<void>, loading: Promise<void> | undefined, csrf: Csrf, ex: Exchange, next: NextFilter, path: string): Promise<void> {
+async function checkAfter(
+  parsing: Promise<void>,
+  loading: Promise<void> | undefined,
+  csrf: Csrf,
+  ex: Exchange,
+  next: NextFilter,
+  path: string,
+): Promise<void> {
   await parsing;
   if (loading !== undefined) await loading;
   return check(csrf, ex, next, path);
@@ -122,11 +129,13 @@ function check(csrf: Csrf, ex: Exchange, next: NextFilter, path: string): Filter
   if (reason !== null) {
     const sessionId = session === null ? '(null)' : session.id;
     if (csrf.enforce) {
-      if (csrf.logger.isLoggable('FINE')) csrf.logger.fine(`Rejecting request for [${path}] with session [${sessionId}] ${reason}`);
+      if (csrf.logger.isLoggable('FINE'))
+        csrf.logger.fine(`Rejecting request for [${path}] with session [${sessionId}] ${reason}`);
       ex.response.sendError(csrf.denyStatus);
       return undefined;
     }
-    if (csrf.logger.isLoggable('FINEST')) csrf.logger.finest(`Would have rejected request for [${path}] with session [${sessionId}] ${reason}`);
+    if (csrf.logger.isLoggable('FINEST'))
+      csrf.logger.finest(`Would have rejected request for [${path}] with session [${sessionId}] ${reason}`);
   }
   return issueNonce(csrf, ex, next);
 }
@@ -141,7 +150,9 @@ function issueNonce(csrf: Csrf, ex: Exchange, next: NextFilter): FilterResult {
   let session = req.getSession(false);
   if (session === null || session.record.nonces === null) {
     if (csrf.logger.isLoggable('FINE')) {
-      csrf.logger.fine(`Creating new CSRF nonce cache with size [${csrf.cacheSize}] for session [${session === null ? '(null)' : session.id}] (it will be created if null)`);
+      csrf.logger.fine(
+        `Creating new CSRF nonce cache with size [${csrf.cacheSize}] for session [${session === null ? '(null)' : session.id}] (it will be created if null)`,
+      );
     }
   }
   if (session === null) {
@@ -181,7 +192,12 @@ function shouldAddNonce(csrf: Csrf, ex: Exchange, location: string): boolean {
 }
 
 /** RequestUtil.isSameWebApplication as Tomcat 10.1 ships it: scheme, host and port, then the decoded, normalised path under the context path. */
-function isSameWebApplication(ex: Exchange, scheme: string | null, authority: string | null, rawPath: string | null): boolean {
+function isSameWebApplication(
+  ex: Exchange,
+  scheme: string | null,
+  authority: string | null,
+  rawPath: string | null,
+): boolean {
   const req = ex.request;
   if (scheme === null || req.scheme.toLowerCase() !== scheme.toLowerCase()) return false;
   if (authority === null) return false;

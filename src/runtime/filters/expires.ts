@@ -47,7 +47,15 @@ export function createExpires(config: ExpiresConfig, ctx: FilterInitContext, now
     // expires - now is then exactly ms (whole milliseconds well inside 2^53), as expirationOf and beforeCommit compute it.
     if (ms !== null) fixed.set(rule!, { ms, maxAge: `max-age=${Math.trunc(ms / 1000)}` });
   }
-  const state: Expires = { fixed, excluded: new Set(config.excludedStatusCodes), byType, defaultRule: config.defaultRule, logger, now, mimeType: mimeLookupOf(ctx) };
+  const state: Expires = {
+    fixed,
+    excluded: new Set(config.excludedStatusCodes),
+    byType,
+    defaultRule: config.defaultRule,
+    logger,
+    now,
+    mimeType: mimeLookupOf(ctx),
+  };
   if (logger.isLoggable('FINE')) logger.fine(`Filter initialized with configuration [${describe(state)}]`);
   return {
     name: 'ExpiresFilter',
@@ -74,7 +82,9 @@ function beforeCommit(ex: Exchange, state: Expires): void {
     // Tomcat's response counts as committed for the application once sendError or sendRedirect was called:
     // headers the filter sets after the chain are ignored, so an error page or a redirect never gets Expires
     // (observed on 10.1.60: a default-servlet 404, and the directory redirect /dir -> /dir/).
-    log?.fine(`Request [${uri}] with response status [${status}], ${res.error !== null ? 'an error page (sendError)' : 'a redirect (sendRedirect)'}: no expiration header`);
+    log?.fine(
+      `Request [${uri}] with response status [${status}], ${res.error !== null ? 'an error page (sendError)' : 'a redirect (sendRedirect)'}: no expiration header`,
+    );
     return;
   }
   let contentType = res.getContentType();
@@ -86,20 +96,28 @@ function beforeCommit(ex: Exchange, state: Expires): void {
   // The lines joined with ',' (what getHeaders('cache-control').join(',') gives), null when there are none.
   const cc = res.joinedHeader('cache-control');
   if (res.headers.has('expires') || (cc !== null && cc.includes('max-age'))) {
-    log?.fine(`Request [${uri}] with response status [${status}] content-type [${contentType}], Expires header already defined`);
+    log?.fine(
+      `Request [${uri}] with response status [${status}] content-type [${contentType}], Expires header already defined`,
+    );
     return;
   }
   if (cc !== null && cc.includes('no-store')) {
-    log?.fine(`Request [${uri}] with response status [${status}] content-type [${contentType}], Cache-Control: no-store header already defined`);
+    log?.fine(
+      `Request [${uri}] with response status [${status}] content-type [${contentType}], Cache-Control: no-store header already defined`,
+    );
     return;
   }
   if (state.excluded.has(status)) {
-    log?.fine(`Request [${uri}] with response status [${status}] content-type [${contentType}], skip expiration header generation for given status`);
+    log?.fine(
+      `Request [${uri}] with response status [${status}] content-type [${contentType}], skip expiration header generation for given status`,
+    );
     return;
   }
   const rule = ruleFor(state, contentType === null ? null : contentType.toLowerCase());
   if (rule === null) {
-    log?.fine(`Request [${uri}] with response status [${status}] content-type [${contentType}], no expiration configured`);
+    log?.fine(
+      `Request [${uri}] with response status [${status}] content-type [${contentType}], no expiration configured`,
+    );
     return;
   }
   const now = state.now();
@@ -107,7 +125,9 @@ function beforeCommit(ex: Exchange, state: Expires): void {
   // A whole-millisecond clock inside 2^52 keeps now + ms exact (an injected clock may return anything).
   if (fixed !== undefined && Number.isInteger(now) && Math.abs(now) < 2 ** 52) {
     const expires = now + fixed.ms;
-    log?.fine(`Request [${uri}] with response status [${status}] content-type [${contentType}], set expiration date [${new Date(expires).toUTCString()}]`);
+    log?.fine(
+      `Request [${uri}] with response status [${status}] content-type [${contentType}], set expiration date [${new Date(expires).toUTCString()}]`,
+    );
     res.setHeaderNamed('Cache-Control', 'cache-control', cc === null ? fixed.maxAge : `${cc}, ${fixed.maxAge}`);
     res.setHeaderNamed('Expires', 'expires', httpDate(expires));
     return;
@@ -117,13 +137,17 @@ function beforeCommit(ex: Exchange, state: Expires): void {
     const header = res.getHeader('last-modified');
     const lastModified = header === null ? null : parseHttpDate(header);
     if (lastModified === null) {
-      log?.fine(`Request [${uri}] with response status [${status}] content-type [${contentType}], no Last-Modified for a modification rule: no expiration header`);
+      log?.fine(
+        `Request [${uri}] with response status [${status}] content-type [${contentType}], no Last-Modified for a modification rule: no expiration header`,
+      );
       return;
     }
     base = lastModified;
   }
   const expires = expirationOf(rule, base);
-  log?.fine(`Request [${uri}] with response status [${status}] content-type [${contentType}], set expiration date [${new Date(expires).toUTCString()}]`);
+  log?.fine(
+    `Request [${uri}] with response status [${status}] content-type [${contentType}], set expiration date [${new Date(expires).toUTCString()}]`,
+  );
   // Java's long division truncates toward zero; a date in the past gives a negative max-age, as in Tomcat.
   const maxAge = `max-age=${Math.trunc((expires - now) / 1000)}`;
   res.setHeaderNamed('Cache-Control', 'cache-control', cc === null ? maxAge : `${cc}, ${maxAge}`);

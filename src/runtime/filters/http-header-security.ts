@@ -17,9 +17,12 @@ export const create: RuntimeFilterFactory<HttpHeaderSecurityConfig> = (config) =
       const res = ex.response;
       if (res.committed) {
         // Tomcat throws a ServletException here: the headers could no longer be sent.
-        throw new Error('Unable to add HTTP headers since response is already committed on entry to the HTTP header security Filter');
+        throw new Error(
+          'Unable to add HTTP headers since response is already committed on entry to the HTTP header security Filter',
+        );
       }
-      if (hsts !== null && ex.request.secure) res.setHeaderNamed('Strict-Transport-Security', 'strict-transport-security', hsts);
+      if (hsts !== null && ex.request.secure)
+        res.setHeaderNamed('Strict-Transport-Security', 'strict-transport-security', hsts);
       if (frameOptions !== null) res.setHeaderNamed('X-Frame-Options', 'x-frame-options', frameOptions);
       if (noSniff) res.setHeaderNamed('X-Content-Type-Options', 'x-content-type-options', 'nosniff');
       if (xss) res.setHeaderNamed('X-XSS-Protection', 'x-xss-protection', '1; mode=block');

@@ -196,7 +196,14 @@ export function resolveJavaUri(base: JavaUri, ref: JavaUri): JavaUri {
   }
   if (ref.scheme !== null) return ref;
   if (ref.authority !== null) return { ...ref, scheme: base.scheme };
-  const out: JavaUri = { scheme: base.scheme, opaque: false, authority: base.authority, path: ref.path, query: ref.query, fragment: ref.fragment };
+  const out: JavaUri = {
+    scheme: base.scheme,
+    opaque: false,
+    authority: base.authority,
+    path: ref.path,
+    query: ref.query,
+    fragment: ref.fragment,
+  };
   const path = ref.path ?? '';
   // Java (unlike RFC 3986) merges an empty path too: "?q" resolves against the base's directory.
   if (path === '' || path.charCodeAt(0) !== 47) {

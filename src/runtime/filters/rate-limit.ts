@@ -40,12 +40,17 @@ function nextPowerOf2(v: number): number {
 /** TimeBucketCounter and RateLimiterBase for FastRateLimiter (power-of-two windows) or ExactRateLimiter. */
 export function rateWindow(limiter: 'fast' | 'exact', durationSeconds: number, requests: number): RateWindow {
   if (limiter === 'exact') {
-    return { duration: durationSeconds, requests, widthMs: durationSeconds * 1000, bucketOf: (t) => Math.floor(Math.floor(t / 1000) / durationSeconds) };
+    return {
+      duration: durationSeconds,
+      requests,
+      widthMs: durationSeconds * 1000,
+      bucketOf: (t) => Math.floor(Math.floor(t / 1000) / durationSeconds),
+    };
   }
   const millis = Math.imul(durationSeconds, 1000);
   const pof2 = nextPowerOf2(millis);
   let bits = 0;
-  for (let check = pof2; check > 1; ) check = pof2 >> ++bits;
+  for (let check = pof2; check > 1;) check = pof2 >> ++bits;
   const width = 2 ** bits;
   const ratio = Math.round((1000 * pof2) / millis) / 1000;
   return {
@@ -71,7 +76,16 @@ export function createRateLimit(config: RateLimitConfig, ctx: FilterInitContext,
   const logger: Logger = ctx.logger;
   const prefix = config.limiter === 'exact' ? 'exact' : 'fast';
   const store: RateLimitStore = ctx.stores?.rateLimiter(ctx.filterName) ?? new MemoryRateLimitStore();
-  const limiter: Limiter = { config, window, logger, filterName: ctx.filterName, store, policyName: config.policyName, policy: null, prefix };
+  const limiter: Limiter = {
+    config,
+    window,
+    logger,
+    filterName: ctx.filterName,
+    store,
+    policyName: config.policyName,
+    policy: null,
+    prefix,
+  };
   logger.info(
     `RateLimitFilter [${ctx.filterName}] initialized with [${config.bucketRequests}] requests per [${config.bucketDuration}] seconds. Actual is [${window.requests}] per [${window.duration}] seconds. [${config.enforce ? '' : 'Not '}enforcing].`,
   );
@@ -122,7 +136,9 @@ function decide(l: Limiter, ex: Exchange, next: NextFilter, addr: string, count:
     }
   }
   if (count > window.requests) {
-    l.logger.warning(`[${l.filterName}] [${count}] Requests from [${addr}] have exceeded the maximum allowed of [${window.requests}] in a [${window.duration}] second window.`);
+    l.logger.warning(
+      `[${l.filterName}] [${count}] Requests from [${addr}] have exceeded the maximum allowed of [${window.requests}] in a [${window.duration}] second window.`,
+    );
     if (config.enforce) {
       ex.response.sendError(config.statusCode, config.statusMessage);
       return undefined;

@@ -89,7 +89,16 @@ const DIGITS = /^\d*$/;
 export const create: RuntimeFilterFactory<RemoteIpConfig> = (config, ctx) => {
   const internal = toRegExp(config.internalProxies);
   const trusted = toRegExp(config.trustedProxies);
-  const kindOf = boundedMemo((address): ProxyKind => (internal !== null && internal.test(address) ? INTERNAL : trusted !== null && trusted.test(address) ? TRUSTED : CLIENT), KIND_CACHE_SIZE, 64);
+  const kindOf = boundedMemo(
+    (address): ProxyKind =>
+      internal !== null && internal.test(address)
+        ? INTERNAL
+        : trusted !== null && trusted.test(address)
+          ? TRUSTED
+          : CLIENT,
+    KIND_CACHE_SIZE,
+    64,
+  );
   const ip: RemoteIp = {
     kindOf,
     remoteIpHeader: config.remoteIpHeader.toLowerCase(),
@@ -117,7 +126,8 @@ function filter(ip: RemoteIp, ex: Exchange, next: NextFilter): FilterResult {
   const kind = ip.kindOf(addr);
   const isInternal = kind === INTERNAL;
   if (kind === CLIENT) {
-    if (ip.logger.isLoggable('FINEST')) ip.logger.finest(`Skip RemoteIpFilter for request ${req.requestURI} with originalRemoteAddr '${addr}'`);
+    if (ip.logger.isLoggable('FINEST'))
+      ip.logger.finest(`Skip RemoteIpFilter for request ${req.requestURI} with originalRemoteAddr '${addr}'`);
     return next();
   }
   const saved: Saved = {
@@ -198,7 +208,13 @@ function remainingEntries(joined: string, end: number): string {
   return pieces.join(',');
 }
 
-async function lookupThenContinue(ip: RemoteIp, ex: Exchange, next: NextFilter, saved: Saved, remoteIp: string): Promise<void> {
+async function lookupThenContinue(
+  ip: RemoteIp,
+  ex: Exchange,
+  next: NextFilter,
+  saved: Saved,
+  remoteIp: string,
+): Promise<void> {
   ex.request.remoteHost = await hostNameOf(remoteIp, ip.logger);
   return forward(ip, ex, next, saved);
 }
@@ -210,7 +226,11 @@ async function hostNameOf(address: string, logger: Logger): Promise<string> {
     const names = await reverse(address);
     return names[0] ?? address;
   } catch (err) {
-    if (logger.isLoggable('FINE')) logger.fine(`Unable to determine the remote host because the reported remote address [${address}] is not valid`, err);
+    if (logger.isLoggable('FINE'))
+      logger.fine(
+        `Unable to determine the remote host because the reported remote address [${address}] is not valid`,
+        err,
+      );
     return address;
   }
 }
@@ -232,7 +252,8 @@ function forward(ip: RemoteIp, ex: Exchange, next: NextFilter, saved: Saved): Fi
     if (host !== null) {
       const portAt = hostPortIndex(host);
       if (portAt === null) {
-        if (ip.logger.isLoggable('FINE')) ip.logger.fine(`Invalid value [${host}] found for Host in HTTP header [${ip.hostHeader}]`);
+        if (ip.logger.isLoggable('FINE'))
+          ip.logger.fine(`Invalid value [${host}] found for Host in HTTP header [${ip.hostHeader}]`);
       } else {
         const name = portAt < 0 ? host : host.slice(0, portAt);
         req.serverName = name;
@@ -250,7 +271,9 @@ function forward(ip: RemoteIp, ex: Exchange, next: NextFilter, saved: Saved): Fi
     req.setAttribute(REMOTE_IP_ATTRIBUTES.serverPort, req.serverPort);
   }
   if (ip.logger.isLoggable('FINEST')) {
-    ip.logger.finest(`Incoming request ${req.requestURI} with originalRemoteAddr [${saved.remoteAddr}], originalScheme=[${saved.scheme}], originalServerName=[${saved.serverName}], originalServerPort=[${saved.serverPort}] will be seen as newRemoteAddr=[${req.remoteAddr}], newRemoteHost=[${req.remoteHost}], newSecure=[${req.secure}], newScheme=[${req.scheme}], newServerName=[${req.serverName}], newServerPort=[${req.serverPort}]`);
+    ip.logger.finest(
+      `Incoming request ${req.requestURI} with originalRemoteAddr [${saved.remoteAddr}], originalScheme=[${saved.scheme}], originalServerName=[${saved.serverName}], originalServerPort=[${saved.serverPort}] will be seen as newRemoteAddr=[${req.remoteAddr}], newRemoteHost=[${req.remoteHost}], newSecure=[${req.secure}], newScheme=[${req.scheme}], newServerName=[${req.serverName}], newServerPort=[${req.serverPort}]`,
+    );
   }
   const result = next();
   if (result !== undefined) return restoreWhenSettled(result, ex, saved);
@@ -282,7 +305,28 @@ function setPorts(ip: RemoteIp, ex: Exchange, defaultPort: number): void {
 }
 
 /** Headers Node does not simply join with ", " (it keeps the first, or makes an array); others are read without building the per-line view. */
-const NODE_SPECIAL = new Set(['age', 'authorization', 'content-length', 'content-type', 'etag', 'expires', 'from', 'host', 'if-modified-since', 'if-unmodified-since', 'last-modified', 'location', 'max-forwards', 'proxy-authorization', 'referer', 'retry-after', 'server', 'user-agent', 'set-cookie', 'cookie']);
+const NODE_SPECIAL = new Set([
+  'age',
+  'authorization',
+  'content-length',
+  'content-type',
+  'etag',
+  'expires',
+  'from',
+  'host',
+  'if-modified-since',
+  'if-unmodified-since',
+  'last-modified',
+  'location',
+  'max-forwards',
+  'proxy-authorization',
+  'referer',
+  'retry-after',
+  'server',
+  'user-agent',
+  'set-cookie',
+  'cookie',
+]);
 
 /** Every line of a header joined with `separator` (RequestUtil.getMergedHeaderValue), or null when absent. */
 function mergedHeader(ex: Exchange, name: string, special: boolean, separator: string): string | null {

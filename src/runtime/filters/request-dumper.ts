@@ -35,7 +35,13 @@ export const create: RuntimeFilterFactory<RequestDumperConfig> = (_config, ctx) 
   };
 };
 
-async function dumpAfterParsing(parsing: Promise<void>, dumper: Dumper, label: string, ex: Exchange, next: NextFilter): Promise<void> {
+async function dumpAfterParsing(
+  parsing: Promise<void>,
+  dumper: Dumper,
+  label: string,
+  ex: Exchange,
+  next: NextFilter,
+): Promise<void> {
   await parsing;
   return dumpAround(dumper, label, ex, next);
 }
@@ -97,7 +103,8 @@ function dumpRequest(logger: Logger, label: string, ex: Exchange): void {
   }
   line(logger, label, '            locale', localeOf(req.getHeader('accept-language')));
   line(logger, label, '            method', req.method);
-  for (const [name, values] of req.getParameterMap()) line(logger, label, '         parameter', `${name}=${values.join(', ')}`);
+  for (const [name, values] of req.getParameterMap())
+    line(logger, label, '         parameter', `${name}=${values.join(', ')}`);
   line(logger, label, '          pathInfo', req.pathInfo);
   line(logger, label, '          protocol', req.protocol);
   line(logger, label, '       queryString', req.queryString);

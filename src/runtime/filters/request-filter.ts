@@ -39,7 +39,8 @@ export class RequestRule {
   /** Continues the chain or answers with denyStatus. */
   process(property: string, ex: Exchange, next: NextFilter): FilterResult {
     if (this.isAllowed(property)) return next();
-    if (this.logger.isLoggable('FINE')) this.logger.fine(`Denied request for [${ex.request.requestURI}] based on property [${property}]`);
+    if (this.logger.isLoggable('FINE'))
+      this.logger.fine(`Denied request for [${ex.request.requestURI}] based on property [${property}]`);
     ex.response.sendError(this.denyStatus);
     return undefined;
   }

@@ -24,7 +24,11 @@ interface RestCsrf {
 }
 
 export const create: RuntimeFilterFactory<RestCsrfPreventionConfig> = (config, ctx) => {
-  const rest: RestCsrf = { denyStatus: config.denyStatus, pathsAcceptingParams: new Set(config.pathsAcceptingParams), logger: ctx.logger };
+  const rest: RestCsrf = {
+    denyStatus: config.denyStatus,
+    pathsAcceptingParams: new Set(config.pathsAcceptingParams),
+    logger: ctx.logger,
+  };
   return { name: 'RestCsrfPreventionFilter', doFilter: (ex, next) => filter(rest, ex, next) };
 };
 
@@ -96,7 +100,9 @@ function fetchNonce(rest: RestCsrf, ex: Exchange): Promise<boolean> | undefined 
 function sendNonce(rest: RestCsrf, ex: Exchange, nonce: string): void {
   ex.response.setHeader(HEADER, nonce);
   if (rest.logger.isLoggable('FINE')) {
-    rest.logger.fine(`CSRF Fetch request is successfully handled - nonce is added to the response. Request method: [${ex.request.method}] and URI [${ex.request.requestURI}].`);
+    rest.logger.fine(
+      `CSRF Fetch request is successfully handled - nonce is added to the response. Request method: [${ex.request.method}] and URI [${ex.request.requestURI}].`,
+    );
   }
 }
 
@@ -123,7 +129,9 @@ function nonceFromParameters(rest: RestCsrf, ex: Exchange): string | null {
   for (const v of values) {
     if (v !== first) {
       if (rest.logger.isLoggable('FINE')) {
-        rest.logger.fine(`Different CSRF nonces are sent as request parameters, none of them will be used. Request method: [${ex.request.method}] and URI [${ex.request.requestURI}].`);
+        rest.logger.fine(
+          `Different CSRF nonces are sent as request parameters, none of them will be used. Request method: [${ex.request.method}] and URI [${ex.request.requestURI}].`,
+        );
       }
       return null;
     }

@@ -20,7 +20,8 @@ export const create: RuntimeFilterFactory<WebdavFixConfig> = (_config, ctx) => {
       const ua = req.getHeader('user-agent');
       if (ua === null || !ua.startsWith(MINI_REDIR)) return next();
       if (!ua.startsWith(XP_32_SP3) && ua.startsWith(XP_64_SP2)) {
-        if (req.contextPath !== '') logger.info('WebdavFixFilter: the XP-x64-SP2 client will only work with the root context');
+        if (req.contextPath !== '')
+          logger.info('WebdavFixFilter: the XP-x64-SP2 client will only work with the root context');
         logger.info('WebdavFixFilter: the XP-x64-SP2 client is known not to work with WebDAV Servlet');
         return next();
       }

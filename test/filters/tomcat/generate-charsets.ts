@@ -33,8 +33,7 @@ for (const line of run.stdout.trim().split('\n')) {
   if (canonical in OVERRIDES) {
     decoder = OVERRIDES[canonical]!;
     if (!Buffer.isEncoding(decoder)) new TextDecoder(decoder); // throws if this Node cannot decode it
-  }
-  else {
+  } else {
     for (const n of names) {
       try {
         decoder = new TextDecoder(n).encoding;
@@ -44,7 +43,12 @@ for (const line of run.stdout.trim().split('\n')) {
       }
     }
   }
-  rows.push(`  [${JSON.stringify(canonical)}, ${JSON.stringify(decoder)}${names.slice(1).map((a) => `, ${JSON.stringify(a)}`).join('')}],`);
+  rows.push(
+    `  [${JSON.stringify(canonical)}, ${JSON.stringify(decoder)}${names
+      .slice(1)
+      .map((a) => `, ${JSON.stringify(a)}`)
+      .join('')}],`,
+  );
 }
 const out = `/**
  * Every charset of the JVM tollgate was generated with (OpenJDK 17), as

@@ -12,7 +12,8 @@ function modelSameOrigin(scheme: string, serverName: string, port: number, origi
   const s = scheme.toLowerCase();
   const target = `${s}://${serverName}`;
   if (target.length === origin.length) {
-    const nonDefault = ((s === 'http' || s === 'ws') && port !== 80) || ((s === 'https' || s === 'wss') && port !== 443);
+    const nonDefault =
+      ((s === 'http' || s === 'ws') && port !== 80) || ((s === 'https' || s === 'wss') && port !== 443);
     return nonDefault ? false : origin === target;
   }
   return origin === `${target}:${port}`;
@@ -42,7 +43,8 @@ describe('CorsFilter: same-origin requests are not CORS, exactly as RequestUtil.
     for (const s of ['http', 'https', 'ws', 'wss', 'ftp', 'HTTP']) {
       for (const h of hosts) {
         origins.push(`${s}://${h}`, `${s}://${h}/`, `${s}://${h}.`);
-        for (const p of ['80', '443', '8080', '8443', '-1', '0', '65535', '080', '', '8080x']) origins.push(`${s}://${h}:${p}`, `${s}://${h}.${p}`, `${s}://${h}e${p}`);
+        for (const p of ['80', '443', '8080', '8443', '-1', '0', '65535', '080', '', '8080x'])
+          origins.push(`${s}://${h}:${p}`, `${s}://${h}.${p}`, `${s}://${h}e${p}`);
       }
     }
     let same = 0;
@@ -54,7 +56,13 @@ describe('CorsFilter: same-origin requests are not CORS, exactly as RequestUtil.
             if (expected) same++;
             // An origin java.net.URI refuses is invalid before anything else; a cross-origin GET is SIMPLE.
             const type = !isValidOrigin(origin) ? 'INVALID_CORS' : expected ? 'NOT_CORS' : 'SIMPLE';
-            expect({ scheme, host, port, origin, type: classifyCorsRequest(exchange(scheme, host, port, origin)) }).toEqual({ scheme, host, port, origin, type });
+            expect({
+              scheme,
+              host,
+              port,
+              origin,
+              type: classifyCorsRequest(exchange(scheme, host, port, origin)),
+            }).toEqual({ scheme, host, port, origin, type });
           }
         }
       }

@@ -22,7 +22,10 @@ async function corsServer(params: Record<string, unknown>): Promise<Served> {
 describe('CorsFilter with specific origins', () => {
   let s: Served;
   beforeAll(async () => {
-    s = await corsServer({ 'cors.allowed.origins': `${ALLOWED}, http://tomcat.apache.org`, 'cors.exposed.headers': 'X-Total, X-Page' });
+    s = await corsServer({
+      'cors.allowed.origins': `${ALLOWED}, http://tomcat.apache.org`,
+      'cors.exposed.headers': 'X-Total, X-Page',
+    });
   });
   afterAll(() => s.close());
 
@@ -38,20 +41,43 @@ describe('CorsFilter with specific origins', () => {
   });
 
   it('classifies HEAD and POST with a form, multipart or text/plain body (parameters allowed) as simple', async () => {
-    expect((await request(s, '/x', { method: 'HEAD', headers: { origin: ALLOWED } })).headers['access-control-allow-origin']).toBe(ALLOWED);
-    for (const ct of ['application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'text/plain;charset=UTF-8', 'TEXT/PLAIN']) {
+    expect(
+      (await request(s, '/x', { method: 'HEAD', headers: { origin: ALLOWED } })).headers['access-control-allow-origin'],
+    ).toBe(ALLOWED);
+    for (const ct of [
+      'application/x-www-form-urlencoded',
+      'multipart/form-data; boundary=x',
+      'text/plain;charset=UTF-8',
+      'TEXT/PLAIN',
+    ]) {
       const r = await request(s, '/x', { method: 'POST', headers: { origin: ALLOWED, 'content-type': ct }, body: 'a' });
       expect(JSON.parse(r.body).type, ct).toBe('simple');
     }
   });
 
   it('classifies a POST without Content-Type, or with one Tomcat cannot parse, as simple', async () => {
-    expect(JSON.parse((await request(s, '/x', { method: 'POST', headers: { origin: ALLOWED } })).body).type).toBe('simple');
-    expect(JSON.parse((await request(s, '/x', { method: 'POST', headers: { origin: ALLOWED, 'content-type': 'not a type' }, body: 'a' })).body).type).toBe('simple');
+    expect(JSON.parse((await request(s, '/x', { method: 'POST', headers: { origin: ALLOWED } })).body).type).toBe(
+      'simple',
+    );
+    expect(
+      JSON.parse(
+        (
+          await request(s, '/x', {
+            method: 'POST',
+            headers: { origin: ALLOWED, 'content-type': 'not a type' },
+            body: 'a',
+          })
+        ).body,
+      ).type,
+    ).toBe('simple');
   });
 
   it('classifies a POST with a JSON body and an OPTIONS without Access-Control-Request-Method as actual requests', async () => {
-    const post = await request(s, '/x', { method: 'POST', headers: { origin: ALLOWED, 'content-type': 'application/json' }, body: '{}' });
+    const post = await request(s, '/x', {
+      method: 'POST',
+      headers: { origin: ALLOWED, 'content-type': 'application/json' },
+      body: '{}',
+    });
     expect(JSON.parse(post.body).type).toBe('actual');
     const options = await request(s, '/x', { method: 'OPTIONS', headers: { origin: ALLOWED } });
     expect(JSON.parse(options.body).type).toBe('actual');
@@ -63,13 +89,19 @@ describe('CorsFilter with specific origins', () => {
   it('answers a pre-flight itself: 200, no body, allowed methods and headers, max-age 1800 and the three Vary names as Tomcat writes them', async () => {
     const r = await request(s, '/x', {
       method: 'OPTIONS',
-      headers: { origin: ALLOWED, 'access-control-request-method': 'POST', 'access-control-request-headers': 'Content-Type, X-Requested-With' },
+      headers: {
+        origin: ALLOWED,
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'Content-Type, X-Requested-With',
+      },
     });
     expect(r.status).toBe(200);
     expect(r.body).toBe('');
     expect(r.headers['access-control-allow-origin']).toBe(ALLOWED);
     expect(r.headers['access-control-allow-methods']).toBe('GET,POST,HEAD,OPTIONS');
-    expect(r.headers['access-control-allow-headers']).toBe('origin,accept,x-requested-with,content-type,access-control-request-method,access-control-request-headers');
+    expect(r.headers['access-control-allow-headers']).toBe(
+      'origin,accept,x-requested-with,content-type,access-control-request-method,access-control-request-headers',
+    );
     expect(r.headers['access-control-max-age']).toBe('1800');
     expect(r.headers['vary']).toBe('origin,access-control-request-method,Access-Control-Request-Headers');
   });
@@ -77,21 +109,42 @@ describe('CorsFilter with specific origins', () => {
   it('refuses a pre-flight for a method that is not allowed, a header that is not allowed, or an empty header name in the list', async () => {
     const base = { origin: ALLOWED, 'access-control-request-method': 'PUT' };
     expect((await request(s, '/x', { method: 'OPTIONS', headers: base })).status).toBe(403);
-    const badHeader = { origin: ALLOWED, 'access-control-request-method': 'POST', 'access-control-request-headers': 'x-custom' };
+    const badHeader = {
+      origin: ALLOWED,
+      'access-control-request-method': 'POST',
+      'access-control-request-headers': 'x-custom',
+    };
     expect((await request(s, '/x', { method: 'OPTIONS', headers: badHeader })).status).toBe(403);
-    const emptyName = { origin: ALLOWED, 'access-control-request-method': 'POST', 'access-control-request-headers': ',content-type' };
+    const emptyName = {
+      origin: ALLOWED,
+      'access-control-request-method': 'POST',
+      'access-control-request-headers': ',content-type',
+    };
     expect((await request(s, '/x', { method: 'OPTIONS', headers: emptyName })).status).toBe(403);
-    const trailingComma = { origin: ALLOWED, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type,' };
+    const trailingComma = {
+      origin: ALLOWED,
+      'access-control-request-method': 'POST',
+      'access-control-request-headers': 'content-type,',
+    };
     expect((await request(s, '/x', { method: 'OPTIONS', headers: trailingComma })).status).toBe(200);
   });
 
   it('treats an empty Access-Control-Request-Method as an invalid CORS request (403)', async () => {
-    const r = await request(s, '/x', { method: 'OPTIONS', headers: { origin: ALLOWED, 'access-control-request-method': '' } });
+    const r = await request(s, '/x', {
+      method: 'OPTIONS',
+      headers: { origin: ALLOWED, 'access-control-request-method': '' },
+    });
     expect(r.status).toBe(403);
   });
 
   it('refuses an origin that is not in the list with an empty text/plain 403 and no CORS headers, without running downstream', async () => {
-    for (const origin of ['https://evil.example', 'http://commons.apache.org', 'https://tomcat.apache.org', 'http://tomcat.apache.org:8080', 'null']) {
+    for (const origin of [
+      'https://evil.example',
+      'http://commons.apache.org',
+      'https://tomcat.apache.org',
+      'http://tomcat.apache.org:8080',
+      'null',
+    ]) {
       const r = await request(s, '/x', { headers: { origin } });
       expect(r.status, origin).toBe(403);
       expect(r.headers['content-type']).toBe('text/plain');
@@ -103,7 +156,10 @@ describe('CorsFilter with specific origins', () => {
   });
 
   it('refuses a pre-flight from an origin that is not allowed', async () => {
-    const r = await request(s, '/x', { method: 'OPTIONS', headers: { origin: 'https://evil.example', 'access-control-request-method': 'GET' } });
+    const r = await request(s, '/x', {
+      method: 'OPTIONS',
+      headers: { origin: 'https://evil.example', 'access-control-request-method': 'GET' },
+    });
     expect(r.status).toBe(403);
   });
 
@@ -120,7 +176,7 @@ describe('CorsFilter with specific origins', () => {
     expect(JSON.parse(r.body)).toEqual({ isCors: false, origin: null, type: null, headers: null });
   });
 
-  it('treats an Origin equal to the request\'s own scheme://host:port as not CORS', async () => {
+  it("treats an Origin equal to the request's own scheme://host:port as not CORS", async () => {
     const r = await request(s, '/x', { headers: { origin: `http://127.0.0.1:${s.port}` } });
     expect(r.status).toBe(200);
     expect(JSON.parse(r.body).isCors).toBe(false);
@@ -140,7 +196,17 @@ describe('CorsFilter with specific origins', () => {
       ['HTTP://localhost', 'http', 'localhost', 80, false],
     ];
     for (const [origin, scheme, host, port, same] of cases) {
-      const r = await request(s, '/x', { method: 'POST', headers: { origin, 'content-type': 'text/plain', 'x-test-scheme': scheme, 'x-test-host': host, 'x-test-port': String(port) }, body: 'b' });
+      const r = await request(s, '/x', {
+        method: 'POST',
+        headers: {
+          origin,
+          'content-type': 'text/plain',
+          'x-test-scheme': scheme,
+          'x-test-host': host,
+          'x-test-port': String(port),
+        },
+        body: 'b',
+      });
       // Not same-origin means CORS from an origin that is not allowed: 403.
       expect(r.status, `${origin} vs ${scheme}://${host}:${port}`).toBe(same ? 200 : 403);
     }
@@ -161,7 +227,17 @@ describe('CorsFilter refuses malformed Origin headers', () => {
   afterAll(() => s.close());
 
   it('refuses origins that are not URIs with a scheme, even when any origin is allowed', async () => {
-    for (const origin of ['www.example.com', 'http://exa mple.com', 'http://[::1', 'http://', 'http://a.example/%zz', ':x', 'http://a"b.example', 'http://a.example#x#y', '1http://a.example']) {
+    for (const origin of [
+      'www.example.com',
+      'http://exa mple.com',
+      'http://[::1',
+      'http://',
+      'http://a.example/%zz',
+      ':x',
+      'http://a"b.example',
+      'http://a.example#x#y',
+      '1http://a.example',
+    ]) {
       const r = await request(s, '/x', { headers: { origin } });
       expect(r.status, origin).toBe(403);
       expect(r.body).toBe('');
@@ -169,13 +245,19 @@ describe('CorsFilter refuses malformed Origin headers', () => {
   });
 
   it('refuses %-encoded CR/LF (response splitting) in Origin', async () => {
-    for (const origin of ['http://www.w3.org%0d%0a', 'http://www.w3.org%0D%0A', 'http://www.w3.org%0%0d%0ad%0%0d%0aa']) {
+    for (const origin of [
+      'http://www.w3.org%0d%0a',
+      'http://www.w3.org%0D%0A',
+      'http://www.w3.org%0%0d%0ad%0%0d%0aa',
+    ]) {
       expect((await request(s, '/x', { headers: { origin } })).status, origin).toBe(403);
     }
   });
 
   it('refuses a raw CR/LF in Origin (set by a filter in front, since Node refuses it on the wire) and never echoes it', async () => {
-    const r = await request(s, '/x', { headers: { 'x-test-set-header': `origin: ${encodeURIComponent('http://www.w3.org\r\nSet-Cookie: x=1')}` } });
+    const r = await request(s, '/x', {
+      headers: { 'x-test-set-header': `origin: ${encodeURIComponent('http://www.w3.org\r\nSet-Cookie: x=1')}` },
+    });
     expect(r.status).toBe(403);
     expect(r.headers['set-cookie']).toBeUndefined();
     expect(r.headers['access-control-allow-origin']).toBeUndefined();
@@ -186,7 +268,14 @@ describe('CorsFilter refuses malformed Origin headers', () => {
   });
 
   it('accepts the "null" origin, file:// origins, IPv6 literals and opaque URIs as valid', async () => {
-    for (const origin of ['null', 'file://', 'http://[::1]:8080', 'https://user@host.example:443', 'urn:x', 'http://host_name.example']) {
+    for (const origin of [
+      'null',
+      'file://',
+      'http://[::1]:8080',
+      'https://user@host.example:443',
+      'urn:x',
+      'http://host_name.example',
+    ]) {
       const r = await request(s, '/x', { headers: { origin } });
       expect(r.status, origin).toBe(200);
       expect(r.headers['access-control-allow-origin']).toBe('*');
@@ -203,8 +292,13 @@ describe('CorsFilter options', () => {
   it('adds Access-Control-Allow-Credentials: true when credentials are supported, on actual requests and pre-flights', async () => {
     const s = await corsServer({ 'cors.allowed.origins': ALLOWED, 'cors.support.credentials': 'true' });
     try {
-      expect((await request(s, '/x', { headers: { origin: ALLOWED } })).headers['access-control-allow-credentials']).toBe('true');
-      const pre = await request(s, '/x', { method: 'OPTIONS', headers: { origin: ALLOWED, 'access-control-request-method': 'GET' } });
+      expect(
+        (await request(s, '/x', { headers: { origin: ALLOWED } })).headers['access-control-allow-credentials'],
+      ).toBe('true');
+      const pre = await request(s, '/x', {
+        method: 'OPTIONS',
+        headers: { origin: ALLOWED, 'access-control-request-method': 'GET' },
+      });
       expect(pre.headers['access-control-allow-credentials']).toBe('true');
     } finally {
       await s.close();
@@ -215,7 +309,10 @@ describe('CorsFilter options', () => {
     for (const maxage of ['-1', '0', '']) {
       const s = await corsServer({ 'cors.allowed.origins': ALLOWED, 'cors.preflight.maxage': maxage });
       try {
-        const r = await request(s, '/x', { method: 'OPTIONS', headers: { origin: ALLOWED, 'access-control-request-method': 'GET' } });
+        const r = await request(s, '/x', {
+          method: 'OPTIONS',
+          headers: { origin: ALLOWED, 'access-control-request-method': 'GET' },
+        });
         expect(r.status).toBe(200);
         expect(r.headers['access-control-max-age'], maxage).toBeUndefined();
       } finally {
@@ -230,15 +327,28 @@ describe('CorsFilter options', () => {
     const spy: RuntimeFilter = {
       name: 'Spy',
       doFilter(ex, next) {
-        ex.response.onBeforeCommit(() => (seen = [ex.request.getAttribute('cors.request.type'), ex.request.getAttribute('cors.request.headers')]));
+        ex.response.onBeforeCommit(
+          () =>
+            (seen = [ex.request.getAttribute('cors.request.type'), ex.request.getAttribute('cors.request.headers')]),
+        );
         return next();
       },
     };
     const s = await serve({ filters: [spy, declare(spec, create, { 'cors.allowed.origins': ALLOWED })] }, report);
     try {
-      await request(s, '/x', { method: 'OPTIONS', headers: { origin: ALLOWED, 'access-control-request-method': 'GET', 'access-control-request-headers': 'Accept' } });
+      await request(s, '/x', {
+        method: 'OPTIONS',
+        headers: {
+          origin: ALLOWED,
+          'access-control-request-method': 'GET',
+          'access-control-request-headers': 'Accept',
+        },
+      });
       expect(seen).toEqual(['pre_flight', 'Accept']);
-      await request(s, '/x', { method: 'OPTIONS', headers: { origin: ALLOWED, 'access-control-request-method': 'GET' } });
+      await request(s, '/x', {
+        method: 'OPTIONS',
+        headers: { origin: ALLOWED, 'access-control-request-method': 'GET' },
+      });
       expect(seen).toEqual(['pre_flight', '']);
     } finally {
       await s.close();
@@ -270,7 +380,15 @@ describe('CorsFilter options', () => {
     const s = await corsServer({ 'cors.allowed.origins': ALLOWED, 'cors.allowed.methods': 'get,POST' });
     try {
       expect((await request(s, '/x', { headers: { origin: ALLOWED } })).status).toBe(403);
-      expect((await request(s, '/x', { method: 'POST', headers: { origin: ALLOWED, 'content-type': 'text/plain' }, body: 'x' })).status).toBe(200);
+      expect(
+        (
+          await request(s, '/x', {
+            method: 'POST',
+            headers: { origin: ALLOWED, 'content-type': 'text/plain' },
+            body: 'x',
+          })
+        ).status,
+      ).toBe(200);
     } finally {
       await s.close();
     }
@@ -286,11 +404,21 @@ describe('CorsFilter options', () => {
     };
     const s = await serve({ filters: [front, declare(spec, create, { 'cors.allowed.origins': ALLOWED })] }, report);
     try {
-      expect((await request(s, '/x', { headers: { origin: ALLOWED, 'x-vary': ['Accept-Encoding', 'User-Agent, bad token'] } })).headers['vary']).toBe('accept-encoding,user-agent,Origin');
+      expect(
+        (
+          await request(s, '/x', {
+            headers: { origin: ALLOWED, 'x-vary': ['Accept-Encoding', 'User-Agent, bad token'] },
+          })
+        ).headers['vary'],
+      ).toBe('accept-encoding,user-agent,Origin');
       // Tomcat lower-cases the names already there but adds the new one as given, so the set keeps both spellings.
-      expect((await request(s, '/x', { headers: { origin: ALLOWED, 'x-vary': 'origin' } })).headers['vary']).toBe('origin,Origin');
+      expect((await request(s, '/x', { headers: { origin: ALLOWED, 'x-vary': 'origin' } })).headers['vary']).toBe(
+        'origin,Origin',
+      );
       expect((await request(s, '/x', { headers: { origin: ALLOWED, 'x-vary': '*' } })).headers['vary']).toBe('*');
-      expect((await request(s, '/x', { headers: { origin: ALLOWED, 'x-vary': 'Accept, *' } })).headers['vary']).toBe('*');
+      expect((await request(s, '/x', { headers: { origin: ALLOWED, 'x-vary': 'Accept, *' } })).headers['vary']).toBe(
+        '*',
+      );
     } finally {
       await s.close();
     }

@@ -23,7 +23,11 @@ function cookie(r: RawResponse): string {
   return r.headers['set-cookie']![0]!.split(';')[0]!;
 }
 
-async function csrfServer(params: Record<string, unknown>, contextPath = '/app', transform?: (d: FilterDeclaration<any>) => FilterDeclaration<any>): Promise<Served> {
+async function csrfServer(
+  params: Record<string, unknown>,
+  contextPath = '/app',
+  transform?: (d: FilterDeclaration<any>) => FilterDeclaration<any>,
+): Promise<Served> {
   const d = declare(spec, create, { entryPoints: '/index', ...params });
   return serve({ contextPath, filters: [transform ? transform(d) : d] }, report);
 }
@@ -67,7 +71,9 @@ describe('CsrfPreventionFilter: the nonce protocol', () => {
     const a = await enter();
     const b = await enter();
     expect((await request(s, `/app/page?${P}=${a.nonce}`, { headers: { cookie: b.cookie } })).status).toBe(403);
-    expect((await request(s, `/app/page?${P}=0123456789ABCDEF0123456789ABCDEF`, { headers: { cookie: a.cookie } })).status).toBe(403);
+    expect(
+      (await request(s, `/app/page?${P}=0123456789ABCDEF0123456789ABCDEF`, { headers: { cookie: a.cookie } })).status,
+    ).toBe(403);
     expect((await request(s, `/app/page?${P}=`, { headers: { cookie: a.cookie } })).status).toBe(403);
     expect((await request(s, `/app/page?${P}=${a.nonce}`)).status).toBe(403);
   });
@@ -83,7 +89,11 @@ describe('CsrfPreventionFilter: the nonce protocol', () => {
 
   it('reads the nonce from a form body', async () => {
     const { cookie: c, nonce } = await enter();
-    const r = await request(s, '/app/save', { method: 'POST', headers: { cookie: c, 'content-type': 'application/x-www-form-urlencoded' }, body: `a=1&${P}=${nonce}` });
+    const r = await request(s, '/app/save', {
+      method: 'POST',
+      headers: { cookie: c, 'content-type': 'application/x-www-form-urlencoded' },
+      body: `a=1&${P}=${nonce}`,
+    });
     expect(r.status).toBe(200);
   });
 
@@ -122,9 +132,29 @@ describe('CsrfPreventionFilter: encodeURL and encodeRedirectURL', () => {
   }
 
   it('adds the nonce as the last query parameter, before any fragment, to URLs in this application', async () => {
-    const { nonce, url, redirect } = await encode(['/app/page', 'a?x=1', 'a#frag', '/app', '?q', '', 'sub/../b', `http://127.0.0.1:${s.port}/app/x`, `//127.0.0.1:${s.port}/app/z`]);
+    const { nonce, url, redirect } = await encode([
+      '/app/page',
+      'a?x=1',
+      'a#frag',
+      '/app',
+      '?q',
+      '',
+      'sub/../b',
+      `http://127.0.0.1:${s.port}/app/x`,
+      `//127.0.0.1:${s.port}/app/z`,
+    ]);
     const n = `${P}=${nonce}`;
-    const want = [`/app/page?${n}`, `a?x=1&${n}`, `a?${n}#frag`, `/app?${n}`, `?q&${n}`, `?${n}`, `sub/../b?${n}`, `http://127.0.0.1:${s.port}/app/x?${n}`, `//127.0.0.1:${s.port}/app/z?${n}`];
+    const want = [
+      `/app/page?${n}`,
+      `a?x=1&${n}`,
+      `a?${n}#frag`,
+      `/app?${n}`,
+      `?q&${n}`,
+      `?${n}`,
+      `sub/../b?${n}`,
+      `http://127.0.0.1:${s.port}/app/x?${n}`,
+      `//127.0.0.1:${s.port}/app/z?${n}`,
+    ];
     expect(url).toEqual(want);
     expect(redirect).toEqual(want);
   });
@@ -135,7 +165,22 @@ describe('CsrfPreventionFilter: encodeURL and encodeRedirectURL', () => {
   });
 
   it('leaves URLs outside the application, static resources and invalid URIs alone (observed on Tomcat 10.1)', async () => {
-    const urls = ['/other/x', '/application', 'http://other/app/x', `http://localhost:${s.port}/app/x`, `https://127.0.0.1:${s.port}/app/x`, `http://127.0.0.1:1/app/x`, 'a.css', 'javascript:alert(1)', 'mailto:x@y', 'a b', '/app/../x', '../x', 'http://127.0.0.1:abc/app', '/app/%zz'];
+    const urls = [
+      '/other/x',
+      '/application',
+      'http://other/app/x',
+      `http://localhost:${s.port}/app/x`,
+      `https://127.0.0.1:${s.port}/app/x`,
+      `http://127.0.0.1:1/app/x`,
+      'a.css',
+      'javascript:alert(1)',
+      'mailto:x@y',
+      'a b',
+      '/app/../x',
+      '../x',
+      'http://127.0.0.1:abc/app',
+      '/app/%zz',
+    ];
     const { url } = await encode(urls);
     expect(url).toEqual(urls);
   });
@@ -184,9 +229,13 @@ describe('CsrfPreventionFilter: options', () => {
     }
   });
 
-  it('matches mime: patterns against the type the context\'s MIME table gives (Tomcat\'s by default), never for an unmapped extension', async () => {
-    const mimeType = (name: string) => (name.endsWith('.png') ? 'image/png' : name.endsWith('.txt') ? 'text/plain' : null);
-    const withMime = (d: FilterDeclaration<any>): FilterDeclaration<any> => ({ ...d, factory: (c, ctx) => create(c, { ...ctx, settings: { ...ctx.settings, mimeType } as typeof ctx.settings }) });
+  it("matches mime: patterns against the type the context's MIME table gives (Tomcat's by default), never for an unmapped extension", async () => {
+    const mimeType = (name: string) =>
+      name.endsWith('.png') ? 'image/png' : name.endsWith('.txt') ? 'text/plain' : null;
+    const withMime = (d: FilterDeclaration<any>): FilterDeclaration<any> => ({
+      ...d,
+      factory: (c, ctx) => create(c, { ...ctx, settings: { ...ctx.settings, mimeType } as typeof ctx.settings }),
+    });
     const s = await csrfServer({ noNonceURLPatterns: 'mime:image/*' }, '', withMime);
     try {
       expect((await request(s, '/logo.png')).status).toBe(200);
@@ -205,7 +254,10 @@ describe('CsrfPreventionFilter: options', () => {
     } finally {
       await t.close();
     }
-    const none = (d: FilterDeclaration<any>): FilterDeclaration<any> => ({ ...d, factory: (c, ctx) => create(c, { ...ctx, settings: { ...ctx.settings, mimeType: () => null } }) });
+    const none = (d: FilterDeclaration<any>): FilterDeclaration<any> => ({
+      ...d,
+      factory: (c, ctx) => create(c, { ...ctx, settings: { ...ctx.settings, mimeType: () => null } }),
+    });
     const u = await csrfServer({ noNonceURLPatterns: 'mime:image/*' }, '', none);
     try {
       expect((await request(u, '/logo.png')).status).toBe(403);
@@ -223,7 +275,7 @@ describe('CsrfPreventionFilter helpers', () => {
     expect(addNonce('/test?a=b#c', 'N', 'X')).toBe('/test?a=b&N=X#c');
   });
 
-  it('cleanses URLs of the nonce parameter exactly as Tomcat\'s reference cleanser does', () => {
+  it("cleanses URLs of the nonce parameter exactly as Tomcat's reference cleanser does", () => {
     const cases: [string, string][] = [
       ['/foo/bar', '/foo/bar'],
       ['/foo/bar?', '/foo/bar'],
@@ -239,7 +291,10 @@ describe('CsrfPreventionFilter helpers', () => {
       ['/foo/bar?csrfx=foil&bar=foo&csrf=abc&foo=bar&csrf=def', '/foo/bar?csrfx=foil&bar=foo&foo=bar'],
       ['/foo/bar?csrf=&csrf&csrf&csrf&csrf=abc&csrf=', '/foo/bar'],
       ['/foo/bar?xcsrf=&xcsrf&xcsrf&xcsrf&xcsrf=abc&xcsrf=', '/foo/bar?xcsrf=&xcsrf&xcsrf&xcsrf&xcsrf=abc&xcsrf='],
-      ['/foo/bar?xcsrf=&xcsrf&xcsrf&csrf=foo&xcsrf&xcsrf=abc&csrf=bar&xcsrf=&', '/foo/bar?xcsrf=&xcsrf&xcsrf&xcsrf&xcsrf=abc&xcsrf=&'],
+      [
+        '/foo/bar?xcsrf=&xcsrf&xcsrf&csrf=foo&xcsrf&xcsrf=abc&csrf=bar&xcsrf=&',
+        '/foo/bar?xcsrf=&xcsrf&xcsrf&xcsrf&xcsrf=abc&xcsrf=&',
+      ],
       ['/foo/bar?bar=fo?&csrf=abc', '/foo/bar?bar=fo?'],
       ['/foo/bar?bar=fo?&csrf=abc&baz=boh', '/foo/bar?bar=fo?&baz=boh'],
     ];
@@ -256,7 +311,15 @@ describe('CsrfPreventionFilter helpers', () => {
     store.create(newSessionRecord('S', 0, 60));
     const cache = (): string[] => store.peek('S')!.nonces ?? [];
     for (let i = 1; i <= 7; i++) store.addNonce('S', `key${i}`, 5);
-    expect([1, 2, 3, 4, 5, 6, 7].map((i) => cache().includes(`key${i}`))).toEqual([false, false, true, true, true, true, true]);
+    expect([1, 2, 3, 4, 5, 6, 7].map((i) => cache().includes(`key${i}`))).toEqual([
+      false,
+      false,
+      true,
+      true,
+      true,
+      true,
+      true,
+    ]);
     store.addNonce('S', 'key8', 5);
     expect(cache().includes('key3')).toBe(false);
     store.create(newSessionRecord('Z', 0, 60));

@@ -10,7 +10,11 @@ import { exchangeOf } from '../../../src/runtime/index.js';
 import { request, serve } from '../serve.js';
 import { declare } from './helpers.js';
 
-const PARAMS = { 'ExpiresByType text/css': 'access plus 1 hour', 'ExpiresByType image/png': 'access plus 2 hours', ExpiresDefault: 'access plus 1 minute' };
+const PARAMS = {
+  'ExpiresByType text/css': 'access plus 1 hour',
+  'ExpiresByType image/png': 'access plus 2 hours',
+  ExpiresDefault: 'access plus 1 minute',
+};
 
 describe('ExpiresFilter timing', () => {
   it('the rule is chosen by the content type at the first write; a type set after it changes nothing', async () => {

@@ -26,7 +26,11 @@ describe('FailedRequestFilter', () => {
   });
 
   it('reads a form body before deciding, and downstream sees its parameters', async () => {
-    const r = await request(s, '/x?q=1', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'a=body' });
+    const r = await request(s, '/x?q=1', {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'a=body',
+    });
     expect(r.status).toBe(200);
     expect(JSON.parse(r.body)).toEqual({ a: 'body', n: 2 });
   });
@@ -41,16 +45,32 @@ describe('FailedRequestFilter', () => {
     expect((await request(s, `/x?${params(1000)}`)).status).toBe(200);
     expect((await request(s, `/x?${params(1001)}`)).status).toBe(400);
     const body = params(600);
-    expect((await request(s, `/x?${params(600, 600)}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body })).status).toBe(400);
+    expect(
+      (
+        await request(s, `/x?${params(600, 600)}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body,
+        })
+      ).status,
+    ).toBe(400);
   });
 
   it('rejects a form body over maxPostSize with 413', async () => {
-    const r = await request(s, '/x', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `a=${'x'.repeat(70_000)}` });
+    const r = await request(s, '/x', {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: `a=${'x'.repeat(70_000)}`,
+    });
     expect(r.status).toBe(413);
   });
 
   it('does not read bodies that are not forms', async () => {
-    const r = await request(s, '/x?a=1', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"=":%zz}' });
+    const r = await request(s, '/x?a=1', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"=":%zz}',
+    });
     expect(r.status).toBe(200);
   });
 });
@@ -59,7 +79,11 @@ describe('FailedRequestFilter under a flood of parameters', () => {
   it('answers 400 for a 100,000-parameter body when the limit is 10,000', async () => {
     const s = await serve({ maxParameterCount: 10_000, maxPostSize: -1, filters: [declare(spec, create, {})] }, report);
     try {
-      const r = await request(s, '/x', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: params(100_000) });
+      const r = await request(s, '/x', {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: params(100_000),
+      });
       expect(r.status).toBe(400);
     } finally {
       await s.close();

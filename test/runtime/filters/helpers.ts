@@ -1,10 +1,24 @@
 /** Shared by the filter tests: real configs from the zod schemas, a test-only "as if" filter, and log capture. */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FilterSpec } from '../../../src/filters/spec.js';
-import { exchangeOf, setLogLevel, setLogSink, type Exchange, type FilterDeclaration, type LogRecord, type RuntimeFilter, type RuntimeFilterFactory } from '../../../src/runtime/index.js';
+import {
+  exchangeOf,
+  setLogLevel,
+  setLogSink,
+  type Exchange,
+  type FilterDeclaration,
+  type LogRecord,
+  type RuntimeFilter,
+  type RuntimeFilterFactory,
+} from '../../../src/runtime/index.js';
 
 /** A declaration whose config is the schema's output for these init-params (as the compiler would produce it). */
-export function declare<C>(spec: FilterSpec<C>, factory: RuntimeFilterFactory<C>, params: Record<string, unknown> = {}, filterName = spec.simpleName): FilterDeclaration<C> {
+export function declare<C>(
+  spec: FilterSpec<C>,
+  factory: RuntimeFilterFactory<C>,
+  params: Record<string, unknown> = {},
+  filterName = spec.simpleName,
+): FilterDeclaration<C> {
   return { filterName, className: spec.classNames[0]!, factory, config: spec.schema.parse(params) };
 }
 
@@ -55,7 +69,10 @@ export function reportWith(fn: (ex: Exchange) => unknown): (req: IncomingMessage
 }
 
 /** Captures log records from now on, at `level` for `logger`; call the returned stop function in afterEach. */
-export function captureLogs(logger: string, level: 'FINE' | 'FINEST' | 'INFO' = 'FINE'): { records: LogRecord[]; stop: () => void } {
+export function captureLogs(
+  logger: string,
+  level: 'FINE' | 'FINEST' | 'INFO' = 'FINE',
+): { records: LogRecord[]; stop: () => void } {
   const records: LogRecord[] = [];
   setLogSink((r) => records.push(r));
   setLogLevel(logger, level);

@@ -12,7 +12,9 @@ function limited(params: Record<string, unknown>): FilterDeclaration<any> {
   return { ...d, factory: (config, ctx) => createRateLimit(config, ctx, () => now) };
 }
 
-const report = reportWith((ex) => ({ count: ex.request.getAttribute('org.apache.catalina.filters.RateLimitFilter.Count') }));
+const report = reportWith((ex) => ({
+  count: ex.request.getAttribute('org.apache.catalina.filters.RateLimitFilter.Count'),
+}));
 
 async function statuses(s: Served, n: number, addr = '10.0.0.1'): Promise<number[]> {
   const out: number[] = [];
@@ -64,8 +66,22 @@ describe('RateLimitFilter', () => {
     } finally {
       await s.close();
     }
-    expect(logs.some((l) => l.level === 'WARNING' && l.message === '[RateLimitFilter] [4] Requests from [10.0.0.1] have exceeded the maximum allowed of [3] in a [2] second window.')).toBe(true);
-    expect(logs.some((l) => l.level === 'INFO' && l.message === 'RateLimitFilter [RateLimitFilter] initialized with [3] requests per [2] seconds. Actual is [3] per [2] seconds. [enforcing].')).toBe(true);
+    expect(
+      logs.some(
+        (l) =>
+          l.level === 'WARNING' &&
+          l.message ===
+            '[RateLimitFilter] [4] Requests from [10.0.0.1] have exceeded the maximum allowed of [3] in a [2] second window.',
+      ),
+    ).toBe(true);
+    expect(
+      logs.some(
+        (l) =>
+          l.level === 'INFO' &&
+          l.message ===
+            'RateLimitFilter [RateLimitFilter] initialized with [3] requests per [2] seconds. Actual is [3] per [2] seconds. [enforcing].',
+      ),
+    ).toBe(true);
   });
 
   it('puts the count in the org.apache.catalina.filters.RateLimitFilter.Count attribute', async () => {
@@ -73,7 +89,8 @@ describe('RateLimitFilter', () => {
     const s = await serve({ filters: [asIf, limited({})] }, report);
     try {
       const counts: unknown[] = [];
-      for (let i = 0; i < 3; i++) counts.push(JSON.parse((await request(s, '/x', { headers: { 'x-test-addr': '10.9.9.9' } })).body).count);
+      for (let i = 0; i < 3; i++)
+        counts.push(JSON.parse((await request(s, '/x', { headers: { 'x-test-addr': '10.9.9.9' } })).body).count);
       expect(counts).toEqual([1, 2, 3]);
     } finally {
       await s.close();
@@ -83,7 +100,10 @@ describe('RateLimitFilter', () => {
   it('only logs when enforce is false', async () => {
     setLogSink((r) => logs.push(r));
     now = 0;
-    const s = await serve({ filters: [asIf, limited({ bucketRequests: '1', bucketDuration: '1', enforce: 'false' })] }, report);
+    const s = await serve(
+      { filters: [asIf, limited({ bucketRequests: '1', bucketDuration: '1', enforce: 'false' })] },
+      report,
+    );
     try {
       expect(await statuses(s, 3)).toEqual([200, 200, 200]);
     } finally {
@@ -94,7 +114,15 @@ describe('RateLimitFilter', () => {
 
   it('answers with statusCode and statusMessage as configured', async () => {
     now = 0;
-    const s = await serve({ filters: [asIf, limited({ bucketRequests: '1', bucketDuration: '1', statusCode: '503', statusMessage: 'Slow down' })] }, report);
+    const s = await serve(
+      {
+        filters: [
+          asIf,
+          limited({ bucketRequests: '1', bucketDuration: '1', statusCode: '503', statusMessage: 'Slow down' }),
+        ],
+      },
+      report,
+    );
     try {
       await statuses(s, 1);
       const r = await request(s, '/x', { headers: { 'x-test-addr': '10.0.0.1' } });
@@ -107,7 +135,10 @@ describe('RateLimitFilter', () => {
 
   it('sends RateLimit-Policy and RateLimit (remaining, never negative) when exposeHeaders is on, as observed on Tomcat 10.1', async () => {
     now = 0;
-    const s = await serve({ filters: [asIf, limited({ bucketRequests: '3', exposeHeaders: 'true', policyName: ' api ' })] }, report);
+    const s = await serve(
+      { filters: [asIf, limited({ bucketRequests: '3', exposeHeaders: 'true', policyName: ' api ' })] },
+      report,
+    );
     try {
       const seen: [unknown, unknown, number][] = [];
       for (let i = 0; i < 5; i++) {
@@ -140,7 +171,19 @@ describe('RateLimitFilter', () => {
 
   it('sends no rate-limit headers by default and uses exact windows for ExactRateLimiter', async () => {
     now = 0;
-    const s = await serve({ filters: [asIf, limited({ bucketRequests: '2', bucketDuration: '60', rateLimitClassName: 'org.apache.catalina.util.ExactRateLimiter' })] }, report);
+    const s = await serve(
+      {
+        filters: [
+          asIf,
+          limited({
+            bucketRequests: '2',
+            bucketDuration: '60',
+            rateLimitClassName: 'org.apache.catalina.util.ExactRateLimiter',
+          }),
+        ],
+      },
+      report,
+    );
     try {
       const r = await request(s, '/x');
       expect(r.headers['ratelimit-policy']).toBeUndefined();
@@ -155,7 +198,10 @@ describe('RateLimitFilter', () => {
   });
 
   it('counts the real client address with the default clock', async () => {
-    const s = await serve({ filters: [declare(spec, create, { bucketRequests: '2', bucketDuration: '3600' })] }, report);
+    const s = await serve(
+      { filters: [declare(spec, create, { bucketRequests: '2', bucketDuration: '3600' })] },
+      report,
+    );
     try {
       const got: number[] = [];
       for (let i = 0; i < 3; i++) got.push((await request(s, '/x')).status);

@@ -27,11 +27,15 @@ describe('RemoteAddrFilter', () => {
   });
 
   it('with allow only: accepts matching addresses and refuses the rest with 403', async () => {
-    expect(await statuses({ allow: '192\\.168\\.1\\.\\d+' }, ['192.168.1.5', '192.168.2.5', '10.0.0.1'])).toEqual([200, 403, 403]);
+    expect(await statuses({ allow: '192\\.168\\.1\\.\\d+' }, ['192.168.1.5', '192.168.2.5', '10.0.0.1'])).toEqual([
+      200, 403, 403,
+    ]);
   });
 
   it('matches the whole address, never a part of it', async () => {
-    expect(await statuses({ allow: '127\\.0\\.0\\.1' }, ['127.0.0.1', '127.0.0.10', '1127.0.0.1'])).toEqual([200, 403, 403]);
+    expect(await statuses({ allow: '127\\.0\\.0\\.1' }, ['127.0.0.1', '127.0.0.10', '1127.0.0.1'])).toEqual([
+      200, 403, 403,
+    ]);
     expect(await statuses({ allow: '127' }, ['127.0.0.1'])).toEqual([403]);
   });
 
@@ -40,7 +44,9 @@ describe('RemoteAddrFilter', () => {
   });
 
   it('checks deny before allow', async () => {
-    expect(await statuses({ allow: '10\\..*', deny: '10\\.0\\.0\\.1' }, ['10.0.0.1', '10.0.0.2', '11.0.0.1'])).toEqual([403, 200, 403]);
+    expect(await statuses({ allow: '10\\..*', deny: '10\\.0\\.0\\.1' }, ['10.0.0.1', '10.0.0.2', '11.0.0.1'])).toEqual([
+      403, 200, 403,
+    ]);
   });
 
   it('refuses everything with neither allow nor deny', async () => {
@@ -57,6 +63,8 @@ describe('RemoteAddrFilter', () => {
   });
 
   it('refuses garbage addresses a proxy header might have put there', async () => {
-    expect(await statuses({ allow: '\\d+\\.\\d+\\.\\d+\\.\\d+' }, ['unknown', '', '1.2.3.4x', '1.2.3.4.5'])).toEqual([403, 403, 403, 403]);
+    expect(await statuses({ allow: '\\d+\\.\\d+\\.\\d+\\.\\d+' }, ['unknown', '', '1.2.3.4x', '1.2.3.4.5'])).toEqual([
+      403, 403, 403, 403,
+    ]);
   });
 });

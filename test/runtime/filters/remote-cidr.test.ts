@@ -54,23 +54,58 @@ describe('RemoteCIDRFilter', () => {
   });
 
   it('matches IPv6 masks, in full or condensed form, and never across families', async () => {
-    const got = await statusByAddr({ allow: '::1, fe80::/10, 10.0.0.0/8' }, ['0:0:0:0:0:0:0:1', 'fe80:0:0:0:0:0:0:5', 'febf:ffff:0:0:0:0:0:1', 'fec0:0:0:0:0:0:0:1', '0:0:0:0:0:0:a00:1', '10.1.2.3']);
-    expect(got).toEqual({ '0:0:0:0:0:0:0:1': 200, 'fe80:0:0:0:0:0:0:5': 200, 'febf:ffff:0:0:0:0:0:1': 200, 'fec0:0:0:0:0:0:0:1': 403, '0:0:0:0:0:0:a00:1': 403, '10.1.2.3': 200 });
+    const got = await statusByAddr({ allow: '::1, fe80::/10, 10.0.0.0/8' }, [
+      '0:0:0:0:0:0:0:1',
+      'fe80:0:0:0:0:0:0:5',
+      'febf:ffff:0:0:0:0:0:1',
+      'fec0:0:0:0:0:0:0:1',
+      '0:0:0:0:0:0:a00:1',
+      '10.1.2.3',
+    ]);
+    expect(got).toEqual({
+      '0:0:0:0:0:0:0:1': 200,
+      'fe80:0:0:0:0:0:0:5': 200,
+      'febf:ffff:0:0:0:0:0:1': 200,
+      'fec0:0:0:0:0:0:0:1': 403,
+      '0:0:0:0:0:0:a00:1': 403,
+      '10.1.2.3': 200,
+    });
   });
 
   it('treats an IPv4-mapped IPv6 address as the IPv4 address, as Java does', async () => {
-    expect(await statusByAddr({ allow: '192.168.10.0/24' }, ['::ffff:192.168.10.5', '::ffff:192.168.11.5'])).toEqual({ '::ffff:192.168.10.5': 200, '::ffff:192.168.11.5': 403 });
+    expect(await statusByAddr({ allow: '192.168.10.0/24' }, ['::ffff:192.168.10.5', '::ffff:192.168.11.5'])).toEqual({
+      '::ffff:192.168.10.5': 200,
+      '::ffff:192.168.11.5': 403,
+    });
   });
 
   it('accepts single addresses without a prefix as /32 and masks with odd prefix lengths', async () => {
-    expect(await statusByAddr({ allow: '10.0.0.1, 172.16.0.0/12' }, ['10.0.0.1', '10.0.0.2', '172.31.255.255', '172.32.0.0'])).toEqual({ '10.0.0.1': 200, '10.0.0.2': 403, '172.31.255.255': 200, '172.32.0.0': 403 });
+    expect(
+      await statusByAddr({ allow: '10.0.0.1, 172.16.0.0/12' }, [
+        '10.0.0.1',
+        '10.0.0.2',
+        '172.31.255.255',
+        '172.32.0.0',
+      ]),
+    ).toEqual({ '10.0.0.1': 200, '10.0.0.2': 403, '172.31.255.255': 200, '172.32.0.0': 403 });
   });
 
   it('refuses a remote address that is not an IP literal, logging that the client has no IP address', async () => {
     const logs: LogRecord[] = [];
     setLogSink((r) => logs.push(r));
-    expect(await statusByAddr({ deny: '10.0.0.0/8' }, ['unknown', 'localhost', '', '999.1.1.1'])).toEqual({ unknown: 403, localhost: 403, '': 403, '999.1.1.1': 403 });
-    expect(logs.filter((l) => l.logger === 'org.apache.catalina.filters.RemoteCIDRFilter' && l.message.includes('does not have an IP address')).length).toBe(4);
+    expect(await statusByAddr({ deny: '10.0.0.0/8' }, ['unknown', 'localhost', '', '999.1.1.1'])).toEqual({
+      unknown: 403,
+      localhost: 403,
+      '': 403,
+      '999.1.1.1': 403,
+    });
+    expect(
+      logs.filter(
+        (l) =>
+          l.logger === 'org.apache.catalina.filters.RemoteCIDRFilter' &&
+          l.message.includes('does not have an IP address'),
+      ).length,
+    ).toBe(4);
   });
 
   it('gives the same verdict to a client that comes back, and logs a non-IP address every time', async () => {

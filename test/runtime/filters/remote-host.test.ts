@@ -31,9 +31,15 @@ describe('RemoteHostFilter', () => {
   });
 
   it('matches the whole host name a filter in front set, deny before allow, with denyStatus', async () => {
-    const s = await serve({ filters: [setHost, declare(spec, create, { allow: '.*\\.example\\.com', deny: 'bad\\.example\\.com', denyStatus: '404' })] });
+    const s = await serve({
+      filters: [
+        setHost,
+        declare(spec, create, { allow: '.*\\.example\\.com', deny: 'bad\\.example\\.com', denyStatus: '404' }),
+      ],
+    });
     try {
-      const status = async (host: string) => (await request(s, '/x', { headers: { 'x-test-remote-host': host } })).status;
+      const status = async (host: string) =>
+        (await request(s, '/x', { headers: { 'x-test-remote-host': host } })).status;
       expect(await status('www.example.com')).toBe(200);
       expect(await status('bad.example.com')).toBe(404);
       expect(await status('www.example.com.evil.org')).toBe(404);

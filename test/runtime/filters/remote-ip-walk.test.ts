@@ -18,7 +18,8 @@ const TRUSTED = /^(?:proxy1|proxy2)$/;
 /** Tomcat's walk, entry by entry: what the downstream handler should see. */
 function model(peer: string, lines: string[]): { remoteAddr: string; xff: string | null; xfb: string | null } {
   const internalPeer = INTERNAL.test(peer);
-  if (!internalPeer && !TRUSTED.test(peer)) return { remoteAddr: peer, xff: lines.length === 0 ? null : lines.join(', '), xfb: null };
+  if (!internalPeer && !TRUSTED.test(peer))
+    return { remoteAddr: peer, xff: lines.length === 0 ? null : lines.join(', '), xfb: null };
   const parts = lines.length === 0 ? [] : lines.join(', ').split(',');
   while (parts.length > 0 && parts[parts.length - 1] === '') parts.pop();
   const entries = parts.map((p) => p.trim());
@@ -37,7 +38,11 @@ function model(peer: string, lines: string[]): { remoteAddr: string; xff: string
     break;
   }
   if (remoteIp === null) return { remoteAddr: peer, xff: lines.length === 0 ? null : lines.join(', '), xfb: null };
-  return { remoteAddr: remoteIp, xff: idx < 0 ? null : entries.slice(0, idx + 1).join(','), xfb: proxies.length === 0 ? null : proxies.reverse().join(',') };
+  return {
+    remoteAddr: remoteIp,
+    xff: idx < 0 ? null : entries.slice(0, idx + 1).join(','),
+    xfb: proxies.length === 0 ? null : proxies.reverse().join(','),
+  };
 }
 
 /** A small deterministic generator, so a failure names a reproducible case. */
@@ -49,7 +54,17 @@ function lcg(seed: number): () => number {
   };
 }
 
-const ENTRIES = ['140.211.11.130', '192.168.0.10', '192.168.0.11', 'proxy1', 'proxy2', '', ' ', '\t10.0.0.1 ', 'unknown'];
+const ENTRIES = [
+  '140.211.11.130',
+  '192.168.0.10',
+  '192.168.0.11',
+  'proxy1',
+  'proxy2',
+  '',
+  ' ',
+  '\t10.0.0.1 ',
+  'unknown',
+];
 const SEPARATORS = [',', ', ', ' ,', ' , ', ',,', ',\t'];
 
 function headerValue(rand: () => number): string {
@@ -63,9 +78,13 @@ function headerValue(rand: () => number): string {
   return v;
 }
 
-describe('RemoteIpFilter: the walk over X-Forwarded-For agrees with Tomcat\'s entry-by-entry reading', () => {
+describe("RemoteIpFilter: the walk over X-Forwarded-For agrees with Tomcat's entry-by-entry reading", () => {
   it('for 3000 generated header values, peers internal, trusted and neither', () => {
-    const filter = declare(spec, create, { internalProxies: INTERNAL.source.slice(1, -1), trustedProxies: TRUSTED.source.slice(1, -1), proxiesHeader: 'x-forwarded-by' });
+    const filter = declare(spec, create, {
+      internalProxies: INTERNAL.source.slice(1, -1),
+      trustedProxies: TRUSTED.source.slice(1, -1),
+      proxiesHeader: 'x-forwarded-by',
+    });
     let seen: { remoteAddr: string; xff: string | null; xfb: string | null } | null = null;
     const listener = toNodeListener(createContextRuntime({ filters: [filter] }), (req, res) => {
       const r = exchangeOf(req)!.request;

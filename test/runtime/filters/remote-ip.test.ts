@@ -3,7 +3,13 @@ import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { spec } from '../../../src/filters/remote-ip.js';
 import { create, hostPortIndex } from '../../../src/runtime/filters/remote-ip.js';
-import { createContextRuntime, exchangeOf, toNodeListener, type Exchange, type RuntimeFilter } from '../../../src/runtime/index.js';
+import {
+  createContextRuntime,
+  exchangeOf,
+  toNodeListener,
+  type Exchange,
+  type RuntimeFilter,
+} from '../../../src/runtime/index.js';
 import { request, serve, type Served } from '../serve.js';
 import { asIf, declare, reportWith } from './helpers.js';
 
@@ -44,11 +50,16 @@ const TOMCAT_TEST_PARAMS = {
   proxiesHeader: 'x-forwarded-by',
 };
 
-describe('RemoteIpFilter: the proxy walk (Tomcat\'s TestRemoteIpFilter cases)', () => {
+describe("RemoteIpFilter: the proxy walk (Tomcat's TestRemoteIpFilter cases)", () => {
   it('leaves the address alone when the internal proxy sent no X-Forwarded-For', async () => {
     const s = await remoteIpServer(TOMCAT_TEST_PARAMS);
     try {
-      expect(await seen(s, { 'x-test-addr': '192.168.0.10' })).toMatchObject({ remoteAddr: '192.168.0.10', remoteHost: '192.168.0.10', xff: null, xfb: null });
+      expect(await seen(s, { 'x-test-addr': '192.168.0.10' })).toMatchObject({
+        remoteAddr: '192.168.0.10',
+        remoteHost: '192.168.0.10',
+        xff: null,
+        xfb: null,
+      });
     } finally {
       await s.close();
     }
@@ -57,8 +68,17 @@ describe('RemoteIpFilter: the proxy walk (Tomcat\'s TestRemoteIpFilter cases)', 
   it('takes the leftmost entry and removes the header when every proxy is internal; no X-Forwarded-By', async () => {
     const s = await remoteIpServer(TOMCAT_TEST_PARAMS);
     try {
-      const v = await seen(s, { 'x-test-addr': '192.168.0.10', 'x-forwarded-for': '140.211.11.130, 192.168.0.10, 192.168.0.11' });
-      expect(v).toMatchObject({ remoteAddr: '140.211.11.130', remoteHost: '140.211.11.130', xff: null, xfb: null, nodeXff: null });
+      const v = await seen(s, {
+        'x-test-addr': '192.168.0.10',
+        'x-forwarded-for': '140.211.11.130, 192.168.0.10, 192.168.0.11',
+      });
+      expect(v).toMatchObject({
+        remoteAddr: '140.211.11.130',
+        remoteHost: '140.211.11.130',
+        xff: null,
+        xfb: null,
+        nodeXff: null,
+      });
     } finally {
       await s.close();
     }
@@ -67,20 +87,34 @@ describe('RemoteIpFilter: the proxy walk (Tomcat\'s TestRemoteIpFilter cases)', 
   it('moves trusted proxies to X-Forwarded-By, in request order, joined with ","', async () => {
     const s = await remoteIpServer(TOMCAT_TEST_PARAMS);
     try {
-      expect(await seen(s, { 'x-test-addr': '192.168.0.10', 'x-forwarded-for': '140.211.11.130, proxy1, proxy2' })).toMatchObject({ remoteAddr: '140.211.11.130', xff: null, xfb: 'proxy1,proxy2' });
+      expect(
+        await seen(s, { 'x-test-addr': '192.168.0.10', 'x-forwarded-for': '140.211.11.130, proxy1, proxy2' }),
+      ).toMatchObject({ remoteAddr: '140.211.11.130', xff: null, xfb: 'proxy1,proxy2' });
       // The same list spread over several header lines.
-      expect(await seen(s, { 'x-test-addr': '192.168.0.10', 'x-forwarded-for': ['140.211.11.130', 'proxy1', 'proxy2'] })).toMatchObject({ remoteAddr: '140.211.11.130', xff: null, xfb: 'proxy1,proxy2' });
-      expect(await seen(s, { 'x-test-addr': '192.168.0.10', 'x-forwarded-for': '140.211.11.130, proxy1, proxy2, 192.168.0.10, 192.168.0.11' })).toMatchObject({ remoteAddr: '140.211.11.130', xff: null, xfb: 'proxy1,proxy2' });
+      expect(
+        await seen(s, { 'x-test-addr': '192.168.0.10', 'x-forwarded-for': ['140.211.11.130', 'proxy1', 'proxy2'] }),
+      ).toMatchObject({ remoteAddr: '140.211.11.130', xff: null, xfb: 'proxy1,proxy2' });
+      expect(
+        await seen(s, {
+          'x-test-addr': '192.168.0.10',
+          'x-forwarded-for': '140.211.11.130, proxy1, proxy2, 192.168.0.10, 192.168.0.11',
+        }),
+      ).toMatchObject({ remoteAddr: '140.211.11.130', xff: null, xfb: 'proxy1,proxy2' });
     } finally {
       await s.close();
     }
   });
 
   it('lists a trusted (not internal) connecting proxy last in X-Forwarded-By, also with internalProxies empty or unset', async () => {
-    for (const params of [{ ...TOMCAT_TEST_PARAMS, internalProxies: '' }, { trustedProxies: 'proxy1|proxy2|proxy3', proxiesHeader: 'x-forwarded-by' }]) {
+    for (const params of [
+      { ...TOMCAT_TEST_PARAMS, internalProxies: '' },
+      { trustedProxies: 'proxy1|proxy2|proxy3', proxiesHeader: 'x-forwarded-by' },
+    ]) {
       const s = await remoteIpServer(params);
       try {
-        expect(await seen(s, { 'x-test-addr': 'proxy3', 'x-forwarded-for': '140.211.11.130, proxy1, proxy2' })).toMatchObject({ remoteAddr: '140.211.11.130', xff: null, xfb: 'proxy1,proxy2,proxy3' });
+        expect(
+          await seen(s, { 'x-test-addr': 'proxy3', 'x-forwarded-for': '140.211.11.130, proxy1, proxy2' }),
+        ).toMatchObject({ remoteAddr: '140.211.11.130', xff: null, xfb: 'proxy1,proxy2,proxy3' });
       } finally {
         await s.close();
       }
@@ -90,8 +124,16 @@ describe('RemoteIpFilter: the proxy walk (Tomcat\'s TestRemoteIpFilter cases)', 
   it('stops at the first untrusted entry: it becomes the client, entries before it stay in X-Forwarded-For', async () => {
     const s = await remoteIpServer(TOMCAT_TEST_PARAMS);
     try {
-      const v = await seen(s, { 'x-test-addr': '192.168.0.10', 'x-forwarded-for': '140.211.11.130, proxy1, untrusted-proxy, proxy2' });
-      expect(v).toMatchObject({ remoteAddr: 'untrusted-proxy', remoteHost: 'untrusted-proxy', xff: '140.211.11.130,proxy1', xfb: 'proxy2' });
+      const v = await seen(s, {
+        'x-test-addr': '192.168.0.10',
+        'x-forwarded-for': '140.211.11.130, proxy1, untrusted-proxy, proxy2',
+      });
+      expect(v).toMatchObject({
+        remoteAddr: 'untrusted-proxy',
+        remoteHost: 'untrusted-proxy',
+        xff: '140.211.11.130,proxy1',
+        xfb: 'proxy2',
+      });
     } finally {
       await s.close();
     }
@@ -100,8 +142,18 @@ describe('RemoteIpFilter: the proxy walk (Tomcat\'s TestRemoteIpFilter cases)', 
   it('ignores the headers of a connection that is neither internal nor trusted', async () => {
     const s = await remoteIpServer(TOMCAT_TEST_PARAMS);
     try {
-      const v = await seen(s, { 'x-test-addr': 'not-allowed-internal-proxy', 'x-forwarded-for': '140.211.11.130, proxy1, proxy2', 'x-forwarded-proto': 'https' });
-      expect(v).toMatchObject({ remoteAddr: 'not-allowed-internal-proxy', xff: '140.211.11.130, proxy1, proxy2', xfb: null, scheme: 'http', secure: false });
+      const v = await seen(s, {
+        'x-test-addr': 'not-allowed-internal-proxy',
+        'x-forwarded-for': '140.211.11.130, proxy1, proxy2',
+        'x-forwarded-proto': 'https',
+      });
+      expect(v).toMatchObject({
+        remoteAddr: 'not-allowed-internal-proxy',
+        xff: '140.211.11.130, proxy1, proxy2',
+        xfb: null,
+        scheme: 'http',
+        secure: false,
+      });
     } finally {
       await s.close();
     }
@@ -110,7 +162,13 @@ describe('RemoteIpFilter: the proxy walk (Tomcat\'s TestRemoteIpFilter cases)', 
   it('trusts the real loopback connection with the default internalProxies', async () => {
     const s = await remoteIpServer({});
     try {
-      expect(await seen(s, { 'x-forwarded-for': 'my-remote-addr', 'x-forwarded-proto': 'https' })).toMatchObject({ remoteAddr: 'my-remote-addr', remoteHost: 'my-remote-addr', secure: true, scheme: 'https', serverPort: 443 });
+      expect(await seen(s, { 'x-forwarded-for': 'my-remote-addr', 'x-forwarded-proto': 'https' })).toMatchObject({
+        remoteAddr: 'my-remote-addr',
+        remoteHost: 'my-remote-addr',
+        secure: true,
+        scheme: 'https',
+        serverPort: 443,
+      });
     } finally {
       await s.close();
     }
@@ -119,7 +177,10 @@ describe('RemoteIpFilter: the proxy walk (Tomcat\'s TestRemoteIpFilter cases)', 
   it('keeps an empty entry as an empty address, as Tomcat does', async () => {
     const s = await remoteIpServer({});
     try {
-      expect(await seen(s, { 'x-forwarded-for': '1.2.3.4,,10.0.0.1' })).toMatchObject({ remoteAddr: '', xff: '1.2.3.4' });
+      expect(await seen(s, { 'x-forwarded-for': '1.2.3.4,,10.0.0.1' })).toMatchObject({
+        remoteAddr: '',
+        xff: '1.2.3.4',
+      });
     } finally {
       await s.close();
     }
@@ -128,9 +189,18 @@ describe('RemoteIpFilter: the proxy walk (Tomcat\'s TestRemoteIpFilter cases)', 
 
 describe('RemoteIpFilter: protocol, port and host headers', () => {
   it('marks the request insecure with scheme http and httpServerPort when the protocol header says http', async () => {
-    const s = await remoteIpServer({ protocolHeader: 'x-forwarded-proto', remoteIpHeader: 'x-my-forwarded-for', httpServerPort: '8080' });
+    const s = await remoteIpServer({
+      protocolHeader: 'x-forwarded-proto',
+      remoteIpHeader: 'x-my-forwarded-for',
+      httpServerPort: '8080',
+    });
     try {
-      const v = await seen(s, { 'x-test-addr': '192.168.0.10', 'x-test-scheme': 'https', 'x-my-forwarded-for': '140.211.11.130', 'x-forwarded-proto': 'http' });
+      const v = await seen(s, {
+        'x-test-addr': '192.168.0.10',
+        'x-test-scheme': 'https',
+        'x-my-forwarded-for': '140.211.11.130',
+        'x-forwarded-proto': 'http',
+      });
       expect(v).toMatchObject({ secure: false, scheme: 'http', serverPort: 8080, remoteAddr: '140.211.11.130' });
     } finally {
       await s.close();
@@ -140,9 +210,17 @@ describe('RemoteIpFilter: protocol, port and host headers', () => {
   it('compares the https value case-insensitively and requires every comma-separated value (and line) to be https', async () => {
     const s = await remoteIpServer({});
     try {
-      expect(await seen(s, { 'x-forwarded-proto': 'HTTPS' })).toMatchObject({ secure: true, scheme: 'https', serverPort: 443 });
+      expect(await seen(s, { 'x-forwarded-proto': 'HTTPS' })).toMatchObject({
+        secure: true,
+        scheme: 'https',
+        serverPort: 443,
+      });
       expect(await seen(s, { 'x-forwarded-proto': 'https, HTTPS' })).toMatchObject({ secure: true });
-      expect(await seen(s, { 'x-forwarded-proto': 'https, http' })).toMatchObject({ secure: false, scheme: 'http', serverPort: 80 });
+      expect(await seen(s, { 'x-forwarded-proto': 'https, http' })).toMatchObject({
+        secure: false,
+        scheme: 'http',
+        serverPort: 80,
+      });
       expect(await seen(s, { 'x-forwarded-proto': ['https', 'http'] })).toMatchObject({ secure: false });
       expect(await seen(s, { 'x-forwarded-proto': ',' })).toMatchObject({ secure: false, scheme: 'http' });
     } finally {
@@ -151,17 +229,37 @@ describe('RemoteIpFilter: protocol, port and host headers', () => {
   });
 
   it('takes the server name from hostHeader (dropping a port) and the port from portHeader', async () => {
-    const s = await remoteIpServer({ hostHeader: 'x-forwarded-host', portHeader: 'x-forwarded-port', protocolHeader: 'x-forwarded-proto' });
+    const s = await remoteIpServer({
+      hostHeader: 'x-forwarded-host',
+      portHeader: 'x-forwarded-port',
+      protocolHeader: 'x-forwarded-proto',
+    });
     try {
-      expect(await seen(s, { 'x-test-addr': '192.168.0.10', 'x-forwarded-host': 'example.com', 'x-forwarded-port': '8443', 'x-forwarded-proto': 'https' })).toMatchObject({
+      expect(
+        await seen(s, {
+          'x-test-addr': '192.168.0.10',
+          'x-forwarded-host': 'example.com',
+          'x-forwarded-port': '8443',
+          'x-forwarded-proto': 'https',
+        }),
+      ).toMatchObject({
         serverName: 'example.com',
         scheme: 'https',
         serverPort: 8443,
         secure: true,
         requestURL: 'https://example.com:8443/test',
       });
-      expect(await seen(s, { 'x-test-addr': '192.168.0.10', 'x-forwarded-host': 'example.com:8443', 'x-forwarded-proto': 'https' })).toMatchObject({ serverName: 'example.com', serverPort: 443 });
-      expect(await seen(s, { 'x-forwarded-host': '[2001:db8::1]:9443', 'x-forwarded-proto': 'http' })).toMatchObject({ serverName: '[2001:db8::1]', serverPort: 80 });
+      expect(
+        await seen(s, {
+          'x-test-addr': '192.168.0.10',
+          'x-forwarded-host': 'example.com:8443',
+          'x-forwarded-proto': 'https',
+        }),
+      ).toMatchObject({ serverName: 'example.com', serverPort: 443 });
+      expect(await seen(s, { 'x-forwarded-host': '[2001:db8::1]:9443', 'x-forwarded-proto': 'http' })).toMatchObject({
+        serverName: '[2001:db8::1]',
+        serverPort: 80,
+      });
     } finally {
       await s.close();
     }
@@ -170,7 +268,12 @@ describe('RemoteIpFilter: protocol, port and host headers', () => {
   it('ignores an invalid host header value and a port that is not a number', async () => {
     const s = await remoteIpServer({ hostHeader: 'x-forwarded-host', portHeader: 'x-forwarded-port' });
     try {
-      const v = await seen(s, { host: 'origin.test:1234', 'x-forwarded-host': 'bad host', 'x-forwarded-port': 'abc', 'x-forwarded-proto': 'https' });
+      const v = await seen(s, {
+        host: 'origin.test:1234',
+        'x-forwarded-host': 'bad host',
+        'x-forwarded-port': 'abc',
+        'x-forwarded-proto': 'https',
+      });
       expect(v).toMatchObject({ serverName: 'origin.test', serverPort: 443 });
     } finally {
       await s.close();
@@ -182,7 +285,11 @@ describe('RemoteIpFilter: protocol, port and host headers', () => {
     const headers = { 'x-forwarded-host': 'front.example', 'x-forwarded-port': '8443', 'x-forwarded-proto': 'https' };
     const plain = await remoteIpServer(params);
     try {
-      expect(await seen(plain, headers)).toMatchObject({ localPort: plain.port, localName: '127.0.0.1', serverPort: 8443 });
+      expect(await seen(plain, headers)).toMatchObject({
+        localPort: plain.port,
+        localName: '127.0.0.1',
+        serverPort: 8443,
+      });
     } finally {
       await plain.close();
     }
@@ -197,7 +304,12 @@ describe('RemoteIpFilter: protocol, port and host headers', () => {
   it('leaves scheme, secure and port alone when the protocol header is absent or protocolHeader is empty', async () => {
     const s = await remoteIpServer({ protocolHeader: '' });
     try {
-      expect(await seen(s, { 'x-forwarded-proto': 'https', 'x-forwarded-for': '1.2.3.4' })).toMatchObject({ scheme: 'http', secure: false, serverPort: s.port, remoteAddr: '1.2.3.4' });
+      expect(await seen(s, { 'x-forwarded-proto': 'https', 'x-forwarded-for': '1.2.3.4' })).toMatchObject({
+        scheme: 'http',
+        secure: false,
+        serverPort: s.port,
+        remoteAddr: '1.2.3.4',
+      });
     } finally {
       await s.close();
     }
@@ -210,7 +322,9 @@ describe('RemoteIpFilter: protocol, port and host headers', () => {
       res.end(String(ex.request.getAttribute('org.apache.catalina.filters.RemoteIpFilter.secure')));
     });
     try {
-      const r = await request(s, '/x', { headers: { 'x-forwarded-for': 'my-remote-addr', 'x-forwarded-proto': 'https' } });
+      const r = await request(s, '/x', {
+        headers: { 'x-forwarded-for': 'my-remote-addr', 'x-forwarded-proto': 'https' },
+      });
       expect(r.headers['set-cookie']![0]).toContain('; Secure');
       expect(r.body).toBe('true');
     } finally {
@@ -221,13 +335,48 @@ describe('RemoteIpFilter: protocol, port and host headers', () => {
 
 describe('RemoteIpFilter: request attributes and restoring the request', () => {
   it('sets the AccessLog attributes, org.apache.tomcat.remoteAddr and the forwarded flag', async () => {
-    const s = await serve({ filters: [asIf, declare(spec, create, { protocolHeader: 'x-forwarded-proto', remoteIpHeader: 'x-my-forwarded-for', httpServerPort: '8080' })] }, reportWith((ex) => {
-      const a = (n: string) => ex.request.getAttribute(n) ?? null;
-      return [a('org.apache.catalina.AccessLog.RemoteAddr'), a('org.apache.tomcat.remoteAddr'), a('org.apache.catalina.AccessLog.RemoteHost'), a('org.apache.catalina.AccessLog.Protocol'), a('org.apache.catalina.AccessLog.ServerName'), a('org.apache.catalina.AccessLog.ServerPort'), a('org.apache.tomcat.request.forwarded')];
-    }));
+    const s = await serve(
+      {
+        filters: [
+          asIf,
+          declare(spec, create, {
+            protocolHeader: 'x-forwarded-proto',
+            remoteIpHeader: 'x-my-forwarded-for',
+            httpServerPort: '8080',
+          }),
+        ],
+      },
+      reportWith((ex) => {
+        const a = (n: string) => ex.request.getAttribute(n) ?? null;
+        return [
+          a('org.apache.catalina.AccessLog.RemoteAddr'),
+          a('org.apache.tomcat.remoteAddr'),
+          a('org.apache.catalina.AccessLog.RemoteHost'),
+          a('org.apache.catalina.AccessLog.Protocol'),
+          a('org.apache.catalina.AccessLog.ServerName'),
+          a('org.apache.catalina.AccessLog.ServerPort'),
+          a('org.apache.tomcat.request.forwarded'),
+        ];
+      }),
+    );
     try {
-      const r = await request(s, '/x', { headers: { host: 'h.test', 'x-test-addr': '192.168.0.10', 'x-my-forwarded-for': '140.211.11.130', 'x-forwarded-proto': 'http' } });
-      expect(JSON.parse(r.body)).toEqual(['140.211.11.130', '140.211.11.130', '140.211.11.130', 'HTTP/1.1', 'h.test', 8080, true]);
+      const r = await request(s, '/x', {
+        headers: {
+          host: 'h.test',
+          'x-test-addr': '192.168.0.10',
+          'x-my-forwarded-for': '140.211.11.130',
+          'x-forwarded-proto': 'http',
+        },
+      });
+      expect(JSON.parse(r.body)).toEqual([
+        '140.211.11.130',
+        '140.211.11.130',
+        '140.211.11.130',
+        'HTTP/1.1',
+        'h.test',
+        8080,
+        true,
+      ]);
     } finally {
       await s.close();
     }
@@ -245,9 +394,25 @@ describe('RemoteIpFilter: request attributes and restoring the request', () => {
     };
     const s = await remoteIpServer(TOMCAT_TEST_PARAMS, [outer]);
     try {
-      const inner = await seen(s, { host: 'h.test', 'x-test-addr': '192.168.0.10', 'x-forwarded-for': '140.211.11.130, proxy1', 'x-forwarded-proto': 'https' });
+      const inner = await seen(s, {
+        host: 'h.test',
+        'x-test-addr': '192.168.0.10',
+        'x-forwarded-for': '140.211.11.130, proxy1',
+        'x-forwarded-proto': 'https',
+      });
       expect(inner).toMatchObject({ remoteAddr: '140.211.11.130', xfb: 'proxy1', scheme: 'https', serverPort: 443 });
-      expect(after).toMatchObject({ remoteAddr: '192.168.0.10', remoteHost: '192.168.0.10', xff: '140.211.11.130, proxy1', xfb: null, nodeXff: '140.211.11.130, proxy1', scheme: 'http', serverName: 'h.test', serverPort: 80, secure: true, attr: '140.211.11.130' });
+      expect(after).toMatchObject({
+        remoteAddr: '192.168.0.10',
+        remoteHost: '192.168.0.10',
+        xff: '140.211.11.130, proxy1',
+        xfb: null,
+        nodeXff: '140.211.11.130, proxy1',
+        scheme: 'http',
+        serverName: 'h.test',
+        serverPort: 80,
+        secure: true,
+        attr: '140.211.11.130',
+      });
     } finally {
       await s.close();
     }
@@ -319,11 +484,14 @@ describe('RemoteIpFilter: hostile input', () => {
       const entries = Array.from({ length: 10_000 }, (_, i) => `10.0.${(i >> 8) & 255}.${i & 255}`);
       entries[0] = '198.51.100.1';
       const body = await new Promise<string>((resolve, reject) => {
-        const req = http.request({ host: '127.0.0.1', port, path: '/x', headers: { 'x-forwarded-for': entries.join(', ') }, agent: false }, (res) => {
-          let b = '';
-          res.on('data', (c) => (b += c));
-          res.on('end', () => resolve(b));
-        });
+        const req = http.request(
+          { host: '127.0.0.1', port, path: '/x', headers: { 'x-forwarded-for': entries.join(', ') }, agent: false },
+          (res) => {
+            let b = '';
+            res.on('data', (c) => (b += c));
+            res.on('end', () => resolve(b));
+          },
+        );
         req.on('error', reject);
         req.end();
       });
@@ -339,7 +507,10 @@ describe('RemoteIpFilter: hostile input', () => {
     const s = await remoteIpServer({});
     try {
       expect(await seen(s, { 'x-forwarded-for': 'unknown' })).toMatchObject({ remoteAddr: 'unknown' });
-      expect(await seen(s, { 'x-forwarded-for': '<script>, 10.0.0.1' })).toMatchObject({ remoteAddr: '<script>', xff: null });
+      expect(await seen(s, { 'x-forwarded-for': '<script>, 10.0.0.1' })).toMatchObject({
+        remoteAddr: '<script>',
+        xff: null,
+      });
     } finally {
       await s.close();
     }
@@ -348,14 +519,17 @@ describe('RemoteIpFilter: hostile input', () => {
   it('matches proxies by whole address: an internal-looking prefix does not make an address internal', async () => {
     const s = await remoteIpServer({});
     try {
-      expect(await seen(s, { 'x-forwarded-for': '1.2.3.4, 10.0.0.1.evil.example' })).toMatchObject({ remoteAddr: '10.0.0.1.evil.example', xff: '1.2.3.4' });
+      expect(await seen(s, { 'x-forwarded-for': '1.2.3.4, 10.0.0.1.evil.example' })).toMatchObject({
+        remoteAddr: '10.0.0.1.evil.example',
+        xff: '1.2.3.4',
+      });
     } finally {
       await s.close();
     }
   });
 });
 
-describe('hostPortIndex (Tomcat\'s Host.parse)', () => {
+describe("hostPortIndex (Tomcat's Host.parse)", () => {
   it('finds the port separator in names, IPv4 and IPv6 literals and refuses what Tomcat refuses', () => {
     expect(hostPortIndex('example.com')).toBe(-1);
     expect(hostPortIndex('example.com:8443')).toBe(11);
@@ -364,7 +538,20 @@ describe('hostPortIndex (Tomcat\'s Host.parse)', () => {
     expect(hostPortIndex('1.2.3.4:80')).toBe(7);
     expect(hostPortIndex('[::1]')).toBe(-1);
     expect(hostPortIndex('[::1]:8080')).toBe(5);
-    for (const bad of ['', 'bad host', '-x', 'x-', '.x', 'a..b', 'x:y', '[::1', '[::1]x', '[fe80::1%eth0]', 'a_b', 'host:80:90']) {
+    for (const bad of [
+      '',
+      'bad host',
+      '-x',
+      'x-',
+      '.x',
+      'a..b',
+      'x:y',
+      '[::1',
+      '[::1]x',
+      '[fe80::1%eth0]',
+      'a_b',
+      'host:80:90',
+    ]) {
       expect(hostPortIndex(bad), bad).toBeNull();
     }
   });

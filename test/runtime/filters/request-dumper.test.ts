@@ -23,7 +23,9 @@ describe('RequestDumperFilter', () => {
       res.end('ok');
     });
     try {
-      await request(s, '/app/a/b?x=1&x=2&y=', { headers: { cookie: 'JSESSIONID=ABC; k="v"', 'accept-language': 'fr-ch;q=0.4, en-GB, de;q=0.9', 'x-in': 'in' } });
+      await request(s, '/app/a/b?x=1&x=2&y=', {
+        headers: { cookie: 'JSESSIONID=ABC; k="v"', 'accept-language': 'fr-ch;q=0.4, en-GB, de;q=0.9', 'x-in': 'in' },
+      });
     } finally {
       await s.close();
     }
@@ -64,7 +66,9 @@ describe('RequestDumperFilter', () => {
     // Request part, then the separator, then the response part.
     const separator = text.indexOf('------------------=--------------------------------------------');
     expect(separator).toBeGreaterThan(text.indexOf('          isSecure=false') - 1);
-    expect(text.lastIndexOf('------------------=--------------------------------------------')).toBeLessThan(text.indexOf('            status=201'));
+    expect(text.lastIndexOf('------------------=--------------------------------------------')).toBeLessThan(
+      text.indexOf('            status=201'),
+    );
     expect(text[text.length - 2]).toMatch(/^END TIME {10}=/);
   });
 
@@ -74,7 +78,11 @@ describe('RequestDumperFilter', () => {
       res.end(exchangeOf(req)!.request.getParameter('a') ?? 'none');
     });
     try {
-      const r = await request(s, '/', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'a=b%20c' });
+      const r = await request(s, '/', {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: 'a=b%20c',
+      });
       expect(r.body).toBe('b c');
     } finally {
       await s.close();

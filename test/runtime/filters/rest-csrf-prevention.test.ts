@@ -15,7 +15,10 @@ const FORM = 'application/x-www-form-urlencoded';
 describe('RestCsrfPreventionFilter', () => {
   let s: Served;
   beforeAll(async () => {
-    s = await serve({ contextPath: '/api', filters: [declare(spec, create, { pathsAcceptingParams: '/accepted1, /accepted2' })] }, report);
+    s = await serve(
+      { contextPath: '/api', filters: [declare(spec, create, { pathsAcceptingParams: '/accepted1, /accepted2' })] },
+      report,
+    );
   });
   afterAll(() => s.close());
 
@@ -56,12 +59,19 @@ describe('RestCsrfPreventionFilter', () => {
   it('refuses a missing, wrong or fetched-as-value nonce even with a session', async () => {
     const { cookie: c, nonce } = await fetchNonce();
     expect((await request(s, '/api/items', { method: 'POST', headers: { cookie: c } })).status).toBe(403);
-    expect((await request(s, '/api/items', { method: 'POST', headers: { cookie: c, 'x-csrf-token': 'WRONG' } })).status).toBe(403);
-    expect((await request(s, '/api/items', { method: 'POST', headers: { cookie: c, 'x-csrf-token': 'Fetch' } })).status).toBe(403);
-    expect((await request(s, '/api/items', { method: 'POST', headers: { cookie: c, 'x-csrf-token': nonce.toLowerCase() } })).status).toBe(403);
+    expect(
+      (await request(s, '/api/items', { method: 'POST', headers: { cookie: c, 'x-csrf-token': 'WRONG' } })).status,
+    ).toBe(403);
+    expect(
+      (await request(s, '/api/items', { method: 'POST', headers: { cookie: c, 'x-csrf-token': 'Fetch' } })).status,
+    ).toBe(403);
+    expect(
+      (await request(s, '/api/items', { method: 'POST', headers: { cookie: c, 'x-csrf-token': nonce.toLowerCase() } }))
+        .status,
+    ).toBe(403);
   });
 
-  it('accepts the session\'s nonce in the header', async () => {
+  it("accepts the session's nonce in the header", async () => {
     const { cookie: c, nonce } = await fetchNonce();
     const r = await request(s, '/api/items', { method: 'POST', headers: { cookie: c, 'x-csrf-token': nonce } });
     expect(r.status).toBe(200);
@@ -72,32 +82,81 @@ describe('RestCsrfPreventionFilter', () => {
     const a = await fetchNonce();
     const b = await fetchNonce();
     expect((await request(s, '/api/items', { method: 'POST', headers: { 'x-csrf-token': a.nonce } })).status).toBe(403);
-    expect((await request(s, '/api/items', { method: 'POST', headers: { cookie: b.cookie, 'x-csrf-token': a.nonce } })).status).toBe(403);
+    expect(
+      (await request(s, '/api/items', { method: 'POST', headers: { cookie: b.cookie, 'x-csrf-token': a.nonce } }))
+        .status,
+    ).toBe(403);
   });
 
   it('accepts the nonce as the X-CSRF-Token parameter only on pathsAcceptingParams, from the query or a form body', async () => {
     const { cookie: c, nonce } = await fetchNonce();
-    expect((await request(s, `/api/accepted1?X-CSRF-Token=${nonce}`, { method: 'POST', headers: { cookie: c } })).status).toBe(200);
-    expect((await request(s, '/api/accepted2', { method: 'POST', headers: { cookie: c, 'content-type': FORM }, body: `X-CSRF-Token=${nonce}` })).status).toBe(200);
-    expect((await request(s, `/api/accepted1blah?X-CSRF-Token=${nonce}`, { method: 'POST', headers: { cookie: c } })).status).toBe(403);
-    expect((await request(s, `/api/items?X-CSRF-Token=${nonce}`, { method: 'POST', headers: { cookie: c } })).status).toBe(403);
+    expect(
+      (await request(s, `/api/accepted1?X-CSRF-Token=${nonce}`, { method: 'POST', headers: { cookie: c } })).status,
+    ).toBe(200);
+    expect(
+      (
+        await request(s, '/api/accepted2', {
+          method: 'POST',
+          headers: { cookie: c, 'content-type': FORM },
+          body: `X-CSRF-Token=${nonce}`,
+        })
+      ).status,
+    ).toBe(200);
+    expect(
+      (await request(s, `/api/accepted1blah?X-CSRF-Token=${nonce}`, { method: 'POST', headers: { cookie: c } })).status,
+    ).toBe(403);
+    expect(
+      (await request(s, `/api/items?X-CSRF-Token=${nonce}`, { method: 'POST', headers: { cookie: c } })).status,
+    ).toBe(403);
   });
 
   it('prefers the header over the parameter: a wrong header is not rescued by a right parameter', async () => {
     const { cookie: c, nonce } = await fetchNonce();
-    expect((await request(s, `/api/accepted1?X-CSRF-Token=${nonce}`, { method: 'POST', headers: { cookie: c, 'x-csrf-token': 'WRONG' } })).status).toBe(403);
+    expect(
+      (
+        await request(s, `/api/accepted1?X-CSRF-Token=${nonce}`, {
+          method: 'POST',
+          headers: { cookie: c, 'x-csrf-token': 'WRONG' },
+        })
+      ).status,
+    ).toBe(403);
     // An empty header counts as absent.
-    expect((await request(s, `/api/accepted1?X-CSRF-Token=${nonce}`, { method: 'POST', headers: { cookie: c, 'x-csrf-token': '' } })).status).toBe(200);
+    expect(
+      (
+        await request(s, `/api/accepted1?X-CSRF-Token=${nonce}`, {
+          method: 'POST',
+          headers: { cookie: c, 'x-csrf-token': '' },
+        })
+      ).status,
+    ).toBe(200);
   });
 
   it('accepts repeated identical nonce parameters and refuses disagreeing ones', async () => {
     const { cookie: c, nonce } = await fetchNonce();
-    expect((await request(s, `/api/accepted1?X-CSRF-Token=${nonce}&X-CSRF-Token=${nonce}`, { method: 'POST', headers: { cookie: c } })).status).toBe(200);
-    expect((await request(s, `/api/accepted1?X-CSRF-Token=${nonce}&X-CSRF-Token=OTHER`, { method: 'POST', headers: { cookie: c } })).status).toBe(403);
+    expect(
+      (
+        await request(s, `/api/accepted1?X-CSRF-Token=${nonce}&X-CSRF-Token=${nonce}`, {
+          method: 'POST',
+          headers: { cookie: c },
+        })
+      ).status,
+    ).toBe(200);
+    expect(
+      (
+        await request(s, `/api/accepted1?X-CSRF-Token=${nonce}&X-CSRF-Token=OTHER`, {
+          method: 'POST',
+          headers: { cookie: c },
+        })
+      ).status,
+    ).toBe(403);
   });
 
   it('refuses a parameter nonce when the session has none', async () => {
-    const plain = await request(s, '/api/accepted1', { method: 'POST', headers: { 'content-type': FORM }, body: 'X-CSRF-Token=ABC' });
+    const plain = await request(s, '/api/accepted1', {
+      method: 'POST',
+      headers: { 'content-type': FORM },
+      body: 'X-CSRF-Token=ABC',
+    });
     expect(plain.status).toBe(403);
   });
 
@@ -110,7 +169,14 @@ describe('RestCsrfPreventionFilter', () => {
 
   it('refuses once the session is gone (expired or id changed by the server)', async () => {
     const { nonce } = await fetchNonce();
-    expect((await request(s, '/api/items', { method: 'POST', headers: { cookie: 'JSESSIONID=0123456789ABCDEF0123456789ABCDEF', 'x-csrf-token': nonce } })).status).toBe(403);
+    expect(
+      (
+        await request(s, '/api/items', {
+          method: 'POST',
+          headers: { cookie: 'JSESSIONID=0123456789ABCDEF0123456789ABCDEF', 'x-csrf-token': nonce },
+        })
+      ).status,
+    ).toBe(403);
   });
 });
 
@@ -131,7 +197,9 @@ describe('RestCsrfPreventionFilter options', () => {
     try {
       const f = await request(s, '/x', { headers: { 'x-csrf-token': 'Fetch' } });
       const nonce = f.headers['x-csrf-token'] as string;
-      expect((await request(s, `/x?X-CSRF-Token=${nonce}`, { method: 'POST', headers: { cookie: cookie(f) } })).status).toBe(403);
+      expect(
+        (await request(s, `/x?X-CSRF-Token=${nonce}`, { method: 'POST', headers: { cookie: cookie(f) } })).status,
+      ).toBe(403);
     } finally {
       await s.close();
     }

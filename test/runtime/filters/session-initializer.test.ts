@@ -6,7 +6,10 @@ import { declare, reportWith } from './helpers.js';
 
 describe('SessionInitializerFilter', () => {
   it('creates a session with its cookie before downstream runs, and reuses it on the next request', async () => {
-    const s = await serve({ contextPath: '/app', filters: [declare(spec, create, {})] }, reportWith((ex) => ({ id: ex.request.getSession(false)?.id ?? null })));
+    const s = await serve(
+      { contextPath: '/app', filters: [declare(spec, create, {})] },
+      reportWith((ex) => ({ id: ex.request.getSession(false)?.id ?? null })),
+    );
     try {
       const first = await request(s, '/app/x');
       const id = JSON.parse(first.body).id as string;

@@ -8,7 +8,12 @@ import { declare, reportWith } from './helpers.js';
 const report = reportWith((ex) => ({ encoding: ex.request.characterEncoding }));
 
 /** Posts `body` as a form and reports the decoded parameter and the request encoding. */
-async function post(params: Record<string, unknown>, body: Buffer, contentType = 'application/x-www-form-urlencoded', options: ContextRuntimeOptions = {}) {
+async function post(
+  params: Record<string, unknown>,
+  body: Buffer,
+  contentType = 'application/x-www-form-urlencoded',
+  options: ContextRuntimeOptions = {},
+) {
   const s = await serve({ ...options, filters: [declare(spec, create, params)] }, async (req, res) => {
     const r = exchangeOf(req)!.request;
     await r.parseParameters();
@@ -40,11 +45,16 @@ describe('SetCharacterEncodingFilter', () => {
   it('keeps the charset the client sent unless ignore is true', async () => {
     const ct = 'application/x-www-form-urlencoded; charset=ISO-8859-1';
     expect(await post({ encoding: 'UTF-8' }, Buffer.from('a=%C3%A9'), ct)).toEqual({ encoding: 'ISO-8859-1', a: 'Ã©' });
-    expect(await post({ encoding: 'UTF-8', ignore: 'true' }, Buffer.from('a=%C3%A9'), ct)).toEqual({ encoding: 'UTF-8', a: 'é' });
+    expect(await post({ encoding: 'UTF-8', ignore: 'true' }, Buffer.from('a=%C3%A9'), ct)).toEqual({
+      encoding: 'UTF-8',
+      a: 'é',
+    });
   });
 
-  it('treats the context\'s request-character-encoding as given by the request (ignore=false leaves it)', async () => {
-    expect(await post({ encoding: 'ISO-8859-1' }, Buffer.from('a=%C3%A9'), undefined, { requestCharacterEncoding: 'UTF-8' })).toEqual({ encoding: 'UTF-8', a: 'é' });
+  it("treats the context's request-character-encoding as given by the request (ignore=false leaves it)", async () => {
+    expect(
+      await post({ encoding: 'ISO-8859-1' }, Buffer.from('a=%C3%A9'), undefined, { requestCharacterEncoding: 'UTF-8' }),
+    ).toEqual({ encoding: 'UTF-8', a: 'é' });
   });
 
   it('does nothing without an encoding', async () => {
