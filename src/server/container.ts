@@ -30,6 +30,13 @@ import {
   tooManyHeaders,
   type ConnectorLimits,
 } from './connector.js';
+import {
+  accessLogsOf,
+  AccessLogRouter,
+  authenticatedUser,
+  recordRequest,
+  type AccessLogProblem,
+} from './access-log.js';
 import { createHostManagerHandler, type HostOperations, type Persister } from './host-manager.js';
 import { hostErrorRenderer } from './error-report.js';
 import { HostRegistry } from './hosts.js';
@@ -62,6 +69,8 @@ export interface ContainerOptions {
    * memory). The caller owns it and closes it after `stop()`.
    */
   state?: StateBackend;
+  /** Where the container's own log lines go (an access log it cannot write); default stderr. */
+  log?: (line: string) => void;
   /** Runs after every context is deployed and before the port is opened (a cluster worker catches up on host changes here). */
   beforeListen?: (registry: HostRegistry) => Promise<void>;
 }
@@ -94,8 +103,10 @@ export interface Container {
    * closed, or after `timeoutMs` with the rest cut.
    */
   drain(timeoutMs: number): Promise<void>;
-  /** Closes every connection at once and releases the contexts. */
+  /** Closes every connection at once, releases the contexts and writes what the access logs hold. */
   stop(): Promise<void>;
+  /** The AccessLogValves of server.xml and the contexts (flushed by `stop()`). */
+  accessLogs: AccessLogRouter;
 }
 
 /** Tomcat does not start at all (a server.xml it cannot parse): nothing listens. */
@@ -218,6 +229,17 @@ export async function startContainer(options: ContainerOptions): Promise<Contain
     }),
   });
 
+  const report = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  // AccessLogValves: the engine's and each host's; the contexts' are added as they deploy.
+  const accessLogProblems: AccessLogProblem[] = [];
+  const engine = base.serverXml?.services.find((s) => s.engine !== null)?.engine ?? null;
+  const accessLogs = new AccessLogRouter(
+    accessLogsOf(engine?.valves ?? [], base.base, accessLogProblems),
+    new Map(base.hosts.map((h) => [h.name, accessLogsOf(h.def?.valves ?? [], base.base, accessLogProblems)])),
+    base.defaultHost,
+    report,
+  );
+
   const limits = connectorLimits(httpConnector(base.serverXml));
   const contexts = new Map<string, RunningContext[]>();
   // Each host's ErrorReportValve: hosts the host manager adds get Tomcat's default one.
@@ -233,6 +255,13 @@ export async function startContainer(options: ContainerOptions): Promise<Contain
     const list: RunningContext[] = [];
     for (const c of planned) {
       const at = `  http://${hostName}${c.contextPath || ''}/`;
+      const loadedHost = c.resolved.host;
+      const valves = [
+        ...(base.contextXml?.valves ?? []),
+        ...(loadedHost.contextDefault?.valves ?? []),
+        ...(c.resolved.context.contextDef?.valves ?? []),
+      ];
+      accessLogs.setContext(hostName, c.contextPath, c.run ? accessLogsOf(valves, base.base, accessLogProblems) : []);
       if (c.run) {
         list.push(
           runContext(
@@ -258,6 +287,7 @@ export async function startContainer(options: ContainerOptions): Promise<Contain
     contexts.set(hostName.toLowerCase(), list);
   };
   for (const h of plan.hosts) deploy(h.name, h.contexts);
+  for (const p of accessLogProblems) summary.push(`  ${p.file}:${p.line}:${p.column}: ${p.message}`);
 
   // Hosts the host manager adds serve their webapps at once; stopped or removed ones leave routing.
   registry.subscribe((event) => {
@@ -273,6 +303,7 @@ export async function startContainer(options: ContainerOptions): Promise<Contain
     } else if (event.type === 'removed') {
       for (const c of contexts.get(name) ?? []) c.middleware?.destroy();
       contexts.delete(name);
+      accessLogs.removeHost(name);
     }
   });
 
@@ -297,7 +328,12 @@ export async function startContainer(options: ContainerOptions): Promise<Contain
   });
 
   let draining = false;
+  const logged = (r: Parameters<AccessLogRouter['log']>[0], endNs: bigint): void => {
+    r.user = authenticatedUser(r.req);
+    accessLogs.log(r, endNs);
+  };
   const server = createServer(serverOptions(limits), (req, res) => {
+    const record = accessLogs.active ? recordRequest(req, res, logged) : null;
     // The client learns from this response that the connection ends with it, rather than from a reset on its next request.
     if (draining) res.setHeader('Connection', 'close');
     if (headSizeExceeds(req, limits.maxHttpRequestHeaderSize)) {
@@ -315,6 +351,7 @@ export async function startContainer(options: ContainerOptions): Promise<Contain
       return;
     }
     const host = registry.resolve(req.headers.host ?? absoluteFormAuthority(req.url ?? ''));
+    if (record !== null && host) record.host = host.name;
     if (!host || host.state !== 'started') {
       notFound(req, res);
       return;
@@ -327,6 +364,7 @@ export async function startContainer(options: ContainerOptions): Promise<Contain
       return;
     }
     const ctx = contextFor(contexts.get(host.name), path);
+    if (record !== null && ctx) record.context = ctx.path;
     if (!ctx || !ctx.middleware || !ctx.serve) {
       notFound(req, res, rendererOf(host.name));
       return;
@@ -377,6 +415,7 @@ export async function startContainer(options: ContainerOptions): Promise<Contain
     diagnostics: [...plan.diagnostics, ...realm.diagnostics],
     summary,
     registry,
+    accessLogs,
     drain: (timeoutMs) =>
       new Promise<void>((resolve) => {
         draining = true;
@@ -404,7 +443,10 @@ export async function startContainer(options: ContainerOptions): Promise<Contain
     stop: () =>
       new Promise<void>((resolve) => {
         for (const list of contexts.values()) for (const c of list) c.middleware?.destroy();
-        server.close(() => resolve());
+        server.close(() => {
+          accessLogs.close();
+          resolve();
+        });
         server.closeAllConnections();
       }),
   };

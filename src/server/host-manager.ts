@@ -13,6 +13,7 @@ import { decodeRequestPath, splitRequestTarget } from '../runtime/request-path.j
 import type { AddHostInput, AddPolicy, HostFailure, HostRegistry, HostResult } from './hosts.js';
 import { forbiddenPage, unauthorizedPage } from './host-manager-pages.js';
 import type { Principal } from './realm.js';
+import { AUTHENTICATED_USER } from './access-log.js';
 import { METHOD_NOT_IMPLEMENTED_STATUS, methodNotImplementedMessage } from './servlet-methods.js';
 import { compileCidrMatcher, parseCidrList, toTomcatRemoteAddr } from '../protocol/net.js';
 
@@ -120,6 +121,8 @@ export function createHostManagerHandler(options: HostManagerOptions): HostManag
       res.setHeader('WWW-Authenticate', `Basic realm="${realmName}"`);
       return sendPage(req, res, 401, unauthorizedPage(contextPath));
     }
+    // The access log's %u: the user is authenticated even when the role check then refuses them.
+    (req as unknown as Record<symbol, string>)[AUTHENTICATED_USER] = principal.name;
     if (!principal.roles.has('admin-script')) return sendPage(req, res, 403, forbiddenPage(contextPath));
 
     // The HTTP header security filter of the host-manager application.
