@@ -364,7 +364,8 @@ function simple(code: string, s: AccessLogSettings): Element {
     case 'q':
       return (r) => {
         const q = uriAndQuery(r.req)[1];
-        return q === null ? '' : `?${q}`;
+        // No query string: '-' (observed on Tomcat 10.1.60, test/conformance/access-log.conformance.test.ts).
+        return q === null ? '-' : `?${q}`;
       };
     case 'r':
       return (r) => {

@@ -130,7 +130,7 @@ describe('AccessLogValve lines', () => {
       `127.0.0.1|GET|/app/a.txt|?x=1&y|HTTP/1.1|200|12|127.0.0.1|${c.port}|say \\"hi\\"\\\\ \\u00e9|-|v1,v2|-|+`,
     );
     expect(engine[3]).toMatch(
-      /^127\.0\.0\.1\|GET\|\/other\|\|HTTP\/1\.1\|404\|\d+\|example\.com\|8081\|-\|text\/html;charset=utf-8\|-\|-\|\+$/,
+      /^127\.0\.0\.1\|GET\|\/other\|-\|HTTP\/1\.1\|404\|\d+\|example\.com\|8081\|-\|text\/html;charset=utf-8\|-\|-\|\+$/,
     );
   });
 
