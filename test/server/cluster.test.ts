@@ -73,6 +73,14 @@ const STATEFUL_WEB_XML = `<?xml version="1.0" encoding="UTF-8"?>
 </web-app>
 `;
 
+/** The lines of the Host's access log (logs/localhost_access_log.<date>.txt), in order. */
+function accessLog(base: string): string[] {
+  const dir = join(base, 'logs');
+  return readdirSync(dir)
+    .filter((f) => f.startsWith('localhost_access_log.'))
+    .flatMap((f) => readFileSync(join(dir, f), 'utf8').split('\n').filter(Boolean));
+}
+
 function clusterBase(opts: { dumper?: boolean; stateful?: boolean } = {}): string {
   const base = makeBase(serverXml({ storeConfig: true }));
   dirs.push(base);
@@ -270,6 +278,8 @@ describe('serve --workers 2', { timeout: 60_000 }, () => {
     for (const d of downloads) expect(await d.done).toEqual({ status: 200, bytes: BIG });
     expect(await s.exited).toBe(0);
     expect(s.out()).toContain('tollgate serve: stopped');
+    // Each worker wrote its buffered access log lines before exiting (the Host's AccessLogValve, common).
+    expect(accessLog(s.base).filter((l) => l.includes('"GET /big.bin HTTP/1.1" 200 16777216'))).toHaveLength(4);
   });
 
   it('with --workers 1 runs one process without node:cluster, and drains it on SIGTERM too', async () => {
@@ -291,6 +301,11 @@ describe('serve --workers 2', { timeout: 60_000 }, () => {
     download.resume();
     expect(await download.done).toEqual({ status: 200, bytes: BIG });
     expect(await s.exited).toBe(0);
+    // Buffered lines are written on SIGTERM: nothing is lost.
+    expect(accessLog(s.base)).toEqual([
+      expect.stringMatching(/^127\.0\.0\.1 - - \[[^\]]+\] "GET \/index.html\?single HTTP\/1\.1" 200 \d+$/),
+      expect.stringMatching(/"GET \/big\.bin HTTP\/1\.1" 200 16777216$/),
+    ]);
   });
 
   it('restarts the workers on SIGHUP one by one without losing a request', async () => {
