@@ -11,7 +11,7 @@ const access = (what: string, mode: string): string => `ls -ld ${what}: owner to
  * benchmark has them (titles keep the benchmark's wording, its "Sever" typo included, so they
  * match the PDF an auditor holds).
  */
-const controls: Control[] = [
+const controls: Omit<Control, 'severity'>[] = [
   {
     id: '1.1',
     title: 'Remove extraneous files and directories',
@@ -397,9 +397,28 @@ const controls: Control[] = [
   },
 ];
 
+const SOURCE =
+  "CIS Apache Tomcat 10.1 Benchmark (recommendation numbers, titles and profile levels, as the benchmark and the audit files built on it list them; checks in tollgate's words)";
+
+/** CIS states no severity: Level 1 is reported as medium, Level 2 as low (HDF and XCCDF need one). */
+const withSeverity = (c: Omit<Control, 'severity'>): Control => ({ ...c, severity: c.level === L1 ? 'medium' : 'low' });
+
+/** v1.1.0, which supersedes v1.0.0 with the same recommendation numbers and titles. */
 export const CIS_TOMCAT_10_1: Benchmark = {
   id: 'cis-tomcat-10.1',
+  title: 'CIS Apache Tomcat 10.1 Benchmark v1.1.0',
+  release: 'v1.1.0',
+  version: '1.1.0',
+  source: SOURCE,
+  controls: controls.map(withSeverity),
+};
+
+/** v1.0.0, for a site bound to it (`--benchmark-version 1.0.0`). */
+export const CIS_TOMCAT_10_1_V1_0_0: Benchmark = {
+  id: 'cis-tomcat-10.1',
   title: 'CIS Apache Tomcat 10.1 Benchmark v1.0.0',
-  source: 'CIS Apache Tomcat 10.1 Benchmark v1.0.0 (recommendation numbers, titles and profile levels)',
-  controls,
+  release: 'v1.0.0',
+  version: '1.0.0',
+  source: SOURCE,
+  controls: controls.map(withSeverity),
 };

@@ -1,13 +1,76 @@
-import type { CatalinaBase, Diagnostic, Severity } from '../model/index.js';
+import type { CatalinaBase, Diagnostic, Severity, Span } from '../model/index.js';
+import { toolVersion } from '../lint/docs.js';
 import { lintBase, type LintResult } from '../lint/engine.js';
 import { profileLevel } from '../lint/profiles.js';
 import { RULES } from '../lint/rules/index.js';
 import type { SuppressedDiagnostic } from '../lint/suppressions.js';
-import type { Accounts, RuleLevel } from '../lint/config.js';
+import type { Accounts, AuditFacts, RuleLevel } from '../lint/config.js';
 import type { TomcatTarget } from '../filters/index.js';
-import { CATALOGUE, type Applicability, type BenchmarkId, type Control } from './catalogue.js';
+import {
+  CATALOGUE,
+  RELEASES,
+  type Applicability,
+  type Benchmark,
+  type BenchmarkId,
+  type Control,
+} from './catalogue.js';
+import { EXAMINERS, type AuditContext, type Examination } from './checks.js';
+import { conflictsOf } from './conflicts.js';
+import { waiverMatcher } from './waivers.js';
 
-export type ControlStatus = 'pass' | 'fail' | 'manual' | 'not-applicable';
+/**
+ * A control's outcome, as an assessor records it:
+ * - `pass`: decided from the files, nothing found (the evidence says what was examined and found);
+ * - `fail`: decided from the files, a finding (or an expired waiver);
+ * - `accepted`: a finding the site accepted, by a suppression comment or a waiver of
+ *   tollgate.config.json, with its justification (never shown as a bare pass);
+ * - `not-reviewed`: the files cannot decide it without a site fact the `audit` section of
+ *   tollgate.config.json did not give (the question says which);
+ * - `not-applicable`: the base lacks what the control is about (the manager);
+ * - `manual`: no rule decides it from the files: to check by hand.
+ */
+export type ControlStatus = 'pass' | 'fail' | 'accepted' | 'not-reviewed' | 'not-applicable' | 'manual';
+
+export const CONTROL_STATUSES: readonly ControlStatus[] = [
+  'pass',
+  'fail',
+  'accepted',
+  'not-reviewed',
+  'not-applicable',
+  'manual',
+];
+
+/** One thing the audit examined for a control and the value it found there. */
+export interface Evidence {
+  /** What was examined: `Connector[port=8443]`, `webapps/examples`, `JAVA_OPTS`. */
+  subject: string;
+  /** The value found, as written (`protocols="TLSv1.2+TLSv1.3"`), or what is there (`absent`, `file absent`). */
+  found: string;
+  /** Where it was found; absent for what is not in a file (a folder that is not there). */
+  span?: Span;
+}
+
+/** A finding the site accepted: by a suppression comment in the file, or a waiver of tollgate.config.json. */
+export interface Acceptance {
+  diagnostic: Diagnostic;
+  source: 'comment' | 'waiver';
+  justification: string;
+  /** Who accepted it (waivers). */
+  by?: string;
+  /** The ISO date the acceptance ends (waivers); an expired one fails the control. */
+  expires?: string;
+  expired: boolean;
+  /** Where the waiver is declared (tollgate.config.json), or the suppression comment. */
+  declared?: Span;
+}
+
+/** Another benchmark's control that asks the opposite of this one on the same setting. */
+export interface Conflict {
+  benchmark: BenchmarkId;
+  control: string;
+  /** What the two ask, in a line. */
+  note: string;
+}
 
 export interface ControlResult {
   benchmark: BenchmarkId;
@@ -15,18 +78,44 @@ export interface ControlResult {
   status: ControlStatus;
   /** The rules that decide the control from the files (none: manual, or not applicable). */
   rules: string[];
-  /** The findings of those rules (fail). */
+  /** The findings that fail the control (fail), expired waivers' findings included. */
   findings: Diagnostic[];
-  /** Findings of those rules that a suppression comment accepted, with its reason. */
+  /** Findings the site accepted (accepted; an expired acceptance is listed here and fails). */
+  accepted: Acceptance[];
+  /** @deprecated the accepted suppressions, as before: read `accepted`. */
   suppressed: SuppressedDiagnostic[];
+  /** What was examined and the value found, for every status a rule decides. */
+  evidence: Evidence[];
+  /**
+   * Remarks an assessor must see beside the status: "passes on Tomcat's default; the check text
+   * asks for the setting", where start-up options came from, why a control is not reviewed.
+   */
+  notes: string[];
+  /** not-reviewed: the site fact to give (`audit.behindProxy` in tollgate.config.json) and the question it answers. */
+  question?: string;
   /** Why the control does not apply to this base (not-applicable). */
   reason?: string;
+  /** Controls of the other benchmark that ask the opposite. */
+  conflicts: Conflict[];
+  /** One line: the status and why, for formats that have a single message per control. */
+  message: string;
 }
 
 export interface AuditResult {
   benchmark: BenchmarkId;
+  /** The benchmark release audited against (`V3R4`, `v1.1.0`) with its title and date. */
+  release: Pick<Benchmark, 'title' | 'release' | 'version' | 'releaseDate' | 'source'>;
   results: ControlResult[];
   lint: LintResult;
+  /** The CATALINA_BASE audited, as given. */
+  target: string;
+  /** The CATALINA_HOME used (the base when none was given). */
+  home: string;
+  /** When the audit ran. */
+  date: Date;
+  tool: { name: 'tollgate'; version: string };
+  /** `--letter`: settings left to Tomcat's default fail where the check text asks for them. */
+  letter: boolean;
 }
 
 /** The rule ids that decide each control of a benchmark, from RuleMeta.benchmarks. */
@@ -85,17 +174,77 @@ export function unreadable(lint: LintResult): Diagnostic[] {
   return lint.diagnostics.filter((d) => d.severity === 'error' && UNREAD.has(d.ruleId));
 }
 
+export interface AuditOptions {
+  target?: TomcatTarget;
+  inlineConfig?: boolean;
+  accounts?: Accounts;
+  /** The site's facts and waivers (tollgate.config.json `audit`). */
+  facts?: AuditFacts;
+  /** Where tollgate.config.json is, for the waivers' places. */
+  configPath?: string | null;
+  /** `--letter`: a setting the check text asks for fails when left to Tomcat's default. */
+  letter?: boolean;
+  /** `--benchmark-version`: an older release (default: the newest). */
+  version?: string;
+  /** How the report names the base (default: its path). */
+  label?: string;
+  /** When the audit ran (default: now). */
+  date?: Date;
+  /** tollgate's version (default: the package's). */
+  toolVersion?: string;
+}
+
+const plural = (n: number, one: string): string => `${n} ${one}${n === 1 ? '' : 's'}`;
+
+/** The one-line message of a control: its status and the reason an assessor reads first. */
+function messageOf(r: Omit<ControlResult, 'message'>): string {
+  switch (r.status) {
+    case 'fail': {
+      const expired = r.accepted.filter((a) => a.expired);
+      const first = r.findings[0]?.message ?? '';
+      return `${plural(r.findings.length, 'finding')}${expired.length ? ` (${expired.length} under an expired waiver)` : ''}: ${first}`;
+    }
+    case 'accepted':
+      return `accepted deviation: ${r.accepted.map((a) => `${a.justification || '(no reason given)'}${a.by ? ` (${a.by}${a.expires ? `, until ${a.expires}` : ''})` : ''}`).join('; ')}`;
+    case 'not-reviewed':
+      return `not reviewed: ${r.question ?? ''}`;
+    case 'not-applicable':
+      return `not applicable: ${r.reason ?? ''}`;
+    case 'manual':
+      return `check by hand: ${r.control.check}`;
+    case 'pass': {
+      const seen = r.evidence
+        .slice(0, 3)
+        .map((e) => `${e.subject} ${e.found}`)
+        .join('; ');
+      return `pass${seen ? `: ${seen}${r.evidence.length > 3 ? `; and ${r.evidence.length - 3} more` : ''}` : ''}${r.notes.length ? ` (${r.notes[0]})` : ''}`;
+    }
+  }
+}
+
+/** The benchmark release an audit reports against: the newest, or the one `--benchmark-version` names. */
+export function releaseOf(benchmark: BenchmarkId, version?: string): Benchmark {
+  const list = RELEASES[benchmark];
+  if (version === undefined) return list[0]!;
+  const want = version.replace(/^v/i, '').toLowerCase();
+  const hit = list.find((b) => b.version === want || b.release.toLowerCase() === version.toLowerCase());
+  if (!hit)
+    throw new RangeError(
+      `${benchmark} has no release "${version}": ${list.map((b) => `${b.version} (${b.release})`).join(', ')}`,
+    );
+  return hit;
+}
+
 /**
  * Audits a loaded base against a benchmark: the base is linted under the benchmark's profile with
- * every rule that decides one of its controls switched on (whatever the profile's level), and each
- * control is then pass or fail by its rules' findings, manual when no rule decides it, or not
- * applicable when the base lacks what it is about.
+ * every rule that decides one of its controls switched on (whatever the profile's level); each
+ * control is then examined (src/audit/checks.ts: what the check text looks at, with the value
+ * found), failed by its rules' findings and the examination's own, accepted where a suppression
+ * or a waiver covers every finding, not reviewed where a site fact is missing, manual when nothing
+ * decides it, not applicable when the base lacks what it is about.
  */
-export function auditBase(
-  base: CatalinaBase,
-  benchmark: BenchmarkId,
-  opts: { target?: TomcatTarget; inlineConfig?: boolean; accounts?: Accounts } = {},
-): AuditResult {
+export function auditBase(base: CatalinaBase, benchmark: BenchmarkId, opts: AuditOptions = {}): AuditResult {
+  const release = releaseOf(benchmark, opts.version);
   const deciding = rulesByControl(benchmark);
   const profile = benchmark === 'cis-tomcat-10.1' ? 'cis' : 'stig';
   const ruleLevels: Record<string, RuleLevel> = {};
@@ -116,25 +265,116 @@ export function auditBase(
     if (list) list.push(d);
     else byRule.set(d.ruleId, [d]);
   }
-  const results = CATALOGUE[benchmark].controls.map((control): ControlResult => {
+  const date = opts.date ?? new Date();
+  const letter = opts.letter === true;
+  const facts = opts.facts ?? {};
+  const ctx: AuditContext = { base, benchmark, facts, letter, lint };
+  const waive = waiverMatcher(facts.waivers ?? [], base.base, opts.configPath ?? null, date);
+  const results = release.controls.map((control): ControlResult => {
     const rules = deciding.get(control.id) ?? [];
-    const base_ = { benchmark, control, rules, findings: [] as Diagnostic[], suppressed: [] as SuppressedDiagnostic[] };
-    const condition = control.appliesWhen ? NOT_APPLICABLE[control.appliesWhen] : undefined;
-    if (condition && !condition.applies(base)) return { ...base_, status: 'not-applicable', reason: condition.reason };
-    if (rules.length === 0) return { ...base_, status: 'manual' };
     const ref = `${benchmark}:${control.id}`;
+    const conflicts = conflictsOf(benchmark, control.id);
+    const done = (r: Omit<ControlResult, 'message'>): ControlResult => ({ ...r, message: messageOf(r) });
+    const empty = {
+      benchmark,
+      control,
+      rules,
+      findings: [] as Diagnostic[],
+      accepted: [] as Acceptance[],
+      suppressed: [] as SuppressedDiagnostic[],
+      evidence: [] as Evidence[],
+      notes: conflicts.map(
+        (c) => `conflicts with ${CATALOGUE[c.benchmark].title.split(' (')[0]} ${c.control}: ${c.note}`,
+      ),
+      conflicts,
+    };
+    const condition = control.appliesWhen ? NOT_APPLICABLE[control.appliesWhen] : undefined;
+    if (condition && !condition.applies(base))
+      return done({ ...empty, status: 'not-applicable', reason: condition.reason });
+    const examine = EXAMINERS[ref];
+    if (rules.length === 0 && !examine) return done({ ...empty, status: 'manual' });
+    const exam: Examination = examine ? examine(ctx) : { evidence: [] };
     // A finding that names the controls it fails counts for those only (Diagnostic.benchmarks).
-    const fails = (d: Diagnostic): boolean => d.benchmarks === undefined || d.benchmarks.includes(ref);
-    const findings = rules.flatMap((r) => byRule.get(r) ?? []).filter(fails);
+    const fails = (d: Diagnostic): boolean =>
+      (d.benchmarks === undefined || d.benchmarks.includes(ref)) && (exam.keep?.(d) ?? true);
+    const ruled = rules.flatMap((r) => byRule.get(r) ?? []).filter(fails);
+    const defaulted = letter ? (exam.defaulted ?? []) : [];
+    const found = [...ruled, ...(exam.findings ?? []), ...defaulted];
     const suppressed = lint.suppressed.filter((s) => rules.includes(s.diagnostic.ruleId) && fails(s.diagnostic));
-    return { ...base_, findings, suppressed, status: findings.length > 0 ? 'fail' : 'pass' };
+    const accepted: Acceptance[] = suppressed.map((s) => ({
+      diagnostic: s.diagnostic,
+      source: 'comment',
+      justification: s.justification,
+      expired: false,
+    }));
+    const findings: Diagnostic[] = [];
+    for (const d of found) {
+      const w = waive(ref, d);
+      if (!w) findings.push(d);
+      else {
+        accepted.push(w);
+        if (w.expired) findings.push(d);
+      }
+    }
+    const evidence = [
+      ...exam.evidence,
+      ...findings.filter((d) => !exam.evidence.some((e) => e.span === d.span)).map(evidenceOf),
+    ];
+    if (evidence.length === 0)
+      evidence.push({ subject: rules.join(', '), found: `no finding in ${examinedFiles(lint)}` });
+    const notes = [...empty.notes, ...(exam.notes ?? [])];
+    if (!letter && (exam.defaulted?.length ?? 0) > 0) notes.unshift(DEFAULT_NOTE);
+    const result = { ...empty, findings, accepted, suppressed, evidence, notes };
+    if (findings.length > 0) return done({ ...result, status: 'fail' });
+    if (accepted.length > 0) return done({ ...result, status: 'accepted' });
+    if (exam.question) return done({ ...result, status: 'not-reviewed', question: exam.question });
+    return done({ ...result, status: 'pass' });
   });
-  return { benchmark, results, lint };
+  return {
+    benchmark,
+    release: {
+      title: release.title,
+      release: release.release,
+      version: release.version,
+      releaseDate: release.releaseDate,
+      source: release.source,
+    },
+    results,
+    lint,
+    target: opts.label ?? base.base,
+    home: base.home,
+    date,
+    tool: { name: 'tollgate', version: opts.toolVersion ?? toolVersion() },
+    letter,
+  };
+}
+
+/** The note beside a pass that rests on Tomcat's default where the check text asks for the setting. */
+export const DEFAULT_NOTE =
+  "passes on Tomcat's default; the check text asks for the setting (--letter judges by the text)";
+
+function evidenceOf(d: Diagnostic): Evidence {
+  return { subject: d.ruleId, found: d.message, span: d.span };
+}
+
+/** The configuration files the lint read, for the evidence of a pass no examiner describes. */
+function examinedFiles(lint: LintResult): string {
+  const names = [...lint.files.keys()].map((f) => f.split(/[\\/]/).slice(-2).join('/'));
+  return names.length
+    ? names.slice(0, 6).join(', ') + (names.length > 6 ? `, and ${names.length - 6} more` : '')
+    : 'no file';
 }
 
 /** Controls per status, for summaries. */
 export function tally(results: readonly ControlResult[]): Record<ControlStatus, number> {
-  const out: Record<ControlStatus, number> = { pass: 0, fail: 0, manual: 0, 'not-applicable': 0 };
+  const out: Record<ControlStatus, number> = {
+    pass: 0,
+    fail: 0,
+    accepted: 0,
+    'not-reviewed': 0,
+    'not-applicable': 0,
+    manual: 0,
+  };
   for (const r of results) out[r.status]++;
   return out;
 }

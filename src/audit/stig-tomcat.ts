@@ -1,5 +1,8 @@
 import type { Applicability, Benchmark, Control } from './catalogue.js';
 
+/** The category alone, as STIG Viewer and HDF name it. */
+const CAT_NAME = { high: 'CAT I', medium: 'CAT II', low: 'CAT III' } as const;
+
 const CAT = { high: 'CAT I (high)', medium: 'CAT II (medium)', low: 'CAT III (low)' } as const;
 
 type Row = [
@@ -591,17 +594,172 @@ const rows: Row[] = [
   ],
 ];
 
-export const STIG_TOMCAT: Benchmark = {
-  id: 'stig-tomcat',
-  title: 'DISA STIG for Apache Tomcat Application Server 9 (V2R1, applied to 10.1)',
-  source:
-    "MITRE's InSpec baseline mitre/apache-tomcat-9.x-stig-baseline (vulnerability ids, rule versions, titles, severities)",
-  controls: rows.map(([id, stigId, severity, title, check, appliesWhen]): Control => ({
+/**
+ * The CCIs of each rule and the NIST SP 800-53 controls they map to, as MITRE's baseline tags them
+ * (facts of the STIG's XCCDF; the rules' CCIs did not change between V2R1 and V3R4).
+ */
+const REFS: Record<string, [cci: string[], nist: string[]]> = {
+  'V-222926': [['CCI-000054'], ['AC-10']],
+  'V-222927': [['CCI-000068'], ['AC-17 (2)']],
+  'V-222928': [['CCI-001453'], ['AC-17 (2)']],
+  'V-222929': [
+    ['CCI-000197', 'CCI-001453', 'CCI-002418'],
+    ['AC-17 (2)', 'IA-5 (1) (c)', 'SC-8'],
+  ],
+  'V-222930': [
+    ['CCI-000067', 'CCI-000130', 'CCI-000133', 'CCI-000134', 'CCI-000166', 'CCI-000169', 'CCI-000172'],
+    ['AC-17 (1)', 'AU-3', 'AU-10', 'AU-12 a', 'AU-12 c'],
+  ],
+  'V-222931': [
+    ['CCI-000186', 'CCI-000213'],
+    ['AC-3', 'IA-5 (2)'],
+  ],
+  'V-222932': [['CCI-000213'], ['AC-3']],
+  'V-222933': [['CCI-000213'], ['AC-3']],
+  'V-222934': [['CCI-000213'], ['AC-3']],
+  'V-222935': [['CCI-000213'], ['AC-3']],
+  'V-222936': [['CCI-000213'], ['AC-3']],
+  'V-222937': [['CCI-000169'], ['AU-12 a']],
+  'V-222938': [
+    ['CCI-000130', 'CCI-000135', 'CCI-000171', 'CCI-000172', 'CCI-001487'],
+    ['AU-3', 'AU-3 (1)', 'AU-12 b', 'AU-12 c'],
+  ],
+  'V-222939': [['CCI-000131'], ['AU-3']],
+  'V-222940': [['CCI-000132'], ['AU-3']],
+  'V-222941': [['CCI-000132'], ['AU-3']],
+  'V-222942': [['CCI-000132'], ['AU-3']],
+  'V-222943': [['CCI-000162'], ['AU-9']],
+  'V-222944': [['CCI-000162'], ['AU-9']],
+  'V-222945': [
+    ['CCI-000163', 'CCI-001813'],
+    ['AU-9', 'CM-5 (1)'],
+  ],
+  'V-222946': [
+    ['CCI-000163', 'CCI-001813'],
+    ['AU-9', 'CM-5 (1)'],
+  ],
+  'V-222947': [['CCI-000164'], ['AU-9']],
+  'V-222948': [
+    ['CCI-001493', 'CCI-001494', 'CCI-001495', 'CCI-002235'],
+    ['AC-6 (10)', 'AU-9'],
+  ],
+  'V-222949': [['CCI-001499'], ['CM-5 (6)']],
+  'V-222950': [['CCI-000381'], ['CM-7 a']],
+  'V-222951': [['CCI-000381'], ['CM-7 a']],
+  'V-222952': [['CCI-000381'], ['CM-7 a']],
+  'V-222953': [['CCI-000381'], ['CM-7 a']],
+  'V-222954': [['CCI-000381'], ['CM-7 a']],
+  'V-222955': [['CCI-000381'], ['CM-7 a']],
+  'V-222956': [['CCI-000381'], ['CM-7 a']],
+  'V-222957': [['CCI-000381'], ['CM-7 a']],
+  'V-222958': [['CCI-000381'], ['CM-7 a']],
+  'V-222959': [['CCI-000381'], ['CM-7 a']],
+  'V-222960': [['CCI-000381'], ['CM-7 a']],
+  'V-222961': [['CCI-000382'], ['CM-7 b']],
+  'V-222962': [['CCI-000764'], ['IA-2']],
+  'V-222963': [['CCI-000765'], ['IA-2 (1)']],
+  'V-222964': [['CCI-000770'], ['IA-2 (5)']],
+  'V-222965': [['CCI-000197'], ['IA-5 (1) (c)']],
+  'V-222966': [['CCI-000185'], ['IA-5 (2) (a)']],
+  'V-222967': [['CCI-000186'], ['IA-5 (2)']],
+  'V-222968': [
+    ['CCI-000803', 'CCI-001188', 'CCI-002418', 'CCI-002421', 'CCI-002475', 'CCI-002476'],
+    ['IA-7', 'SC-8', 'SC-8 (1)', 'SC-23 (3)', 'SC-28 (1)'],
+  ],
+  'V-222969': [['CCI-001082'], ['SC-2']],
+  'V-222970': [['CCI-001082'], ['SC-2']],
+  'V-222971': [['CCI-001184'], ['SC-23']],
+  'V-222973': [['CCI-001664'], ['SC-23 (3)']],
+  'V-222974': [['CCI-001190'], ['SC-24']],
+  'V-222975': [['CCI-001312'], ['SI-11 a']],
+  'V-222976': [['CCI-001314'], ['SI-11 b']],
+  'V-222977': [['CCI-001314'], ['SI-11 b']],
+  'V-222978': [['CCI-001314'], ['SI-11 b']],
+  'V-222979': [
+    ['CCI-002038', 'CCI-002361'],
+    ['AC-12', 'IA-11'],
+  ],
+  'V-222980': [['CCI-002314'], ['AC-17 (1)']],
+  'V-222981': [['CCI-002322'], ['AC-17 (9)']],
+  'V-222982': [['CCI-002322'], ['AC-17 (9)']],
+  'V-222983': [['CCI-002235'], ['AC-6 (10)']],
+  'V-222984': [['CCI-002235'], ['AC-6 (10)']],
+  'V-222985': [['CCI-002234'], ['AC-6 (9)']],
+  'V-222986': [['CCI-001813'], ['CM-5 (1)']],
+  'V-222987': [['CCI-001813'], ['CM-5 (1)']],
+  'V-222988': [['CCI-001813'], ['CM-5 (1)']],
+  'V-222989': [['CCI-001813'], ['CM-5 (1)']],
+  'V-222990': [['CCI-001813'], ['CM-5 (1)']],
+  'V-222991': [['CCI-001813'], ['CM-5 (1)']],
+  'V-222993': [
+    ['CCI-001953', 'CCI-001954', 'CCI-002009', 'CCI-002010'],
+    ['IA-2 (12)', 'IA-8 (1)'],
+  ],
+  'V-222994': [['CCI-002470'], ['SC-23 (5)']],
+  'V-222995': [['CCI-002385'], ['SC-5']],
+  'V-222996': [
+    ['CCI-002385', 'CCI-002605'],
+    ['SC-5', 'SI-2 c'],
+  ],
+  'V-222997': [
+    ['CCI-000172', 'CCI-001814'],
+    ['AU-12 c', 'CM-5 (1)'],
+  ],
+  'V-222998': [['CCI-000172'], ['AU-12 c']],
+  'V-222999': [['CCI-000172'], ['AU-12 c']],
+  'V-223000': [['CCI-000172'], ['AU-12 c']],
+  'V-223001': [['CCI-002450'], ['SC-13']],
+  'V-223002': [['CCI-000366'], ['CM-6 b']],
+  'V-223003': [['CCI-000366'], ['CM-6 b']],
+  'V-223004': [['CCI-000366'], ['CM-6 b']],
+  'V-223005': [['CCI-000366'], ['CM-6 b']],
+  'V-223006': [['CCI-000366'], ['CM-6 b']],
+  'V-223007': [['CCI-000366'], ['CM-6 b']],
+  'V-223008': [['CCI-000366'], ['CM-6 b']],
+  'V-223009': [['CCI-000366'], ['CM-6 b']],
+  'V-223010': [['CCI-000139'], ['AU-5 a']],
+};
+
+function controlsOf(): Control[] {
+  return rows.map(([id, stigId, severity, title, check, appliesWhen]): Control => ({
     id,
     stigId,
     title,
     level: CAT[severity],
+    severity,
+    cat: CAT_NAME[severity],
+    cci: REFS[id]?.[0] ?? [],
+    nist: REFS[id]?.[1] ?? [],
     check,
     ...(appliesWhen ? { appliesWhen } : {}),
-  })),
+  }));
+}
+
+const SOURCE =
+  "DISA's STIG library listings (stigviewer.com, stighub.com) for the release, MITRE's InSpec baseline mitre/apache-tomcat-9.x-stig-baseline for vulnerability ids, rule versions, severities, CCIs and NIST references; titles as DISA states them, checks in tollgate's words";
+
+/**
+ * The DISA STIG for the Apache Tomcat Application Server 9, applied to 10.1 (DISA publishes no STIG
+ * for 10.1): V3R4, the release DISA's library lists now. Its requirements keep V2R1's vulnerability
+ * ids, rule versions, titles and categories; the rule ids' revisions changed.
+ */
+export const STIG_TOMCAT: Benchmark = {
+  id: 'stig-tomcat',
+  title: 'DISA STIG for Apache Tomcat Application Server 9 V3R4 (applied to 10.1)',
+  release: 'V3R4',
+  version: '3.4',
+  releaseDate: '2025-02-11',
+  source: SOURCE,
+  controls: controlsOf(),
+};
+
+/** V2R1 (2020), for a site whose accreditation is bound to it (`--benchmark-version 2.1`). */
+export const STIG_TOMCAT_V2R1: Benchmark = {
+  id: 'stig-tomcat',
+  title: 'DISA STIG for Apache Tomcat Application Server 9 V2R1 (applied to 10.1)',
+  release: 'V2R1',
+  version: '2.1',
+  releaseDate: '2020-10-30',
+  source: SOURCE,
+  controls: controlsOf(),
 };

@@ -7,6 +7,8 @@ export {
   RULE_LEVELS,
   configFileSchema,
   type Accounts,
+  type AuditFacts,
+  type Waiver,
   type ConfigFile,
   type Profile,
   type RuleLevel,
@@ -81,4 +83,16 @@ function where(text: string, path: PropertyKey[], key = false): string {
     : undefined;
   if (node && key && node.parent?.type === 'property') node = node.parent.children?.[0];
   return position(text, node?.offset ?? 0);
+}
+
+/** Where the value at a JSON path of a config file is written, as a 1-based line and column (1:1 when not found). */
+export function configPosition(path: string, jsonPath: (string | number)[]): { line: number; column: number } {
+  let text = '';
+  try {
+    text = readFileSync(path, 'utf8').replace(/^\uFEFF/, '');
+  } catch {
+    return { line: 1, column: 1 };
+  }
+  const [line, column] = where(text, jsonPath).split(':').map(Number);
+  return { line: line ?? 1, column: column ?? 1 };
 }

@@ -12,6 +12,92 @@ export const PROFILES = ['recommended', 'cis', 'stig'] as const;
 export type Profile = (typeof PROFILES)[number];
 
 /** The schema of tollgate.config.json (also the source of schemas/tollgate.config.schema.json). */
+const connectorRef = z
+  .object({
+    port: z.number().int().min(0).max(65_535).meta({ description: 'The port the Connector listens on.' }),
+    address: z
+      .string()
+      .min(1)
+      .optional()
+      .meta({ description: 'The address it is approved to bind (omitted: any address the SSP names for it).' }),
+  })
+  .strict();
+
+const waiver = z
+  .object({
+    control: z
+      .string()
+      .regex(/^(cis-tomcat-10\.1|stig-tomcat):\S+$/)
+      .optional()
+      .meta({ description: 'The control accepted, `stig-tomcat:V-222935` or `cis-tomcat-10.1:6.3`.' }),
+    rule: z
+      .string()
+      .min(1)
+      .optional()
+      .meta({ description: "The rule whose findings are accepted (all of that rule's controls)." }),
+    file: z
+      .string()
+      .min(1)
+      .optional()
+      .meta({ description: 'Only findings in this file (a path relative to the base, or absolute).' }),
+    justification: z
+      .string()
+      .min(1)
+      .meta({ description: 'Why the deviation is accepted (the ticket, the risk acceptance).' }),
+    by: z.string().min(1).meta({ description: 'Who accepted it (the ISSO, the system owner).' }),
+    expires: z
+      .string()
+      .regex(/^\d{4}-\d{2}-\d{2}$/)
+      .optional()
+      .meta({ description: 'The last day the acceptance holds (YYYY-MM-DD); after it the control fails again.' }),
+  })
+  .strict()
+  .refine((w) => w.control !== undefined || w.rule !== undefined, { message: 'a waiver names a control or a rule' });
+
+const auditSection = z
+  .object({
+    behindProxy: z
+      .boolean()
+      .optional()
+      .meta({
+        description:
+          'Whether a reverse proxy or load balancer terminates client connections in front of Tomcat (STIG V-222937, V-222935, CIS 6.3/6.4).',
+      }),
+    approvedConnectors: z
+      .array(connectorRef)
+      .optional()
+      .meta({ description: 'The connectors the SSP approves (STIG V-223008, V-223009; CIS 1.2).' }),
+    approvedPrivilegedApps: z
+      .array(z.string().regex(/^(\/\S*)?$/))
+      .optional()
+      .meta({
+        description: 'Context paths the ISSO approved to run privileged="true" (STIG V-222961), e.g. "/manager".',
+      }),
+    jmxHost: z
+      .string()
+      .min(1)
+      .optional()
+      .meta({ description: 'The address JMX remote may bind to, as the SSP names it (STIG V-222963, V-222964).' }),
+    managerMaxSessions: z
+      .number()
+      .int()
+      .min(1)
+      .optional()
+      .meta({ description: "The manager's simultaneous sessions the SSP allows (STIG V-222926)." }),
+    waivers: z
+      .array(waiver)
+      .optional()
+      .meta({
+        description: 'Accepted deviations: reported as accepted with their justification, failing again once expired.',
+      }),
+  })
+  .strict()
+  .optional()
+  .meta({
+    description:
+      "The site's facts tollgate audit cannot read from the files, as MITRE's InSpec profiles take them as inputs, and accepted deviations.",
+  });
+
 export const configFileSchema = z
   .object({
     $schema: z.string().optional(),
@@ -27,13 +113,10 @@ export const configFileSchema = z
       .enum(['9.0', '10.1', '11.0'])
       .optional()
       .meta({ description: 'Tomcat version the configuration runs on.' }),
-    profile: z
-      .enum(PROFILES)
-      .optional()
-      .meta({
-        description:
-          'Rule set: recommended (default), cis (adds the CIS Apache Tomcat 10.1 Benchmark rules) or stig (adds the DISA STIG rules). `rules` levels apply on top.',
-      }),
+    profile: z.enum(PROFILES).optional().meta({
+      description:
+        'Rule set: recommended (default), cis (adds the CIS Apache Tomcat 10.1 Benchmark rules) or stig (adds the DISA STIG rules). `rules` levels apply on top.',
+    }),
     store: z
       .object({
         url: z
@@ -47,15 +130,9 @@ export const configFileSchema = z
               'memory (the default), redis (the URL in TOLLGATE_REDIS_URL, else redis://127.0.0.1:6379) or a redis:// / rediss:// URL.',
           }),
         prefix: z.string().min(1).optional().meta({ description: 'Prepended to every Redis key (default tollgate:).' }),
-        timeoutMs: z
-          .number()
-          .int()
-          .min(1)
-          .max(60_000)
-          .optional()
-          .meta({
-            description: 'Most milliseconds a Redis command may take before the request fails closed (default 300).',
-          }),
+        timeoutMs: z.number().int().min(1).max(60_000).optional().meta({
+          description: 'Most milliseconds a Redis command may take before the request fails closed (default 300).',
+        }),
         connectTimeoutMs: z
           .number()
           .int()
@@ -63,13 +140,10 @@ export const configFileSchema = z
           .max(60_000)
           .optional()
           .meta({ description: 'Most milliseconds to wait for a connection (default 1000).' }),
-        failOpen: z
-          .boolean()
-          .optional()
-          .meta({
-            description:
-              'RateLimitFilter lets requests through while Redis cannot count them (default false: they are refused).',
-          }),
+        failOpen: z.boolean().optional().meta({
+          description:
+            'RateLimitFilter lets requests through while Redis cannot count them (default false: they are refused).',
+        }),
       })
       .strict()
       .optional()
@@ -79,14 +153,10 @@ export const configFileSchema = z
       }),
     accounts: z
       .object({
-        admin: z
-          .string()
-          .min(1)
-          .optional()
-          .meta({
-            description:
-              'Owner of CATALINA_HOME, conf/ and the files Tomcat only reads (default: root for stig, tomcat_admin for cis).',
-          }),
+        admin: z.string().min(1).optional().meta({
+          description:
+            'Owner of CATALINA_HOME, conf/ and the files Tomcat only reads (default: root for stig, tomcat_admin for cis).',
+        }),
         service: z
           .string()
           .min(1)
@@ -104,6 +174,7 @@ export const configFileSchema = z
         description:
           "Account names file-owner judges ownership against (the benchmarks' tomcat_admin / root, tomcat and tomcat).",
       }),
+    audit: auditSection,
   })
   .strict()
   .meta({
@@ -113,3 +184,5 @@ export const configFileSchema = z
 
 export type ConfigFile = z.output<typeof configFileSchema>;
 export type Accounts = NonNullable<ConfigFile['accounts']>;
+export type AuditFacts = NonNullable<ConfigFile['audit']>;
+export type Waiver = NonNullable<AuditFacts['waivers']>[number];

@@ -27,7 +27,7 @@ interface Entry {
 async function json(base: string, benchmark: string): Promise<{ code: number; entries: Entry[] }> {
   const r = await run(['audit', base, '--benchmark', benchmark, '--format', 'json']);
   expect(r.err).toBe('');
-  return { code: r.code, entries: JSON.parse(r.out) as Entry[] };
+  return { code: r.code, entries: (JSON.parse(r.out) as { controls: Entry[] }).controls };
 }
 
 /**
@@ -50,7 +50,7 @@ describe('tollgate audit --format json', () => {
     decides(['cis-tomcat-10.1:3.1']);
     const { code, entries } = await json(`${fixtures}/stock`, 'cis-tomcat-10.1');
     expect(code).toBe(1);
-    expect(entries.find((e) => e.control === '3.1')).toEqual({
+    expect(entries.find((e) => e.control === '3.1')).toMatchObject({
       benchmark: 'cis-tomcat-10.1',
       control: '3.1',
       title: 'Set a nondeterministic Shutdown command value',
@@ -69,7 +69,7 @@ describe('tollgate audit --format json', () => {
   it('leaves a control no rule decides to be checked by hand', async () => {
     const { entries } = await json(`${fixtures}/hardened`, 'stig-tomcat');
     // The host's audit rules (auditctl): nothing in CATALINA_BASE or CATALINA_HOME decides it.
-    expect(entries.find((e) => e.control === 'V-222998')).toEqual({
+    expect(entries.find((e) => e.control === 'V-222998')).toMatchObject({
       benchmark: 'stig-tomcat',
       control: 'V-222998',
       title: 'Changes to $CATALINA_HOME/bin/ folder must be logged.',
@@ -92,8 +92,19 @@ describe('tollgate audit --format json', () => {
     const { entries } = await json(`${fixtures}/hardened`, 'stig-tomcat');
     expect(entries).toHaveLength(83);
     expect(entries[0]!.control).toBe('V-222926');
-    for (const e of entries) expect(['pass', 'fail', 'manual', 'not-applicable']).toContain(e.status);
-    for (const e of entries) expect(Object.keys(e)).toEqual(['benchmark', 'control', 'title', 'status', 'findings']);
+    for (const e of entries)
+      expect(['pass', 'fail', 'accepted', 'not-reviewed', 'manual', 'not-applicable']).toContain(e.status);
+    for (const e of entries)
+      expect(e).toMatchObject({
+        benchmark: 'stig-tomcat',
+        severity: expect.stringMatching(/^(high|medium|low)$/),
+        cat: expect.stringMatching(/^CAT I{1,3}$/),
+        cci: expect.arrayContaining([expect.stringMatching(/^CCI-\d{6}$/)]),
+        nist: expect.any(Array),
+        message: expect.any(String),
+        evidence: expect.any(Array),
+        findings: expect.any(Array),
+      });
   });
 
   // V-222998 (auditd watching bin/) stands in for a control here: no real rule can decide it, so no other rule's finding mixes in.
@@ -117,7 +128,7 @@ describe('tollgate audit, text and html', () => {
     const r = await run(['audit', `${fixtures}/stock`, '--benchmark', 'cis-tomcat-10.1']);
     expect(r.code).toBe(1);
     const lines = r.out.split('\n');
-    const controls = lines.filter((l) => /^(pass|FAIL|manual|n\/a) /.test(l));
+    const controls = lines.filter((l) => /^(pass|FAIL|accept|review|manual|n\/a) /.test(l));
     expect(controls).toHaveLength(61);
     expect(lines.find((l) => /^FAIL\s+3\.1 /.test(l))).toContain(
       `${fixtures}/stock/conf/server.xml:3:15 shutdown-port-default`,
@@ -126,11 +137,11 @@ describe('tollgate audit, text and html', () => {
     const { entries } = await json(`${fixtures}/stock`, 'cis-tomcat-10.1');
     const n = (status: string): number => entries.filter((e) => e.status === status).length;
     expect(r.out).toContain(
-      `61 controls: ${n('pass')} pass, ${n('fail')} fail, ${n('manual')} manual, ${n('not-applicable')} not applicable`,
+      `61 controls: ${n('pass')} pass, ${n('fail')} fail, ${n('accepted')} accepted, ${n('not-reviewed')} not reviewed, ${n('manual')} manual, ${n('not-applicable')} not applicable`,
     );
   });
 
-  it('shows a finding a suppression comment accepted as a pass with its reason, and as a failure under --no-inline-config', async () => {
+  it('shows a finding a suppression comment accepted as accepted with its reason, and as a failure under --no-inline-config', async () => {
     decides(['cis-tomcat-10.1:3.1']);
     const { tree, cleanup } = await import('../lint/helpers.js');
     try {
@@ -139,7 +150,7 @@ describe('tollgate audit, text and html', () => {
           '<!-- tollgate-disable-next-line shutdown-port-default :: firewalled, risk accepted by the ISSM -->\n<Server port="8005" shutdown="SHUTDOWN"><Service name="C"><Engine name="C" defaultHost="localhost"><Host name="localhost" appBase="webapps"/></Engine></Service></Server>\n',
       });
       const accepted = await run(['audit', dir, '--benchmark', 'cis-tomcat-10.1']);
-      expect(accepted.out.split('\n').find((l) => /^pass\s+3\.1 /.test(l))).toContain(
+      expect(accepted.out.split('\n').find((l) => /^accept\s+3\.1 /.test(l))).toContain(
         'firewalled, risk accepted by the ISSM',
       );
       const strict = await run(['audit', dir, '--benchmark', 'cis-tomcat-10.1', '--no-inline-config']);
@@ -202,7 +213,7 @@ describe('tollgate audit on a file it could read', () => {
       });
       const r = await run(['audit', dir, '--benchmark', 'stig-tomcat', '--format', 'json']);
       expect(r.err).toBe('');
-      expect((JSON.parse(r.out) as Entry[]).length).toBe(83);
+      expect((JSON.parse(r.out) as { controls: Entry[] }).controls.length).toBe(83);
     } finally {
       cleanup();
     }
@@ -242,7 +253,7 @@ describe('a finding that names the controls it fails', () => {
       stderr: () => {},
       cwd: join(root, 'docs'),
     });
-    const entry = (JSON.parse(out) as Entry[]).find((e) => e.control === '3.1')!;
+    const entry = (JSON.parse(out) as { controls: Entry[] }).controls.find((e) => e.control === '3.1')!;
     expect(entry.findings[0]!.file).toBe(join(root, fixtures, 'stock', 'conf', 'server.xml'));
   });
 });
@@ -259,7 +270,7 @@ describe('the audit with the hardening rules main has', () => {
           stderr: () => {},
           cwd: dir,
         });
-        const entries = JSON.parse(out) as Entry[];
+        const entries = (JSON.parse(out) as { controls: Entry[] }).controls;
         expect(
           entries.filter((e) => e.status === 'fail'),
           benchmark,
@@ -275,7 +286,7 @@ describe('the audit with the hardening rules main has', () => {
         stderr: () => {},
         cwd: dir,
       });
-      const failed = (JSON.parse(out) as Entry[]).filter((e) => e.status === 'fail');
+      const failed = (JSON.parse(out) as { controls: Entry[] }).controls.filter((e) => e.status === 'fail');
       expect(new Set(failed.flatMap((e) => e.findings.map((f) => f.ruleId)))).toEqual(
         new Set(['file-owner-unexpected']),
       );
