@@ -39,21 +39,74 @@ export interface RedisStateOptions {
   failOpen?: boolean;
   /** TTL of sessions that never time out (session-timeout 0), counted from their last access (default 86,400 s). */
   idleSessionTtlSeconds?: number;
+  /**
+   * Use a Redis whose `maxmemory-policy` may evict keys (anything but `noeviction`), or whose policy cannot
+   * be read (CONFIG refused). Default false: such a Redis is refused, because eviction drops lock-outs,
+   * sessions and rate-limit windows silently.
+   */
+  allowEviction?: boolean;
 }
+
+/** Why the backend refuses a Redis (an evicting maxmemory-policy), found when it connects. */
+export class RedisPolicyError extends Error {}
+
+/** A reply of a type the command never gives: the command fails (closed) and one line says so. */
+export class UnexpectedReplyError extends Error {}
 
 const logger = getLogger('tollgate.stores.RedisStateBackend');
 
 /** A script run by its SHA1 (EVALSHA), loaded with EVAL when the server does not know it yet. */
 class Script {
   readonly sha: string;
-  constructor(readonly source: string) {
+  constructor(
+    readonly name: string,
+    readonly source: string,
+  ) {
     this.sha = createHash('sha1').update(source).digest('hex');
   }
 }
 
+// What each command may answer; anything else is an UnexpectedReplyError (undefined: refused).
+const isInt = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v);
+const isNumeric = (v: unknown): v is string => typeof v === 'string' && /^-?\d{1,16}$/.test(v);
+function integer(v: unknown): number | undefined {
+  return isInt(v) ? v : undefined;
+}
+function flag(v: unknown): boolean | undefined {
+  return v === 0 || v === 1 ? v === 1 : undefined;
+}
+/** A session hash as HGETALL gives it (names and values, all strings), or null (Lua false) for none. */
+function sessionHash(v: unknown): string[] | null | undefined {
+  if (v === null) return null;
+  return Array.isArray(v) && v.length % 2 === 0 && v.every((x) => typeof x === 'string') ? v : undefined;
+}
+function stringOrNull(v: unknown): string | null | undefined {
+  return v === null || typeof v === 'string' ? v : undefined;
+}
+/** INCR's count: at least 1. */
+function count(v: unknown): number | undefined {
+  return isInt(v) && v >= 1 ? v : undefined;
+}
+/** A lock-out record: failures (an integer, or its decimal text as HGET gives it) and the last failure's time. */
+function lockRecord(v: unknown): LockoutRecord | null | undefined {
+  if (v === null) return null;
+  if (!Array.isArray(v) || v.length !== 2) return undefined;
+  const [f, t] = v as unknown[];
+  const failures = isInt(f) ? f : isNumeric(f) ? Number(f) : NaN;
+  const lastFailure = isNumeric(t) ? Number(t) : NaN;
+  return Number.isSafeInteger(failures) && failures >= 0 && Number.isSafeInteger(lastFailure)
+    ? { failures, lastFailure }
+    : undefined;
+}
+function lockRecordNotNull(v: unknown): LockoutRecord | undefined {
+  return lockRecord(v) ?? undefined;
+}
+
 // Sessions: one hash per session. c creation, l last access, m max inactive (s), n nonces (space separated,
 // eldest first), r REST token, a:<name> attributes as JSON. Times are the callers' clocks (ms).
-const LOAD = new Script(`
+const LOAD = new Script(
+  'load',
+  `
 local h = redis.call('HGETALL', KEYS[1])
 if #h == 0 then return false end
 local l, m = 0, 0
@@ -64,9 +117,12 @@ local now = tonumber(ARGV[1])
 if m > 0 and now - l >= m * 1000 then redis.call('DEL', KEYS[1]) return false end
 redis.call('HSET', KEYS[1], 'l', ARGV[1])
 redis.call('PEXPIRE', KEYS[1], m > 0 and (m * 1000 + 1000) or tonumber(ARGV[2]))
-return h`);
+return h`,
+);
 
-const UPDATE = new Script(`
+const UPDATE = new Script(
+  'update',
+  `
 if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
 local m = tonumber(ARGV[1])
 redis.call('HSET', KEYS[1], 'm', ARGV[1])
@@ -74,14 +130,20 @@ for i = 3, #ARGV, 2 do
   if ARGV[i + 1] == '' then redis.call('HDEL', KEYS[1], ARGV[i]) else redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1]) end
 end
 redis.call('PEXPIRE', KEYS[1], m > 0 and (m * 1000 + 1000) or tonumber(ARGV[2]))
-return 1`);
+return 1`,
+);
 
-const RENAME = new Script(`
+const RENAME = new Script(
+  'rename',
+  `
 if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
 redis.call('RENAME', KEYS[1], KEYS[2])
-return 1`);
+return 1`,
+);
 
-const ADD_NONCE = new Script(`
+const ADD_NONCE = new Script(
+  'add nonce',
+  `
 if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
 local size = tonumber(ARGV[2])
 local list = {}
@@ -91,22 +153,31 @@ list[#list + 1] = ARGV[1]
 local from = #list - size + 1
 if from < 1 then from = 1 end
 redis.call('HSET', KEYS[1], 'n', table.concat(list, ' ', from, #list))
-return 1`);
+return 1`,
+);
 
-const REST_TOKEN = new Script(`
+const REST_TOKEN = new Script(
+  'rest token',
+  `
 if redis.call('EXISTS', KEYS[1]) == 0 then return false end
 redis.call('HSETNX', KEYS[1], 'r', ARGV[1])
-return redis.call('HGET', KEYS[1], 'r')`);
+return redis.call('HGET', KEYS[1], 'r')`,
+);
 
 // Rate limit: one counter per window and address, expiring with the window.
-const INCREMENT = new Script(`
+const INCREMENT = new Script(
+  'increment',
+  `
 local n = redis.call('INCR', KEYS[1])
 if n == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
-return n`);
+return n`,
+);
 
 // Lock-out: f failures, t last failure (ms); the record lives lockOutTime after its last failure, so a lock
 // is never dropped before it expires and nothing else stays.
-const FAILURE = new Script(`
+const FAILURE = new Script(
+  'failure',
+  `
 local f = tonumber(redis.call('HGET', KEYS[1], 'f') or '0')
 local t = tonumber(redis.call('HGET', KEYS[1], 't') or ARGV[1])
 local now = tonumber(ARGV[1])
@@ -115,7 +186,8 @@ if f >= count and math.floor((now - t) / 1000) > lockOut then f = 0 end
 f = f + 1
 redis.call('HSET', KEYS[1], 'f', f, 't', ARGV[1])
 redis.call('PEXPIRE', KEYS[1], lockOut * 1000 + 1000)
-return {f, ARGV[1]}`);
+return {f, ARGV[1]}`,
+);
 
 type Client = ReturnType<typeof createClient>;
 
@@ -130,12 +202,21 @@ class Connection {
   /** While down, commands are refused without asking until then (ms since the epoch). */
   private refuseUntil = 0;
   private closed = false;
+  /** Set while the reply log line has been written and no well-typed reply came since. */
+  private unexpected = false;
+  /** Why this Redis is refused (an evicting policy), or null; commands throw RedisPolicyError while set. */
+  policyProblem: string | null = null;
+  /** The maxmemory-policy read at the last connection, or null (not read yet, or CONFIG refused). */
+  policy: string | null = null;
+  /** Settles when the policy of the current connection has been read (or could not be). */
+  policyChecked: Promise<void> = Promise.resolve();
 
   constructor(
     readonly url: string,
     private readonly timeoutMs: number,
     connectTimeoutMs: number,
     private readonly failOpen: boolean,
+    private readonly allowEviction: boolean,
   ) {
     this.client = createClient({
       url,
@@ -147,7 +228,10 @@ class Connection {
       },
     });
     this.client.on('error', (err: Error) => this.failed(err));
-    this.client.on('ready', () => this.recovered());
+    this.client.on('ready', () => {
+      this.checkPolicy();
+      this.recovered();
+    });
     // The first connection is made in the background: a server starts (failing closed) while Redis is down.
     this.client.connect().catch((err: Error) => this.failed(err));
   }
@@ -175,7 +259,12 @@ class Connection {
    * half a second, then one goes through as a probe: a hung Redis costs a request nothing, and the
    * commands waiting for it do not pile up.
    */
-  async eval(script: Script, keys: readonly string[], args: readonly string[]): Promise<unknown> {
+  async eval<T>(
+    script: Script,
+    keys: readonly string[],
+    args: readonly string[],
+    check: (reply: unknown) => T | undefined,
+  ): Promise<T> {
     this.admit();
     try {
       let reply: unknown;
@@ -190,9 +279,9 @@ class Connection {
         );
       }
       if (this.down) this.recovered();
-      return reply;
+      return this.checked(reply, check, script.name);
     } catch (err) {
-      this.failed(err);
+      if (!(err instanceof UnexpectedReplyError)) this.failed(err);
       throw err;
     }
   }
@@ -200,19 +289,78 @@ class Connection {
   async del(key: string): Promise<void> {
     this.admit();
     try {
-      await this.bounded(this.client.sendCommand(['DEL', key]));
+      const reply = await this.bounded(this.client.sendCommand(['DEL', key]));
       if (this.down) this.recovered();
+      this.checked(reply, integer, 'DEL');
     } catch (err) {
-      this.failed(err);
+      if (!(err instanceof UnexpectedReplyError)) this.failed(err);
       throw err;
     }
   }
 
+  get healthy(): boolean {
+    return this.client.isReady && !this.down && this.policyProblem === null;
+  }
+
   private admit(): void {
+    if (this.policyProblem !== null) throw new RedisPolicyError(this.policyProblem);
     if (!this.down) return;
     const now = Date.now();
     if (now < this.refuseUntil) throw new Error('Redis is unreachable');
     this.refuseUntil = now + PROBE_INTERVAL_MS;
+  }
+
+  /** The reply if `check` accepts it; else one log line (until a well-typed reply comes) and UnexpectedReplyError. */
+  private checked<T>(reply: unknown, check: (reply: unknown) => T | undefined, what: string): T {
+    const value = check(reply);
+    if (value !== undefined) {
+      this.unexpected = false;
+      return value;
+    }
+    const shown = JSON.stringify(reply)?.slice(0, 80) ?? String(reply);
+    if (!this.unexpected) {
+      this.unexpected = true;
+      logger.severe(
+        `Redis at ${redact(this.url)} gave an unexpected reply to ${what} (${shown}): the request fails closed (CSRF checks, the lock-out and rate limits refuse) until replies are well-typed again`,
+      );
+    }
+    throw new UnexpectedReplyError(`unexpected Redis reply to ${what}: ${shown}`);
+  }
+
+  /**
+   * Reads maxmemory-policy when a connection is made: anything but noeviction can drop a lock-out, a
+   * session or a rate-limit window under memory pressure, so such a Redis is refused (every command
+   * fails closed, one SEVERE line) unless allowEviction.
+   */
+  private checkPolicy(): void {
+    this.policyChecked = (async () => {
+      let policy: string | null = null;
+      let why: string;
+      try {
+        const reply = await this.bounded(this.client.sendCommand(['CONFIG', 'GET', 'maxmemory-policy']));
+        // [name, value] (RESP2), or a map as node-redis gives it for RESP3 servers.
+        const value: unknown = Array.isArray(reply)
+          ? reply[1]
+          : reply instanceof Map
+            ? reply.get('maxmemory-policy')
+            : typeof reply === 'object' && reply !== null
+              ? (reply as Record<string, unknown>)['maxmemory-policy']
+              : undefined;
+        policy = typeof value === 'string' ? value : null;
+        why = policy === null ? `CONFIG GET maxmemory-policy gave ${JSON.stringify(reply)}` : '';
+      } catch (err) {
+        why = `CONFIG GET maxmemory-policy failed: ${(err as Error).message}`;
+      }
+      this.policy = policy;
+      const problem =
+        policy === 'noeviction' || this.allowEviction
+          ? null
+          : policy === null
+            ? `the eviction policy of Redis at ${redact(this.url)} cannot be read (${why}); make sure it is noeviction and set allowEviction (--allow-redis-eviction) to use it`
+            : `Redis at ${redact(this.url)} has maxmemory-policy ${policy}, which may evict lock-outs, sessions and rate-limit windows: set it to noeviction (redis-cli CONFIG SET maxmemory-policy noeviction), or set allowEviction (--allow-redis-eviction) to accept that`;
+      if (problem !== null && problem !== this.policyProblem) logger.severe(problem);
+      this.policyProblem = problem;
+    })();
   }
 
   private bounded<T>(p: Promise<T>): Promise<T> {
@@ -291,10 +439,8 @@ class RedisSessionStore implements SessionStore {
   }
 
   async load(id: string, now: number): Promise<SessionRecord | null> {
-    const reply = (await this.conn.eval(LOAD, [this.key(id)], [String(now), String(this.idleTtlMs)])) as
-      string[] | null;
-    if (reply === null || !Array.isArray(reply)) return null;
-    return toRecord(id, reply, now);
+    const reply = await this.conn.eval(LOAD, [this.key(id)], [String(now), String(this.idleTtlMs)], sessionHash);
+    return reply === null ? null : toRecord(id, reply, now);
   }
 
   async create(record: SessionRecord): Promise<void> {
@@ -307,7 +453,7 @@ class RedisSessionStore implements SessionStore {
       String(record.lastAccessedTime),
     ];
     // A new key: UPDATE refuses to resurrect a missing session, so the first write goes through HSET in the script below.
-    await this.conn.eval(CREATE, [this.key(record.id)], [...args, ...attributeArgs(record.attributes)]);
+    await this.conn.eval(CREATE, [this.key(record.id)], [...args, ...attributeArgs(record.attributes)], flag);
   }
 
   async update(record: SessionRecord, changes: ReadonlyMap<string, unknown>): Promise<void> {
@@ -315,11 +461,12 @@ class RedisSessionStore implements SessionStore {
       UPDATE,
       [this.key(record.id)],
       [String(record.maxInactiveInterval), String(this.idleTtlMs), ...attributeArgs(changes)],
+      flag,
     );
   }
 
   async rename(oldId: string, newId: string): Promise<boolean> {
-    return (await this.conn.eval(RENAME, [this.key(oldId), this.key(newId)], [])) === 1;
+    return this.conn.eval(RENAME, [this.key(oldId), this.key(newId)], [], flag);
   }
 
   async remove(id: string): Promise<void> {
@@ -327,23 +474,25 @@ class RedisSessionStore implements SessionStore {
   }
 
   async addNonce(id: string, nonce: string, cacheSize: number): Promise<void> {
-    await this.conn.eval(ADD_NONCE, [this.key(id)], [nonce, String(cacheSize)]);
+    await this.conn.eval(ADD_NONCE, [this.key(id)], [nonce, String(cacheSize)], flag);
   }
 
   async restToken(id: string, fresh: string): Promise<string | null> {
-    const r = await this.conn.eval(REST_TOKEN, [this.key(id)], [fresh]);
-    return typeof r === 'string' ? r : null;
+    return this.conn.eval(REST_TOKEN, [this.key(id)], [fresh], stringOrNull);
   }
 
   close(): void {}
 }
 
-const CREATE = new Script(`
+const CREATE = new Script(
+  'create',
+  `
 local m = tonumber(ARGV[1])
 redis.call('HSET', KEYS[1], 'm', ARGV[1])
 for i = 3, #ARGV, 2 do redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1]) end
 redis.call('PEXPIRE', KEYS[1], m > 0 and (m * 1000 + 1000) or tonumber(ARGV[2]))
-return 1`);
+return 1`,
+);
 
 /** Attribute names and JSON values as script arguments (`''`: removed). */
 function attributeArgs(attrs: ReadonlyMap<string, unknown>): string[] {
@@ -411,7 +560,7 @@ class RedisRateLimitStore implements RateLimitStore {
   ) {}
 
   async increment(key: string, window: number, windowMs: number): Promise<number> {
-    return Number(await this.conn.eval(INCREMENT, [`${this.prefix}${window}:${key}`], [String(windowMs)]));
+    return this.conn.eval(INCREMENT, [`${this.prefix}${window}:${key}`], [String(windowMs)], count);
   }
 
   close(): void {}
@@ -429,17 +578,16 @@ class RedisLockoutStore implements LockoutStore {
   }
 
   async get(user: string): Promise<LockoutRecord | null> {
-    const r = (await this.conn.eval(GET_LOCK, [this.key(user)], [])) as [string, string] | null;
-    return Array.isArray(r) ? { failures: Number(r[0]), lastFailure: Number(r[1]) } : null;
+    return this.conn.eval(GET_LOCK, [this.key(user)], [], lockRecord);
   }
 
   async registerFailure(user: string, now: number, policy: LockoutPolicy): Promise<LockoutRecord> {
-    const r = (await this.conn.eval(
+    return this.conn.eval(
       FAILURE,
       [this.key(user)],
       [String(now), String(policy.failureCount), String(policy.lockOutTime)],
-    )) as [number, string];
-    return { failures: Number(r[0]), lastFailure: Number(r[1]) };
+      lockRecordNotNull,
+    );
   }
 
   async clear(user: string): Promise<void> {
@@ -449,10 +597,13 @@ class RedisLockoutStore implements LockoutStore {
   close(): void {}
 }
 
-const GET_LOCK = new Script(`
+const GET_LOCK = new Script(
+  'get lock',
+  `
 local f = redis.call('HGET', KEYS[1], 'f')
 if not f then return false end
-return {f, redis.call('HGET', KEYS[1], 't')}`);
+return {f, redis.call('HGET', KEYS[1], 't')}`,
+);
 
 /** All of a server's state in one Redis, each context and realm under its own key prefix. */
 export class RedisStateBackend implements StateBackend {
@@ -469,7 +620,13 @@ export class RedisStateBackend implements StateBackend {
     const timeoutMs = options.timeoutMs ?? 300;
     if (!(Number.isInteger(timeoutMs) && timeoutMs > 0))
       throw new TypeError(`timeoutMs must be a positive integer, got ${String(options.timeoutMs)}`);
-    this.conn = new Connection(url, timeoutMs, options.connectTimeoutMs ?? 1_000, options.failOpen ?? false);
+    this.conn = new Connection(
+      url,
+      timeoutMs,
+      options.connectTimeoutMs ?? 1_000,
+      options.failOpen ?? false,
+      options.allowEviction ?? false,
+    );
     this.name = redact(url);
     this.prefix = options.prefix ?? 'tollgate:';
     this.failOpen = options.failOpen ?? false;
@@ -477,8 +634,23 @@ export class RedisStateBackend implements StateBackend {
   }
 
   /** Resolves true once connected, false after `ms` (the backend works either way, failing closed until then). */
-  ready(ms = 2_000): Promise<boolean> {
-    return this.conn.ready(ms);
+  async ready(ms = 2_000): Promise<boolean> {
+    const up = await this.conn.ready(ms);
+    if (up) await this.conn.policyChecked;
+    return up;
+  }
+
+  /**
+   * Why this Redis is refused (its maxmemory-policy may evict keys, or cannot be read, and allowEviction is
+   * not set), as read when it last connected; null when it is accepted or has not answered yet.
+   */
+  get policyProblem(): string | null {
+    return this.conn.policyProblem;
+  }
+
+  /** Whether Redis answers now (a readiness probe): connected, its policy accepted, and not in an outage. */
+  get healthy(): boolean {
+    return this.conn.healthy;
   }
 
   context(host: string, contextPath: string): ContextStores {

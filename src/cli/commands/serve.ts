@@ -59,6 +59,12 @@ export const serveCommand: Command = {
         coerce: (v: unknown) => parseStoreChoice(single('store', v)),
         describe:
           "Where sessions, CSRF nonces, rate-limit windows and the lock-out table live: memory (default), redis (TOLLGATE_REDIS_URL) or redis://host:port (default: tollgate.config.json's store)",
+      })
+      .option('allow-redis-eviction', {
+        type: 'boolean',
+        default: false,
+        describe:
+          'Use a Redis whose maxmemory-policy may evict keys (or cannot be read); without it serve refuses such a Redis, since eviction drops lock-outs and sessions',
       }),
   run: async (argv: Record<string, unknown>, io: Io) => {
     const base = resolve(io.cwd, String(argv['base']));
@@ -69,7 +75,7 @@ export const serveCommand: Command = {
     const address = String(argv['address']);
     const port = argv['port'] !== undefined ? Number(argv['port']) : undefined;
     const allowAppBaseOutsideBase = argv['allowAppBaseOutsideBase'] === true;
-    const store = storeSettings(argv['store'] as StoreChoice | undefined, io.cwd);
+    const store = storeSettings(argv['store'] as StoreChoice | undefined, io.cwd, argv['allowRedisEviction'] === true);
     // A worker forked by the primary below: the primary has linted and printed; the worker serves (its own connection to the store).
     if (isServeWorker()) {
       const state = await openState(store, io, false);
@@ -103,6 +109,13 @@ export const serveCommand: Command = {
       io.stderr(`tollgate serve: --strict: ${first.errors} lint error(s), not starting\n`);
       return 1;
     }
+    if (workers > 1 && store !== null) {
+      // The workers connect themselves; the primary checks the eviction policy once before forking them.
+      const probe = await openState(store, io, false);
+      const refused = probe !== null && refusedStore(probe, io);
+      await probe?.close();
+      if (refused) return 1;
+    }
     if (workers > 1)
       return serveCluster(
         io,
@@ -118,6 +131,10 @@ export const serveCommand: Command = {
       );
     const { loaded, unsafe } = first;
     const state = await openState(store, io, true);
+    if (state !== null && refusedStore(state, io)) {
+      await state.close();
+      return 1;
+    }
     let container;
     try {
       container = await startContainer({
@@ -160,7 +177,7 @@ export const serveCommand: Command = {
 };
 
 /** What `--store` says, else tollgate.config.json's `store` (found upward from the working directory), else memory. */
-function storeSettings(flag: StoreChoice | undefined, cwd: string): RedisStateOptions | null {
+function storeSettings(flag: StoreChoice | undefined, cwd: string, allowEviction: boolean): RedisStateOptions | null {
   let config;
   try {
     config = loadConfig(cwd).config.store;
@@ -178,7 +195,7 @@ function storeSettings(flag: StoreChoice | undefined, cwd: string): RedisStateOp
   }
   if (choice === undefined || choice.kind === 'memory') return null;
   const { url: _url, ...options } = config ?? {};
-  return { ...options, url: choice.url };
+  return { ...options, url: choice.url, allowEviction };
 }
 
 /** Connects to Redis when chosen; serve starts either way (failing closed until Redis answers). */
@@ -192,6 +209,14 @@ async function openState(options: RedisStateOptions | null, io: Io, report: bool
       `state: ${backend.name}${up ? '' : ' (not answering yet: CSRF checks, the lock-out and rate limits refuse until it does)'}\n`,
     );
   return backend;
+}
+
+/** Whether the store refuses this Redis (an evicting maxmemory-policy): says why on stderr. */
+function refusedStore(state: StateBackend, io: Io): boolean {
+  const problem = (state as { policyProblem?: string | null }).policyProblem ?? null;
+  if (problem === null) return false;
+  io.stderr(`tollgate serve: not starting: ${problem}\n`);
+  return true;
 }
 
 /** Why serve did not start, as exit code 1 (Tomcat refuses) or a usage error (the port). */
