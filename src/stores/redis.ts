@@ -337,7 +337,7 @@ class Connection {
       let policy: string | null = null;
       let why: string;
       try {
-        const reply = await this.bounded(this.client.sendCommand(['CONFIG', 'GET', 'maxmemory-policy']));
+        const reply: unknown = await this.bounded(this.client.sendCommand(['CONFIG', 'GET', 'maxmemory-policy']));
         // [name, value] (RESP2), or a map as node-redis gives it for RESP3 servers.
         const value: unknown = Array.isArray(reply)
           ? reply[1]
