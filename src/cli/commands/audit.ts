@@ -2,6 +2,10 @@ import { resolve } from 'node:path';
 import type { Argv } from 'yargs';
 import { BENCHMARKS, type BenchmarkId } from '../../audit/catalogue.js';
 import { formatAuditHtml, formatAuditJson, formatAuditText, type AuditFormatInput } from '../../audit/format.js';
+import { formatAuditCkl } from '../../audit/export/ckl.js';
+import { formatAuditHdf } from '../../audit/export/hdf.js';
+import { exportView } from '../../audit/export/view.js';
+import { formatAuditXccdf } from '../../audit/export/xccdf.js';
 import { auditBase, releaseOf, unreadable } from '../../audit/report.js';
 import type { TomcatTarget } from '../../filters/index.js';
 import { ConfigError, loadConfig, type Accounts, type AuditFacts } from '../../lint/config.js';
@@ -10,10 +14,31 @@ import { UsageError, type Command, type Io } from '../command.js';
 import { readInput } from '../input.js';
 import { choiceOption, targetOption } from '../options.js';
 
-const FORMATS = { text: formatAuditText, json: formatAuditJson, html: formatAuditHtml } as const;
+const view = (input: AuditFormatInput) => exportView(input.audit, input);
+
+/** The formats: tollgate's own (text, json, html) and the ones assessors' tools load (docs/audit-formats.md). */
+const FORMATS: Record<string, (input: AuditFormatInput) => string> = {
+  text: formatAuditText,
+  json: formatAuditJson,
+  html: formatAuditHtml,
+  hdf: (input) => formatAuditHdf(view(input)),
+  xccdf: (input) => formatAuditXccdf(view(input)),
+  ckl: (input) => formatAuditCkl(view(input)),
+};
+
+/** `--date`: an ISO 8601 date-time (with its zone), for a report made again from the same input to be the same bytes. */
+function auditDate(v: unknown): Date | undefined {
+  if (v === undefined) return undefined;
+  const text = String(v);
+  const d = new Date(text);
+  if (!/^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2}))?$/.test(text) || Number.isNaN(d.getTime()))
+    throw new UsageError(`--date: not an ISO 8601 date-time with a zone (2026-01-31T12:00:00Z): ${text}`);
+  return d;
+}
 
 async function run(argv: Record<string, unknown>, io: Io): Promise<number> {
   const benchmark = argv['benchmark'] as BenchmarkId | undefined;
+  const date = auditDate(argv['date']);
   if (!benchmark || !BENCHMARKS.includes(benchmark))
     throw new UsageError(`name the benchmark: --benchmark ${BENCHMARKS.join('|')}`);
   const target = String(argv['base'] ?? '.');
@@ -48,6 +73,7 @@ async function run(argv: Record<string, unknown>, io: Io): Promise<number> {
     letter: argv['letter'] === true,
     ...(version ? { version } : {}),
     label: target,
+    ...(date ? { date } : {}),
   });
   // A file Tomcat cannot read either would let every control about it pass unseen.
   const fatal = unreadable(audit.lint);
@@ -56,7 +82,7 @@ async function run(argv: Record<string, unknown>, io: Io): Promise<number> {
     throw new UsageError(`cannot audit a configuration Tomcat cannot read:\n  ${where}`);
   }
   const input: AuditFormatInput = { audit, cwd: io.cwd, target, version: audit.tool.version, date: audit.date };
-  io.stdout(FORMATS[argv['format'] as keyof typeof FORMATS](input));
+  io.stdout(FORMATS[String(argv['format'])]!(input));
   return audit.results.some((r) => r.status === 'fail') ? 1 : 0;
 }
 
@@ -70,11 +96,21 @@ export const auditCommand: Command = {
       )
       .option(
         'format',
-        choiceOption('format', Object.keys(FORMATS), 'text (one line per control), json, or html (a page to keep)', {
-          alias: 'f',
-          default: 'text',
-        }),
+        choiceOption(
+          'format',
+          Object.keys(FORMATS),
+          "text (one line per control), json, html (a page to keep), or for assessors' tools: hdf (Heimdall, InSpec JSON), xccdf (XCCDF 1.2 results with their benchmark), ckl (STIG Viewer checklist)",
+          {
+            alias: 'f',
+            default: 'text',
+          },
+        ),
       )
+      .option('date', {
+        type: 'string',
+        requiresArg: true,
+        describe: 'The date the report states, ISO 8601 (default: now): the same input and date give the same bytes',
+      })
       .option('home', {
         type: 'string',
         describe: 'CATALINA_HOME, for the controls about its files (default: the base)',
