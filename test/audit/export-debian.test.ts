@@ -51,7 +51,7 @@ let json: { control: string; status: string }[];
 beforeAll(async () => {
   mkdirSync(out, { recursive: true });
   for (const format of ['hdf', 'xccdf', 'ckl'] as const) writeFileSync(files[format], await audit(format));
-  json = JSON.parse(await audit('json')) as { control: string; status: string }[];
+  json = (JSON.parse(await audit('json')) as { controls: { control: string; status: string }[] }).controls;
 });
 
 /** What Heimdall shows for each of tollgate's statuses. */

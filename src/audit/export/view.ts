@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import { isAbsolute, relative, sep } from 'node:path';
 import type { Diagnostic, Span } from '../../model/index.js';
 import { byPosition } from '../../lint/engine.js';
-import { CATALOGUE, type BenchmarkId } from '../catalogue.js';
-import type { AuditResult, ControlResult } from '../report.js';
+import type { BenchmarkId } from '../catalogue.js';
+import type { AuditResult, ControlResult, ControlStatus, Evidence as AuditEvidence } from '../report.js';
 
 /**
  * What the assessor formats (HDF, XCCDF, CKL) say about an audit, read once from the audit's
@@ -35,7 +35,7 @@ export type Severity = 'high' | 'medium' | 'low';
  * that needs a site fact not given (not reviewed), one about something the base lacks, or one to
  * check by hand.
  */
-export type Status = 'pass' | 'fail' | 'accepted' | 'not-reviewed' | 'not-applicable' | 'manual';
+export type Status = ControlStatus;
 
 export interface ExportControl {
   id: string;
@@ -100,80 +100,55 @@ const finding = (cwd: string, d: Diagnostic): Finding => ({
   where: at(cwd, d.span),
 });
 
-/** `CAT I (high)` -> high; a CIS level maps as the audit's severity does: Level 1 medium, Level 2 low. */
-function severityOf(level: string): Severity {
-  const m = /\((high|medium|low)\)/.exec(level);
-  if (m) return m[1] as Severity;
-  return level === 'Level 1' ? 'medium' : 'low';
+const evidenceOf = (cwd: string, e: AuditEvidence): Evidence => ({
+  subject: e.subject,
+  found: e.found,
+  ...(e.span ? { where: at(cwd, e.span) } : {}),
+});
+
+function control(r: ControlResult, cwd: string): ExportControl {
+  const findings = [...r.findings].sort(byPosition).map((d) => finding(cwd, d));
+  const accepted = r.accepted
+    .filter((a) => !a.expired)
+    .map((a): Acceptance => ({
+      finding: finding(cwd, a.diagnostic),
+      justification: a.justification,
+      ...(a.by ? { by: a.by } : {}),
+      ...(a.expires ? { expires: a.expires } : {}),
+    }));
+  const c = r.control;
+  return {
+    id: c.id,
+    title: c.title,
+    status: r.status,
+    severity: c.severity,
+    level: c.cat ?? c.level,
+    ...(c.stigId ? { stigId: c.stigId } : {}),
+    cci: [...(c.cci ?? [])],
+    nist: [...(c.nist ?? [])],
+    check: c.check,
+    ...(c.fix ? { fix: c.fix } : {}),
+    rules: r.rules,
+    evidence: r.evidence.map((e) => evidenceOf(cwd, e)),
+    findings,
+    accepted,
+    notes: [...r.notes, ...(r.question ? [`to answer: ${r.question}`] : [])],
+    message: r.message,
+  };
 }
 
-function messageOf(r: ControlResult, cwd: string): string {
-  switch (r.status) {
-    case 'fail':
-      return [...r.findings]
-        .sort(byPosition)
-        .map((d) => `${at(cwd, d.span)} ${d.message}`)
-        .join('\n');
-    case 'manual':
-      return `check by hand: ${r.control.check}`;
-    case 'not-applicable':
-      return `not applicable: ${r.reason ?? ''}`;
-    case 'pass':
-      return r.suppressed.length > 0
-        ? `accepted deviation: ${r.suppressed.map((s) => s.justification || '(no reason given)').join('; ')}`
-        : `decided by ${r.rules.join(', ')}: no finding`;
-  }
-}
-
-/** The view of an audit the exporters write. */
-export function exportView(
-  audit: AuditResult,
-  opts: { cwd: string; target: string; version: string; date: Date },
-): ExportAudit {
-  const bench = CATALOGUE[audit.benchmark];
-  const release = /\b(V\d+R\d+|v\d+\.\d+\.\d+)\b/.exec(bench.title)?.[1] ?? '';
+/** The view of an audit the exporters write: the audit's own date, release and tool; paths relative to `cwd` where inside it. */
+export function exportView(audit: AuditResult, opts: { cwd: string }): ExportAudit {
   return {
     benchmark: audit.benchmark,
-    title: bench.title,
-    release,
-    source: bench.source,
-    target: opts.target,
-    date: opts.date,
-    tool: { name: 'tollgate', version: opts.version },
-    controls: audit.results.map((r): ExportControl => {
-      const findings = [...r.findings].sort(byPosition).map((d) => finding(opts.cwd, d));
-      const accepted = r.suppressed.map((s): Acceptance => ({
-        finding: finding(opts.cwd, s.diagnostic),
-        justification: s.justification,
-      }));
-      // A pass whose findings were all accepted by a suppression comment is an accepted deviation, never a bare pass.
-      const status: Status = r.status === 'pass' && accepted.length > 0 ? 'accepted' : r.status;
-      const evidence: Evidence[] =
-        status === 'pass'
-          ? [{ subject: r.rules.join(', '), found: 'no finding' }]
-          : [...findings, ...accepted.map((a) => a.finding)].map((f) => ({
-              subject: f.ruleId,
-              found: f.message,
-              where: f.where,
-            }));
-      return {
-        id: r.control.id,
-        title: r.control.title,
-        status,
-        severity: severityOf(r.control.level),
-        level: r.control.level.replace(/ \((high|medium|low)\)$/, ''),
-        ...(r.control.stigId ? { stigId: r.control.stigId } : {}),
-        cci: [],
-        nist: [],
-        check: r.control.check,
-        rules: r.rules,
-        evidence,
-        findings,
-        accepted,
-        notes: [],
-        message: messageOf(r, opts.cwd),
-      };
-    }),
+    title: audit.release.title,
+    release: audit.release.release,
+    ...(audit.release.releaseDate ? { releaseDate: audit.release.releaseDate } : {}),
+    source: audit.release.source,
+    target: audit.target,
+    date: audit.date,
+    tool: { name: audit.tool.name, version: audit.tool.version },
+    controls: audit.results.map((r) => control(r, opts.cwd)),
   };
 }
 
