@@ -51,7 +51,7 @@ function timedCopy(dir: string): void {
   let bundle = readFileSync(bundlePath, 'latin1');
   bundle = replaceOnce(
     bundle,
-    /var __esm = \(fn, res, (\w+)\) => function __init\(\) \{\n  if \(\1\) throw \1\[0\];\n  try \{\n    return fn && \(res = \(0, fn\[__getOwnPropNames\(fn\)\[0\]\]\)\(fn = 0\)\), res;/,
+    /var __esm = \(fn, res, (\w+)\) => function __init\(\) \{\n {2}if \(\1\) throw \1\[0\];\n {2}try \{\n {4}return fn && \(res = \(0, fn\[__getOwnPropNames\(fn\)\[0\]\]\)\(fn = 0\)\), res;/,
     'var __esm = (fn, res, err) => function __init() {\n  if (err) throw err[0];\n  try {\n    if (!fn) return res; const n = __getOwnPropNames(fn)[0]; const f = fn[n]; fn = 0;\n    return (res = __timed(n, () => f())), res;',
     "esbuild's __esm",
   );

@@ -135,7 +135,7 @@ export function formatAuditText(input: AuditFormatInput): string {
   ];
   for (const r of audit.results) {
     const head = `${LABEL[r.status].padEnd(6)}  ${r.control.id.padEnd(width)}  ${r.control.title}`;
-    let tail = '';
+    let tail: string;
     if (r.status === 'fail')
       tail = sorted(r)
         .map((d) => `${at(cwd, d.span)} ${d.ruleId}`)

@@ -5,7 +5,7 @@
  */
 
 // Classification and matching live in the runtime (compiled modules match on every request); one implementation.
-import { compilePattern, matchesFilterPattern, type CompiledPattern } from '../protocol/url-pattern.js';
+import { compilePattern, matchesFilterPattern } from '../protocol/url-pattern.js';
 
 export {
   compilePattern,

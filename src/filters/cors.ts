@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { javaBoolean, commaList, javaInt, reader } from './values.js';
 import { defineFilter, param, refuse, type Note } from './define.js';
-import { commaSeparatedTexts, eachCommaSeparated, splitCommaSeparated, type Piece } from './java-text.js';
+import { commaSeparatedTexts, eachCommaSeparated, splitCommaSeparated } from './java-text.js';
 
 /**
  * [...new Set(list)]: the first of each value, in order, in a list of its own. Short lists (every real

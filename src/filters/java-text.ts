@@ -89,7 +89,7 @@ export { parseJavaInteger } from '../protocol/java-integer.js';
 export const JAVA_INT_MAX = 2147483647;
 export const JAVA_INT_MIN = -2147483648;
 
-const URI_OK = /[A-Za-z0-9\-_.!~*'();/?:@&=+$,%\[\]#]/;
+const URI_OK = /[A-Za-z0-9\-_.!~*'();/?:@&=+$,%[\]#]/;
 
 /**
  * Whether `new java.net.URI(text)` accepts the text (RFC 2396 with Java's
@@ -125,7 +125,7 @@ export function checkJavaUri(text: string): { ok: true } | { ok: false; message:
   let rest = text;
   if (schemeEnd >= 0 && text[schemeEnd] === ':') {
     const scheme = text.slice(0, schemeEnd);
-    if (!/^[A-Za-z][A-Za-z0-9+.\-]*$/.test(scheme)) return bad('illegal character in the scheme name', 0);
+    if (!/^[A-Za-z][A-Za-z0-9+.-]*$/.test(scheme)) return bad('illegal character in the scheme name', 0);
     rest = text.slice(schemeEnd + 1);
     if (rest === '' || rest.startsWith('#')) return bad('nothing after the scheme', schemeEnd + 1);
   }
@@ -141,10 +141,10 @@ export function checkJavaUri(text: string): { ok: true } | { ok: false; message:
       if (!/^[0-9A-Fa-f:.]+(%[\w.~-]+)?$/.test(authority.slice(open + 1, close)))
         return bad('not an IPv6 address inside "[...]"', base + 2 + open);
     }
-    const brackets = (end < 0 ? '' : rest.slice(2 + end)).search(/[\[\]]/);
+    const brackets = (end < 0 ? '' : rest.slice(2 + end)).search(/[[\]]/);
     if (brackets >= 0) return bad('"[" and "]" are only allowed around an IPv6 host', base + 2 + end + brackets);
   } else {
-    const brackets = rest.search(/[\[\]]/);
+    const brackets = rest.search(/[[\]]/);
     if (brackets >= 0) return bad('"[" and "]" are only allowed around an IPv6 host', base + brackets);
   }
   return { ok: true };

@@ -54,7 +54,7 @@ let names: { users: Map<number, string>; groups: Map<number, string> } | null = 
 
 function table(file: string): Map<number, string> {
   const out = new Map<number, string>();
-  let text = '';
+  let text: string;
   try {
     text = readFileSync(file, 'utf8');
   } catch {

@@ -113,7 +113,7 @@ export const PARALLEL_THRESHOLD = Number.POSITIVE_INFINITY;
 /** How many threads `--workers auto` uses for the base at `path`: 1 below PARALLEL_THRESHOLD. */
 export function autoThreads(path: string): number {
   if (!Number.isFinite(PARALLEL_THRESHOLD)) return 1;
-  let apps = 0;
+  let apps: number;
   try {
     apps = readdirSync(join(path, 'webapps')).length;
   } catch {

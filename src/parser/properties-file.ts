@@ -23,8 +23,8 @@ export function parsePropertiesFile(
     const at: number[] = [];
     const start = skipBlanks(text, pos);
     let first = true;
-    let end = start;
-    let next = text.length;
+    let end: number;
+    let next: number;
     let i = start;
     for (;;) {
       if (!first) i = skipBlanks(text, i);

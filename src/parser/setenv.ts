@@ -56,7 +56,10 @@ function words(text: string): Word[] {
         break;
       if (d === "'") {
         i++;
-        while (i < n && text[i] !== "'") ((w.text += text[i]), w.at.push(i++));
+        while (i < n && text[i] !== "'") {
+          w.text += text[i];
+          w.at.push(i++);
+        }
         i++;
       } else if (d === '"') {
         i++;
@@ -67,8 +70,11 @@ function words(text: string): Word[] {
         }
         i++;
       } else if (d === '\\' && i + 1 < n) {
-        if (text[i + 1] === '\n') i += 2;
-        else ((w.text += text[i + 1]), w.at.push(i + 1), (i += 2));
+        if (text[i + 1] !== '\n') {
+          w.text += text[i + 1];
+          w.at.push(i + 1);
+        }
+        i += 2;
       } else {
         w.text += d;
         w.at.push(i++);

@@ -3,15 +3,7 @@ import type { Diagnostic, Located, SourceFile, Span } from '../model/index.js';
 import { parseSimpleTree } from './fast-xml.js';
 import { LineIndex } from './lines.js';
 import { attributeErrors, Namespaces } from './namespaces.js';
-import {
-  deepNesting,
-  MAX_DEPTH,
-  STOP_DEPTH,
-  TreeBuilder,
-  type RawAttribute,
-  type XmlDocument,
-  type XmlElement,
-} from './tree.js';
+import { deepNesting, STOP_DEPTH, TreeBuilder, type RawAttribute, type XmlDocument, type XmlElement } from './tree.js';
 
 export type { XmlAttribute, XmlDocument, XmlElement } from './tree.js';
 

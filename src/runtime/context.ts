@@ -33,7 +33,7 @@ export interface ContextRuntimeOptions {
   /** web.xml session-timeout in minutes (default 30; zero or negative: never). */
   sessionTimeoutMinutes?: number;
   /** Built filters, or declarations the runtime builds with a logger named by their class. */
-  filters?: readonly (RuntimeFilter | FilterDeclaration<any>)[];
+  filters?: readonly (RuntimeFilter | FilterDeclaration)[];
   /**
    * Indexes into `filters` to run for this request, in order (the compiler
    * generates it from the filter mappings). Default: every filter.
@@ -289,10 +289,12 @@ export function createContextRuntime(options: ContextRuntimeOptions = {}): Conte
     ex.chain = chain;
     // A networked store is asked for the session now, so its answer travels with the first filter's state
     // (one round trip); filters that need the session await it, the servlet is called after it.
-    if (sessions.writesBack) ex.request.sessionReady();
+    // The loading promise handles the store's failure itself (sessionStoreFailed), so it never rejects.
+    if (sessions.writesBack) void ex.request.sessionReady();
     const result = advance(ex);
     if (result === undefined) chainReturned(ex, onStopped);
-    else result.then(() => chainReturned(ex, onStopped));
+    // advance's promise never rejects: invoke catches each filter's failure.
+    else void result.then(() => chainReturned(ex, onStopped));
   }
 
   /**
@@ -314,7 +316,7 @@ export function createContextRuntime(options: ContextRuntimeOptions = {}): Conte
     const locPath = q < 0 ? location : location.slice(0, q);
     const locQuery = q < 0 ? null : location.slice(q + 1);
     const original = from.request;
-    let servletName: string | null = null;
+    let servletName: string | null;
     try {
       servletName = servletNameOf?.(from) ?? null;
     } catch {
@@ -351,7 +353,7 @@ export function createContextRuntime(options: ContextRuntimeOptions = {}): Conte
     ex.chain = chain;
     const result = advance(ex);
     if (result === undefined) chainReturned(ex, undefined);
-    else result.then(() => chainReturned(ex, undefined));
+    else void result.then(() => chainReturned(ex, undefined));
   }
 
   /**
@@ -427,7 +429,7 @@ export function createContextRuntime(options: ContextRuntimeOptions = {}): Conte
         servletResult !== null &&
         typeof (servletResult as Promise<unknown>).then === 'function'
       )
-        await servletResult;
+        await (servletResult as Promise<unknown>);
     } finally {
       req.url = url;
       (req as unknown as Record<symbol, unknown>)[EXCHANGE] = from;

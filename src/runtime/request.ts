@@ -166,7 +166,8 @@ export class ExchangeRequest {
     const list = this.overrides;
     if (list !== null)
       for (let i = 0; i < list.length; i += 2)
-        list[i + 1] === null ? names.delete(list[i] as string) : names.add(list[i] as string);
+        if (list[i + 1] === null) names.delete(list[i] as string);
+        else names.add(list[i] as string);
     return [...names];
   }
 

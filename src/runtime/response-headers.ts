@@ -276,6 +276,8 @@ function writeHead(
   reasonOrHeaders?: unknown,
   maybeHeaders?: unknown,
 ): ServerResponse {
+  // Node's writeHead reads how many arguments it was given: forward them as they came.
+  // eslint-disable-next-line prefer-rest-params
   if (this.headersSent) return nodeWriteHead.apply(this, arguments as unknown as unknown[]);
   const reason = typeof reasonOrHeaders === 'string' ? reasonOrHeaders : undefined;
   const headers = reason === undefined ? reasonOrHeaders : maybeHeaders;

@@ -376,7 +376,7 @@ export class ExchangeResponse {
    */
   addUrlEncoder<T>(encoder: UrlEncoder<T>, arg: T): void;
   addUrlEncoder(encoder: UrlEncoder): void;
-  addUrlEncoder(encoder: UrlEncoder<any>, arg?: unknown): void {
+  addUrlEncoder(encoder: UrlEncoder<never>, arg?: unknown): void {
     (this.encoders ??= []).push(encoder, arg);
   }
 
@@ -398,7 +398,7 @@ export class ExchangeResponse {
    */
   onBeforeCommit<T>(hook: CommitHook<T>, arg: T): boolean;
   onBeforeCommit(hook: CommitHook): boolean;
-  onBeforeCommit(hook: CommitHook<any>, arg?: unknown): boolean {
+  onBeforeCommit(hook: CommitHook<never>, arg?: unknown): boolean {
     if (this.raw.headersSent || this.hooksRan) return false;
     (this.hooks ??= []).push(hook, arg);
     return true;

@@ -93,12 +93,16 @@ export interface FilterInitContext {
 /** Builds a running filter from its validated config (the output type of its zod schema in src/filters). */
 export type RuntimeFilterFactory<Config> = (config: Config, ctx: FilterInitContext) => RuntimeFilter;
 
-/** A filter the runtime instantiates itself, so it can hand the factory its logger and settings. */
+/**
+ * A filter the runtime instantiates itself, so it can hand the factory its logger and settings.
+ * `factory` is a method so that a declaration of any one filter's config is a `FilterDeclaration` (a list
+ * holds several filters' declarations); the declaration's own `Config` ties its factory to its config.
+ */
 export interface FilterDeclaration<Config = unknown> {
   /** `<filter-name>`. */
   readonly filterName: string;
   /** The class name logs are named by (`org.apache.catalina.filters.CorsFilter`). */
   readonly className: string;
-  readonly factory: RuntimeFilterFactory<Config>;
+  factory(config: Config, ctx: FilterInitContext): RuntimeFilter;
   readonly config: Config;
 }

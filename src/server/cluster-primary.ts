@@ -207,8 +207,8 @@ export async function startCluster(options: ClusterOptions): Promise<RunningClus
       if (undo !== null) {
         await applyCommand(registry, undo);
         await Promise.all(
-          targets.map((m, i) =>
-            results[i]?.ok ? m.channel.request({ kind: 'apply', command: undo }).catch(() => null) : null,
+          targets.flatMap((m, i) =>
+            results[i]?.ok ? [m.channel.request({ kind: 'apply', command: undo }).catch(() => null)] : [],
           ),
         );
       }

@@ -1218,7 +1218,6 @@ async function compileTarget(base: CatalinaBase, ws: Workspace, importModule: bo
       FILTER_FACTORIES,
       createContextRuntime: (o: ContextRuntimeOptions) => createContextRuntime({ ...o, sessionStore: store }),
     };
-    // eslint-disable-next-line @typescript-eslint/no-implied-eval
     const middleware = new Function('__rt', `'use strict';\n${body}`)(rt) as unknown;
     if (typeof middleware !== 'function') throw new Error(`compiled module ${m.fileName} does not build a middleware`);
     if (importModule) {
@@ -1271,7 +1270,7 @@ export async function runInput(input: FuzzInput, ws: Workspace, opts: RunOptions
   if (want.has('parse')) time('parse', () => parseTarget(input));
   const needBase = want.has('load') || want.has('lint') || want.has('chain') || want.has('compile');
   if (!needBase) return out;
-  let pending: Promise<void> | null = null;
+  const pending: Promise<void>[] = [];
   ws.with(input, (path) => {
     const base = time('load', () => (input.slot === 'chain' ? loadInput(path) : loadBase({ base: path })));
     if (!base) return;
@@ -1281,7 +1280,7 @@ export async function runInput(input: FuzzInput, ws: Workspace, opts: RunOptions
       const t0 = performance.now();
       const c0 = process.cpuUsage();
       // The compile itself is synchronous and runs while the slot still holds the input.
-      pending = compileTarget(base, ws, opts.importModule === true).then(
+      const compiled = compileTarget(base, ws, opts.importModule === true).then(
         () => void out.push({ target: 'compile', ms: performance.now() - t0, cpuMs: cpuSince(c0) }),
         (e: unknown) =>
           void out.push({
@@ -1291,9 +1290,10 @@ export async function runInput(input: FuzzInput, ws: Workspace, opts: RunOptions
             error: describeError(e),
           }),
       );
+      pending.push(compiled);
     }
   });
-  if (pending) await pending;
+  await Promise.all(pending);
   return out;
 }
 

@@ -108,6 +108,8 @@ describe('formatters', () => {
     const log = JSON.parse(formatSarif(input())) as {
       runs: {
         tool: { driver: { rules: { properties: Record<string, unknown>; helpUri: string }[] } };
+        // SARIF results, walked by key as the format names them.
+        // eslint-disable-next-line @typescript-eslint/no-explicit-any
         results: Record<string, any>[];
       }[];
     };

@@ -107,13 +107,13 @@ beforeAll(async () => {
   });
   client.listen();
   await client.sendRequest('initialize', { processId: process.pid, rootUri: uriOf(base), capabilities: {} });
-  client.sendNotification('initialized', {});
+  await client.sendNotification('initialized', {});
 });
 
 afterAll(async () => {
   try {
     await client.sendRequest('shutdown');
-    client.sendNotification('exit');
+    await client.sendNotification('exit');
   } finally {
     await new Promise<void>((r) => (child.exitCode !== null ? r() : child.once('exit', () => r())));
     client.dispose();

@@ -200,8 +200,8 @@ describe('the chain executor', () => {
     const twice: RuntimeFilter = {
       name: 'Twice',
       doFilter(_ex, next) {
-        next();
-        next();
+        void next();
+        void next();
       },
     };
     const s = await serve({ filters: [twice, recording('B')] }, (req, res) => {
@@ -220,7 +220,7 @@ describe('the chain executor', () => {
     const late: RuntimeFilter = {
       name: 'Late',
       doFilter(_ex, next) {
-        next();
+        void next();
         throw new Error('after next');
       },
     };

@@ -20,7 +20,7 @@ function model(host: string): { serverName: string; serverPort: number } {
 
 describe('ExchangeRequest: serverName and serverPort from the Host header', () => {
   it('agree with the lastIndexOf reading for every Host of up to 6 characters over "a", "1", ":", "[", "]", "."', () => {
-    let seen: { serverName: string; serverPort: number } | null = null;
+    let seen: { serverName: string; serverPort: number } | null;
     const listener = toNodeListener(createContextRuntime({}), (req, res) => {
       const r = exchangeOf(req)!.request;
       seen = { serverName: r.serverName, serverPort: r.serverPort };

@@ -140,7 +140,7 @@ describe('persist writes values that read back as they were', () => {
       ),
     ];
     const written = Buffer.from(rewriteHosts(Buffer.from(original), 'server.xml', kept, 'Catalina')!).toString('utf8');
-    const expected = original.replace(/      <Host name="h(\d+)\.example" appBase="h\d+"\/>\n/g, (line, n: string) =>
+    const expected = original.replace(/ {6}<Host name="h(\d+)\.example" appBase="h\d+"\/>\n/g, (line, n: string) =>
       Number(n) % 2 === 0 ? line : '',
     );
     expect(written).toBe(expected);

@@ -294,11 +294,11 @@ describe('rewriteHosts', () => {
     expect(text).toContain(
       '</Host>\r\n      <Host appBase="n.example" deployXML="true" name="n.example"\r\n          unpackWARs="true">\r\n        <Alias>a.example</Alias>\r\n      </Host>\r\n',
     );
-    expect(text.replace(/\r\n      <Host appBase="n\.example"[\s\S]*?<\/Host>/, '')).toBe(crlf);
+    expect(text.replace(/\r\n {6}<Host appBase="n\.example"[\s\S]*?<\/Host>/, '')).toBe(crlf);
   });
 
   it('inserts the first host before </Engine> when the Engine has none', () => {
-    const noHosts = xml.replace(/\n      <Host name="localhost"[\s\S]*?<\/Host>\n/, '\n');
+    const noHosts = xml.replace(/\n {6}<Host name="localhost"[\s\S]*?<\/Host>\n/, '\n');
     const out = Buffer.from(
       rewriteHosts(Buffer.from(noHosts), file, [host({ name: 'only.example' })], 'Catalina')!,
     ).toString();

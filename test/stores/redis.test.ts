@@ -87,7 +87,7 @@ describe('the Redis backend (a real redis-server, two connections)', () => {
     const rb = b.context('h', '/r').rateLimiter('RL');
     const other = b.context('h', '/r').rateLimiter('RL2');
     const counts = await Promise.all(
-      Array.from({ length: 40 }, (_, i) => (i % 2 === 0 ? ra : rb).increment('10.0.0.1', 7, 60_000)),
+      Array.from({ length: 40 }, (_, i) => Promise.resolve((i % 2 === 0 ? ra : rb).increment('10.0.0.1', 7, 60_000))),
     );
     expect([...counts].sort((x, y) => x - y)).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
     expect(await ra.increment('10.0.0.1', 8, 60_000)).toBe(1);

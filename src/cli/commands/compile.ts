@@ -4,7 +4,7 @@ import { compile, TollgateInputError, writeModules } from '../../api/compile.js'
 import type { TomcatTarget } from '../../filters/index.js';
 import { UsageError, type Command, type Io } from '../command.js';
 import { stringOption, targetOption } from '../options.js';
-import { skippedLine, stylish, UNSAFE_RULES } from '../plan-output.js';
+import { skippedLine, stylish } from '../plan-output.js';
 
 export const compileCommand: Command = {
   builder: (y: Argv) =>

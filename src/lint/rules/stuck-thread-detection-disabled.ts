@@ -1,5 +1,4 @@
 import { allValves, simpleName } from '../hardening.js';
-import type { ConfigElement } from '../../model/index.js';
 import type { Rule } from '../types.js';
 
 export const rule: Rule = {

@@ -22,7 +22,7 @@ import { create as setCharacterEncoding } from './set-character-encoding.js';
 import { create as webdavFix } from './webdav-fix.js';
 
 /** Factory by filter id (the sixteen of src/filters). */
-export const FILTER_FACTORIES: Readonly<Record<string, RuntimeFilterFactory<any>>> = {
+export const FILTER_FACTORIES: Readonly<Record<string, RuntimeFilterFactory<never>>> = {
   'add-default-charset': addDefaultCharset,
   cors,
   'csrf-prevention': csrfPrevention,

@@ -170,7 +170,7 @@ function walkProxies(ip: RemoteIp, ex: Exchange, isInternal: boolean, saved: Sav
   if (pieceEnd === 0) return null;
   // Nearest first; the header lists them in request order.
   let proxies: string[] | null = isInternal ? null : [saved.remoteAddr];
-  let remoteIp = '';
+  let remoteIp: string;
   // Where the entries left for remoteIpHeader end in `joined`: -1 when none are left.
   let restEnd = -1;
   for (;;) {

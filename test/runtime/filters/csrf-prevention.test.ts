@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spec } from '../../../src/filters/csrf-prevention.js';
+import { spec, type CsrfPreventionConfig } from '../../../src/filters/csrf-prevention.js';
 import { addNonce, create, removeQueryParameters } from '../../../src/runtime/filters/csrf-prevention.js';
 import { MemorySessionStore, newSessionRecord } from '../../../src/runtime/index.js';
 import type { Exchange, FilterDeclaration } from '../../../src/runtime/index.js';
@@ -26,7 +26,7 @@ function cookie(r: RawResponse): string {
 async function csrfServer(
   params: Record<string, unknown>,
   contextPath = '/app',
-  transform?: (d: FilterDeclaration<any>) => FilterDeclaration<any>,
+  transform?: (d: FilterDeclaration<CsrfPreventionConfig>) => FilterDeclaration<CsrfPreventionConfig>,
 ): Promise<Served> {
   const d = declare(spec, create, { entryPoints: '/index', ...params });
   return serve({ contextPath, filters: [transform ? transform(d) : d] }, report);
@@ -232,7 +232,7 @@ describe('CsrfPreventionFilter: options', () => {
   it("matches mime: patterns against the type the context's MIME table gives (Tomcat's by default), never for an unmapped extension", async () => {
     const mimeType = (name: string) =>
       name.endsWith('.png') ? 'image/png' : name.endsWith('.txt') ? 'text/plain' : null;
-    const withMime = (d: FilterDeclaration<any>): FilterDeclaration<any> => ({
+    const withMime = (d: FilterDeclaration<CsrfPreventionConfig>): FilterDeclaration<CsrfPreventionConfig> => ({
       ...d,
       factory: (c, ctx) => create(c, { ...ctx, settings: { ...ctx.settings, mimeType } as typeof ctx.settings }),
     });
@@ -254,7 +254,7 @@ describe('CsrfPreventionFilter: options', () => {
     } finally {
       await t.close();
     }
-    const none = (d: FilterDeclaration<any>): FilterDeclaration<any> => ({
+    const none = (d: FilterDeclaration<CsrfPreventionConfig>): FilterDeclaration<CsrfPreventionConfig> => ({
       ...d,
       factory: (c, ctx) => create(c, { ...ctx, settings: { ...ctx.settings, mimeType: () => null } }),
     });

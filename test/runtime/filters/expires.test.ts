@@ -37,7 +37,7 @@ function expiresAt(
 }
 
 async function run(
-  decl: FilterDeclaration<any>,
+  decl: FilterDeclaration,
   handler: (req: IncomingMessage, res: ServerResponse) => void,
   init: { method?: string; path?: string } = {},
 ) {

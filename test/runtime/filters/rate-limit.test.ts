@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { spec } from '../../../src/filters/rate-limit.js';
+import { spec, type RateLimitConfig } from '../../../src/filters/rate-limit.js';
 import { create, createRateLimit, rateWindow } from '../../../src/runtime/filters/rate-limit.js';
 import { setLogSink, type FilterDeclaration, type LogRecord } from '../../../src/runtime/index.js';
 import { request, serve, type Served } from '../serve.js';
@@ -7,7 +7,7 @@ import { asIf, declare, reportWith } from './helpers.js';
 
 let now = 0;
 /** The filter on a test clock. */
-function limited(params: Record<string, unknown>): FilterDeclaration<any> {
+function limited(params: Record<string, unknown>): FilterDeclaration<RateLimitConfig> {
   const d = declare(spec, create, params);
   return { ...d, factory: (config, ctx) => createRateLimit(config, ctx, () => now) };
 }

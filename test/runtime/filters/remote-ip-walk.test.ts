@@ -85,7 +85,7 @@ describe("RemoteIpFilter: the walk over X-Forwarded-For agrees with Tomcat's ent
       trustedProxies: TRUSTED.source.slice(1, -1),
       proxiesHeader: 'x-forwarded-by',
     });
-    let seen: { remoteAddr: string; xff: string | null; xfb: string | null } | null = null;
+    let seen: { remoteAddr: string; xff: string | null; xfb: string | null } | null;
     const listener = toNodeListener(createContextRuntime({ filters: [filter] }), (req, res) => {
       const r = exchangeOf(req)!.request;
       seen = { remoteAddr: r.remoteAddr, xff: r.getHeader('x-forwarded-for'), xfb: r.getHeader('x-forwarded-by') };
