@@ -87,7 +87,7 @@ function where(text: string, path: PropertyKey[], key = false): string {
 
 /** Where the value at a JSON path of a config file is written, as a 1-based line and column (1:1 when not found). */
 export function configPosition(path: string, jsonPath: (string | number)[]): { line: number; column: number } {
-  let text = '';
+  let text: string;
   try {
     text = readFileSync(path, 'utf8').replace(/^\uFEFF/, '');
   } catch {

@@ -61,12 +61,9 @@ const context = z
       .optional(),
     mappings: z.array(mapping).optional(),
     sessionTimeoutMinutes: z.number().int().optional(),
-    servletMappings: z
-      .record(z.string(), z.string())
-      .optional()
-      .meta({
-        description: 'url-pattern -> servlet name, for servlet-name filter mappings (e.g. { "/": "default" }).',
-      }),
+    servletMappings: z.record(z.string(), z.string()).optional().meta({
+      description: 'url-pattern -> servlet name, for servlet-name filter mappings (e.g. { "/": "default" }).',
+    }),
     welcomeFiles: z.array(z.string()).optional(),
   })
   .strict();

@@ -56,13 +56,10 @@ const waiver = z
 
 const auditSection = z
   .object({
-    behindProxy: z
-      .boolean()
-      .optional()
-      .meta({
-        description:
-          'Whether a reverse proxy or load balancer terminates client connections in front of Tomcat (STIG V-222937, V-222935, CIS 6.3/6.4).',
-      }),
+    behindProxy: z.boolean().optional().meta({
+      description:
+        'Whether a reverse proxy or load balancer terminates client connections in front of Tomcat (STIG V-222937, V-222935, CIS 6.3/6.4).',
+    }),
     approvedConnectors: z
       .array(connectorRef)
       .optional()
@@ -84,12 +81,9 @@ const auditSection = z
       .min(1)
       .optional()
       .meta({ description: "The manager's simultaneous sessions the SSP allows (STIG V-222926)." }),
-    waivers: z
-      .array(waiver)
-      .optional()
-      .meta({
-        description: 'Accepted deviations: reported as accepted with their justification, failing again once expired.',
-      }),
+    waivers: z.array(waiver).optional().meta({
+      description: 'Accepted deviations: reported as accepted with their justification, failing again once expired.',
+    }),
   })
   .strict()
   .optional()

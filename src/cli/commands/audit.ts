@@ -48,7 +48,7 @@ async function run(argv: Record<string, unknown>, io: Io): Promise<number> {
   // tollgate.config.json: the audit's rule set is the benchmark's.
   let accounts: Accounts | undefined;
   let facts: AuditFacts | undefined;
-  let configPath: string | null = null;
+  let configPath: string | null;
   try {
     const loaded = loadConfig(io.cwd, (id) => ruleById(id) !== undefined);
     accounts = loaded.config.accounts;
