@@ -254,12 +254,15 @@ export async function openInHeimdall(
       }),
       fileName,
     );
+    // The table's first rows under its header (the heading sticks once scrolled past: measure it from the top).
     await page.evaluate(() => {
+      window.scrollTo(0, 0);
       const heading = Array.from(document.querySelectorAll('*')).find(
         (e) => e.textContent?.trim() === 'Results View Data',
       );
-      heading?.scrollIntoView();
+      if (heading) window.scrollTo(0, heading.getBoundingClientRect().top - 60);
     });
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
     await page.screenshot({ path: join(shots, `${name}-controls.png`) });
     return { cards, rows, blocked };
   } finally {
