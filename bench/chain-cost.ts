@@ -65,15 +65,13 @@ async function listenerFor(mode: Mode): Promise<http.RequestListener> {
       (await importCompiled<{ default: Parameters<typeof runtime.toNodeListener>[0] }>(mode.module)).default,
       hello,
     );
-  const { filterSpecById } = await fromDist<typeof import('../src/filters/index.js')>('filters/index.js');
+  const { filterSpecById, plannedFilter } =
+    await fromDist<typeof import('../src/filters/index.js')>('filters/index.js');
   const filters = mode.filters.map(({ id, params }) => {
     const spec = filterSpecById(id)!;
-    return {
-      filterName: spec.simpleName,
-      className: spec.classNames[0]!,
-      factory: runtime.FILTER_FACTORIES[id]!,
-      config: spec.schema.parse(params),
-    };
+    return runtime.filterDeclaration(
+      plannedFilter(spec.simpleName, spec.classNames[0]!, spec, spec.schema.parse(params)),
+    );
   });
   return runtime.toNodeListener(runtime.createContextRuntime({ contextPath: '/app', filters }), hello);
 }

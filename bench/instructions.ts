@@ -60,17 +60,15 @@ async function listenerFor(variant: Variant, module: string): Promise<http.Reque
       params: (JSON.parse(process.env.TOLLGATE_BENCH_FILTER_PARAMS ?? '{}') as FilterParams)[id] ?? {},
     });
   }
-  const { filterSpecById } = await fromDist<typeof import('../src/filters/index.js')>('filters/index.js');
+  const { filterSpecById, plannedFilter } =
+    await fromDist<typeof import('../src/filters/index.js')>('filters/index.js');
   runtime.setLogSink(() => {});
   const specs = filters.map(({ id, params }) => {
     const spec = filterSpecById(id);
     if (spec === undefined) throw new Error(`no filter ${id}`);
-    return {
-      filterName: spec.simpleName,
-      className: spec.classNames[0]!,
-      factory: runtime.FILTER_FACTORIES[id]!,
-      config: spec.schema.parse(params),
-    };
+    return runtime.filterDeclaration(
+      plannedFilter(spec.simpleName, spec.classNames[0]!, spec, spec.schema.parse(params)),
+    );
   });
   return runtime.toNodeListener(runtime.createContextRuntime({ contextPath: '/app', filters: specs }), hello);
 }

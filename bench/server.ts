@@ -46,16 +46,13 @@ async function listener(v: Variant): Promise<http.RequestListener | 'fastify'> {
       return runtime.toNodeListener(mw, v.session ? withSession(runtime) : hello);
     }
     case 'filters': {
-      const { filterSpecById } = await import('../dist/filters/index.js');
+      const { filterSpecById, plannedFilter } = await import('../dist/filters/index.js');
       const filters = v.filters.map(({ id, params }) => {
         const spec = filterSpecById(id);
         if (!spec) throw new Error(`unknown filter ${id}`);
-        return {
-          filterName: spec.simpleName,
-          className: spec.classNames[0]!,
-          factory: runtime.FILTER_FACTORIES[id]!,
-          config: spec.schema.parse(params),
-        };
+        return runtime.filterDeclaration(
+          plannedFilter(spec.simpleName, spec.classNames[0]!, spec, spec.schema.parse(params)),
+        );
       });
       const mw = runtime.createContextRuntime({
         contextPath: '/app',

@@ -1,5 +1,6 @@
 import { FILTER_FACTORIES } from '../runtime/filters/index.js';
-import { mimeMappingsAgainstDefaults } from '../runtime/mime.js';
+import { runtimeOptionsOf } from '../runtime/plan-options.js';
+import type { RuntimeFilterFactory } from '../runtime/types.js';
 import type { CatalinaBase } from '../model/index.js';
 import { planBase, type ContextPlan, type Plan, type PlanOptions, type SkippedContext } from '../plan/index.js';
 
@@ -26,13 +27,10 @@ function literal(value: unknown, indent: string): string {
   return JSON.stringify(value, null, 2).split('\n').join(`\n${indent}`);
 }
 
-function mimeLines(map: Record<string, string>): string[] {
-  const { mappings, defaults } = mimeMappingsAgainstDefaults(map);
-  const lines: string[] = [];
-  if (Object.keys(mappings).length > 0) lines.push(`  mimeTypes: ${literal(mappings, '  ')},`);
-  if (!defaults) lines.push('  mimeDefaults: false,');
-  return lines;
-}
+/** The id each factory is exported under, so a module names its filters' factories as `FILTER_FACTORIES[id]`. */
+const FACTORY_IDS = new Map<RuntimeFilterFactory<never>, string>(
+  Object.entries(FILTER_FACTORIES).map(([id, factory]) => [factory as RuntimeFilterFactory<never>, id]),
+);
 
 /** The ES module (and declarations) of one planned context. */
 export function emitModule(plan: ContextPlan): CompiledModule {
@@ -41,9 +39,11 @@ export function emitModule(plan: ContextPlan): CompiledModule {
   // "*/" a block comment, leaving the rest as code (host "/*" made a module that did not parse; found by test/fuzz).
   const comment = (t: string): string => t.replace(/[\r\n\u2028\u2029]/g, ' ').replace(/\*\//g, '*\\/');
   const label = comment(`${plan.host}${contextPath || '/'}`);
-  const declarations = plan.filters.map(
+  // The options serve and embed pass to createContextRuntime, written out: the same function builds them.
+  const options = runtimeOptionsOf(plan);
+  const declarations = options.filters.map(
     (f) =>
-      `  {\n    filterName: ${JSON.stringify(f.filterName)},\n    className: ${JSON.stringify(f.className)},\n    factory: FILTER_FACTORIES[${JSON.stringify(f.specId)}],\n    config: ${literal(f.config, '    ')},\n  },`,
+      `  {\n    filterName: ${JSON.stringify(f.filterName)},\n    className: ${JSON.stringify(f.className)},\n    factory: FILTER_FACTORIES[${JSON.stringify(FACTORY_IDS.get(f.factory))}],\n    config: ${literal(f.config, '    ')},\n  },`,
   );
   const code = [
     HEADER,
@@ -55,17 +55,15 @@ export function emitModule(plan: ContextPlan): CompiledModule {
     '',
     `/** What ${label} runs: its filters, the mappings that choose them per path and dispatcher type, its error pages. */`,
     'const context = {',
-    `  contextPath: ${JSON.stringify(contextPath)},`,
-    `  sessionTimeoutMinutes: ${plan.sessionTimeoutMinutes},`,
-    `  requestCharacterEncoding: ${JSON.stringify(plan.requestCharacterEncoding)},`,
+    `  contextPath: ${JSON.stringify(options.contextPath)},`,
+    `  sessionTimeoutMinutes: ${options.sessionTimeoutMinutes},`,
+    `  requestCharacterEncoding: ${JSON.stringify(options.requestCharacterEncoding)},`,
     // ServletContext.getMimeType for the filters: what this context maps beyond (or instead of) Tomcat's stock table.
-    ...mimeLines(plan.mimeMappings),
+    `  mimeTypes: ${literal(options.mimeTypes, '  ')},`,
+    `  mimeDefaults: ${options.mimeDefaults},`,
     '  filters,',
-    `  table: ${literal(plan.table, '  ')},`,
-    `  errorPages: ${literal(
-      plan.errorPages.map((p) => ({ errorCode: p.errorCode, exceptionType: p.exceptionType, location: p.location })),
-      '  ',
-    )},`,
+    `  table: ${literal(options.table, '  ')},`,
+    `  errorPages: ${literal(options.errorPages, '  ')},`,
     '};',
     '',
     '/**',
@@ -121,18 +119,8 @@ export function compileBase(base: CatalinaBase, opts: PlanOptions = {}): Compile
   const plan = planBase(base, opts);
   const modules: CompiledModule[] = [];
   const skipped = [...plan.skipped];
-  for (const p of plan.plans) {
-    const missing = p.filters.find((f) => !(f.specId in FILTER_FACTORIES));
-    if (missing)
-      skipped.push({
-        host: p.host,
-        contextPath: p.contextPath,
-        state: 'starts',
-        reason: `Tomcat starts it, but tollgate cannot run it: filter "${missing.filterName}" has no Node implementation`,
-        diagnostics: [],
-      });
-    else modules.push(emitModule(p));
-  }
+  // A filter without a Node implementation keeps its context out of plan.plans (src/plan: unrunnable).
+  for (const p of plan.plans) modules.push(emitModule(p));
   return { modules, plan, skipped };
 }
 

@@ -17,8 +17,7 @@ import {
   SERVER_INFO,
   type ErrorRenderer,
 } from '../runtime/error-page.js';
-import { FILTER_FACTORIES } from '../runtime/filters/index.js';
-import { mimeMappingsAgainstDefaults } from '../runtime/mime.js';
+import { isFilterId, runtimeOptionsOf } from '../runtime/plan-options.js';
 import {
   connectorLimits,
   DEFAULT_CONNECTOR_LIMITS,
@@ -108,28 +107,16 @@ export interface ChainOptions extends Omit<
 export function createContextChain(plan: ContextPlan, options: ChainOptions = {}): ContextMiddleware {
   if (plan === null || typeof plan !== 'object' || !Array.isArray(plan.filters))
     throw new TypeError('createContextChain needs a context plan (planCatalinaBase(...).context(path))');
-  const missing = plan.filters.find((f) => !(f.specId in FILTER_FACTORIES));
+  // A plan made by hand in JavaScript may name a filter the runtime does not have.
+  const missing = plan.filters.find((f) => !isFilterId(f.specId));
   if (missing !== undefined)
     throw new TypeError(`filter "${missing.filterName}" (${missing.className}) has no Node implementation`);
   const { connector = DEFAULT_CONNECTOR_LIMITS, ...rest } = options;
-  const mime = mimeMappingsAgainstDefaults(plan.mimeMappings);
   return createContextRuntime({
     maxParameterCount: connector.maxParameterCount,
     maxPostSize: connector.maxPostSize,
     ...rest,
-    contextPath: plan.contextPath,
-    sessionTimeoutMinutes: plan.sessionTimeoutMinutes,
-    requestCharacterEncoding: plan.requestCharacterEncoding,
-    filters: plan.filters.map((f) => ({
-      filterName: f.filterName,
-      className: f.className,
-      factory: FILTER_FACTORIES[f.specId]!,
-      config: f.config,
-    })),
-    table: plan.table,
-    errorPages: plan.errorPages,
-    mimeTypes: mime.mappings,
-    mimeDefaults: mime.defaults,
+    ...runtimeOptionsOf(plan),
   });
 }
 

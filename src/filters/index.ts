@@ -1,6 +1,7 @@
 export { FILTER_SPECS, findFilterSpec, filterSpecById } from './registry.js';
 export { TOMCAT_TARGETS } from './spec.js';
 export type { FilterSpec, ParamDoc, ParamNote, TomcatTarget } from './spec.js';
+export { plannedFilter, type FilterConfigs, type FilterId, type PlannedFilter } from './configs.js';
 export type { AddDefaultCharsetConfig } from './add-default-charset.js';
 export type { CorsConfig } from './cors.js';
 export type { CsrfPreventionConfig, NoNoncePattern } from './csrf-prevention.js';

@@ -18,7 +18,15 @@ import { mergeErrorPages, type MergedErrorPage } from '../chain/merge.js';
 import { javaHashMapOrder } from '../chain/mime.js';
 import { isJavaClassName, PLATFORM } from '../filters/class-name.js';
 import { serverClassProblems } from '../filters/server-classes.js';
-import { findFilterSpec, suggestParam, FILTER_SPECS, validateFilterDef, type TomcatTarget } from '../filters/index.js';
+import {
+  findFilterSpec,
+  plannedFilter,
+  suggestParam,
+  FILTER_SPECS,
+  validateFilterDef,
+  type PlannedFilter,
+  type TomcatTarget,
+} from '../filters/index.js';
 import type { CatalinaBase, Diagnostic, LoadedContext, LoadedHost } from '../model/index.js';
 import { parseContextName } from '../parser/index.js';
 import type { SelectorTable } from '../protocol/chain-selector.js';
@@ -37,7 +45,7 @@ export interface ContextPlan {
   fileName: string;
   /** The descriptors merged into it, relative to the base. */
   sources: string[];
-  filters: { filterName: string; className: string; specId: string; config: unknown }[];
+  filters: PlannedFilter[];
   table: SelectorTable;
   sessionTimeoutMinutes: number;
   requestCharacterEncoding: string | null;
@@ -280,7 +288,7 @@ function filterVerdict(
     } else
       verdict = {
         refusals: [],
-        run: { filterName: f.name, className: f.className!.value, specId: v.spec.id, config: v.config },
+        run: plannedFilter(f.name, f.className!.value, v.spec, v.config),
         unrunnable: null,
       };
   }

@@ -106,3 +106,10 @@ export {
   type ServletMatch,
 } from '../protocol/chain-selector.js';
 export { FILTER_FACTORIES } from './filters/index.js';
+export {
+  filterDeclaration,
+  isFilterId,
+  runtimeOptionsOf,
+  type PlanRuntimeOptions,
+  type RuntimePlan,
+} from './plan-options.js';

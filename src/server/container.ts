@@ -6,7 +6,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { Server as NetServer } from 'node:net';
 import { join } from 'node:path';
-import type { MergedErrorPage } from '../chain/merge.js';
 import type { TomcatTarget } from '../filters/index.js';
 import type { CatalinaBase, Diagnostic } from '../model/index.js';
 import { loadAddedHost, loadBase } from '../parser/index.js';
@@ -16,9 +15,8 @@ import { charsetDecoder } from '../protocol/charset.js';
 import { decodeRequestPath } from '../runtime/request-path.js';
 import { createContextRuntime, type ContextMiddleware } from '../runtime/context.js';
 import { defaultErrorPage, sendErrorReport, type ErrorRenderer } from '../runtime/error-page.js';
-import { FILTER_FACTORIES } from '../runtime/filters/index.js';
 import type { ContextStores, StateBackend } from '../runtime/state.js';
-import { mimeMappingsAgainstDefaults } from '../runtime/mime.js';
+import { runtimeOptionsOf } from '../runtime/plan-options.js';
 import {
   absoluteFormAuthority,
   connectorLimits,
@@ -119,29 +117,15 @@ export class ServerRefusedError extends Error {
 function runContext(
   plan: ContextPlan,
   limits: ConnectorLimits,
-  errorPages: readonly MergedErrorPage[],
   errorPage: ErrorRenderer,
   stores: ContextStores | undefined,
 ): RunningContext {
-  const mime = mimeMappingsAgainstDefaults(plan.mimeMappings);
   const middleware = createContextRuntime({
     ...(stores ? { stores } : {}),
-    mimeTypes: mime.mappings,
-    mimeDefaults: mime.defaults,
-    contextPath: plan.contextPath,
-    sessionTimeoutMinutes: plan.sessionTimeoutMinutes,
-    requestCharacterEncoding: plan.requestCharacterEncoding,
     maxParameterCount: limits.maxParameterCount,
     maxPostSize: limits.maxPostSize,
-    filters: plan.filters.map((f) => ({
-      filterName: f.filterName,
-      className: f.className,
-      factory: FILTER_FACTORIES[f.specId]!,
-      config: f.config,
-    })),
-    table: plan.table,
-    errorPages,
     errorPage,
+    ...runtimeOptionsOf(plan),
   });
   const serve = createStaticHandler({
     docBase: plan.docBase,
@@ -263,15 +247,7 @@ export async function startContainer(options: ContainerOptions): Promise<Contain
       ];
       accessLogs.setContext(hostName, c.contextPath, c.run ? accessLogsOf(valves, base.base, accessLogProblems) : []);
       if (c.run) {
-        list.push(
-          runContext(
-            c.run,
-            limits,
-            c.run.errorPages,
-            rendererOf(hostName),
-            options.state?.context(hostName, c.contextPath),
-          ),
-        );
+        list.push(runContext(c.run, limits, rendererOf(hostName), options.state?.context(hostName, c.contextPath)));
         summary.push(`${at}  (${c.run.filters.length} filter${c.run.filters.length === 1 ? '' : 's'})`);
       } else if (c.state === 'refused') {
         const d = c.reasons[0]!;

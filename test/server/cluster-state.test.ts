@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createContextRuntime } from '../../src/runtime/context.js';
-import { FILTER_FACTORIES } from '../../src/runtime/filters/index.js';
+import { filterDeclaration } from '../../src/runtime/plan-options.js';
 import { newSessionRecord } from '../../src/runtime/session.js';
 import {
   ClusterStateBackend,
@@ -9,7 +9,7 @@ import {
   StateHost,
   type StateCall,
 } from '../../src/server/cluster-state.js';
-import { filterSpecById } from '../../src/filters/index.js';
+import { filterSpecById, plannedFilter } from '../../src/filters/index.js';
 import { listen } from './http.js';
 
 /** One primary and `n` workers' backends; every batch goes through structured clone, as node:cluster's advanced serialization carries it. */
@@ -122,12 +122,7 @@ describe('state kept in the cluster primary', () => {
     } = cluster(1);
     const spec = (id: string, params: Record<string, string>) => {
       const s = filterSpecById(id)!;
-      return {
-        filterName: id,
-        className: s.classNames[0]!,
-        factory: FILTER_FACTORIES[id]!,
-        config: s.schema.parse(params),
-      };
+      return filterDeclaration(plannedFilter(id, s.classNames[0]!, s, s.schema.parse(params)));
     };
     const mw = createContextRuntime({
       contextPath: '',

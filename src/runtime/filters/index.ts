@@ -3,6 +3,7 @@
  * in src/filters (`cors`, `remote-ip`, ...): the compiler wires declarations
  * `{ filterName, className, factory: FILTER_FACTORIES[id], config }`.
  */
+import type { FilterConfigs, FilterId } from '../../filters/configs.js';
 import type { RuntimeFilterFactory } from '../types.js';
 import { create as addDefaultCharset } from './add-default-charset.js';
 import { create as cors } from './cors.js';
@@ -21,8 +22,8 @@ import { create as sessionInitializer } from './session-initializer.js';
 import { create as setCharacterEncoding } from './set-character-encoding.js';
 import { create as webdavFix } from './webdav-fix.js';
 
-/** Factory by filter id (the sixteen of src/filters). */
-export const FILTER_FACTORIES: Readonly<Record<string, RuntimeFilterFactory<never>>> = {
+/** Factory by filter id (the sixteen of src/filters), each taking the config its id's schema gives. */
+export const FILTER_FACTORIES: { readonly [K in FilterId]: RuntimeFilterFactory<FilterConfigs[K]> } = {
   'add-default-charset': addDefaultCharset,
   cors,
   'csrf-prevention': csrfPrevention,
