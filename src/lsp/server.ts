@@ -18,6 +18,7 @@ import type {
 import type * as Lsp from 'vscode-languageserver/node';
 import type * as Docs from 'vscode-languageserver-textdocument';
 import { toolVersion } from '../lint/docs.js';
+import { effectOf } from '../lint/severity.js';
 import { ParseCache } from '../parser/index.js';
 import type { Diagnostic, Severity, Span } from '../model/index.js';
 import {
@@ -56,6 +57,8 @@ function toLsp(d: Diagnostic): LspDiagnostic {
     source: 'tollgate',
     ...(d.ruleId ? { code: d.ruleId, codeDescription: { href: docsUrl(d.ruleId) } } : {}),
     message: d.message,
+    // What Tomcat does with it, for clients that show or filter by it (refuses, misbehaves, ignores, weakens, notes, tollgate).
+    data: { effect: effectOf(d) ?? 'tollgate' },
     ...(d.related?.length
       ? {
           relatedInformation: d.related.map((r) => ({

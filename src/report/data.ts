@@ -9,6 +9,7 @@ import { join, relative } from 'node:path';
 import { effectiveChain, type ResolvedContext } from '../chain/index.js';
 import { findFilterSpec } from '../filters/index.js';
 import type { AuditResult } from '../audit/report.js';
+import { effectOf } from '../lint/severity.js';
 import type { Diagnostic, SourceFile, Span } from '../model/index.js';
 import type { Plan, PlannedContext } from '../plan/index.js';
 import type { SelectorTable } from '../protocol/chain-selector.js';
@@ -80,6 +81,8 @@ export interface ReportHost {
 export interface ReportFinding {
   ruleId: string;
   severity: string;
+  /** What Tomcat does with it (lint's effectOf): refuses, misbehaves, ignores, weakens, notes, tollgate. */
+  effect: string;
   message: string;
   place: Place;
   /** The lines around the finding, numbered, for a code frame. */
@@ -181,6 +184,7 @@ export function reportData(opts: {
     const item: ReportFinding = {
       ruleId: d.ruleId ?? 'tollgate',
       severity: d.severity,
+      effect: effectOf(d) ?? 'tollgate',
       message: d.message,
       place: place(d.span),
       frame,

@@ -192,6 +192,16 @@ form.addEventListener('submit',function(e){e.preventDefault();
 })();
 `;
 
+/** A finding's effect (lint's effectOf) in words, beside its rule id. */
+const EFFECT_WORDS: Record<string, string> = {
+  refuses: 'Tomcat refuses to start it',
+  misbehaves: 'Tomcat starts and misbehaves',
+  ignores: 'Tomcat ignores it',
+  weakens: 'weakens security',
+  notes: 'worth knowing',
+  tollgate: "about tollgate's reading",
+};
+
 export function renderReport(data: ReportData): string {
   const hostsTree = data.hosts
     .map(
@@ -216,7 +226,7 @@ export function renderReport(data: ReportData): string {
                   : `${String(l.line).padStart(5)} | ${esc(l.text)}`,
               )
               .join('\n');
-            return `<div class="finding"><p><span class="sev-${esc(d.severity)}">${esc(d.severity)}</span> <code>${esc(at(d.place))}</code> ${esc(d.message)} <small>${esc(d.ruleId)}</small></p><pre class="frame">${frame}</pre></div>`;
+            return `<div class="finding"><p><span class="sev-${esc(d.severity)}">${esc(d.severity)}</span> <code>${esc(at(d.place))}</code> ${esc(d.message)} <small>${esc(d.ruleId)} · <span class="effect">${esc(EFFECT_WORDS[d.effect] ?? d.effect)}</span></small></p><pre class="frame">${frame}</pre></div>`;
           })
           .join('')}</section>`,
     )

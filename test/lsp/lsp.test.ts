@@ -132,6 +132,8 @@ describe('tollgate lsp over stdio', () => {
     expect(unknown.severity).toBe(2);
     expect(unknown.source).toBe('tollgate');
     expect(unknown.codeDescription?.href).toMatch(/filter-param-unknown/);
+    // What Tomcat does with it travels as the diagnostic's data (issue 30, item 4): an unknown name is ignored.
+    expect(unknown.data).toEqual({ effect: 'ignores' });
   });
 
   it('hovers a filter class with its parameters, a parameter with its meaning and default, and a mapping with its chain', async () => {

@@ -1,4 +1,5 @@
 import type { Diagnostic, SourceFile } from '../../model/index.js';
+import { effectOf } from '../severity.js';
 import { benchmarksOf, groupByFile, type FormatInput } from './common.js';
 
 /** ESLint's message severities: 2 error, 1 warning; tollgate's infos are reported as 1 with "[info]" in front. */
@@ -26,6 +27,9 @@ function messageOf(d: Diagnostic, source: SourceFile | undefined) {
     endLine: d.span.endLine,
     endColumn: d.span.endColumn,
     ...(fix ? { fix } : {}),
+    // Not ESLint's (formatters may add properties): what Tomcat does with it, so a CI consumer tells a
+    // refusal from a misbehaviour without the rule table (refuses, misbehaves, ignores, weakens, notes, tollgate).
+    effect: effectOf(d) ?? 'tollgate',
     // Not ESLint's: the benchmark controls the finding fails (cis-tomcat-10.1:<n>, stig-tomcat:V-<id>), only when there are some.
     ...(benchmarks.length ? { benchmarks } : {}),
   };

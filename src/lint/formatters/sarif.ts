@@ -6,6 +6,7 @@ import type { Diagnostic } from '../../model/index.js';
 import { RULES } from '../rules/index.js';
 import { docsUrl } from '../docs.js';
 import { lineText, rel, type FormatInput } from './common.js';
+import { effectOf } from '../severity.js';
 
 // node:crypto is loaded when a fingerprint is asked for (sarif output, baselines): loading it was 2-4 ms of every lint's start.
 let loadedCrypto: typeof import('node:crypto') | null = null;
@@ -93,6 +94,8 @@ export function formatSarif(input: FormatInput): string {
         },
       ],
       partialFingerprints: { primaryLocationLineHash: fingerprint(d, path, content, occurrence) },
+      // What Tomcat does with it (refuses, misbehaves, ignores, weakens, notes, tollgate): the finding's own, a variant's or the rule's.
+      properties: { effect: effectOf(d) ?? 'tollgate' },
       ...(d.related?.length
         ? {
             relatedLocations: d.related.map((r, i): sarif.Location => ({
