@@ -168,6 +168,10 @@ export function decodeXml(bytes: Uint8Array, file: string): { source: SourceFile
     encoding = 'utf-16be';
   }
   const body = bytes.subarray(start);
+  if (encoding.startsWith('utf-16')) {
+    const mismatch = declaredOtherThanUtf16(body, encoding, file);
+    if (mismatch) diagnostics.push(mismatch);
+  }
   if (!bom && encoding === 'utf-8' && !declaresUtf8Plainly(body)) {
     const head = latin1(body.subarray(0, 200));
     const declared = sniffDeclaredEncoding(head);
@@ -236,6 +240,38 @@ export function decodeXml(bytes: Uint8Array, file: string): { source: SourceFile
     }
   }
   return { source: { path: file, text, encoding, bom }, diagnostics };
+}
+
+/**
+ * A file whose bytes are UTF-16 (a byte order mark, or "<" followed by a zero byte) while its XML declaration names
+ * another encoding ("UTF-8", as editors that convert a file keep the declaration): Java's parser switches to the
+ * declared encoding after the declaration and reads the rest as garbage, and Tomcat 10.1.60 refuses the file
+ * ("Content is not allowed in prolog", observed for a UTF-16LE web.xml with a BOM declaring UTF-8).
+ */
+function declaredOtherThanUtf16(body: Uint8Array, encoding: string, file: string): Diagnostic | null {
+  const head = new TextDecoder(encoding).decode(body.subarray(0, 400));
+  const declared = sniffDeclaredEncoding(head);
+  if (!declared) return null;
+  const label = javaEncoding(declared);
+  if (label !== null && label.startsWith('utf-16')) return null;
+  const at = head.indexOf(declared, head.indexOf('encoding'));
+  const lineStart = head.lastIndexOf('\n', at) + 1;
+  const line = head.slice(0, at).split('\n').length;
+  const column = at - lineStart + 1;
+  return {
+    ruleId: 'xml-encoding',
+    severity: 'error',
+    message: `The file is saved as ${encoding.toUpperCase()} but its XML declaration says "${declared}": Tomcat's parser reads the rest of the file as ${declared} and refuses it ("Content is not allowed in prolog"). Declare encoding="UTF-16", or save the file as ${declared}.`,
+    span: {
+      file,
+      line,
+      column,
+      endLine: line,
+      endColumn: column + declared.length,
+      offset: at,
+      endOffset: at + declared.length,
+    },
+  };
 }
 
 function decodeSingleByte(bytes: Uint8Array, chars: string): string {

@@ -137,6 +137,9 @@ export interface PlanOptions {
  */
 const UNPARSEABLE = new Set([
   'xml-malformed',
+  // An encoding Java does not know, bytes invalid in the declared one, or UTF-16 bytes declaring another: the parser
+  // stops ("java.io.UnsupportedEncodingException", "Content is not allowed in prolog", observed on 10.1.60).
+  'xml-encoding',
   'xml-entity-expansion',
   'xml-external-dtd',
   'json-malformed',

@@ -1,6 +1,6 @@
 import type { CompiledRegex } from '../../filters/index.js';
 import { matchesAny, type AddressKind } from '../address-language.js';
-import type { Param } from '../../model/index.js';
+import type { CatalinaBase, Param } from '../../model/index.js';
 import type { CheckedFilter, Rule } from '../types.js';
 import { paramOf } from './util.js';
 
@@ -33,8 +33,20 @@ export function addressPatternsOf(
   return out;
 }
 
-// Identical declarations share one validated config (lintBase's validation cache): each pattern object is decided once.
-const verdicts = new WeakMap<CompiledRegex, boolean>();
+// Identical declarations share one validated config (lintBase's validation cache): each pattern object is decided once
+// per kind of value it is compared with.
+const verdicts: Record<string, WeakMap<CompiledRegex, boolean>> = {};
+
+/**
+ * Whether RemoteHostFilter can see host names: only through a connector with enableLookups="true" (Tomcat's default is
+ * false, and then request.getRemoteHost() is the address). Unknown without server.xml, so names are assumed possible.
+ */
+function namesResolved(base: CatalinaBase): boolean {
+  if (!base.serverXml) return true;
+  return base.serverXml.services.some((s) =>
+    s.connectors.some((c) => c.attributes['enableLookups']?.value.trim().toLowerCase() === 'true'),
+  );
+}
 
 export const rule: Rule = {
   meta: {
@@ -47,32 +59,42 @@ export const rule: Rule = {
     category: 'security',
     securitySeverity: 6.0,
   },
-  visit: (ctx) => ({
-    kinds: Object.keys(ADDRESS_PATTERNS),
-    filter(f) {
-      for (const { name, kind, p, re } of addressPatternsOf(f)) {
-        let none = verdicts.get(re);
-        if (none === undefined) {
-          const r = matchesAny(re.source, re.flags, kind);
-          // A pattern that matches only the condensed IPv6 form is remote-addr-ipv6-form's finding, with its own advice.
-          none =
-            r !== null && !r.any && !(kind === 'address' && matchesAny(re.source, re.flags, 'condensed-ipv6')?.any);
-          verdicts.set(re, none);
+  visit: (ctx) => {
+    const names = namesResolved(ctx.base);
+    return {
+      kinds: Object.keys(ADDRESS_PATTERNS),
+      filter(f) {
+        for (const { name, kind: written, p, re } of addressPatternsOf(f)) {
+          // Without lookups a host-name pattern is compared with the address, and a name-only pattern matches no client.
+          const kind = written === 'host' && !names ? 'address' : written;
+          const known = (verdicts[kind] ??= new WeakMap());
+          let none = known.get(re);
+          if (none === undefined) {
+            const r = matchesAny(re.source, re.flags, kind);
+            // A pattern that matches only the condensed IPv6 form is remote-addr-ipv6-form's finding, with its own advice.
+            none =
+              r !== null && !r.any && !(kind === 'address' && matchesAny(re.source, re.flags, 'condensed-ipv6')?.any);
+            known.set(re, none);
+          }
+          if (!none) continue;
+          const effect =
+            name === 'allow'
+              ? 'every request is refused'
+              : name === 'deny'
+                ? 'it denies no one'
+                : name === 'internalProxies'
+                  ? "no proxy is trusted, so the client address stays the proxy's"
+                  : 'no proxy in X-Forwarded-For is trusted';
+          const why =
+            kind !== written
+              ? ` (no connector sets enableLookups="true", so RemoteHostFilter compares the client's address, not its host name)`
+              : '';
+          ctx.report({
+            message: `${name} "${re.java}" cannot match any ${SEEN[kind]}${why}, so ${effect}. ${kind !== written ? 'Write the pattern for addresses (or use RemoteAddrFilter / RemoteCIDRFilter), or set enableLookups="true" on the connector.' : 'Check the pattern against the address it should match (escape dots as \\., write IPv6 in full).'}`,
+            span: p.value.span,
+          });
         }
-        if (!none) continue;
-        const effect =
-          name === 'allow'
-            ? 'every request is refused'
-            : name === 'deny'
-              ? 'it denies no one'
-              : name === 'internalProxies'
-                ? "no proxy is trusted, so the client address stays the proxy's"
-                : 'no proxy in X-Forwarded-For is trusted';
-        ctx.report({
-          message: `${name} "${re.java}" cannot match any ${SEEN[kind]}, so ${effect}. Check the pattern against the address it should match (escape dots as \\., write IPv6 in full).`,
-          span: p.value.span,
-        });
-      }
-    },
-  }),
+      },
+    };
+  },
 };

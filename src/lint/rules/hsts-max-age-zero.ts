@@ -1,5 +1,6 @@
 import type { Rule } from '../types.js';
 import { effectiveParamSets, filterSpan, paramOf } from './util.js';
+import { secureRequestsPossible } from './webapp.js';
 
 export const rule: Rule = {
   meta: {
@@ -12,11 +13,14 @@ export const rule: Rule = {
     category: 'security',
     securitySeverity: 5.0,
   },
-  visit: (ctx) => ({
-    kinds: ['http-header-security'],
-    filter(f) {
+  // A check, run once every filter is validated: whether any request is secure depends on all of them (RemoteIpFilter).
+  check(ctx) {
+    // The header goes out on secure requests only (Tomcat's own conf/web.xml ships this very block commented out, and a
+    // base with no TLS connector and no proxy-scheme valve or filter never sends it): then max-age=0 changes nothing.
+    if (!secureRequestsPossible(ctx)) return;
+    for (const f of ctx.ofKind('http-header-security')) {
       const enabled = paramOf(f.def, 'hstsEnabled');
-      if (enabled && enabled.value.value.trim().toLowerCase() !== 'true') return;
+      if (enabled && enabled.value.value.trim().toLowerCase() !== 'true') continue;
       const age = paramOf(f.def, 'hstsMaxAgeSeconds');
       // A definition overriding a same-named filter of conf/web.xml inherits what it does not set: judged where it is written.
       if (!enabled || !age) {
@@ -30,15 +34,15 @@ export const rule: Rule = {
             ),
           );
         // HSTS switched off by the inherited hstsEnabled sends no header at all; an inherited max-age is judged on the global filter.
-        if ((!enabled && inherited('hstsEnabled', true)) || (!age && inherited('hstsMaxAgeSeconds'))) return;
+        if ((!enabled && inherited('hstsEnabled', true)) || (!age && inherited('hstsMaxAgeSeconds'))) continue;
       }
       const n = age ? Number.parseInt(age.value.value.trim(), 10) : 0;
-      if (age && /^[+-]?\d+$/.test(age.value.value.trim()) && n > 0) return;
-      if (age && !/^[+-]?\d+$/.test(age.value.value.trim())) return; // filter-param-invalid reports it
+      if (age && /^[+-]?\d+$/.test(age.value.value.trim()) && n > 0) continue;
+      if (age && !/^[+-]?\d+$/.test(age.value.value.trim())) continue; // filter-param-invalid reports it
       ctx.report({
         message: `${age ? `hstsMaxAgeSeconds=${age.value.value.trim()}` : 'HSTS is enabled (the default) but hstsMaxAgeSeconds is not set'}: Tomcat sends "Strict-Transport-Security: max-age=0" on HTTPS responses, which tells browsers to forget HSTS. Set hstsMaxAgeSeconds (e.g. 31536000), or hstsEnabled=false if that is what you mean.`,
         span: age ? age.value.span : filterSpan(f.def),
       });
-    },
-  }),
+    }
+  },
 };

@@ -8,6 +8,13 @@ export const rule: Rule = {
     defaultSeverity: 'warning',
     effect: 'ignores',
     reason: 'Tomcat accepts the pattern but it matches other paths than it seems to (or only Tomcat accepts it).',
+    variants: [
+      {
+        severity: 'error',
+        effect: 'misbehaves',
+        when: 'a filter mapping whose pattern is an exact path ending in "*" ("/admin*") or an extension that never matches ("*.tar.gz"): the filter never runs on the area it was written to guard',
+      },
+    ],
     category: 'correctness',
   },
   visit: (ctx) => ({
@@ -23,7 +30,14 @@ export const rule: Rule = {
             continue;
           }
           const why = unusualUrlPattern(u.value);
-          if (why) ctx.report({ message: why + '.', span: u.span });
+          // Each of these patterns matches one literal path or none: the filter is missing from every request it was
+          // meant for (Servlet 12.2; a request for /admin/x does not pass a filter mapped to "/admin*").
+          if (why)
+            ctx.report({
+              severity: 'error',
+              message: `${why}. The filter does not run for the requests this mapping was meant to cover.`,
+              span: u.span,
+            });
         }
       }
     },

@@ -1,5 +1,5 @@
 import type { Rule } from '../types.js';
-import { layersOf } from './webapp.js';
+import { rolesInUse } from './users.js';
 
 export const rule: Rule = {
   meta: {
@@ -15,17 +15,8 @@ export const rule: Rule = {
     const users = ctx.base.users?.users ?? [];
     if (users.length === 0) return;
     // A packed WAR's descriptor is not read, so the roles it uses are unknown.
-    if (ctx.base.diagnostics.some((d) => d.ruleId === 'war-not-read')) return;
-    const used = new Set<string>();
-    const seen = new Set<object>();
-    for (const c of ctx.contexts) {
-      for (const w of layersOf(ctx.base, c)) {
-        if (seen.has(w)) continue;
-        seen.add(w);
-        for (const r of w.securityRoles ?? []) used.add(r.value);
-        for (const sc of w.securityConstraints ?? []) for (const r of sc.authRoles ?? []) used.add(r.value);
-      }
-    }
+    const used = rolesInUse(ctx);
+    if (!used) return;
     for (const u of users) {
       for (const r of u.roles) {
         if (used.has(r.value)) continue;

@@ -1,5 +1,6 @@
 import type { CatalinaBase, ConfigElement, Located, UserDef } from '../../model/index.js';
 import type { LintContext } from '../types.js';
+import { layersOf } from './webapp.js';
 
 // Two rules ask: answered once per run (one contexts array per run) instead of testing every context twice.
 const deployed = new WeakMap<LintContext['contexts'], boolean>();
@@ -18,6 +19,46 @@ export function hostManagerDeployed(ctx: LintContext): boolean {
   }
   return answer;
 }
+
+const inUse = new WeakMap<LintContext['contexts'], ReadonlySet<string> | null>();
+
+/**
+ * The roles some deployed application's descriptors name (a <security-role> or an <auth-constraint>), worked out
+ * once per run; null when that cannot be known (a packed WAR whose descriptor is not read).
+ */
+export function rolesInUse(ctx: LintContext): ReadonlySet<string> | null {
+  if (inUse.has(ctx.contexts)) return inUse.get(ctx.contexts)!;
+  let used: Set<string> | null = null;
+  if (!ctx.base.diagnostics.some((d) => d.ruleId === 'war-not-read')) {
+    used = new Set<string>();
+    const seen = new Set<object>();
+    for (const c of ctx.contexts) {
+      for (const w of layersOf(ctx.base, c)) {
+        if (seen.has(w)) continue;
+        seen.add(w);
+        for (const r of w.securityRoles ?? []) used.add(r.value);
+        for (const sc of w.securityConstraints ?? []) for (const r of sc.authRoles ?? []) used.add(r.value);
+      }
+    }
+  }
+  inUse.set(ctx.contexts, used);
+  return used;
+}
+
+/**
+ * The roles of Tomcat's own administration applications (manager, host manager, their Tomcat 6 names):
+ * a user holding one can deploy code the moment such an application is deployed, so its grant always counts.
+ */
+export const ADMIN_ROLES: ReadonlySet<string> = new Set([
+  'manager-gui',
+  'manager-script',
+  'manager-jmx',
+  'manager-status',
+  'admin-gui',
+  'admin-script',
+  'manager',
+  'admin',
+]);
 
 export function hasRole(u: UserDef, role: string): boolean {
   return u.roles.some((r) => r.value === role);

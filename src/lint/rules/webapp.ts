@@ -1,5 +1,6 @@
 import { effectiveChain, type MergedServlet, type ResolvedContext } from '../../chain/index.js';
 import type { CatalinaBase, FilterDef, Located, Param, SecurityConstraint, Span, WebXml } from '../../model/index.js';
+import { allValves, simpleName } from '../hardening.js';
 import type { CheckedFilter, LintContext, RuleVisitor } from '../types.js';
 import { samplePaths } from './chain-order.js';
 
@@ -218,6 +219,18 @@ export function anySecureConnector(base: CatalinaBase): boolean | null {
     }
   }
   return false;
+}
+
+/**
+ * Whether any request can reach the applications as secure (request.isSecure()), the condition on which
+ * HttpHeaderSecurityFilter sends Strict-Transport-Security: a TLS or secure="true" connector, or a
+ * RemoteIpValve / RemoteIpFilter that takes the scheme from a proxy's header. False only when server.xml
+ * is known and has none of them. Call once every filter is validated (a check, not a visitor's hook).
+ */
+export function secureRequestsPossible(ctx: LintContext): boolean {
+  if (anySecureConnector(ctx.base) !== false) return true;
+  if (allValves(ctx.base).some((v) => simpleName(v) === 'RemoteIpValve')) return true;
+  return ctx.ofKind('remote-ip').length > 0;
 }
 
 /**
