@@ -215,13 +215,14 @@ describe('tomcat-users.xml', () => {
   const digest =
     'e49332de463c645b8eb0314d872b83ff$100000$e1a4f3a4487cfae0af53be5e6aa9fee7b722cbe15b3a10f9af7c104085041604';
 
-  it("reports the examples' users of old Tomcat versions and the manager pages' tomcat/s3cret as errors, whatever the roles", () => {
+  it("reports the examples' users of old Tomcat versions and the manager pages' tomcat/s3cret: errors where the login opens something, warnings where no deployed application uses the roles", () => {
     const found = of('user-default-credentials', {
       'conf/tomcat-users.xml': users(
         '<user username="both" password="tomcat" roles="tomcat,role1"/><user username="tomcat" password="s3cret" roles="manager-gui"/>',
       ),
     });
-    expect(found.map((d) => d.severity)).toEqual(['error', 'error']);
+    // tomcat and role1 are named by no deployed application (issue 30: the error was a false alarm); manager-gui always counts.
+    expect(found.map((d) => d.severity)).toEqual(['warning', 'error']);
   });
 
   it('user-plaintext-password: a digest where the realm compares plain text is the password itself', () => {
