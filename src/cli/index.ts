@@ -54,6 +54,12 @@ export const commands: CommandEntry[] = [
     load: async () => (await import('./commands/convert.js')).convertCommand,
   },
   {
+    name: 'migrate [base]',
+    describe:
+      'Rewrite a Tomcat 7/8.5/9 CATALINA_BASE into the form Tomcat 10.1 starts (a unified diff; --write applies it)',
+    load: async () => (await import('./commands/migrate.js')).migrateCommand,
+  },
+  {
     name: 'report [base]',
     describe:
       'Write one self-contained HTML page of the hosts, contexts, URL patterns and their filter chains, with the findings',

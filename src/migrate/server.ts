@@ -1,0 +1,245 @@
+/**
+ * server.xml and context files (conf/context.xml, conf/<Engine>/<Host>/*.xml, META-INF/context.xml):
+ * the Tomcat 8.5/9 forms Tomcat 10.1 refuses or ignores, rewritten into the 10.1 form.
+ */
+import type { XmlAttribute, XmlElement } from '../parser/index.js';
+import {
+  APR_ONLY_CONNECTOR,
+  CONNECTOR_TLS,
+  CONTEXT_TO_RESOURCES,
+  MANUAL_CLASSES,
+  OPENSSL_IMPLEMENTATION,
+  PEM_CERTIFICATE,
+  PROTOCOL_REPLACEMENTS,
+  REMOVED_ATTRIBUTES,
+  REMOVED_LISTENERS,
+  SSLHOSTCONFIG_CERTIFICATE,
+} from './changes.js';
+import {
+  appendChildrenEdits,
+  attributeSource,
+  childIndent,
+  indentOf,
+  lineEnding,
+  removeElementEdit,
+  renderElement,
+  tagEdits,
+  type Edit,
+  type NewElement,
+  type TagChange,
+} from './edit.js';
+import type { Step } from './types.js';
+
+const attr = (el: XmlElement, name: string): XmlAttribute | undefined => el.attributes.find((a) => a.qname === name);
+
+/** Collects the edits of one file, one TagChange per start tag (so several rules can touch one tag). */
+class FileEdits {
+  readonly edits: Edit[] = [];
+  readonly steps: Step[] = [];
+  private readonly tags = new Map<XmlElement, { remove: Set<string>; set: Map<string, string>; add: string[] }>();
+
+  constructor(readonly text: string) {}
+
+  tag(el: XmlElement): { remove: Set<string>; set: Map<string, string>; add: string[] } {
+    let t = this.tags.get(el);
+    if (!t) this.tags.set(el, (t = { remove: new Set(), set: new Map(), add: [] }));
+    return t;
+  }
+
+  step(at: XmlElement | XmlAttribute, message: string, manual = false): void {
+    const span = 'nameSpan' in at ? at.nameSpan : at.span;
+    this.steps.push({ span, message, manual });
+  }
+
+  /** Every edit, the start tags' last (they are built from what the rules asked of each tag). */
+  all(): Edit[] {
+    const out = [...this.edits];
+    for (const [el, t] of this.tags) out.push(...tagEdits(el, this.text, t satisfies TagChange));
+    return out;
+  }
+}
+
+/** What the server.xml rewrite needs to know of the whole file before it starts. */
+interface ServerFacts {
+  /** An AprLifecycleListener is configured: tomcat-native is loaded, so NIO can use OpenSSL. */
+  aprListener: boolean;
+  /** It has useAprConnector="true": Tomcat 9 ran "HTTP/1.1" and "AJP/1.3" connectors on APR. */
+  aprDefault: boolean;
+}
+
+function serverFacts(root: XmlElement): ServerFacts {
+  const facts: ServerFacts = { aprListener: false, aprDefault: false };
+  for (const l of root.children) {
+    if (l.name !== 'Listener' || attr(l, 'className')?.value.trim() !== 'org.apache.catalina.core.AprLifecycleListener')
+      continue;
+    facts.aprListener = true;
+    if (attr(l, 'useAprConnector')?.value.trim().toLowerCase() === 'true') facts.aprDefault = true;
+  }
+  return facts;
+}
+
+/** Rewrites a parsed server.xml or context file; returns its edits and the steps taken or left to the user. */
+export function migrateServerTree(root: XmlElement, text: string): { edits: Edit[]; steps: Step[] } {
+  const f = new FileEdits(text);
+  const facts = root.name === 'Server' ? serverFacts(root) : { aprListener: false, aprDefault: false };
+  const walk = (el: XmlElement, parent: XmlElement | null): void => {
+    const className = attr(el, 'className')?.value.trim();
+    if (el.name === 'Listener' && className && REMOVED_LISTENERS[className]) {
+      f.edits.push(removeElementEdit(text, el));
+      f.step(
+        el,
+        `Removed the ${className} listener: ${REMOVED_LISTENERS[className]}; Tomcat 10.1 cannot load it and does not start.`,
+      );
+      return;
+    }
+    if (className && MANUAL_CLASSES[className]) f.step(el, `${MANUAL_CLASSES[className]}.`, true);
+    removeAttributes(f, el, REMOVED_ATTRIBUTES[el.name] ?? []);
+    if (el.name === 'Listener' && className) removeAttributes(f, el, REMOVED_ATTRIBUTES[className] ?? []);
+    if (el.name === 'Connector') migrateConnector(f, el, parent, facts);
+    if (el.name === 'SSLHostConfig') nestCertificate(f, el, parent);
+    if (el.name === 'Context') moveToResources(f, el, parent);
+    for (const c of el.children) walk(c, el);
+  };
+  walk(root, null);
+  return { edits: f.all(), steps: f.steps };
+}
+
+function removeAttributes(f: FileEdits, el: XmlElement, removed: readonly { name: string; why: string }[]): void {
+  for (const r of removed) {
+    const a = attr(el, r.name);
+    if (!a) continue;
+    f.tag(el).remove.add(a.qname);
+    f.step(a, `Removed ${r.name} from <${el.name}>: ${r.why}; Tomcat 10.1 ignores it with a warning.`);
+  }
+}
+
+const PROTOCOL_WORDS = new Set(['HTTP/1.1', 'AJP/1.3']);
+
+function migrateConnector(f: FileEdits, el: XmlElement, parent: XmlElement | null, facts: ServerFacts): void {
+  const protocol = attr(el, 'protocol');
+  const protocolValue = protocol?.value.trim() ?? 'HTTP/1.1';
+  const replacement = PROTOCOL_REPLACEMENTS[protocolValue];
+  const wasApr = protocolValue.includes('Apr') || (facts.aprDefault && PROTOCOL_WORDS.has(protocolValue));
+  if (protocol && replacement) {
+    f.tag(el).set.set('protocol', replacement);
+    f.step(
+      protocol,
+      `Changed protocol ${protocolValue} to ${replacement}: Tomcat 10.1 has no such connector and does not start the server.`,
+    );
+  }
+  if (wasApr) {
+    for (const a of el.attributes) {
+      if (!APR_ONLY_CONNECTOR.has(a.qname)) continue;
+      f.tag(el).remove.add(a.qname);
+      f.step(a, `Removed ${a.qname}: only the APR connector had it; Tomcat 10.1 would ignore it with a warning.`);
+    }
+  }
+
+  const legacy = el.attributes.filter((a) => Object.hasOwn(CONNECTOR_TLS, a.qname));
+  const existingSsl = el.children.filter((c) => c.name === 'SSLHostConfig');
+  const pem =
+    legacy.some((a) => PEM_CERTIFICATE.has(a.qname)) ||
+    existingSsl.some((s) => [s, ...s.children].some((c) => c.attributes.some((a) => PEM_CERTIFICATE.has(a.qname))));
+  const sslEnabled = attr(el, 'SSLEnabled')?.value.trim().toLowerCase() === 'true';
+  if (wasApr && pem && sslEnabled && !attr(el, 'sslImplementationName')) {
+    if (facts.aprListener) {
+      f.tag(el).add.push(`sslImplementationName="${OPENSSL_IMPLEMENTATION}"`);
+      f.step(
+        el,
+        'Added sslImplementationName for OpenSSL: the APR connector read these PEM files with OpenSSL (tomcat-native, loaded by the AprLifecycleListener), and so does the NIO connector with it.',
+      );
+    } else {
+      f.step(
+        el,
+        'The APR connector used OpenSSL; without an AprLifecycleListener the NIO connector reads the PEM files with JSSE.',
+      );
+    }
+  }
+  if (!legacy.length) return;
+
+  const hostName = attr(el, 'defaultSSLHostConfigName')?.value ?? '_default_';
+  const clash = existingSsl.find(
+    (s) => (attr(s, 'hostName')?.value ?? '_default_').toLowerCase() === hostName.toLowerCase(),
+  );
+  if (clash) {
+    f.step(
+      clash,
+      `This connector has TLS attributes (${legacy.map((a) => a.qname).join(', ')}) and an <SSLHostConfig> for ${hostName}: Tomcat 9 refuses that pair too. Move the attributes into this element by hand.`,
+      true,
+    );
+    return;
+  }
+  const hostAttrs: string[] = hostName === '_default_' ? [] : [`hostName="${hostName}"`];
+  const certAttrs: string[] = [];
+  for (const a of legacy) {
+    const move = CONNECTOR_TLS[a.qname]!;
+    const source = attributeSource(f.text, a);
+    const written = move.name + source.slice(a.qname.length);
+    (move.to === 'Certificate' ? certAttrs : hostAttrs).push(written);
+    f.tag(el).remove.add(a.qname);
+  }
+  const certificate: NewElement[] =
+    certAttrs.length || sslEnabled ? [{ name: 'Certificate', attributes: certAttrs, children: [] }] : [];
+  const sslHost: NewElement = { name: 'SSLHostConfig', attributes: hostAttrs, children: certificate };
+  const indent = childIndent(f.text, el, parent);
+  const own = indentOf(f.text, el.span.offset) ?? '';
+  const step = indent.startsWith(own) && indent.length > own.length ? indent.slice(own.length) : '  ';
+  f.edits.push(...appendChildrenEdits(f.text, el, renderElement(sslHost, indent, step, lineEnding(f.text)), own));
+  f.step(
+    legacy[0]!,
+    `Moved ${legacy.map((a) => a.qname).join(', ')} into <SSLHostConfig>${certificate.length ? '/<Certificate>' : ''}: Tomcat 10.1 has no TLS attributes on <Connector>, and without an SSLHostConfig the connector does not start.`,
+  );
+}
+
+/** Tomcat 9's `<SSLHostConfig certificateKeystoreFile=...>`: in 10.1 those go on a `<Certificate>`. */
+function nestCertificate(f: FileEdits, el: XmlElement, parent: XmlElement | null): void {
+  const moved = el.attributes.filter((a) => SSLHOSTCONFIG_CERTIFICATE.has(a.qname));
+  if (!moved.length) return;
+  if (el.children.some((c) => c.name === 'Certificate')) {
+    f.step(
+      moved[0]!,
+      `${moved.map((a) => a.qname).join(', ')} on an <SSLHostConfig> that also has <Certificate> elements: move them into the right <Certificate> by hand; Tomcat 10.1 ignores them here.`,
+      true,
+    );
+    return;
+  }
+  for (const a of moved) f.tag(el).remove.add(a.qname);
+  const cert: NewElement = {
+    name: 'Certificate',
+    attributes: moved.map((a) => attributeSource(f.text, a)),
+    children: [],
+  };
+  const indent = childIndent(f.text, el, parent);
+  const own = indentOf(f.text, el.span.offset) ?? '';
+  const step = indent.startsWith(own) && indent.length > own.length ? indent.slice(own.length) : '  ';
+  f.edits.push(...appendChildrenEdits(f.text, el, renderElement(cert, indent, step, lineEnding(f.text)), own));
+  f.step(
+    moved[0]!,
+    `Moved ${moved.map((a) => a.qname).join(', ')} into a <Certificate>: Tomcat 10.1's <SSLHostConfig> has no certificate attributes.`,
+  );
+}
+
+/** Tomcat 7's resource cache attributes on `<Context>`: since 8.0 they belong on its `<Resources>`. */
+function moveToResources(f: FileEdits, el: XmlElement, parent: XmlElement | null): void {
+  const moved = el.attributes.filter((a) => CONTEXT_TO_RESOURCES.includes(a.qname));
+  if (!moved.length) return;
+  for (const a of moved) f.tag(el).remove.add(a.qname);
+  const resources = el.children.find((c) => c.name === 'Resources');
+  if (resources) {
+    const kept = moved.filter((a) => !attr(resources, a.qname));
+    f.tag(resources).add.push(...kept.map((a) => attributeSource(f.text, a)));
+  } else {
+    const indent = childIndent(f.text, el, parent);
+    const own = indentOf(f.text, el.span.offset) ?? '';
+    const res: NewElement = {
+      name: 'Resources',
+      attributes: moved.map((a) => attributeSource(f.text, a)),
+      children: [],
+    };
+    f.edits.push(...appendChildrenEdits(f.text, el, renderElement(res, indent, '  ', lineEnding(f.text)), own));
+  }
+  f.step(
+    moved[0]!,
+    `Moved ${moved.map((a) => a.qname).join(', ')} from <Context> to its <Resources>: Tomcat 8.0 moved them there, and Tomcat 10.1 ignores them on <Context> with a warning.`,
+  );
+}
