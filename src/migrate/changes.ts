@@ -86,9 +86,6 @@ export const PEM_CERTIFICATE: ReadonlySet<string> = new Set([
   'certificateKeyFile',
 ]);
 
-/** Tomcat's OpenSSL TLS implementation for the NIO connectors (the APR connector's OpenSSL, through tomcat-native). */
-export const OPENSSL_IMPLEMENTATION = 'org.apache.tomcat.util.net.openssl.OpenSSLImplementation';
-
 /**
  * Connector protocol classes Tomcat 10.1 does not have, and the one that takes their place. The APR/native
  * connectors were removed in 10.1 (the server does not start: "Server instance is not configured"), the

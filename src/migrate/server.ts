@@ -8,7 +8,6 @@ import {
   CONNECTOR_TLS,
   CONTEXT_TO_RESOURCES,
   MANUAL_CLASSES,
-  OPENSSL_IMPLEMENTATION,
   PEM_CERTIFICATE,
   PROTOCOL_REPLACEMENTS,
   REMOVED_ATTRIBUTES,
@@ -51,6 +50,11 @@ class FileEdits {
     this.steps.push({ span, message, manual });
   }
 
+  /** Something worth knowing about a rewrite, with nothing to do. */
+  note(at: XmlElement, message: string): void {
+    this.steps.push({ span: at.span, message, manual: false, note: true });
+  }
+
   /** Every edit, the start tags' last (they are built from what the rules asked of each tag). */
   all(): Edit[] {
     const out = [...this.edits];
@@ -61,18 +65,15 @@ class FileEdits {
 
 /** What the server.xml rewrite needs to know of the whole file before it starts. */
 interface ServerFacts {
-  /** An AprLifecycleListener is configured: tomcat-native is loaded, so NIO can use OpenSSL. */
-  aprListener: boolean;
   /** It has useAprConnector="true": Tomcat 9 ran "HTTP/1.1" and "AJP/1.3" connectors on APR. */
   aprDefault: boolean;
 }
 
 function serverFacts(root: XmlElement): ServerFacts {
-  const facts: ServerFacts = { aprListener: false, aprDefault: false };
+  const facts: ServerFacts = { aprDefault: false };
   for (const l of root.children) {
     if (l.name !== 'Listener' || attr(l, 'className')?.value.trim() !== 'org.apache.catalina.core.AprLifecycleListener')
       continue;
-    facts.aprListener = true;
     if (attr(l, 'useAprConnector')?.value.trim().toLowerCase() === 'true') facts.aprDefault = true;
   }
   return facts;
@@ -81,7 +82,7 @@ function serverFacts(root: XmlElement): ServerFacts {
 /** Rewrites a parsed server.xml or context file; returns its edits and the steps taken or left to the user. */
 export function migrateServerTree(root: XmlElement, text: string): { edits: Edit[]; steps: Step[] } {
   const f = new FileEdits(text);
-  const facts = root.name === 'Server' ? serverFacts(root) : { aprListener: false, aprDefault: false };
+  const facts = root.name === 'Server' ? serverFacts(root) : { aprDefault: false };
   const walk = (el: XmlElement, parent: XmlElement | null): void => {
     const className = attr(el, 'className')?.value.trim();
     if (el.name === 'Listener' && className && REMOVED_LISTENERS[className]) {
@@ -142,18 +143,13 @@ function migrateConnector(f: FileEdits, el: XmlElement, parent: XmlElement | nul
     existingSsl.some((s) => [s, ...s.children].some((c) => c.attributes.some((a) => PEM_CERTIFICATE.has(a.qname))));
   const sslEnabled = attr(el, 'SSLEnabled')?.value.trim().toLowerCase() === 'true';
   if (wasApr && pem && sslEnabled && !attr(el, 'sslImplementationName')) {
-    if (facts.aprListener) {
-      f.tag(el).add.push(`sslImplementationName="${OPENSSL_IMPLEMENTATION}"`);
-      f.step(
-        el,
-        'Added sslImplementationName for OpenSSL: the APR connector read these PEM files with OpenSSL (tomcat-native, loaded by the AprLifecycleListener), and so does the NIO connector with it.',
-      );
-    } else {
-      f.step(
-        el,
-        'The APR connector used OpenSSL; without an AprLifecycleListener the NIO connector reads the PEM files with JSSE.',
-      );
-    }
+    // Not sslImplementationName="...OpenSSLImplementation": Tomcat 10.1.60 refuses the connector with it
+    // when the installed tomcat-native is older than 1.3.9 (Debian 12 ships 1.2.35), while without it NIO
+    // takes OpenSSL when the AprLifecycleListener loaded a tomcat-native 10.1 accepts and JSSE otherwise.
+    f.note(
+      el,
+      'The APR connector used OpenSSL. The NIO connector uses OpenSSL too when the AprLifecycleListener loads a tomcat-native Tomcat 10.1 accepts (1.3.9 or later, or 2.x), and JSSE otherwise; both read these PEM files.',
+    );
   }
   if (!legacy.length) return;
 

@@ -6,4 +6,6 @@ export interface Step {
   message: string;
   /** Not rewritten: the user must act. */
   manual: boolean;
+  /** Worth knowing, nothing to do, nothing rewritten. */
+  note?: true;
 }

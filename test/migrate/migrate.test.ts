@@ -54,7 +54,7 @@ describe('connector TLS attributes', () => {
     );
   });
 
-  it('turns an APR connector with PEM files into NIO with OpenSSL, after its existing children', () => {
+  it('turns an APR connector with PEM files into NIO, its SSLHostConfig after its existing children', () => {
     const listener = `  <Listener className="org.apache.catalina.core.AprLifecycleListener" SSLEngine="on" />\n`;
     const dir = base({
       'conf/server.xml': server(
@@ -64,13 +64,13 @@ describe('connector TLS attributes', () => {
     });
     expect(migrated(dir, 'conf/server.xml')).toBe(
       server(
-        `    <Connector port="8444" protocol="org.apache.coyote.http11.Http11NioProtocol"\n               SSLEnabled="true" sslImplementationName="org.apache.tomcat.util.net.openssl.OpenSSLImplementation">\n      <UpgradeProtocol className="org.apache.coyote.http2.Http2Protocol" />\n      <SSLHostConfig protocols="TLSv1.2">\n        <Certificate certificateFile="conf/cert.pem" certificateKeyFile="conf/key.pem" />\n      </SSLHostConfig>\n    </Connector>\n`,
+        `    <Connector port="8444" protocol="org.apache.coyote.http11.Http11NioProtocol"\n               SSLEnabled="true">\n      <UpgradeProtocol className="org.apache.coyote.http2.Http2Protocol" />\n      <SSLHostConfig protocols="TLSv1.2">\n        <Certificate certificateFile="conf/cert.pem" certificateKeyFile="conf/key.pem" />\n      </SSLHostConfig>\n    </Connector>\n`,
         listener,
       ),
     );
   });
 
-  it('without an AprLifecycleListener leaves the TLS implementation to JSSE and says so', () => {
+  it('leaves the TLS implementation to Tomcat (OpenSSL with a tomcat-native 10.1 accepts, else JSSE) and says so', () => {
     const dir = base({
       'conf/server.xml': server(
         `    <Connector port="8444" protocol="org.apache.coyote.http11.Http11AprProtocol" SSLEnabled="true" SSLCertificateFile="c.pem" SSLCertificateKeyFile="k.pem"/>\n`,
@@ -80,7 +80,8 @@ describe('connector TLS attributes', () => {
     expect(m.files[0]!.after).toContain(
       `<Connector port="8444" protocol="org.apache.coyote.http11.Http11NioProtocol" SSLEnabled="true">\n      <SSLHostConfig>\n        <Certificate certificateFile="c.pem" certificateKeyFile="k.pem" />\n      </SSLHostConfig>\n    </Connector>\n`,
     );
-    expect(m.files[0]!.steps.map((s) => s.message).join('\n')).toMatch(/without an AprLifecycleListener/);
+    expect(m.files[0]!.steps.filter((s) => s.note)).toMatchObject([{ span: { line: 4, column: 5 } }]);
+    expect(m.files[0]!.steps.find((s) => s.note)!.message).toMatch(/1\.3\.9 or later, or 2\.x\), and JSSE otherwise/);
   });
 
   it("names the SSLHostConfig after defaultSSLHostConfigName, keeps quotes and references as written, and lets a kept attribute take a removed one's place", () => {

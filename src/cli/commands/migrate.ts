@@ -27,7 +27,8 @@ async function run(argv: Record<string, unknown>, io: Io): Promise<number> {
     return 2;
   }
   const steps = m.files.flatMap((f) => f.steps);
-  for (const s of steps) io.stderr(`${where(s.span)}: ${s.manual ? 'by hand' : 'migrated'}: ${s.message}\n`);
+  for (const s of steps)
+    io.stderr(`${where(s.span)}: ${s.manual ? 'by hand' : s.note ? 'note' : 'migrated'}: ${s.message}\n`);
   if (argv['write']) {
     const written = writeMigration(m);
     io.stderr(
