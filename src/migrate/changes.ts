@@ -113,17 +113,11 @@ export interface RemovedAttribute {
 }
 
 /**
- * Attributes Tomcat 9.0.70 (or 7/8) set and 10.1 does not have, per element (`Connector`, `Context`,
- * `Host`) or per Listener class. 10.1 logs each as a property it failed to set and otherwise ignores
- * it, so they are dropped: what they did is what 10.1 always does, or no longer exists.
+ * Attributes of Tomcat 7 and 8.0 that 9.0 no longer had either, per element (`Context`, `Host`) or per
+ * Listener class: 10.1 logs each as a property it failed to set and ignores it, so they are dropped.
+ * What 9.0 set and 10.1 does not is read from src/catalogue instead (the jars of both versions).
  */
 export const REMOVED_ATTRIBUTES: Readonly<Record<string, readonly RemovedAttribute[]>> = {
-  Connector: [
-    { name: 'acceptorThreadCount', why: 'Tomcat 10.1 always runs one acceptor thread' },
-    { name: 'pollerThreadCount', why: 'Tomcat 10.1 always runs one poller thread' },
-    { name: 'rejectIllegalHeaderName', why: 'Tomcat 10.1 always rejects illegal header names' },
-    { name: 'noCompressionStrongETag', why: 'Tomcat 10.1 never compresses a response with a strong ETag' },
-  ],
   Context: [
     { name: 'antiJARLocking', why: 'removed in Tomcat 8.0 (antiResourceLocking covers it)' },
     { name: 'caseSensitive', why: 'removed in Tomcat 8.0 (resources are always case sensitive)' },
@@ -134,20 +128,10 @@ export const REMOVED_ATTRIBUTES: Readonly<Record<string, readonly RemovedAttribu
     { name: 'xmlNamespaceAware', why: 'removed from Host in Tomcat 8.0 (set it on each Context)' },
   ],
   'org.apache.catalina.core.JreMemoryLeakPreventionListener': [
-    { name: 'awtThreadProtection', why: 'removed in Tomcat 10 (no longer needed on Java 11+)' },
-    { name: 'AWTThreadProtection', why: 'removed in Tomcat 10 (no longer needed on Java 11+)' },
-    { name: 'forkJoinCommonPoolProtection', why: 'removed in Tomcat 10 (no longer needed on Java 11+)' },
-    { name: 'gcDaemonProtection', why: 'removed in Tomcat 10 (no longer needed on Java 11+)' },
-    { name: 'ldapPoolProtection', why: 'removed in Tomcat 10 (no longer needed on Java 11+)' },
-    { name: 'tokenPollerProtection', why: 'removed in Tomcat 10 (no longer needed on Java 11+)' },
-    { name: 'xmlParsingProtection', why: 'removed in Tomcat 10 (no longer needed on Java 11+)' },
     { name: 'securityPolicyProtection', why: 'removed in Tomcat 8.5' },
     { name: 'securityLoginConfigurationProtection', why: 'removed in Tomcat 8.5' },
     { name: 'java2DDisposerProtection', why: 'removed in Tomcat 8.5' },
     { name: 'keepAliveProtection', why: 'removed in Tomcat 8.5' },
-  ],
-  'org.apache.catalina.core.AprLifecycleListener': [
-    { name: 'useAprConnector', why: 'Tomcat 10.1 has no APR connector for HTTP/1.1 to choose' },
   ],
 };
 
@@ -159,15 +143,16 @@ export const REMOVED_LISTENERS: Readonly<Record<string, string>> = {
 
 /**
  * Tomcat 7's Context attributes for its static resources: Tomcat 8.0 moved them to the context's
- * `<Resources>` element (same names, same units), and since then sets none of them on a Context.
+ * `<Resources>` element (StandardRoot's setters, in the same units), and since then sets none of them
+ * on a Context. `cacheTTL` became `cacheTtl` on the way.
  */
-export const CONTEXT_TO_RESOURCES: readonly string[] = [
-  'allowLinking',
-  'cacheMaxSize',
-  'cacheObjectMaxSize',
-  'cacheTTL',
-  'cachingAllowed',
-];
+export const CONTEXT_TO_RESOURCES: Readonly<Record<string, string>> = {
+  allowLinking: 'allowLinking',
+  cacheMaxSize: 'cacheMaxSize',
+  cacheObjectMaxSize: 'cacheObjectMaxSize',
+  cacheTTL: 'cacheTtl',
+  cachingAllowed: 'cachingAllowed',
+};
 
 /**
  * Classes that no configuration rewrite can replace: the migration says what to do instead and leaves

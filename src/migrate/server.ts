@@ -2,6 +2,7 @@
  * server.xml and context files (conf/context.xml, conf/<Engine>/<Host>/*.xml, META-INF/context.xml):
  * the Tomcat 8.5/9 forms Tomcat 10.1 refuses or ignores, rewritten into the 10.1 form.
  */
+import { catalogue } from '../catalogue/index.js';
 import type { XmlAttribute, XmlElement } from '../parser/index.js';
 import {
   APR_ONLY_CONNECTOR,
@@ -83,7 +84,7 @@ function serverFacts(root: XmlElement): ServerFacts {
 export function migrateServerTree(root: XmlElement, text: string): { edits: Edit[]; steps: Step[] } {
   const f = new FileEdits(text);
   const facts = root.name === 'Server' ? serverFacts(root) : { aprDefault: false };
-  const walk = (el: XmlElement, parent: XmlElement | null): void => {
+  const walk = (el: XmlElement, parent: XmlElement | null, pattern: string): void => {
     const className = attr(el, 'className')?.value.trim();
     if (el.name === 'Listener' && className && REMOVED_LISTENERS[className]) {
       f.edits.push(removeElementEdit(text, el));
@@ -99,9 +100,10 @@ export function migrateServerTree(root: XmlElement, text: string): { edits: Edit
     if (el.name === 'Connector') migrateConnector(f, el, parent, facts);
     if (el.name === 'SSLHostConfig') nestCertificate(f, el, parent);
     if (el.name === 'Context') moveToResources(f, el, parent);
-    for (const c of el.children) walk(c, el);
+    dropRemovedIn101(f, el, pattern);
+    for (const c of el.children) walk(c, el, `${pattern}/${c.name}`);
   };
-  walk(root, null);
+  walk(root, null, root.name);
   return { edits: f.all(), steps: f.steps };
 }
 
@@ -217,25 +219,62 @@ function nestCertificate(f: FileEdits, el: XmlElement, parent: XmlElement | null
 
 /** Tomcat 7's resource cache attributes on `<Context>`: since 8.0 they belong on its `<Resources>`. */
 function moveToResources(f: FileEdits, el: XmlElement, parent: XmlElement | null): void {
-  const moved = el.attributes.filter((a) => CONTEXT_TO_RESOURCES.includes(a.qname));
+  const moved = el.attributes.filter((a) => Object.hasOwn(CONTEXT_TO_RESOURCES, a.qname));
   if (!moved.length) return;
   for (const a of moved) f.tag(el).remove.add(a.qname);
+  const renamed = (a: XmlAttribute): string => {
+    const source = attributeSource(f.text, a);
+    return CONTEXT_TO_RESOURCES[a.qname]! + source.slice(a.qname.length);
+  };
   const resources = el.children.find((c) => c.name === 'Resources');
   if (resources) {
-    const kept = moved.filter((a) => !attr(resources, a.qname));
-    f.tag(resources).add.push(...kept.map((a) => attributeSource(f.text, a)));
+    const kept = moved.filter((a) => !attr(resources, CONTEXT_TO_RESOURCES[a.qname]!));
+    f.tag(resources).add.push(...kept.map(renamed));
   } else {
     const indent = childIndent(f.text, el, parent);
     const own = indentOf(f.text, el.span.offset) ?? '';
-    const res: NewElement = {
-      name: 'Resources',
-      attributes: moved.map((a) => attributeSource(f.text, a)),
-      children: [],
-    };
+    const res: NewElement = { name: 'Resources', attributes: moved.map(renamed), children: [] };
     f.edits.push(...appendChildrenEdits(f.text, el, renderElement(res, indent, '  ', lineEnding(f.text)), own));
   }
   f.step(
     moved[0]!,
-    `Moved ${moved.map((a) => a.qname).join(', ')} from <Context> to its <Resources>: Tomcat 8.0 moved them there, and Tomcat 10.1 ignores them on <Context> with a warning.`,
+    `Moved ${moved.map((a) => a.qname).join(', ')} from <Context> to its <Resources>${moved.some((a) => a.qname === 'cacheTTL') ? ' (cacheTTL as cacheTtl)' : ''}: Tomcat 8.0 moved them there, and Tomcat 10.1 ignores them on <Context> with a warning.`,
   );
+}
+
+/**
+ * Every other attribute Tomcat 9.0 set and 10.1 has no property for, as the catalogue of both versions'
+ * jars says (src/catalogue: their digester rules and setters, IntrospectionUtils' way of setting them):
+ * 10.1 logs "failed to set property" and ignores it, so it goes. Attributes the rewrites above moved or
+ * removed are not looked at again; a class 10.1 cannot load at all is left to its own step.
+ */
+function dropRemovedIn101(f: FileEdits, el: XmlElement, pattern: string): void {
+  const c9 = catalogue('9.0');
+  const c10 = catalogue('10.1');
+  const element = c9.element(pattern);
+  if (!element?.props) return;
+  const classAttr = element.classAttr;
+  const className = (classAttr && attr(el, classAttr)?.value.trim()) || element.create;
+  if (!className) return;
+  const tag = f.tag(el);
+  const connector = el.name === 'Connector' && pattern.endsWith('Service/Connector');
+  const protocol = attr(el, 'protocol')?.value.trim();
+  const handler9 = connector ? c9.protocolHandler(protocol) : null;
+  const handler10 = connector ? c10.protocolHandler(tag.set.get('protocol') ?? protocol) : null;
+  for (const a of el.attributes) {
+    const name = a.qname;
+    if (name === classAttr || name.includes(':') || name === 'xmlns' || tag.remove.has(name)) continue;
+    if (element.exclude?.includes(name) || Object.hasOwn(CONNECTOR_TLS, name)) continue;
+    const on9 = connector ? c9.connectorAttribute(handler9, name, a.value) : c9.setProperty(className, name, a.value);
+    if (on9.kind !== 'set' && on9.kind !== 'generic') continue;
+    const on10 = connector
+      ? c10.connectorAttribute(handler10, name, a.value)
+      : c10.setProperty(className, name, a.value);
+    if (on10.kind !== 'unknown') continue;
+    tag.remove.add(name);
+    f.step(
+      a,
+      `Removed ${name} from <${el.name}>: Tomcat 9.0 set it, 10.1 has no such property (it logs "failed to set property" and ignores it).`,
+    );
+  }
 }

@@ -238,9 +238,11 @@ export async function startAndCheck(
     report.started = STARTED.test(log);
     if (report.started) {
       for (const c of def.connectors) report.connectors[c.name] = await probeConnector(c.kind, ports[c.name]!);
+      // Contexts through the first HTTP(S) connector that is up (AJP answers a CPing, not a page).
       const web = def.connectors.find((c) => c.kind !== 'ajp' && report.connectors[c.name]);
+      const kind = web?.kind === 'https' ? 'https' : 'http';
       for (const ctx of def.contexts) {
-        report.contexts[ctx || '/'] = web ? await contextUp(web.kind, ports[web.name]!, ctx) : false;
+        report.contexts[ctx || '/'] = web ? await contextUp(kind, ports[web.name]!, ctx) : false;
       }
     } else {
       for (const c of def.connectors) report.connectors[c.name] = false;

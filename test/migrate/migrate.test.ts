@@ -163,23 +163,23 @@ describe('protocols, listeners and removed attributes', () => {
 });
 
 describe('Tomcat 7 Context attributes', () => {
-  it('moves the cache attributes into a new Resources element and drops the removed ones', () => {
+  it('moves the cache attributes into a new Resources element (cacheTTL as cacheTtl) and drops the removed ones', () => {
     const dir = base({
       'conf/server.xml': server(''),
-      'webapps/app/META-INF/context.xml': `<?xml version="1.0"?>\n<Context cachingAllowed="true" cacheMaxSize="20480" antiJARLocking="true">\n  <!-- keep me -->\n  <WatchedResource>WEB-INF/web.xml</WatchedResource>\n</Context>\n`,
+      'webapps/app/META-INF/context.xml': `<?xml version="1.0"?>\n<Context cachingAllowed="true" cacheMaxSize="20480" cacheTTL="10000" antiJARLocking="true">\n  <!-- keep me -->\n  <WatchedResource>WEB-INF/web.xml</WatchedResource>\n</Context>\n`,
     });
     expect(migrated(dir, 'webapps/app/META-INF/context.xml')).toBe(
-      `<?xml version="1.0"?>\n<Context>\n  <!-- keep me -->\n  <WatchedResource>WEB-INF/web.xml</WatchedResource>\n  <Resources cachingAllowed="true" cacheMaxSize="20480" />\n</Context>\n`,
+      `<?xml version="1.0"?>\n<Context>\n  <!-- keep me -->\n  <WatchedResource>WEB-INF/web.xml</WatchedResource>\n  <Resources cachingAllowed="true" cacheMaxSize="20480" cacheTtl="10000" />\n</Context>\n`,
     );
   });
 
   it('adds them to an existing Resources element, where one already set there wins', () => {
     const dir = base({
       'conf/server.xml': server(''),
-      'conf/context.xml': `<Context allowLinking="true" cacheTTL="100"><Resources cacheTTL="5"/></Context>\n`,
+      'conf/context.xml': `<Context allowLinking="true" cacheTTL="100" cacheMaxSize="512"><Resources cacheTtl="5"/></Context>\n`,
     });
     expect(migrated(dir, 'conf/context.xml')).toBe(
-      `<Context><Resources cacheTTL="5" allowLinking="true"/></Context>\n`,
+      `<Context><Resources cacheTtl="5" allowLinking="true" cacheMaxSize="512"/></Context>\n`,
     );
   });
 
