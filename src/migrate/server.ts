@@ -169,12 +169,23 @@ function migrateConnector(f: FileEdits, el: XmlElement, parent: XmlElement | nul
   }
   const hostAttrs: string[] = hostName === '_default_' ? [] : [`hostName="${hostName}"`];
   const certAttrs: string[] = [];
+  // Tomcat 9 set the attributes in document order, so of two that name one property (SSLProtocol and
+  // sslEnabledProtocols both set protocols) the later one won: only it is moved.
+  const last = new Map<string, XmlAttribute>();
+  for (const a of legacy) last.set(CONNECTOR_TLS[a.qname]!.to + '.' + CONNECTOR_TLS[a.qname]!.name, a);
   for (const a of legacy) {
     const move = CONNECTOR_TLS[a.qname]!;
-    const source = attributeSource(f.text, a);
-    const written = move.name + source.slice(a.qname.length);
-    (move.to === 'Certificate' ? certAttrs : hostAttrs).push(written);
     f.tag(el).remove.add(a.qname);
+    const winner = last.get(move.to + '.' + move.name)!;
+    if (winner !== a) {
+      f.step(
+        a,
+        `Removed ${a.qname}: ${winner.qname}, later on this <Connector>, sets the same ${move.to} property (${move.name}), and Tomcat 9 kept the later one.`,
+      );
+      continue;
+    }
+    const source = attributeSource(f.text, a);
+    (move.to === 'Certificate' ? certAttrs : hostAttrs).push(move.name + source.slice(a.qname.length));
   }
   const certificate: NewElement[] =
     certAttrs.length || sslEnabled ? [{ name: 'Certificate', attributes: certAttrs, children: [] }] : [];

@@ -107,6 +107,24 @@ describe('connector TLS attributes', () => {
     expect(m.files[0]!.steps).toMatchObject([{ manual: true, span: { line: 5, column: 7 } }]);
   });
 
+  it('of two attributes that set one property moves the later one, as Tomcat 9 kept it', () => {
+    const dir = base({
+      'conf/server.xml': server(
+        `    <Connector port="8443" SSLEnabled="true" SSLCertificateFile="c.pem"\n               SSLProtocol="TLSv1.2" SSLVerifyClient="optional"\n               sslEnabledProtocols="TLSv1.3" clientAuth="false"/>\n`,
+      ),
+    });
+    const m = migrateBase(dir, { to: '10.1' });
+    expect(m.files[0]!.after).toBe(
+      server(
+        `    <Connector port="8443" SSLEnabled="true">\n      <SSLHostConfig protocols="TLSv1.3" certificateVerification="false">\n        <Certificate certificateFile="c.pem" />\n      </SSLHostConfig>\n    </Connector>\n`,
+      ),
+    );
+    expect(m.files[0]!.steps.filter((s) => /Tomcat 9 kept the later one/.test(s.message))).toMatchObject([
+      { span: { line: 5, column: 16 } },
+      { span: { line: 5, column: 38 } },
+    ]);
+  });
+
   it('moves Tomcat 9 certificate attributes of an SSLHostConfig into a Certificate', () => {
     const dir = base({
       'conf/server.xml': server(
