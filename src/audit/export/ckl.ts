@@ -34,7 +34,7 @@ function details(c: ExportControl): string {
   switch (c.status) {
     case 'pass':
       return [
-        'Examined, nothing found:',
+        'Examined:',
         ...c.evidence.map((e) => `${e.where ? `${e.where} ` : ''}${e.subject}: ${e.found}`),
         ...c.notes,
       ].join('\n');
