@@ -53,7 +53,11 @@ export interface SoakReport {
 }
 
 export interface SoakOptions {
-  seconds: number;
+  /** How long the measured part runs; or, with `requests`, how many requests it sends however long they take. */
+  seconds?: number;
+  requests?: number;
+  /** With `requests`: a sample after every this many of them (default a quarter of `requests`). */
+  sampleEveryRequests?: number;
   concurrency?: number;
   intervalSeconds?: number;
   /** Token fetches before the timed part (default 10,500: past the 10,000-session cap). */
@@ -329,17 +333,35 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
       options.onSample?.(s);
     };
     await sample();
-    const deadline = started + options.seconds * 1000;
     let sampling = Promise.resolve();
-    const timer = setInterval(() => {
-      sampling = sampling.then(sample, () => undefined);
-    }, intervalMs);
-    await Promise.all(
-      Array.from({ length: concurrency }, async () => {
-        while (Date.now() < deadline && childExit === null) await one(pick());
-      }),
-    );
-    clearInterval(timer);
+    if (options.requests !== undefined) {
+      // Counted work: the same requests and samples on a quiet or a loaded machine.
+      const total = options.requests;
+      const every = Math.max(1, options.sampleEveryRequests ?? Math.ceil(total / 4));
+      let sent = 0;
+      let finished = 0;
+      await Promise.all(
+        Array.from({ length: concurrency }, async () => {
+          while (sent < total && childExit === null) {
+            sent++;
+            await one(pick());
+            const done = ++finished;
+            if (done % every === 0 && done < total) sampling = sampling.then(sample, () => undefined);
+          }
+        }),
+      );
+    } else {
+      const deadline = started + (options.seconds ?? 60) * 1000;
+      const timer = setInterval(() => {
+        sampling = sampling.then(sample, () => undefined);
+      }, intervalMs);
+      await Promise.all(
+        Array.from({ length: concurrency }, async () => {
+          while (Date.now() < deadline && childExit === null) await one(pick());
+        }),
+      );
+      clearInterval(timer);
+    }
     await sampling;
     if (childExit === null) await sample();
     return {

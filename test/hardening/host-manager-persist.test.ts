@@ -76,5 +76,5 @@ describe('persist under kill -9', () => {
     } finally {
       rmSync(base, { recursive: true, force: true });
     }
-  }, 120_000);
+  });
 });

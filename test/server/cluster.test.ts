@@ -183,7 +183,7 @@ function slowDownload(port: number): {
 }
 
 // Real processes on a shared machine: each test starts a cluster (about 2 s when quiet) and some wait on it.
-describe('serve --workers 2', { timeout: 60_000 }, () => {
+describe('serve --workers 2', () => {
   it('rejects --workers values that are not auto or a count from 1', async () => {
     const base = clusterBase();
     for (const bad of ['0', 'two', '-1', '1.5']) {

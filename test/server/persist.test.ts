@@ -260,7 +260,8 @@ describe('persist crash safety', () => {
         .map((h) => h.name)
         .sort(),
     );
-  }, 60_000);
+    // A hang guard, not a measure: the repeated persists and kills are CPU work that a load of 20 stretches.
+  }, 600_000);
 });
 
 describe('rewriteHosts', () => {

@@ -98,7 +98,7 @@ beforeAll(async () => {
   }
   writeFileSync(join(out, 'server.mjs'), SERVER);
   ports = await Promise.all([start(), start()]);
-}, 60_000);
+});
 
 afterAll(async () => {
   for (const c of children) {

@@ -122,7 +122,7 @@ beforeAll(async () => {
   mkdirSync(join(base, 'webapps', 'ROOT', 'rl'), { recursive: true });
   writeFileSync(join(base, 'webapps', 'ROOT', 'rl', 'a.txt'), 'a\n');
   [a, b] = await Promise.all([serve(), serve()]);
-}, 60_000);
+});
 
 afterAll(async () => {
   for (const i of [a, b]) {
@@ -269,5 +269,5 @@ describe('two serve instances sharing one Redis', () => {
       ).toHaveLength(1);
       expect(rest, rest.join('\n')).toHaveLength(2);
     }
-  }, 60_000);
+  });
 });

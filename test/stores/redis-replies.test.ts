@@ -154,7 +154,7 @@ describe("Redis's maxmemory-policy", () => {
   let redis: RedisProcess;
   beforeAll(async () => {
     redis = await startRedis();
-  }, 20_000);
+  });
   afterAll(async () => {
     await redis?.stop();
   });
