@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { RULES } from '../src/lint/rules/index.js';
 import { CHAIN_SCHEMA_URL } from '../src/schema/urls.js';
@@ -11,6 +12,12 @@ describe('README.md says what the code does', () => {
     expect(text).toContain(`**${RULES.length} rules**`);
     expect(text).toContain(`"$schema": "${CHAIN_SCHEMA_URL}"`);
     expect(text).toBe(await expectedReadme(text));
+  });
+
+  it('links every page of docs/', () => {
+    const pages = readdirSync(join(dirname(README), 'docs')).filter((f) => f.endsWith('.md'));
+    expect(pages.length).toBeGreaterThan(5);
+    expect(pages.filter((p) => !text.includes(`](docs/${p})`))).toEqual([]);
   });
 
   it('points $schema at the raw JSON file, not a page about it', () => {
