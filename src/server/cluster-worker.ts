@@ -26,6 +26,7 @@ import { ServerRefusedError, startContainer, type Container } from './container.
 import type { StateBackend } from '../runtime/state.js';
 import type { HostOperations, Persister } from './host-manager.js';
 import type { HostResult } from './hosts.js';
+import { Metrics, notReadyReason, startOpsServer, storeHealth } from './ops.js';
 import { storeConfigEnabled } from './persist.js';
 
 /** How long a stopping worker waits for its requests in flight before it cuts their connections. */
@@ -48,6 +49,8 @@ export interface WorkerOptions {
   allowAppBaseOutsideBase: boolean;
   /** Where the worker keeps its state when the workers share a store of their own (Redis, each worker its own connection); default: the primary. */
   state?: StateBackend;
+  /** The operations listener (/ready, /live, /metrics), shared by the workers like the HTTP port. */
+  ops?: { port: number; address: string };
 }
 
 type WorkerChannel = Channel<PrimaryRequest, WorkerRequest, PrimaryNotice, WorkerNotice>;
@@ -60,6 +63,7 @@ export async function runServeWorker(options: WorkerOptions): Promise<never> {
   const origin = `worker ${cluster.worker?.id ?? 0} pid ${process.pid}`;
   setLogSink((r) => process.stderr.write(formatLogRecord(r, origin)));
   let container: Container | null = null;
+  const metrics = options.ops ? new Metrics(() => storeHealth(options.state)) : undefined;
   let stopRequested: () => void = () => undefined;
   const stopSignal = new Promise<void>((resolve) => (stopRequested = resolve));
   const channel: WorkerChannel = new Channel(
@@ -111,6 +115,7 @@ export async function runServeWorker(options: WorkerOptions): Promise<never> {
       state: options.state ?? new ClusterStateBackend(new StateClient((calls) => ask({ kind: 'state', calls }))),
       persister: storeConfigEnabled(loaded.serverXml) ? persister : null,
       beforeListen: async (registry) => catchUp(registry, (await ask({ kind: 'join' })).hosts),
+      ...(metrics ? { metrics } : {}),
     });
   } catch (e) {
     const failed: WorkerNotice =
@@ -125,10 +130,15 @@ export async function runServeWorker(options: WorkerOptions): Promise<never> {
     process.exit(1);
   }
   const running = container;
+  const ops =
+    options.ops && metrics
+      ? await startOpsServer({ ...options.ops, metrics, notReady: () => notReadyReason(running, options.state) })
+      : null;
   channel.notify({ kind: 'ready', address: running.address, port: running.port, summary: running.summary });
   await stopSignal;
   await running.drain(DRAIN_TIMEOUT_MS);
   await running.stop();
+  ops?.close();
   await options.state?.close();
   process.exit(0);
 }

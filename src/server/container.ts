@@ -36,6 +36,7 @@ import {
   type AccessLogProblem,
 } from './access-log.js';
 import { createHostManagerHandler, type HostOperations, type Persister } from './host-manager.js';
+import { answerHealth, healthCheckOf, type Metrics } from './ops.js';
 import { hostErrorRenderer } from './error-report.js';
 import { HostRegistry } from './hosts.js';
 import { createServerXmlPersister, storeConfigEnabled } from './persist.js';
@@ -67,6 +68,8 @@ export interface ContainerOptions {
    * memory). The caller owns it and closes it after `stop()`.
    */
   state?: StateBackend;
+  /** Counts requests for `/metrics` (see ops.ts). */
+  metrics?: Metrics;
   /** Where the container's own log lines go (an access log it cannot write); default stderr. */
   log?: (line: string) => void;
   /** Runs after every context is deployed and before the port is opened (a cluster worker catches up on host changes here). */
@@ -105,6 +108,8 @@ export interface Container {
   stop(): Promise<void>;
   /** The AccessLogValves of server.xml and the contexts (flushed by `stop()`). */
   accessLogs: AccessLogRouter;
+  /** Whether `drain()` has begun (readiness answers 503 from then on). */
+  readonly draining: boolean;
 }
 
 /** Tomcat does not start at all (a server.xml it cannot parse): nothing listens. */
@@ -224,6 +229,12 @@ export async function startContainer(options: ContainerOptions): Promise<Contain
     report,
   );
 
+  // HealthCheckValve: the engine's answers for every host, a host's for itself (the engine's pipeline runs first).
+  const engineHealth = healthCheckOf(engine?.valves ?? []);
+  const hostHealth = new Map(base.hosts.map((h) => [h.name.toLowerCase(), healthCheckOf(h.def?.valves ?? [])]));
+  /** Contexts Tomcat would refuse, per host: HealthCheckValve reports DOWN while any is there (checkContainersAvailable). */
+  const refusedContexts = new Map<string, number>();
+
   const limits = connectorLimits(httpConnector(base.serverXml));
   const contexts = new Map<string, RunningContext[]>();
   // Each host's ErrorReportValve: hosts the host manager adds get Tomcat's default one.
@@ -237,6 +248,7 @@ export async function startContainer(options: ContainerOptions): Promise<Contain
   // context path (often ROOT). One Tomcat starts but Node cannot run answers 404 where Tomcat would answer.
   const deploy = (hostName: string, planned: readonly PlannedContext[]): void => {
     const list: RunningContext[] = [];
+    refusedContexts.set(hostName.toLowerCase(), planned.filter((c) => c.state === 'refused').length);
     for (const c of planned) {
       const at = `  http://${hostName}${c.contextPath || ''}/`;
       const loadedHost = c.resolved.host;
@@ -279,6 +291,7 @@ export async function startContainer(options: ContainerOptions): Promise<Contain
     } else if (event.type === 'removed') {
       for (const c of contexts.get(name) ?? []) c.middleware?.destroy();
       contexts.delete(name);
+      refusedContexts.delete(name);
       accessLogs.removeHost(name);
     }
   });
@@ -307,9 +320,13 @@ export async function startContainer(options: ContainerOptions): Promise<Contain
   const logged = (r: Parameters<AccessLogRouter['log']>[0], endNs: bigint): void => {
     r.user = authenticatedUser(r.req);
     accessLogs.log(r, endNs);
+    options.metrics?.observe(r, endNs);
   };
+  const hostAvailable = (name: string): boolean =>
+    (refusedContexts.get(name.toLowerCase()) ?? 0) === 0 && registry.get(name)?.state === 'started';
+  const allAvailable = (): boolean => registry.list().every((h) => hostAvailable(h.name));
   const server = createServer(serverOptions(limits), (req, res) => {
-    const record = accessLogs.active ? recordRequest(req, res, logged) : null;
+    const record = accessLogs.active || options.metrics ? recordRequest(req, res, logged) : null;
     // The client learns from this response that the connection ends with it, rather than from a reset on its next request.
     if (draining) res.setHeader('Connection', 'close');
     if (headSizeExceeds(req, limits.maxHttpRequestHeaderSize)) {
@@ -341,6 +358,13 @@ export async function startContainer(options: ContainerOptions): Promise<Contain
     }
     const ctx = contextFor(contexts.get(host.name), path);
     if (record !== null && ctx) record.context = ctx.path;
+    // HealthCheckValve runs in the engine's and the host's pipelines: only once a context is mapped.
+    if (ctx && (engineHealth || hostHealth.get(host.name.toLowerCase()))) {
+      const decodedUri = decodeRequestPath(path, UTF8);
+      if (engineHealth && decodedUri === engineHealth.path) return answerHealth(res, engineHealth, allAvailable());
+      const own = hostHealth.get(host.name.toLowerCase());
+      if (own && decodedUri === own.path) return answerHealth(res, own, hostAvailable(host.name));
+    }
     if (!ctx || !ctx.middleware || !ctx.serve) {
       notFound(req, res, rendererOf(host.name));
       return;
@@ -392,6 +416,9 @@ export async function startContainer(options: ContainerOptions): Promise<Contain
     summary,
     registry,
     accessLogs,
+    get draining() {
+      return draining;
+    },
     drain: (timeoutMs) =>
       new Promise<void>((resolve) => {
         draining = true;

@@ -1,5 +1,5 @@
 /**
- * AccessLogValve against Tomcat 10.1: the same requests to both servers, then the same lines in the
+ * AccessLogValve and HealthCheckValve against Tomcat 10.1: the same requests to both servers, then the same lines in the
  * Engine's, the Host's (the `common` pattern Tomcat's server.xml ships) and a context's (`combined`,
  * from its META-INF/context.xml) access logs, with the time of day and the port normalised. `%b`/`%B`
  * of an error report are compared with the body each side sent (its footer names the server).
@@ -29,6 +29,7 @@ const REQUESTS: Request[] = [
   { path: '/app/WEB-INF/web.xml' },
   { path: '/index.html', host: 'unknown.example' },
   { path: '/%7Eroot/../index.html?q=%20' },
+  { path: '/health' },
   {
     path: '/fwd/a.txt',
     headers: { 'x-forwarded-for': '203.0.113.7, 10.0.0.2', 'x-forwarded-proto': 'https', 'x-forwarded-by': '10.0.0.3' },
@@ -85,7 +86,7 @@ describe("AccessLogValve writes Tomcat's lines", () => {
     // Lines are written once each response is complete: wait until both sides have them all.
     const deadline = Date.now() + 15_000;
     const count = (s: Side) => Object.values(files(s)).reduce((n, l) => n + l.length, 0);
-    while ((count(pair.tomcat) < 39 || count(pair.tollgate) < 39) && Date.now() < deadline) await sleep(100);
+    while ((count(pair.tomcat) < 42 || count(pair.tollgate) < 42) && Date.now() < deadline) await sleep(100);
     const tomcat = normalised(pair.tomcat, bodies.tomcat);
     const tollgate = normalised(pair.tollgate, bodies.tollgate);
     expect(Object.keys(tomcat).sort()).toEqual([
@@ -95,5 +96,23 @@ describe("AccessLogValve writes Tomcat's lines", () => {
       expect.stringMatching(/^remoteip\.\d{4}-\d\d-\d\d\.log$/),
     ]);
     expect(tollgate).toEqual(tomcat);
+  });
+  it("HealthCheckValve answers Tomcat's bytes", async () => {
+    const [tomcat, tollgate] = await Promise.all([
+      send(pair.tomcat, { path: '/health' }),
+      send(pair.tollgate, { path: '/health' }),
+    ]);
+    recordStep('health check', 'GET /health: HealthCheckValve status, Content-Type and body');
+    const seen = (r: typeof tomcat) => ({
+      status: r.status,
+      type: r.headers.find(([k]) => k === 'content-type')?.[1],
+      body: r.body,
+    });
+    expect(seen(tomcat)).toEqual({
+      status: 200,
+      type: 'application/json',
+      body: '{\n  "status": "UP",\n  "checks": []\n}',
+    });
+    expect(seen(tollgate)).toEqual(seen(tomcat));
   });
 });

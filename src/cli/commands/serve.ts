@@ -8,6 +8,7 @@ import { loadBase } from '../../parser/index.js';
 import { startCluster, WorkerStartError, type PreparedBase } from '../../server/cluster-primary.js';
 import { isServeWorker, runServeWorker, DRAIN_TIMEOUT_MS } from '../../server/cluster-worker.js';
 import { ServerRefusedError, startContainer } from '../../server/container.js';
+import { Metrics, notReadyReason, startOpsServer, storeHealth } from '../../server/ops.js';
 import type { Diagnostic } from '../../model/index.js';
 import { UsageError, type Command, type Io } from '../command.js';
 import { integerOption, single, stringOption, targetOption } from '../options.js';
@@ -60,6 +61,16 @@ export const serveCommand: Command = {
         describe:
           "Where sessions, CSRF nonces, rate-limit windows and the lock-out table live: memory (default), redis (TOLLGATE_REDIS_URL) or redis://host:port (default: tollgate.config.json's store)",
       })
+      .option(
+        'ops-port',
+        integerOption(
+          'ops-port',
+          0,
+          65535,
+          'Port of the operations listener: /ready (503 while Redis does not answer or the instance drains), /live, /metrics (Prometheus); off by default',
+        ),
+      )
+      .option('ops-address', stringOption('ops-address', 'Address of the operations listener (default: --address)'))
       .option('allow-redis-eviction', {
         type: 'boolean',
         default: false,
@@ -75,6 +86,10 @@ export const serveCommand: Command = {
     const address = String(argv['address']);
     const port = argv['port'] !== undefined ? Number(argv['port']) : undefined;
     const allowAppBaseOutsideBase = argv['allowAppBaseOutsideBase'] === true;
+    const ops =
+      argv['opsPort'] !== undefined
+        ? { port: Number(argv['opsPort']), address: argv['opsAddress'] ? String(argv['opsAddress']) : address }
+        : undefined;
     const store = storeSettings(argv['store'] as StoreChoice | undefined, io.cwd, argv['allowRedisEviction'] === true);
     // A worker forked by the primary below: the primary has linted and printed; the worker serves (its own connection to the store).
     if (isServeWorker()) {
@@ -87,6 +102,7 @@ export const serveCommand: Command = {
         target,
         allowAppBaseOutsideBase,
         ...(state ? { state } : {}),
+        ...(ops ? { ops } : {}),
       });
     }
     const requested = argv['workers'] as number | 'auto';
@@ -135,9 +151,11 @@ export const serveCommand: Command = {
       await state.close();
       return 1;
     }
+    const metrics = ops ? new Metrics(() => storeHealth(state)) : undefined;
     let container;
     try {
       container = await startContainer({
+        ...(metrics ? { metrics } : {}),
         ...(state ? { state } : {}),
         base,
         loaded,
@@ -152,11 +170,29 @@ export const serveCommand: Command = {
       await state?.close();
       return startFailure(e, io);
     }
+    const running = container;
+    let opsServer;
+    try {
+      opsServer =
+        ops && metrics
+          ? await startOpsServer({ ...ops, metrics, notReady: () => notReadyReason(running, state) })
+          : null;
+    } catch (e) {
+      await container.stop();
+      await state?.close();
+      return startFailure(e, io);
+    }
     for (const s of container.plan.skipped) io.stderr(skippedLine('serve', s, io));
     const origin = `http://${container.address.includes(':') ? `[${container.address}]` : container.address}:${container.port}`;
     io.stdout(`listening on ${origin} (send the Host header to pick a virtual host)\n`);
     io.stdout(container.summary.map((l) => l.replace(/http:\/\/([^/]+)/, `$1 -> ${origin}`)).join('\n') + '\n');
     io.stdout(`host manager: ${origin}/host-manager/text/list (user with the admin-script role)\n`);
+    if (opsServer) {
+      const a = opsServer.address() as { address: string; port: number };
+      io.stdout(
+        `operations: http://${a.address.includes(':') ? `[${a.address}]` : a.address}:${a.port}/ready, /live, /metrics\n`,
+      );
+    }
     await new Promise<void>((done) => {
       const stop = (): void => {
         process.off('SIGINT', stop);
@@ -165,6 +201,7 @@ export const serveCommand: Command = {
         void container
           .drain(DRAIN_TIMEOUT_MS)
           .then(() => container.stop())
+          .then(() => void opsServer?.close())
           .then(() => state?.close())
           .then(done);
       };
