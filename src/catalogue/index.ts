@@ -220,55 +220,50 @@ export class Catalogue {
     }
     const generic = invokeSetProperty ? this.genericOf(className) : null;
     if (generic) {
-      if (this.genericTakes(generic.owner, generic.returns, attribute, value, protocol)) return { kind: 'generic' };
+      const r = this.genericTakes(generic.owner, generic.returns, attribute, value, protocol);
+      if (r.kind === 'set' || r.kind === 'generic') return { kind: 'generic' };
+      if (r.kind === 'bad-value' && !badType) badType = r.type;
     }
     return badType ? { kind: 'bad-value', type: badType } : { kind: 'unknown' };
   }
 
-  /** What the generic setProperty of Tomcat's own classes accepts (each read from its code). */
+  /** What the generic setProperty of Tomcat's own classes does with it (each read from its code). */
   private genericTakes(
     owner: string,
     returns: 'boolean' | 'void',
     attribute: string,
     value: string,
     protocol: string | null,
-  ): boolean {
-    if (returns === 'void') return true;
+  ): SetResult {
+    if (returns === 'void') return { kind: 'generic' };
     switch (owner) {
-      case CONNECTOR: {
+      case CONNECTOR:
         // Connector.setProperty: IntrospectionUtils.setProperty(protocolHandler, name, value); no handler: false.
-        if (!protocol) return false;
-        const r = this.introspect(protocol, attribute, value, true, protocol);
-        return r.kind === 'set' || r.kind === 'generic';
-      }
+        return protocol ? this.introspect(protocol, attribute, value, true, protocol) : { kind: 'unknown' };
       case 'org.apache.coyote.AbstractProtocol': {
         // AbstractProtocol.setProperty: endpoint.setProperty, which sends "socket.x" to SocketProperties
         // and anything else to its own setters (without a generic fallback).
         const endpoint = protocol ? this.data.endpoints[protocol] : undefined;
-        if (!endpoint) return false;
-        return this.endpointTakes(endpoint, attribute, value);
+        return endpoint ? this.endpointTakes(endpoint, attribute, value) : { kind: 'unknown' };
       }
       case 'org.apache.tomcat.util.net.AbstractEndpoint':
         return this.endpointTakes(protocol ?? '', attribute, value);
       case 'org.apache.catalina.valves.ErrorReportValve':
         // errorCode.<int> and exceptionType.<class>: error pages; anything else is refused.
-        return (
-          (attribute.startsWith('errorCode.') && parsesAs('int', attribute.slice(10))) ||
+        return (attribute.startsWith('errorCode.') && parsesAs('int', attribute.slice(10))) ||
           attribute.startsWith('exceptionType.')
-        );
+          ? { kind: 'generic' }
+          : { kind: 'unknown' };
       default:
         // A generic setProperty whose answer tollgate has not read: assume it takes the attribute.
-        return true;
+        return { kind: 'generic' };
     }
   }
 
-  private endpointTakes(endpoint: string, attribute: string, value: string): boolean {
-    if (attribute.startsWith('socket.')) {
-      const r = this.introspect(SOCKET_PROPERTIES, attribute.slice(7), value, true, null);
-      return r.kind === 'set' || r.kind === 'generic';
-    }
-    const r = this.introspect(endpoint, attribute, value, false, null);
-    return r.kind === 'set';
+  private endpointTakes(endpoint: string, attribute: string, value: string): SetResult {
+    if (attribute.startsWith('socket.'))
+      return this.introspect(SOCKET_PROPERTIES, attribute.slice(7), value, true, null);
+    return this.introspect(endpoint, attribute, value, false, null);
   }
 
   /** A Connector's attribute, as the connector's SetAllPropertiesRule sets it. */

@@ -10,6 +10,8 @@ export interface ConfigElement {
   attributes: Attributes;
   children: ConfigElement[];
   span: Span;
+  /** Where each attribute's name is written (for findings about the attribute itself). */
+  names?: Record<string, Span>;
 }
 
 export interface ContextDef {
@@ -22,6 +24,8 @@ export interface ContextDef {
   /** Every child element (Valve, Resources, CookieProcessor, Manager, Realm...), in file order. */
   children?: ConfigElement[];
   span: Span;
+  /** The whole <Context> element as written, for what reads every element and attribute (the catalogue rules). */
+  element?: ConfigElement;
 }
 
 export interface HostDef {
@@ -69,6 +73,8 @@ export interface ServerXml {
   globalResources: ConfigElement[];
   services: ServiceDef[];
   span: Span;
+  /** The whole <Server> element as written, for what reads every element and attribute (the catalogue rules). */
+  element?: ConfigElement;
 }
 
 export interface UserDef {

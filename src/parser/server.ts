@@ -11,6 +11,7 @@ import type {
   ServerXml,
   ServiceDef,
   SourceFile,
+  Span,
   TomcatUsers,
   UserDef,
 } from '../model/index.js';
@@ -27,8 +28,14 @@ class ElementReader {
     readonly diagnostics: Diagnostic[],
   ) {}
 
+  /** Each element's attributes are read once: the generic tree and the typed views share them (and their diagnostics). */
+  private readonly read = new WeakMap<XmlElement, Attributes>();
+
   attributes(el: XmlElement): Attributes {
+    const known = this.read.get(el);
+    if (known) return known;
     const out: Attributes = {};
+    this.read.set(el, out);
     for (const a of el.attributes) {
       if (a.qname.startsWith('xmlns') || a.qname.includes(':')) continue;
       let value = a.value;
@@ -42,15 +49,25 @@ class ElementReader {
     return out;
   }
 
+  private readonly elements = new WeakMap<XmlElement, ConfigElement>();
+
+  /** The element as written, built once per element (the typed views and the whole tree share the objects). */
   generic(el: XmlElement): ConfigElement {
+    const known = this.elements.get(el);
+    if (known) return known;
     const attributes = this.attributes(el);
-    return {
+    const names: Record<string, Span> = {};
+    for (const a of el.attributes) if (a.name in attributes) names[a.name] = a.nameSpan;
+    const out: ConfigElement = {
       tag: el.name,
       className: attributes['className'] ?? null,
       attributes,
       children: el.children.map((c) => this.generic(c)),
       span: el.span,
+      names,
     };
+    this.elements.set(el, out);
+    return out;
   }
 
   context(el: XmlElement, file: string): ContextDef {
@@ -63,6 +80,7 @@ class ElementReader {
       valves: el.children.filter((c) => c.name === 'Valve').map((c) => this.generic(c)),
       children: el.children.map((c) => this.generic(c)),
       span: el.span,
+      element: this.generic(el),
     };
   }
 
@@ -163,6 +181,7 @@ export function parseServerXml(
       .flatMap((c) => c.children.map((x) => r.generic(x))),
     services,
     span: root.span,
+    element: r.generic(root),
   };
   return { serverXml, source, diagnostics };
 }

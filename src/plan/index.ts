@@ -17,7 +17,8 @@ import { contextsOf, selectorTableOf, type MergedFilter, type ResolvedContext } 
 import { mergeErrorPages, type MergedErrorPage } from '../chain/merge.js';
 import { javaHashMapOrder } from '../chain/mime.js';
 import { isJavaClassName, PLATFORM } from '../filters/class-name.js';
-import { serverClassProblems } from '../filters/server-classes.js';
+import { catalogue } from '../catalogue/index.js';
+import { digestBase, type DigestFinding } from '../filters/digester.js';
 import {
   findFilterSpec,
   plannedFilter,
@@ -95,6 +96,18 @@ export interface ServerPlan {
   reasons: Diagnostic[];
 }
 
+/** One <Connector> of server.xml, as the targeted Tomcat starts it. */
+export interface PlannedConnector {
+  service: string;
+  /** The port attribute as written ('' when absent). */
+  port: string;
+  /** The protocol handler class the version makes of the protocol attribute; null when it has none. */
+  protocolHandler: string | null;
+  /** Refused when the server is, or when the connector itself does not start. */
+  state: StartState;
+  reasons: Diagnostic[];
+}
+
 /** A context left out of compile and serve, with why. */
 export interface SkippedContext {
   host: string;
@@ -108,6 +121,8 @@ export interface SkippedContext {
 export interface Plan {
   base: CatalinaBase;
   server: ServerPlan;
+  /** Every connector of server.xml, in file order. */
+  connectors: PlannedConnector[];
   engineName: string;
   defaultHost: string;
   hosts: PlannedHost[];
@@ -422,18 +437,84 @@ function reasonText(base: CatalinaBase, reasons: Diagnostic[]): string {
   return `${file}:${d.span.line}:${d.span.column}: ${d.message}${more}`;
 }
 
+/** The lint rule that reports each kind of digester finding, for the reasons the plan gives. */
+const RULE_OF_KIND: Record<DigestFinding['kind'], string> = {
+  'unknown-attribute': 'attribute-unknown',
+  'invalid-value': 'attribute-invalid-value',
+  'class-not-found': 'server-class-not-found',
+  'protocol-not-found': 'connector-protocol-not-found',
+  'tls-without-host-config': 'connector-tls-without-host-config',
+  'missing-attribute': 'realm-missing-attribute',
+};
+
+/**
+ * Whether a refusal found in a context file stops this context: its own file, conf/context.xml (every
+ * context) or its host's context.xml.default; override="true" on the context skips the two defaults
+ * (ContextConfig.contextConfig).
+ */
+function contextFileApplies(base: CatalinaBase, c: ResolvedContext, f: DigestFinding): boolean {
+  if (f.scope === 'context') return f.file === contextFileOf(base, c.context);
+  if (c.context.contextDef?.attributes['override']?.value.toLowerCase() === 'true') return false;
+  if (f.scope === 'global') return true;
+  return f.file === c.host.contextDefault?.file;
+}
+
+function planConnectors(
+  base: CatalinaBase,
+  server: ServerPlan,
+  digest: DigestFinding[],
+  refusal: (f: DigestFinding) => Diagnostic,
+  target: TomcatTarget,
+): PlannedConnector[] {
+  const out: PlannedConnector[] = [];
+  const cat = catalogue(target);
+  for (const s of base.serverXml?.services ?? [])
+    for (const c of s.connectors) {
+      const mine = digest.filter((f) => f.refuses === 'connector' && f.element.span.offset === c.span.offset);
+      const reasons = server.state === 'refused' ? [...server.reasons] : mine.map(refusal);
+      out.push({
+        service: s.name?.value ?? '',
+        port: c.attributes['port']?.value ?? '',
+        protocolHandler: cat.protocolHandler(c.attributes['protocol']?.value),
+        state: reasons.length > 0 ? 'refused' : 'starts',
+        reasons,
+      });
+    }
+  return out;
+}
+
 /** Plans every context of a base: what Tomcat 10.1 starts, and what each started context runs. */
 export function planBase(base: CatalinaBase, opts: PlanOptions = {}): Plan {
   const target = opts.target ?? '10.1';
   const unparseable = unparseableFiles(base);
   const unread = unreadFiles(base);
-  // A class server.xml names that Tomcat cannot load stops the digester as a parse error does.
+  // What the digester makes of server.xml and the context files on this version (src/filters/digester.ts):
+  // a class server.xml names that Tomcat cannot load stops the digester as a parse error does.
+  const digest = digestBase(base, { target });
+  const refusals = new Map<DigestFinding, Diagnostic>();
+  const refusal = (f: DigestFinding): Diagnostic => {
+    let d = refusals.get(f);
+    if (!d)
+      refusals.set(
+        f,
+        (d = {
+          ruleId: f.kind === 'class-not-found' && f.scope ? 'context-class-not-found' : RULE_OF_KIND[f.kind],
+          severity: 'error',
+          message: f.message,
+          span: f.span,
+        }),
+      );
+    return d;
+  };
+  const serverDigest = digest.find((f) => f.refuses === 'server');
   const serverReason = base.serverXml
-    ? (unparseable.get(base.serverXml.file) ?? serverClassProblems(base, target)[0])
+    ? (unparseable.get(base.serverXml.file) ?? (serverDigest ? refusal(serverDigest) : undefined))
     : [...unparseable.values()].find((d) => d.span.file === join(base.base, 'conf', 'server.xml'));
   const server: ServerPlan = serverReason
     ? { state: 'refused', reasons: [serverReason] }
     : { state: 'starts', reasons: [] };
+  const connectors = planConnectors(base, server, digest, refusal, target);
+  const contextRefusals = digest.filter((f) => f.refuses === 'context');
   const verdicts = new Map<MergedFilter, FilterVerdict>();
   const firsts = new Map<LoadedHost, LoadedContext | null>();
   const hosts = new Map<LoadedHost, PlannedHost>();
@@ -455,6 +536,8 @@ export function planBase(base: CatalinaBase, opts: PlanOptions = {}): Plan {
       return firsts.get(c.host)!;
     };
     const reasons = server.state === 'refused' ? [...server.reasons] : descriptorRefusals(base, c, unparseable, first);
+    if (server.state === 'starts')
+      for (const f of contextRefusals) if (contextFileApplies(base, c, f)) reasons.push(refusal(f));
     // StandardContext.filterStart initialises every defined filter, mapped or not.
     const filters: ContextPlan['filters'] = [];
     let unrunnable: string | null = null;
@@ -540,10 +623,15 @@ export function planBase(base: CatalinaBase, opts: PlanOptions = {}): Plan {
         diagnostics: [],
       });
   }
-  const diagnostics = unique([...server.reasons, ...contexts.flatMap((c) => c.reasons)]);
+  const diagnostics = unique([
+    ...server.reasons,
+    ...connectors.flatMap((c) => c.reasons),
+    ...contexts.flatMap((c) => c.reasons),
+  ]);
   return {
     base,
     server,
+    connectors,
     engineName: base.engineName,
     defaultHost: base.defaultHost,
     hosts: [...hosts.values()],

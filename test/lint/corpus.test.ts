@@ -20,9 +20,13 @@ const manifest = JSON.parse(readFileSync(join(root, 'manifest.json'), 'utf8')) a
     name: string;
     file: string;
     tomcat: string;
+    deployed?: { how?: string };
     notes: { severity: 'error' | 'warning'; line: number; what: string }[];
   }[];
 };
+
+/** Findings that refuse one connector, not the server or a context. */
+const CONNECTOR_REFUSALS = new Set(['connector-protocol-not-found', 'connector-tls-without-host-config']);
 
 describe('real-world corpus', () => {
   for (const f of manifest.files) {
@@ -37,8 +41,14 @@ describe('real-world corpus', () => {
       }
       if (f.tomcat === 'started') {
         const errorLines = f.notes.filter((n) => n.severity === 'error').map((n) => n.line);
+        // Where the recording replaced the file's connectors by one loopback connector, Tomcat never ran
+        // the original ones: that one of them would not start is not contradicted by "started".
+        const connectorsRan = !/<Connector> element\(s\) replaced/.test(f.deployed?.how ?? '');
         const unexpected = diagnostics.filter(
-          (d) => refusesStart(d) && !errorLines.some((l) => Math.abs(l - d.span.line) <= 2),
+          (d) =>
+            refusesStart(d) &&
+            !errorLines.some((l) => Math.abs(l - d.span.line) <= 2) &&
+            (connectorsRan || !CONNECTOR_REFUSALS.has(d.ruleId) || /Server instance is not configured/.test(d.message)),
         );
         expect(unexpected.map((d) => `${d.span.line} ${d.ruleId}: ${d.message}`)).toEqual([]);
       } else {

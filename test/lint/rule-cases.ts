@@ -293,6 +293,74 @@ export const RULE_CASES: Record<string, { fail: Files; pass: Files }> = {
     fail: { 'conf/server.xml': server('<Listener className="org.apache.catalina.core.JasperListener"/>') },
     pass: { 'conf/server.xml': server('<Listener className="org.apache.catalina.startup.VersionLoggerListener"/>') },
   },
+  'attribute-unknown': {
+    fail: {
+      'conf/server.xml':
+        '<Server port="-1"><Service name="Catalina"><Connector port="8080"/><Engine name="Catalina" defaultHost="localhost"><Host name="localhost" appBase="webapps" xmlValidation="false"/></Engine></Service></Server>',
+      ...app(''),
+    },
+    pass: {
+      'conf/server.xml':
+        '<Server port="-1"><Service name="Catalina"><Connector port="8080"/><Engine name="Catalina" defaultHost="localhost"><Host name="localhost" appBase="webapps"/></Engine></Service></Server>',
+      ...app(''),
+    },
+  },
+  'attribute-invalid-value': {
+    fail: {
+      'conf/Catalina/localhost/app.xml': '<Context sessionTimeout="30m"/>',
+      ...app(''),
+    },
+    pass: {
+      'conf/Catalina/localhost/app.xml': '<Context sessionTimeout="30"/>',
+      ...app(''),
+    },
+  },
+  'context-class-not-found': {
+    fail: {
+      'conf/context.xml': '<Context><Manager className="org.redisson.tomcat.RedissonSessionManager"/></Context>',
+      ...app(''),
+    },
+    pass: {
+      'conf/context.xml': '<Context><Manager className="org.apache.catalina.session.StandardManager"/></Context>',
+      ...app(''),
+    },
+  },
+  'connector-protocol-not-found': {
+    fail: {
+      'conf/server.xml':
+        '<Server port="-1"><Service name="Catalina"><Connector port="8080"/><Connector port="8081" protocol="org.apache.coyote.http11.Http11AprProtocol"/><Engine name="Catalina" defaultHost="localhost"><Host name="localhost" appBase="webapps"/></Engine></Service></Server>',
+      ...app(''),
+    },
+    pass: {
+      'conf/server.xml':
+        '<Server port="-1"><Service name="Catalina"><Connector port="8080"/><Connector port="8081" protocol="org.apache.coyote.http11.Http11NioProtocol"/><Engine name="Catalina" defaultHost="localhost"><Host name="localhost" appBase="webapps"/></Engine></Service></Server>',
+      ...app(''),
+    },
+  },
+  'connector-tls-without-host-config': {
+    fail: {
+      'conf/server.xml':
+        '<Server port="-1"><Service name="Catalina"><Connector port="8080"/><Connector port="8443" SSLEnabled="true" scheme="https" secure="true" keystoreFile="conf/tls.p12" keystorePass="changeit"/><Engine name="Catalina" defaultHost="localhost"><Host name="localhost" appBase="webapps"/></Engine></Service></Server>',
+      ...app(''),
+    },
+    pass: {
+      'conf/server.xml':
+        '<Server port="-1"><Service name="Catalina"><Connector port="8080"/><Connector port="8443" SSLEnabled="true" scheme="https" secure="true"><SSLHostConfig><Certificate certificateKeystoreFile="conf/tls.p12" certificateKeystorePassword="${tls.password}"/></SSLHostConfig></Connector><Engine name="Catalina" defaultHost="localhost"><Host name="localhost" appBase="webapps"/></Engine></Service></Server>',
+      ...app(''),
+    },
+  },
+  'realm-missing-attribute': {
+    fail: {
+      'conf/Catalina/localhost/app.xml':
+        '<Context><Realm className="org.apache.catalina.realm.DataSourceRealm" dataSourceName="jdbc/users" userNameCol="user_name" userCredCol="user_pass"/></Context>',
+      ...app(''),
+    },
+    pass: {
+      'conf/Catalina/localhost/app.xml':
+        '<Context><Realm className="org.apache.catalina.realm.DataSourceRealm" dataSourceName="jdbc/users" userTable="users" userNameCol="user_name" userCredCol="user_pass"/></Context>',
+      ...app(''),
+    },
+  },
   'shutdown-port-default': {
     fail: { 'conf/server.xml': server('', 'port="8005" shutdown="SHUTDOWN"') },
     pass: { 'conf/server.xml': server('', 'port="-1" shutdown="SHUTDOWN"') },
@@ -529,6 +597,22 @@ export const ON_TOMCAT_11: ReadonlySet<string> = new Set(['filter-not-in-target'
  * the variants whose effect differs, and mistakes whose verdict was checked on Tomcat 10.1 first.
  */
 export const MORE_FAILS: Record<string, Files[]> = {
+  // With executor= the digester itself fails on the missing handler: the whole server does not start (observed on 10.1.60).
+  'connector-protocol-not-found': [
+    {
+      'conf/server.xml':
+        '<Server port="-1"><Service name="Catalina"><Executor name="pool" namePrefix="exec-"/><Connector port="8080"/><Connector port="8081" executor="pool" protocol="org.apache.coyote.http11.Http11AprProtocol"/><Engine name="Catalina" defaultHost="localhost"><Host name="localhost" appBase="webapps"/></Engine></Service></Server>',
+      ...app(''),
+    },
+  ],
+  // A context's own file refuses that context only; a Context-level Listener is not skipped for optional="true".
+  'context-class-not-found': [
+    {
+      'conf/Catalina/localhost/app.xml':
+        '<Context><Listener className="org.example.NoSuchListener" optional="true"/></Context>',
+      ...app(''),
+    },
+  ],
   // Referenced, the external entity makes Tomcat refuse the descriptor (xmlBlockExternal); declared only, it starts.
   'xml-external-entity': [
     {

@@ -15,13 +15,7 @@ export const rule: Rule = {
   },
   check(ctx) {
     for (const site of contextSites(ctx.base)) {
-      const onContext = site.def.attributes['allowLinking'];
-      if (isTrue(onContext)) {
-        ctx.report({
-          message: `allowLinking="true" on <Context> in ${siteName(site)}: Tomcat 10.1 has no such Context attribute (it moved to <Resources> in Tomcat 8) and ignores it with a warning, so links stay refused; remove it.`,
-          span: onContext!.span,
-        });
-      }
+      // allowLinking on <Context> itself is an attribute Tomcat 10.1 does not have: attribute-unknown reports it.
       for (const r of site.def.children ?? []) {
         const a = r.tag === 'Resources' ? r.attributes['allowLinking'] : undefined;
         if (!isTrue(a)) continue;

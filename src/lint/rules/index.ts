@@ -109,6 +109,12 @@ import { rule as restCsrfNoFetchPath } from './rest-csrf-no-fetch-path.js';
 import { rule as restCsrfNotCovering } from './rest-csrf-not-covering.js';
 import { rule as securityHeaderDisabled } from './security-header-disabled.js';
 import { rule as serverClassNotFound } from './server-class-not-found.js';
+import { rule as attributeUnknown } from './attribute-unknown.js';
+import { rule as attributeInvalidValue } from './attribute-invalid-value.js';
+import { rule as contextClassNotFound } from './context-class-not-found.js';
+import { rule as connectorProtocolNotFound } from './connector-protocol-not-found.js';
+import { rule as connectorTlsWithoutHostConfig } from './connector-tls-without-host-config.js';
+import { rule as realmMissingAttribute } from './realm-missing-attribute.js';
 import { rule as serverMissingAttribute } from './server-missing-attribute.js';
 import { rule as serverNoHost } from './server-no-host.js';
 import { rule as serverUnresolvedProperty } from './server-unresolved-property.js';
@@ -211,6 +217,12 @@ export const RULES: readonly Rule[] = [
   restCsrfNotCovering,
   securityHeaderDisabled,
   serverClassNotFound,
+  attributeUnknown,
+  attributeInvalidValue,
+  contextClassNotFound,
+  connectorProtocolNotFound,
+  connectorTlsWithoutHostConfig,
+  realmMissingAttribute,
   serverMissingAttribute,
   serverNoHost,
   serverUnresolvedProperty,

@@ -1,4 +1,4 @@
-import { baseHasJars } from '../../filters/server-classes.js';
+import { baseHasJars } from '../../filters/digester.js';
 import type { Param, FilterDef, Span } from '../../model/index.js';
 import type { CheckedFilter, DescriptorRef, LintContext } from '../types.js';
 
