@@ -8,13 +8,10 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { convertFile, convertFileContextual, type ContextualizedEvaluation } from 'inspecjs';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/index.js';
 import { cleanup, tree } from '../lint/helpers.js';
 import { attribute, checkCklShape, child, childrenNamed, oscapValidate, readXml } from './export-tools.js';
-
-// Each test audits a base once or more and runs a tool: generous on a loaded machine.
-vi.setConfig({ testTimeout: 120_000, hookTimeout: 300_000 });
 
 const root = join(import.meta.dirname, '..', '..');
 const out = join(root, 'test-output', 'audit-formats');

@@ -13,6 +13,7 @@ import { basename, dirname, extname, join, normalize, sep } from 'node:path';
 import puppeteer from 'puppeteer-core';
 import { SaxesParser } from 'saxes';
 import { expect } from 'vitest';
+import { needPackages } from '../system-packages.js';
 import * as CKL from './ckl-structure.js';
 
 const require = createRequire(import.meta.url);
@@ -33,7 +34,7 @@ export interface OscapRun {
 
 /** `oscap xccdf validate <file>`: the XCCDF 1.2 schema, then OpenSCAP's schematron rules. */
 export function oscapValidate(file: string): OscapRun {
-  expect(existsSync(OSCAP), 'install openscap-scanner (oscap)').toBe(true);
+  needPackages('openscap-scanner');
   const r = spawnSync(OSCAP, ['xccdf', 'validate', file], {
     encoding: 'utf8',
     timeout: 120_000,
@@ -172,7 +173,7 @@ export async function openInHeimdall(
   name: string,
 ): Promise<HeimdallView> {
   const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-  expect(existsSync(chromium), 'install chromium').toBe(true);
+  if (process.env.CHROMIUM_PATH === undefined) needPackages('chromium');
   const { server, origin } = await serveHeimdall();
   const profile = mkdtempSync(join(tmpdir(), 'tollgate-heimdall-chromium-'));
   const browser = await puppeteer.launch({
