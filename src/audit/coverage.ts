@@ -1,4 +1,5 @@
 import { BENCHMARKS, CATALOGUE, type Applicability, type BenchmarkId, type Control } from './catalogue.js';
+import { EXAMINERS } from './checks.js';
 import { rulesByControl } from './report.js';
 
 export interface Coverage {
@@ -20,7 +21,7 @@ const WHEN: Record<Applicability, string> = {
 export function coverageOf(benchmark: BenchmarkId): Coverage {
   const deciding = rulesByControl(benchmark);
   const controls = CATALOGUE[benchmark].controls;
-  const automatic = controls.filter((c) => deciding.has(c.id)).length;
+  const automatic = controls.filter((c) => deciding.has(c.id) || EXAMINERS[`${benchmark}:${c.id}`]).length;
   return {
     benchmark,
     automatic,

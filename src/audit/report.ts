@@ -1,4 +1,4 @@
-import type { CatalinaBase, Diagnostic, Severity, Span } from '../model/index.js';
+import type { CatalinaBase, Diagnostic, SetenvFile, Severity, SourceFile, Span } from '../model/index.js';
 import { toolVersion } from '../lint/docs.js';
 import { lintBase, type LintResult } from '../lint/engine.js';
 import { profileLevel } from '../lint/profiles.js';
@@ -186,6 +186,15 @@ export interface AuditOptions {
   letter?: boolean;
   /** `--benchmark-version`: an older release (default: the newest). */
   version?: string;
+  /**
+   * The service's start-up configuration (systemd unit, /etc/default, /etc/sysconfig, bin/setenv.sh,
+   * as src/parser's readStartup reads it): its options replace the base's setenv for the audit.
+   */
+  startup?: {
+    setenv: SetenvFile | null;
+    sources: readonly SourceFile[];
+    examined: readonly { file: string; found: boolean }[];
+  };
   /** How the report names the base (default: its path). */
   label?: string;
   /** When the audit ran (default: now). */
@@ -243,7 +252,14 @@ export function releaseOf(benchmark: BenchmarkId, version?: string): Benchmark {
  * or a waiver covers every finding, not reviewed where a site fact is missing, manual when nothing
  * decides it, not applicable when the base lacks what it is about.
  */
-export function auditBase(base: CatalinaBase, benchmark: BenchmarkId, opts: AuditOptions = {}): AuditResult {
+export function auditBase(input: CatalinaBase, benchmark: BenchmarkId, opts: AuditOptions = {}): AuditResult {
+  const base: CatalinaBase = opts.startup
+    ? {
+        ...input,
+        setenv: opts.startup.setenv,
+        files: new Map([...input.files, ...opts.startup.sources.map((f) => [f.path, f] as const)]),
+      }
+    : input;
   const release = releaseOf(benchmark, opts.version);
   const deciding = rulesByControl(benchmark);
   const profile = benchmark === 'cis-tomcat-10.1' ? 'cis' : 'stig';
@@ -268,7 +284,14 @@ export function auditBase(base: CatalinaBase, benchmark: BenchmarkId, opts: Audi
   const date = opts.date ?? new Date();
   const letter = opts.letter === true;
   const facts = opts.facts ?? {};
-  const ctx: AuditContext = { base, benchmark, facts, letter, lint };
+  const ctx: AuditContext = {
+    base,
+    benchmark,
+    facts,
+    letter,
+    lint,
+    ...(opts.startup ? { startup: { examined: opts.startup.examined } } : {}),
+  };
   const waive = waiverMatcher(facts.waivers ?? [], base.base, opts.configPath ?? null, date);
   const results = release.controls.map((control): ControlResult => {
     const rules = deciding.get(control.id) ?? [];
@@ -294,12 +317,15 @@ export function auditBase(base: CatalinaBase, benchmark: BenchmarkId, opts: Audi
     const examine = EXAMINERS[ref];
     if (rules.length === 0 && !examine) return done({ ...empty, status: 'manual' });
     const exam: Examination = examine ? examine(ctx) : { evidence: [] };
+    if (exam.notApplicable)
+      return done({ ...empty, evidence: exam.evidence, status: 'not-applicable', reason: exam.notApplicable });
     // A finding that names the controls it fails counts for those only (Diagnostic.benchmarks).
     const fails = (d: Diagnostic): boolean =>
       (d.benchmarks === undefined || d.benchmarks.includes(ref)) && (exam.keep?.(d) ?? true);
     const ruled = rules.flatMap((r) => byRule.get(r) ?? []).filter(fails);
     const defaulted = letter ? (exam.defaulted ?? []) : [];
-    const found = [...ruled, ...(exam.findings ?? []), ...defaulted];
+    const own = [...(exam.findings ?? []), ...defaulted];
+    const found = [...ruled, ...own];
     const suppressed = lint.suppressed.filter((s) => rules.includes(s.diagnostic.ruleId) && fails(s.diagnostic));
     const accepted: Acceptance[] = suppressed.map((s) => ({
       diagnostic: s.diagnostic,
@@ -323,7 +349,7 @@ export function auditBase(base: CatalinaBase, benchmark: BenchmarkId, opts: Audi
     if (evidence.length === 0)
       evidence.push({ subject: rules.join(', '), found: `no finding in ${examinedFiles(lint)}` });
     const notes = [...empty.notes, ...(exam.notes ?? [])];
-    if (!letter && (exam.defaulted?.length ?? 0) > 0) notes.unshift(DEFAULT_NOTE);
+    if (!letter && findings.length === 0 && (exam.defaulted?.length ?? 0) > 0) notes.unshift(DEFAULT_NOTE);
     const result = { ...empty, findings, accepted, suppressed, evidence, notes };
     if (findings.length > 0) return done({ ...result, status: 'fail' });
     if (accepted.length > 0) return done({ ...result, status: 'accepted' });

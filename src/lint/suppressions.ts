@@ -42,7 +42,37 @@ function parseIds(text: string): string[] | null {
   return ids.length ? ids : null;
 }
 
-function suppressionsOf(comments: readonly Located<string>[], usages: Usage[]): Suppression[] {
+/**
+ * The last line of the start tag that begins on `line` (its first non-blank character is `<` and a
+ * name), found by scanning to its `>` outside quoted attribute values; `line` itself otherwise. A
+ * `disable-next-line` before a start tag written over several lines reaches its attributes on the
+ * later lines (`<Host name="x"` / `autoDeploy="true">`).
+ */
+function startTagEnd(text: string | undefined, line: number): number {
+  if (text === undefined) return line;
+  let at = 0;
+  for (let l = 1; l < line; l++) {
+    at = text.indexOf('\n', at);
+    if (at < 0) return line;
+    at++;
+  }
+  while (at < text.length && (text[at] === ' ' || text[at] === '\t')) at++;
+  if (text[at] !== '<' || !/[A-Za-z_:]/.test(text[at + 1] ?? '')) return line;
+  let end = line;
+  let quote = '';
+  for (let i = at + 1; i < text.length; i++) {
+    const c = text[i]!;
+    if (c === '\n') end++;
+    else if (quote) {
+      if (c === quote) quote = '';
+    } else if (c === '"' || c === "'") quote = c;
+    else if (c === '>') return end;
+    else if (c === '<') return line;
+  }
+  return line;
+}
+
+function suppressionsOf(comments: readonly Located<string>[], usages: Usage[], text?: string): Suppression[] {
   const list: Suppression[] = [];
   for (const c of comments) {
     // Every directive names "tollgate-": most comments are prose, which the regex need not read.
@@ -59,7 +89,7 @@ function suppressionsOf(comments: readonly Located<string>[], usages: Usage[]): 
     const next = c.span.endLine + 1;
     list.push(
       m[1] === 'disable-next-line'
-        ? { ids, fromLine: next, toLine: next, usage }
+        ? { ids, fromLine: next, toLine: startTagEnd(text, next), usage }
         : { ids, fromLine: c.span.endLine, toLine: OPEN, usage },
     );
   }
@@ -100,7 +130,7 @@ export function applySuppressions(
   const usages: Usage[] = [];
   files.forEach((source, path) => {
     if (!source.comments?.length) return;
-    const list = suppressionsOf(source.comments, usages);
+    const list = suppressionsOf(source.comments, usages, source.text);
     if (list.length) byFile.set(path, list);
   });
   const kept: Diagnostic[] = [];

@@ -6,6 +6,13 @@ export { parseServerXml, parseContextXml, parseTomcatUsers } from './server.js';
 export { resolveProperties, parseJavaProperties } from './properties.js';
 export { parsePropertiesFile, propertyOf } from './properties-file.js';
 export { parseSetenv, jvmProperty } from './setenv.js';
+export {
+  parseEnvironmentFile,
+  parseSystemdUnit,
+  readStartup,
+  type StartupConfig,
+  type StartupOptions,
+} from './startup.js';
 export { parseContextName, contextBaseName, isContextPathValid } from './context-name.js';
 export { loadBase, loadAddedHost, ParseCache, type BasePartition } from './load.js';
 export { parseChainJson } from './json-chain.js';

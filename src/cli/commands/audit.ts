@@ -12,6 +12,7 @@ import { ConfigError, loadConfig, type Accounts, type AuditFacts } from '../../l
 import { ruleById } from '../../lint/rules/index.js';
 import { UsageError, type Command, type Io } from '../command.js';
 import { readInput } from '../input.js';
+import { readStartup } from '../../parser/index.js';
 import { choiceOption, targetOption } from '../options.js';
 
 const view = (input: AuditFormatInput) => exportView(input.audit, input);
@@ -64,7 +65,10 @@ async function run(argv: Record<string, unknown>, io: Io): Promise<number> {
   } catch (e) {
     throw new UsageError((e as Error).message);
   }
+  const etc = typeof argv['etc'] === 'string' ? resolve(io.cwd, argv['etc']) : undefined;
+  const startup = readStartup(base.base, base.home, base.setenv ?? null, etc ? { etc } : {});
   const audit = auditBase(base, benchmark, {
+    startup,
     target: argv['target'] as TomcatTarget,
     inlineConfig: argv['inlineConfig'] !== false,
     ...(accounts ? { accounts } : {}),
@@ -124,6 +128,11 @@ export const auditCommand: Command = {
         type: 'boolean',
         default: false,
         describe: "Judge by the letter of the check text: a setting it asks for that is left to Tomcat's default fails",
+      })
+      .option('etc', {
+        type: 'string',
+        describe:
+          "The directory that stands for /etc, where the service's start-up options are read (systemd/system/tomcat*.service, default/tomcat*, sysconfig/tomcat*; default: /etc, and the package's unit under /lib/systemd/system)",
       })
       .option('target', targetOption(true))
       .option('inline-config', {

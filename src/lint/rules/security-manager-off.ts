@@ -30,7 +30,7 @@ export const rule: Rule = {
     ctx.report({
       message: option
         ? `-D${KEY}=${option.value.value} installs no Security Manager (it only ${value === 'allow' ? 'lets code install one later' : 'forbids installing one'}). Start Tomcat with -security, which adds -D${KEY} -Djava.security.policy==conf/catalina.policy.`
-        : `${setenv ? 'bin/setenv.sh' : 'No bin/setenv.sh, so nothing'} adds -D${KEY}: Tomcat runs without the Security Manager and catalina.policy is not applied. The STIG asks for it (start with catalina.sh start -security; on Debian SECURITY_MANAGER=true in /etc/default/tomcat10). When the service already starts Tomcat with -security, tollgate cannot see it: suppress this finding with that reason.`,
+        : `${setenv ? `No start-up option (${setenv.file.replace(/^.*[\\/]/, '')} and the files read with it)` : 'No bin/setenv.sh, so nothing'} adds -D${KEY}: Tomcat runs without the Security Manager and catalina.policy is not applied. The STIG asks for it (start with catalina.sh start -security; on Debian SECURITY_MANAGER=true in /etc/default/tomcat10). When the service already starts Tomcat with -security, tollgate cannot see it: suppress this finding with that reason.`,
       span: option?.span ?? fileStartSpan(file),
     });
   },

@@ -1,3 +1,4 @@
+import { startTag } from '../hardening.js';
 import type { Rule } from '../types.js';
 
 export const rule: Rule = {
@@ -16,10 +17,11 @@ export const rule: Rule = {
     if (!server) return;
     const port = server.attributes['port'];
     const command = server.attributes['shutdown']?.value ?? 'SHUTDOWN';
-    if (port && port.value.trim() !== '-1' && command === 'SHUTDOWN') {
+    // Without a port attribute StandardServer listens on 8005 (its default).
+    if ((!port || port.value.trim() !== '-1') && command === 'SHUTDOWN') {
       ctx.report({
-        message: `Shutdown port ${port.value} with the default "SHUTDOWN" command: any local process (or SSRF) that can reach it stops Tomcat. Set port="-1", or a long random shutdown command.`,
-        span: port.span,
+        message: `Shutdown port ${port ? port.value : "8005 (Tomcat's default: no port attribute)"} with the default "SHUTDOWN" command: any local process (or SSRF) that can reach it stops Tomcat. Set port="-1", or a long random shutdown command.`,
+        span: port?.span ?? startTag(server.span, 'Server'),
       });
     }
   },
