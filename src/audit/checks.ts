@@ -245,17 +245,15 @@ const isTrueValue = (a: Located<string> | undefined): boolean =>
 function privilegedContexts(base: CatalinaBase): { path: string; a: Located<string> }[] {
   const out: { path: string; a: Located<string> }[] = [];
   const seen = new Set<Located<string>>();
-  const global = base.contextXml?.attributes['privileged'];
-  if (global && isTrueValue(global))
-    (out.push({ path: '(conf/context.xml: every application)', a: global }), seen.add(global));
+  const add = (path: string, a: Located<string> | undefined): void => {
+    if (!a || !isTrueValue(a) || seen.has(a)) return;
+    out.push({ path, a });
+    seen.add(a);
+  };
+  add('(conf/context.xml: every application)', base.contextXml?.attributes['privileged']);
   for (const h of base.hosts) {
-    const d = h.contextDefault?.attributes['privileged'];
-    if (d && isTrueValue(d) && !seen.has(d))
-      (out.push({ path: `(context.xml.default of ${h.name})`, a: d }), seen.add(d));
-    for (const c of h.contexts) {
-      const a = c.contextDef?.attributes['privileged'];
-      if (a && isTrueValue(a) && !seen.has(a)) (out.push({ path: c.path === '' ? '/' : c.path, a }), seen.add(a));
-    }
+    add(`(context.xml.default of ${h.name})`, h.contextDefault?.attributes['privileged']);
+    for (const c of h.contexts) add(c.path === '' ? '/' : c.path, c.contextDef?.attributes['privileged']);
   }
   return out;
 }
@@ -677,8 +675,6 @@ const traceOff: Examiner = (ctx) => {
       : {}),
   };
 };
-
-const DIGEST_HANDLERS = /(^|\.)(MessageDigestCredentialHandler|SecretKeyCredentialHandler)$/;
 
 /** A Realm's CredentialHandler that stores digests: SecretKey (PBKDF2 by default), MessageDigest with an algorithm, or nested ones. */
 function digestHandler(realm: ConfigElement): ConfigElement | undefined {

@@ -184,7 +184,7 @@ export function readStartup(
   const envFiles: string[] = [];
   let unitFound = false;
   for (const dir of unitDirs) {
-    let entries: string[] = [];
+    let entries: string[];
     try {
       entries = readdirSync(dir);
     } catch {
