@@ -6,14 +6,25 @@
  * [name, value] pair, and the headers were validated once more when sent.
  *
  * Code that holds the Node response (the downstream handler, a framework)
- * keeps using `res.setHeader`, `res.getHeader` and the rest: those methods are
- * replaced on the response instance (one shared function each, nothing
- * allocated per request) so that they read and write this store, with
- * node:http's own validation and errors, and `writeHead` runs the commit hooks
- * and sends the store. Names are kept as last set, looked up lower-cased, in
- * insertion order, as node:http keeps them.
+ * keeps using `res.setHeader`, `res.getHeader` and the rest: those public
+ * methods are overridden on the response instance (an own property each, one
+ * shared function, nothing allocated per request), as the `on-headers`
+ * pattern does, so that they read and write this store, with node:http's own
+ * validation and errors, and `writeHead` runs the commit hooks and sends the
+ * store. Names are kept as last set, looked up lower-cased, in insertion
+ * order, as node:http keeps them.
+ *
+ * Only public members of node:http objects are used: no `_`-prefixed field is
+ * read or written. Node's `write`, `end` and `flushHeaders` send the headers
+ * through the instance's `writeHead` on every supported Node; that is
+ * behaviour, not API, so it is checked once at load (`writeRoutesThroughWriteHead`)
+ * and, where it does not hold, `write`, `end` and `flushHeaders` are
+ * overridden too: they run the commit hooks and hand the store to node's own
+ * header table before node sends it.
  */
+import { Socket } from 'node:net';
 import {
+  IncomingMessage,
   ServerResponse,
   validateHeaderName,
   validateHeaderValue,
@@ -42,6 +53,9 @@ interface NodeHeaderMethods {
   hasHeader(name: string): boolean;
   getHeaders(): OutgoingHttpHeaders;
   setHeaders(headers: unknown): ServerResponse;
+  write(...args: unknown[]): boolean;
+  end(...args: unknown[]): ServerResponse;
+  flushHeaders(): void;
 }
 
 type Patched = ServerResponse &
@@ -54,6 +68,55 @@ const nodeRemoveHeader = proto.removeHeader;
 const nodeAppendHeader = proto.appendHeader;
 const nodeWriteHead = proto.writeHead;
 const nodeGetRawHeaderNames = proto.getRawHeaderNames;
+const nodeGetHeaderNames = proto.getHeaderNames;
+const nodeWrite = proto.write;
+const nodeEnd = proto.end;
+const nodeFlushHeaders = proto.flushHeaders;
+
+/**
+ * Whether node:http's `write`, `end` and `flushHeaders` send the headers by
+ * calling the response's own `writeHead` (they do on Node 20, 22 and 24: an
+ * implicit header goes through `this.writeHead(this.statusCode)`). Probed
+ * once, on a response with no socket, whose output node only buffers.
+ */
+export function writeRoutesThroughWriteHead(): boolean {
+  const acts: ((res: ServerResponse) => void)[] = [
+    (res) => res.end(),
+    (res) => res.write('x'),
+    (res) => res.flushHeaders(),
+  ];
+  try {
+    return acts.every((act) => {
+      const req = new IncomingMessage(new Socket());
+      req.method = 'GET';
+      req.httpVersionMajor = 1;
+      req.httpVersionMinor = 1;
+      const res = new ServerResponse(req);
+      let called = false;
+      (res as unknown as NodeHeaderMethods).writeHead = function (this: ServerResponse, ...args: unknown[]) {
+        called = true;
+        return nodeWriteHead.apply(this, args);
+      };
+      act(res);
+      return called && res.headersSent;
+    });
+  } catch {
+    return false;
+  }
+}
+
+/** Whether write, end and flushHeaders are overridden as well (when node does not route them through writeHead). */
+let commitExplicitly = !writeRoutesThroughWriteHead();
+
+/**
+ * Chooses the commit path for responses whose store is installed from now
+ * on: true overrides write, end and flushHeaders too (the path taken when the
+ * probe above fails). For the tests, which check on every supported Node that
+ * both paths send the same bytes.
+ */
+export function setExplicitCommit(on: boolean): void {
+  commitExplicitly = on;
+}
 
 /** One entry per header name: [name as last set, lower-cased name, value], flattened. */
 export class ResponseHeaders {
@@ -181,19 +244,69 @@ export function headersOf(res: ServerResponse): ResponseHeaders | null {
   m.getRawHeaderNames = getRawHeaderNames;
   m.setHeaders = setHeaders;
   m.writeHead = writeHead;
+  if (commitExplicitly) {
+    m.write = write;
+    m.end = end;
+    m.flushHeaders = flushHeaders;
+  }
   return store;
 }
 
-/** Moves headers node already holds into the store, leaving node's flags (sendDate and the others removeHeader sets) as they were. */
-function adopt(res: ServerResponse, store: ResponseHeaders, names: string[]): void {
-  const r = res as unknown as Record<string, unknown>;
-  const flags = [r.sendDate, r._removedConnection, r._removedContLen, r._removedTE];
-  for (const name of names) {
-    store.set(name, name.toLowerCase(), nodeGetHeader.call(res, name) as HeaderValue);
-    nodeRemoveHeader.call(res, name);
-  }
-  [r.sendDate, r._removedConnection, r._removedContLen, r._removedTE] = flags;
+/**
+ * The explicit commit path: before node's own write, end or flushHeaders
+ * sends the headers by itself, the commit hooks run and the store goes into
+ * node's table, which node then sends with its own framing (Content-Length of
+ * an end(chunk), chunked encoding, Connection), as it does for any response.
+ */
+function commitImplicitly(res: Patched): void {
+  if (res.headersSent) return;
+  const before = res[BEFORE_COMMIT];
+  if (before !== undefined) before(res);
+  if (res.headersSent) return;
+  const store = storeOf(res);
+  // From here on the store is sent through node's table (also by writeHead, should node still call it).
   store.nodeHadHeaders = true;
+  sendThroughNodeTable(res, store);
+}
+
+function write(this: Patched, ...args: unknown[]): boolean {
+  commitImplicitly(this);
+  return nodeWrite.apply(this, args);
+}
+
+function end(this: Patched, ...args: unknown[]): ServerResponse {
+  // end() after end() is node's to answer.
+  if (!this.writableEnded) commitImplicitly(this);
+  return nodeEnd.apply(this, args);
+}
+
+function flushHeaders(this: Patched): void {
+  commitImplicitly(this);
+  nodeFlushHeaders.call(this);
+}
+
+/**
+ * Copies headers node already holds into the store. Node's table keeps them
+ * until commit (removing one now would tell node that Date, Connection,
+ * Content-Length or Transfer-Encoding was removed on purpose); at commit it is
+ * emptied and refilled from the store (`sendThroughNodeTable`).
+ */
+function adopt(res: ServerResponse, store: ResponseHeaders, names: string[]): void {
+  for (const name of names) store.set(name, name.toLowerCase(), nodeGetHeader.call(res, name) as HeaderValue);
+  store.nodeHadHeaders = true;
+}
+
+/**
+ * Puts the store into node's own table, in the store's order: every name node
+ * holds is removed first, then each of the store's is set. Removing Date,
+ * Connection, Content-Length or Transfer-Encoding sets node's removed-on-purpose
+ * flag, which is right: such a header is either in the store (node's header
+ * writer clears the flag again when it writes the header) or was removed
+ * through this module's removeHeader, which set the same flag then.
+ */
+function sendThroughNodeTable(res: ServerResponse, store: ResponseHeaders): void {
+  for (const name of nodeGetHeaderNames.call(res)) nodeRemoveHeader.call(res, name);
+  store.copyInto(res);
 }
 
 function storeOf(res: ServerResponse): ResponseHeaders {
@@ -291,7 +404,7 @@ function writeHead(
   if (this.headersSent) return this;
   const store = storeOf(this);
   if (store.nodeHadHeaders) {
-    store.copyInto(this);
+    sendThroughNodeTable(this, store);
     return reason === undefined
       ? nodeWriteHead.call(this, this.statusCode)
       : nodeWriteHead.call(this, this.statusCode, reason);

@@ -1,7 +1,8 @@
 import http, { ServerResponse, type IncomingMessage } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { connect, type AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createContextRuntime, exchangeOf, toNodeListener, type RuntimeFilter } from '../../src/runtime/index.js';
+import { setExplicitCommit, writeRoutesThroughWriteHead } from '../../src/runtime/response-headers.js';
 import { request, type Served } from './serve.js';
 
 /** Sets headers from a filter and from a commit hook, through the exchange. */
@@ -212,5 +213,108 @@ describe('response headers kept by the runtime until commit', () => {
     const h = await request(s, '/app/headers');
     expect([h.headers['x-h'], h.headers['set-cookie']]).toEqual(['headers', ['a=1', 'b=2']]);
     expect((await request(s, '/app/map')).headers['x-m']).toBe('map');
+  });
+});
+
+/** The whole response to one raw request, as bytes off the socket, with the Date header's value blanked. */
+function rawExchange(port: number, head: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1');
+    const chunks: Buffer[] = [];
+    socket.on('data', (d: Buffer) => chunks.push(d));
+    socket.on('error', reject);
+    socket.on('end', () =>
+      resolve(
+        Buffer.concat(chunks)
+          .toString('latin1')
+          .replace(/^Date: .*$/m, 'Date: -'),
+      ),
+    );
+    socket.end(head);
+  });
+}
+
+let bypassWriteHead = false;
+
+describe('the commit path on this Node', () => {
+  it("node:http sends implicit headers (write, end, flushHeaders) through the response's own writeHead", () => {
+    // The runtime relies on this to run commit hooks; .ci/run runs this file on every supported Node line.
+    expect(writeRoutesThroughWriteHead()).toBe(true);
+  });
+
+  it('the explicit commit path (taken where that does not hold) sends the same bytes as the writeHead path', async () => {
+    const s = await serve(
+      (req, res) => {
+        const url = req.url!;
+        // A Node whose write/end/flushHeaders do not call the instance's writeHead: node's own is called instead.
+        if (bypassWriteHead && !url.endsWith('/writehead')) delete (res as { writeHead?: unknown }).writeHead;
+        if (url.endsWith('/write')) {
+          res.write('a');
+          res.end('b');
+        } else if (url.endsWith('/flush')) {
+          res.flushHeaders();
+          res.end('x');
+        } else if (url.endsWith('/writehead')) {
+          res.writeHead(201, { 'X-A': '1' });
+          res.end('made');
+        } else if (url.endsWith('/no-date')) {
+          res.removeHeader('date');
+          res.end('x');
+        } else if (url.endsWith('/no-content')) {
+          res.statusCode = 204;
+          res.end();
+        } else if (url.endsWith('/error')) {
+          exchangeOf(res)!.response.sendError(404, 'gone');
+        } else if (url.endsWith('/pre-removed')) {
+          res.removeHeader('content-length');
+          res.end('hello');
+        } else res.end('hello');
+      },
+      (res) => {
+        if (res.req.url!.includes('/pre')) {
+          res.setHeader('X-Pre', '1');
+          res.setHeader('Content-Length', '5');
+        }
+      },
+    );
+    const heads: string[] = [];
+    for (const path of [
+      '/end',
+      '/write',
+      '/flush',
+      '/writehead',
+      '/no-date',
+      '/no-content',
+      '/error',
+      '/pre',
+      '/pre-removed',
+    ])
+      heads.push(`GET /app${path} HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n`);
+    heads.push('HEAD /app/end HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n');
+    heads.push('GET /app/end HTTP/1.0\r\n\r\n', 'GET /app/write HTTP/1.0\r\n\r\n');
+    const answers = async (): Promise<string[]> => {
+      const out: string[] = [];
+      for (const head of heads) out.push(await rawExchange(s.port, head));
+      return out;
+    };
+    const throughWriteHead = await answers();
+    setExplicitCommit(true);
+    let explicit: string[];
+    let bypassed: string[];
+    try {
+      explicit = await answers();
+      bypassWriteHead = true;
+      bypassed = await answers();
+    } finally {
+      setExplicitCommit(false);
+      bypassWriteHead = false;
+    }
+    expect(explicit).toEqual(throughWriteHead);
+    expect(bypassed).toEqual(throughWriteHead);
+    // The filter's and the hook's headers went out on both paths.
+    for (const answer of throughWriteHead.slice(0, 9)) expect(answer).toContain('X-Hook: saw nothing');
+    expect(throughWriteHead[4]).not.toContain('Date:');
+    expect(throughWriteHead[7]).toMatch(/X-Pre: 1\r\nContent-Length: 5\r\n/);
+    expect(throughWriteHead[8]).toContain('Transfer-Encoding: chunked');
   });
 });
