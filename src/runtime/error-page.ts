@@ -17,6 +17,17 @@ export interface ErrorReport {
   readonly contentType: string;
   readonly body: string;
   readonly headers?: Readonly<Record<string, string>>;
+  /** The length of `body` in UTF-8 bytes, when the renderer knows it (createErrorReportRenderer's reports are cached with it). */
+  readonly byteLength?: number;
+}
+
+/**
+ * The Content-Length of a report. Its body is sent as text: node:http writes a
+ * string body together with the header block in one write, where a Buffer
+ * goes out as a second chunk of a writev (more instructions per request).
+ */
+export function reportLength(page: ErrorReport): number {
+  return page.byteLength ?? Buffer.byteLength(page.body);
 }
 
 /** The ErrorReportValve's attributes (server.xml `<Valve className="org.apache.catalina.valves.ErrorReportValve" .../>`). */
@@ -279,9 +290,17 @@ const CONTENT_TYPE = 'text/html;charset=utf-8';
 // The report is rendered for the English locale, and the response says so (response.setLocale).
 const LANGUAGE: Readonly<Record<string, string>> = Object.freeze({ 'content-language': 'en' });
 
+/** How many reports (status and message) one renderer keeps; the oldest goes first. */
+const CACHED_REPORTS = 256;
+/** A message longer than this is rendered afresh each time (a message can carry a request's URI). */
+const CACHED_MESSAGE_LENGTH = 512;
+
 /**
  * Builds a renderer of Tomcat's report. The parts that depend only on the
- * status are assembled once per status, so a report costs one concatenation.
+ * status are assembled once per status; a whole report
+ * is kept per status and message (the last CACHED_REPORTS of them), as one
+ * flat string with its length in bytes, so a repeated error (the same missing
+ * file, a 404 without a message) costs one map lookup.
  */
 export function createErrorReportRenderer(options: ErrorReportOptions = {}): ErrorRenderer {
   if (options === null || typeof options !== 'object') throw new TypeError('error report options must be an object');
@@ -308,7 +327,9 @@ export function createErrorReportRenderer(options: ErrorReportOptions = {}): Err
     return built;
   }
 
-  return (status, message) => {
+  const reports = new Map<string, ErrorReport | null>();
+
+  const render = (status: number, message: string | null): ErrorReport | null => {
     if (status < 400) return null;
     const text = message === null ? '' : escapeHtmlContent(message);
     let known = REASONS.get(status);
@@ -319,7 +340,18 @@ export function createErrorReportRenderer(options: ErrorReportOptions = {}): Err
     }
     const [head, tail] = partsOf(status, known[0], known[1]);
     const body = showReport && text !== '' ? `${head}<p><b>Message</b> ${text}</p>${tail}` : head + tail;
-    return { contentType: CONTENT_TYPE, body, headers: LANGUAGE };
+    return Object.freeze({ contentType: CONTENT_TYPE, body, headers: LANGUAGE, byteLength: Buffer.byteLength(body) });
+  };
+
+  return (status, message) => {
+    if (message !== null && message.length > CACHED_MESSAGE_LENGTH) return render(status, message);
+    const key = message === null ? String(status) : `${status} ${message}`;
+    const known = reports.get(key);
+    if (known !== undefined) return known;
+    const report = render(status, message);
+    if (reports.size >= CACHED_REPORTS) reports.delete(reports.keys().next().value!);
+    reports.set(key, report);
+    return report;
   };
 }
 
@@ -351,6 +383,6 @@ export function sendErrorReport(
   }
   res.setHeader('Content-Type', page.contentType);
   if (page.headers !== undefined) for (const k of Object.keys(page.headers)) res.setHeader(k, page.headers[k]!);
-  res.setHeader('Content-Length', Buffer.byteLength(page.body));
+  res.setHeader('Content-Length', reportLength(page));
   res.end(req.method === 'HEAD' ? undefined : page.body);
 }

@@ -13,6 +13,7 @@ import type { Exchange } from './exchange.js';
 import { parseContentType } from './media-type.js';
 import { BEFORE_COMMIT, headersOf, ResponseHeaders, type HeaderValue } from './response-headers.js';
 import { httpDate as formatHttpDate } from './http-date.js';
+import { reportLength } from './error-page.js';
 
 /** Runs once, just before the status line and headers go out. */
 export type CommitHook<T = undefined> = (ex: Exchange, arg: T) => void;
@@ -339,7 +340,7 @@ export class ExchangeResponse {
     if (bodyless) {
       res.end();
     } else {
-      res.setHeader('content-length', Buffer.byteLength(page.body));
+      res.setHeader('content-length', reportLength(page));
       res.end(page.body);
     }
     return true;

@@ -25,7 +25,24 @@ describe("Tomcat's ErrorReportValve page", () => {
       contentType: 'text/html;charset=utf-8',
       body: TOMCAT_404,
       headers: { 'content-language': 'en' },
+      byteLength: Buffer.byteLength(TOMCAT_404),
     });
+  });
+
+  it('keeps each rendered report (with its length in bytes) per status and message, the last 256 of them, and long messages not at all', () => {
+    const r = createErrorReportRenderer();
+    const first = r(404, 'gone');
+    expect(r(404, 'gone')).toBe(first);
+    expect(r(404, null)).not.toBe(first);
+    expect(r(404, null)).toBe(r(404, null));
+    expect(r(418, null)).toBeNull();
+    for (let i = 0; i < 256; i++) r(500, `m${i}`);
+    const again = r(404, 'gone');
+    expect(again).not.toBe(first);
+    expect(again).toEqual(first);
+    const long = 'x'.repeat(513);
+    expect(r(500, long)).not.toBe(r(500, long));
+    expect(r(500, long)!.body).toContain(long);
   });
 
   it('names tollgate in the footer unless told otherwise', () => {
