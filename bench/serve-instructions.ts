@@ -56,14 +56,14 @@ async function send(port: number, path: string, n: number): Promise<void> {
 }
 
 async function waitForPort(port: number, path: string, child: ReturnType<typeof spawn>): Promise<void> {
-  const deadline = Date.now() + 300_000;
+  const deadline = Date.now() + 1_200_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode} before it listened`);
     try {
       await send(port, path, 1);
       return;
     } catch {
-      if (Date.now() > deadline) throw new Error('the server did not answer within 300 s');
+      if (Date.now() > deadline) throw new Error('the server did not answer within 1,200 s');
       await new Promise((r) => setTimeout(r, 500));
     }
   }
