@@ -54,6 +54,11 @@ export interface LintOptions {
   baseline?: string;
   /** Worker threads for a large CATALINA_BASE: 'auto' (default), or a count (1 = none). The findings are the same. */
   workers?: number | 'auto';
+  /**
+   * Follow symbolic links and read configuration values that lead outside the base (as `--follow-symlinks`).
+   * Unsafe on untrusted input: a committed link to a secret would be read and printed. Default false.
+   */
+  followSymlinks?: boolean;
 }
 
 export interface LintReport {
@@ -83,10 +88,10 @@ export function rules(): RuleMeta[] {
  * Reads what `tollgate lint PATH` reads: a CATALINA_BASE (it has conf/ or webapps/), a web
  * application (it has WEB-INF/web.xml), a single configuration file or a tollgate.chain.json.
  */
-export function loadLintInput(path: string, home?: string): CatalinaBase {
+export function loadLintInput(path: string, home?: string, opts: { followSymlinks?: boolean } = {}): CatalinaBase {
   let base: CatalinaBase;
   try {
-    base = loadInput(path, home ? { home } : {});
+    base = loadInput(path, { ...(home ? { home } : {}), ...(opts.followSymlinks ? { followSymlinks: true } : {}) });
   } catch (e) {
     if (e instanceof InputError) throw new TollgateInputError(e.message);
     throw e;
@@ -129,7 +134,8 @@ export async function lint(paths: string | readonly string[] = [], options: Lint
   };
   const workers = options.workers ?? 'auto';
   // Fixes and baselines need every file's source, which worker threads do not send back.
-  const mayUseWorkers = !options.fix && options.baseline === undefined;
+  // Worker threads read the base with the default scope: --follow-symlinks lints on this thread.
+  const mayUseWorkers = !options.fix && options.baseline === undefined && options.followSymlinks !== true;
 
   const lintAll = async (): Promise<Collected> => {
     const out: Collected = { diagnostics: [], suppressed: [], files: new Map(), lintedFiles: [] };
@@ -147,7 +153,9 @@ export async function lint(paths: string | readonly string[] = [], options: Lint
       const threads = !mayUseWorkers || !isBaseInput(path) ? 1 : workers === 'auto' ? autoThreads(path) : workers;
       // null when the split could change the output: then the base is linted on this thread.
       const parallel = threads > 1 ? await lintBaseInParallel(path, engineOptions, threads) : null;
-      const result = parallel ?? lintBase(loadLintInput(path), engineOptions);
+      const result =
+        parallel ??
+        lintBase(loadLintInput(path, undefined, options.followSymlinks ? { followSymlinks: true } : {}), engineOptions);
       for (const d of result.diagnostics) if (first(d)) out.diagnostics.push(d);
       for (const x of result.suppressed) if (first(x.diagnostic)) out.suppressed.push(x);
       for (const [k, v] of result.files) out.files.set(k, v);

@@ -10,6 +10,7 @@ import {
   type ControlStatus,
   type Evidence,
 } from './report.js';
+import { frameWindow, printable } from '../lint/printable.js';
 
 export interface AuditFormatInput {
   audit: AuditResult;
@@ -145,18 +146,23 @@ export function formatAuditText(input: AuditFormatInput): string {
     else if (r.status === 'not-reviewed') tail = r.question ?? '';
     else if (r.status === 'accepted') tail = r.accepted.map((a) => acceptedText(cwd, a)).join('; ');
     else tail = r.evidence.map((e) => shown(cwd, e)).join('; ');
-    lines.push(tail ? `${head}  —  ${tail}` : head);
+    // Paths, values and reasons come from the user's files: escaped for the terminal.
+    lines.push(printable(tail ? `${head}  —  ${tail}` : head));
     const pad = ' '.repeat(8 + width + 2);
     if (r.status === 'fail')
-      for (const a of r.accepted.filter((x) => x.expired)) lines.push(`${pad}${acceptedText(cwd, a)}`);
-    for (const n of r.notes) lines.push(`${pad}note: ${n}`);
+      for (const a of r.accepted.filter((x) => x.expired)) lines.push(printable(`${pad}${acceptedText(cwd, a)}`));
+    for (const n of r.notes) lines.push(printable(`${pad}note: ${n}`));
   }
   lines.push('', summary(audit.results));
   return lines.join('\n') + '\n';
 }
 
+/** HTML-escaped, after printable(): a file's control characters and bidi overrides are shown, never obeyed. */
 function esc(s: string): string {
-  return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+  return printable(s).replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
+  );
 }
 
 const CSS = `
@@ -188,7 +194,9 @@ pre{margin:3px 0 6px;padding:4px 8px;background:#f6f8fa;border-radius:4px;white-
 
 function findingHtml(input: AuditFormatInput, d: Diagnostic, files: Map<string, SourceFile>): string {
   const line = lineText(files.get(d.span.file), d.span.line);
-  return `<li><code>${esc(at(input.cwd, d.span))}</code> <span class="rule">${esc(d.ruleId)}</span>: ${esc(d.message)}${line !== null ? `<pre>${esc(line.trim())}</pre>` : ''}</li>`;
+  // At most FRAME characters around the span: a one-line file of megabytes is not quoted whole per finding.
+  const shown = line === null ? null : frameWindow(line, d.span.column - 1, d.span.column - 1).text.trim();
+  return `<li><code>${esc(at(input.cwd, d.span))}</code> <span class="rule">${esc(d.ruleId)}</span>: ${esc(d.message)}${shown !== null ? `<pre>${esc(shown)}</pre>` : ''}</li>`;
 }
 
 function evidenceHtml(input: AuditFormatInput, r: ControlResult): string {

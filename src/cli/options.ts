@@ -52,3 +52,11 @@ export function integerOption(name: string, min: number, max: number, describe: 
     },
   };
 }
+
+/** `--follow-symlinks`: read what links and configuration values name outside the base (unsafe on untrusted input). */
+export const followSymlinksOption = {
+  type: 'boolean' as const,
+  default: false,
+  describe:
+    'Follow symbolic links (and paths in the configuration) that lead outside the base and --home. Unsafe on untrusted input: a committed link to a secret is read and may be printed',
+};

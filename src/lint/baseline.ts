@@ -2,8 +2,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
 import type { Diagnostic, SourceFile } from '../model/index.js';
 import { writeAtomically } from './fix.js';
-import { fingerprint } from './formatters/sarif.js';
-import { lineText } from './formatters/common.js';
+import { fingerprint, fingerprintLine } from './formatters/sarif.js';
 
 interface BaselineEntry {
   ruleId: string;
@@ -17,8 +16,8 @@ function entries(diagnostics: Diagnostic[], files: Map<string, SourceFile>, root
   const seen = new Map<string, number>();
   return diagnostics.map((d) => {
     const file = relative(root, d.span.file).split('\\').join('/');
-    const content = lineText(files.get(d.span.file), d.span.line) ?? '';
-    const key = `${d.ruleId}\0${file}\0${content.trim()}`;
+    const content = fingerprintLine(files.get(d.span.file), d.span.line);
+    const key = `${d.ruleId}\0${file}\0${content}`;
     const occurrence = seen.get(key) ?? 0;
     seen.set(key, occurrence + 1);
     return { ruleId: d.ruleId, file, fingerprint: fingerprint(d, file, content, occurrence), message: d.message };

@@ -1,10 +1,13 @@
-import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
-import type { CatalinaBase, ConfigElement, Located, Span } from '../model/index.js';
+import type { CatalinaBase, ConfigElement, FileScope, Located, Span } from '../model/index.js';
+import { fileScope, listInScope, readTextInScope, scopeOf, statInScope } from '../parser/files.js';
 import { allValves, simpleName } from './hardening.js';
 import type { Accounts, Profile } from './config.js';
 
-/** What the benchmarks ask of a file or folder on disk, from stat(2) (symbolic links followed, as their `find -follow`). */
+/**
+ * What the benchmarks ask of a file or folder on disk, from stat(2) (symbolic links followed, as their
+ * `find -follow`, within the base's scope: src/parser/files.ts; a link out of it is not looked at).
+ */
 export interface Access {
   path: string;
   /** Permission bits (mode & 0o7777). */
@@ -14,29 +17,21 @@ export interface Access {
   dir: boolean;
 }
 
-export function accessOf(path: string): Access | null {
-  try {
-    const s = statSync(path, { throwIfNoEntry: false });
-    return s ? { path, mode: s.mode & 0o7777, uid: s.uid, gid: s.gid, dir: s.isDirectory() } : null;
-  } catch {
-    return null;
-  }
+export function accessOf(path: string, scope: FileScope): Access | null {
+  const s = statInScope(path, scope);
+  return s ? { path, mode: s.mode & 0o7777, uid: s.uid, gid: s.gid, dir: s.isDirectory() } : null;
 }
 
-/** The files directly in a folder (its `find -maxdepth 1 -type f`, links followed). */
-export function filesIn(dir: string): Access[] {
-  let names: string[];
-  try {
-    names = readdirSync(dir);
-  } catch {
-    return [];
-  }
-  return names.map((n) => accessOf(join(dir, n))).filter((a): a is Access => a !== null && !a.dir);
+/** The files directly in a folder (its `find -maxdepth 1 -type f`, links followed within the scope). */
+export function filesIn(dir: string, scope: FileScope): Access[] {
+  return listInScope(dir, scope)
+    .map((n) => accessOf(join(dir, n), scope))
+    .filter((a): a is Access => a !== null && !a.dir);
 }
 
 /** Whether the files rules should look at the disk: the input is a whole CATALINA_BASE (it has conf/), not one file. */
 export function isWholeBase(base: CatalinaBase): boolean {
-  const conf = accessOf(join(base.base, 'conf'));
+  const conf = accessOf(join(base.base, 'conf'), scopeOf(base));
   return conf !== null && conf.dir;
 }
 
@@ -54,12 +49,10 @@ let names: { users: Map<number, string>; groups: Map<number, string> } | null = 
 
 function table(file: string): Map<number, string> {
   const out = new Map<number, string>();
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch {
-    return out;
-  }
+  // The host's own account tables, not a user's file: read in their own scope.
+  const read = readTextInScope(file, fileScope(['/etc']));
+  if (!('text' in read)) return out;
+  const text = read.text;
   for (const line of text.split('\n')) {
     const f = line.split(':');
     if (f.length >= 3 && /^\d+$/.test(f[2]!) && !out.has(Number(f[2]))) out.set(Number(f[2]), f[0]!);

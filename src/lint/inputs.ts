@@ -1,11 +1,19 @@
-import { existsSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import type { CatalinaBase, LoadedContext } from '../model/index.js';
+import type { CatalinaBase, FileScope, LoadedContext } from '../model/index.js';
 import { fileStartSpan } from '../model/index.js';
 import { findNodeAtLocation, parseTree } from 'jsonc-parser';
 import { chainDocumentSchema } from '../schema/chain-document.js';
 import { LineIndex } from '../parser/index.js';
-import { acceptConfigBytes, readConfigBytes } from '../parser/read.js';
+import {
+  acceptConfigBytes,
+  existsInScope,
+  fileScope,
+  isDirInScope,
+  isFileInScope,
+  placeOf,
+  readInScope,
+  type ReadResult,
+} from '../parser/files.js';
 import {
   loadBase,
   type ParseCache,
@@ -20,8 +28,9 @@ import {
 
 export class InputError extends Error {}
 
-function emptyBase(dir: string): CatalinaBase {
+function emptyBase(dir: string, scope: FileScope): CatalinaBase {
   return {
+    scope,
     base: dir,
     home: dir,
     serverXml: null,
@@ -62,20 +71,44 @@ function appContext(docBase: string, webXml: LoadedContext['webXml']): LoadedCon
 /** Files as an editor holds them (unsaved), by absolute path: read instead of the disk. */
 export type Overlay = ReadonlyMap<string, Uint8Array>;
 
-function readWith(path: string, overlay: Overlay | undefined): ReturnType<typeof readConfigBytes> {
+function readWith(path: string, overlay: Overlay | undefined, scope: FileScope): ReadResult {
   const unsaved = overlay?.get(path);
-  return unsaved !== undefined ? acceptConfigBytes(path, unsaved) : readConfigBytes(path);
+  return unsaved !== undefined ? acceptConfigBytes(path, unsaved) : readInScope(path, scope);
+}
+
+/** What a file named on the command line is when it is no configuration file: one line saying so, or null. */
+function binaryKind(bytes: Uint8Array): string | null {
+  if (bytes[0] === 0x50 && bytes[1] === 0x4b && (bytes[2] === 3 || bytes[2] === 5))
+    return 'a zip archive (a jar or war)';
+  const head = bytes.subarray(0, 8192);
+  if (head.includes(0)) {
+    // UTF-16 XML has a NUL in every other byte and starts with a byte order mark or `<`.
+    const utf16 =
+      (head[0] === 0xff && head[1] === 0xfe) ||
+      (head[0] === 0xfe && head[1] === 0xff) ||
+      (head[0] === 0x3c && head[1] === 0) ||
+      (head[0] === 0 && head[1] === 0x3c);
+    if (!utf16) return 'a binary file (it holds NUL bytes)';
+  }
+  return null;
 }
 
 /** Reads one file by what its root element says it is: web.xml, server.xml, tomcat-users.xml or a context file. */
-function loadSingleFile(path: string, overlay?: Overlay): CatalinaBase {
-  const base = emptyBase(dirname(path));
-  const read = readWith(path, overlay);
+function loadSingleFile(path: string, scope: FileScope, overlay?: Overlay): CatalinaBase {
+  const base = emptyBase(dirname(path), scope);
+  const read = readWith(path, overlay, scope);
   if (!('bytes' in read)) {
     if ('diagnostic' in read) base.diagnostics.push(read.diagnostic);
     return base;
   }
   const bytes = read.bytes;
+  const kind = binaryKind(bytes);
+  if (kind)
+    throw new InputError(
+      /\.war$/i.test(path)
+        ? `${path} is a packed web application archive: tollgate reads unpacked applications; unpack it (mkdir app && cd app && unzip ../${basename(path)}) and lint the folder`
+        : `${path} is ${kind}, not a configuration file: name a CATALINA_BASE, an application folder or an XML, properties or JSON file`,
+    );
   const { source } = decodeXml(bytes, path);
   const root = parseXmlTree(source).doc.root?.name;
   if (root === 'Server') {
@@ -118,10 +151,11 @@ function loadSingleFile(path: string, overlay?: Overlay): CatalinaBase {
 }
 
 /** Whether loadInput reads `path` as a whole CATALINA_BASE (what worker threads can split). */
-export function isBaseInput(path: string): boolean {
-  if (!existsSync(path) || !statSync(path).isDirectory()) return false;
-  if (existsSync(join(path, 'WEB-INF', 'web.xml')) && !existsSync(join(path, 'conf'))) return false;
-  return existsSync(join(path, 'conf')) || existsSync(join(path, 'webapps'));
+export function isBaseInput(path: string, opts: { followSymlinks?: boolean } = {}): boolean {
+  const scope = fileScope([path], opts);
+  if (!isDirInScope(path, scope)) return false;
+  if (existsInScope(join(path, 'WEB-INF', 'web.xml'), scope) && !existsInScope(join(path, 'conf'), scope)) return false;
+  return existsInScope(join(path, 'conf'), scope) || existsInScope(join(path, 'webapps'), scope);
 }
 
 /**
@@ -130,24 +164,43 @@ export function isBaseInput(path: string): boolean {
  */
 export function loadInput(
   input: string,
-  opts: { overlay?: Overlay; cache?: ParseCache; home?: string } = {},
+  opts: { overlay?: Overlay; cache?: ParseCache; home?: string; followSymlinks?: boolean } = {},
 ): CatalinaBase {
   const path = resolve(input);
   const unsaved = opts.overlay?.has(path) === true;
-  if (!unsaved && !existsSync(path)) throw new InputError(`${input}: no such file or directory`);
-  const isFile = unsaved || statSync(path).isFile();
-  if (isFile && /\.json$/i.test(path)) return loadChainJson(path, opts.overlay);
+  // What the user names is read (it may itself be a link); links inside it stay inside it, or its --home.
+  const named = fileScope([path], opts);
+  if (!unsaved) {
+    const place = placeOf(path, named);
+    if ('absent' in place) throw new InputError(`${input}: no such file or directory`);
+    if ('refused' in place) throw new InputError(`${input}: not read: ${place.refused}`);
+  }
+  const isFile = unsaved || !isDirInScope(path, named);
+  const fileScopeOf = (): FileScope => fileScope([dirname(path), ...(opts.home ? [opts.home] : [])], opts);
+  if (isFile && /\.json$/i.test(path)) return loadChainJson(path, fileScopeOf(), opts.overlay);
   if (isFile) {
+    if (!unsaved && !isFileInScope(path, named))
+      throw new InputError(
+        `${input}: not a regular file (a device, FIFO or socket): tollgate reads regular files only`,
+      );
+    if (/\.(?:war|jar|ear|zip)$/i.test(path) && !unsaved)
+      throw new InputError(
+        /\.war$/i.test(path)
+          ? `${input} is a packed web application archive: tollgate reads unpacked applications; unpack it (mkdir app && cd app && unzip ../${basename(path)}) and lint the folder`
+          : `${input} is an archive, not a configuration file: name a CATALINA_BASE, an application folder or an XML, properties or JSON file`,
+      );
     try {
-      return loadSingleFile(path, opts.overlay);
+      return loadSingleFile(path, fileScopeOf(), opts.overlay);
     } catch (e) {
+      if (e instanceof InputError) throw e;
       throw new InputError(`${input}: ${(e as Error).message}`);
     }
   }
-  if (existsSync(join(path, 'WEB-INF', 'web.xml')) && !existsSync(join(path, 'conf'))) {
-    const base = emptyBase(dirname(path));
+  const scope = fileScope([path, ...(opts.home ? [opts.home] : [])], opts);
+  if (existsInScope(join(path, 'WEB-INF', 'web.xml'), scope) && !existsInScope(join(path, 'conf'), scope)) {
+    const base = emptyBase(dirname(path), scope);
     const file = join(path, 'WEB-INF', 'web.xml');
-    const read = readWith(file, opts.overlay);
+    const read = readWith(file, opts.overlay, scope);
     if (!('bytes' in read)) {
       if ('diagnostic' in read) base.diagnostics.push(read.diagnostic);
       return base;
@@ -158,28 +211,34 @@ export function loadInput(
     base.hosts[0]!.contexts.push(appContext(path, r.webXml));
     return base;
   }
-  if (existsSync(join(path, 'conf')) || existsSync(join(path, 'webapps')))
+  if (existsInScope(join(path, 'conf'), scope) || existsInScope(join(path, 'webapps'), scope))
     return loadBase({
       base: path,
+      scope,
       ...(opts.home ? { home: opts.home } : {}),
       ...(opts.overlay ? { overlay: opts.overlay } : {}),
       ...(opts.cache ? { cache: opts.cache } : {}),
     });
-  const base = emptyBase(path);
+  const base = emptyBase(path, scope);
+  // `lint /etc/tomcat10`: the conf folder itself, not the base that holds it.
+  const confHint =
+    existsInScope(join(path, 'server.xml'), scope) || existsInScope(join(path, 'catalina.properties'), scope)
+      ? ` It holds server.xml: it looks like a conf/ folder; lint the CATALINA_BASE that holds it instead (its parent ${dirname(path)}, or on Debian /var/lib/tomcat10, whose conf links here).`
+      : '';
   base.diagnostics.push({
     ruleId: 'base-unreadable',
     severity: 'error',
-    message: `${input} is neither a CATALINA_BASE (no conf/ or webapps/) nor a web application (no WEB-INF/web.xml).`,
+    message: `${input} is neither a CATALINA_BASE (no conf/ or webapps/) nor a web application (no WEB-INF/web.xml).${confHint}`,
     span: fileStartSpan(path),
   });
   return base;
 }
 
 /** A tollgate.chain.json: its model, plus structural checks against the document schema at JSON positions. */
-function loadChainJson(path: string, overlay?: Overlay): CatalinaBase {
-  const read = readWith(path, overlay);
+function loadChainJson(path: string, scope: FileScope, overlay?: Overlay): CatalinaBase {
+  const read = readWith(path, overlay, scope);
   if (!('bytes' in read)) {
-    const base = emptyBase(dirname(path));
+    const base = emptyBase(dirname(path), scope);
     if ('diagnostic' in read) base.diagnostics.push(read.diagnostic);
     return base;
   }

@@ -5,7 +5,8 @@
  * chains. Every request is answered even for input that cannot be parsed: a failure inside a handler
  * gives an empty answer and a log line, never a dead server.
  */
-import { readFileSync } from 'node:fs';
+import { MAX_CONFIG_BYTES, readTextInScope, scopeOf } from '../parser/files.js';
+import { printable } from '../lint/printable.js';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type {
@@ -39,6 +40,9 @@ const lsp = require('vscode-languageserver/node') as typeof Lsp;
 const { CodeActionKind, DiagnosticSeverity, TextDocuments, TextDocumentSyncKind } = lsp;
 const { TextDocument } = require('vscode-languageserver-textdocument') as typeof Docs;
 
+/** How long an input's buffers must stay unchanged before it is linted again. */
+const QUIET_MS = 150;
+
 const SEVERITY: Record<Severity, Lsp.DiagnosticSeverity> = {
   error: DiagnosticSeverity.Error,
   warning: DiagnosticSeverity.Warning,
@@ -56,14 +60,14 @@ function toLsp(d: Diagnostic): LspDiagnostic {
     severity: SEVERITY[d.severity],
     source: 'tollgate',
     ...(d.ruleId ? { code: d.ruleId, codeDescription: { href: docsUrl(d.ruleId) } } : {}),
-    message: d.message,
+    message: printable(d.message),
     // What Tomcat does with it, for clients that show or filter by it (refuses, misbehaves, ignores, weakens, notes, tollgate).
     data: { effect: effectOf(d) ?? 'tollgate' },
     ...(d.related?.length
       ? {
           relatedInformation: d.related.map((r) => ({
             location: { uri: pathToFileURL(r.span.file).href, range: toRange(r.span) },
-            message: r.message,
+            message: printable(r.message),
           })),
         }
       : {}),
@@ -79,7 +83,9 @@ export function startLanguageServer(connection: Connection): void {
   /** The last lint of each input, and which files of it had findings published. */
   const results = new Map<string, CheckResult>();
   const published = new Map<string, Set<string>>();
-  const pending = new Map<string, NodeJS.Immediate>();
+  const pending = new Map<string, NodeJS.Timeout>();
+  /** How many lints ran (the coalescing test counts them: tests assert work, never wall-clock time). */
+  let lintRuns = 0;
   /** Parse results per input, kept between lints: a keystroke re-parses only the file it changed. */
   const caches = new Map<string, ParseCache>();
 
@@ -103,6 +109,7 @@ export function startLanguageServer(connection: Connection): void {
 
   /** Lints the input of `path` and publishes the findings of every open document of that input. */
   const lint = (path: string): void => {
+    lintRuns++;
     const root = inputOf(path);
     let cache = caches.get(root);
     if (!cache) caches.set(root, (cache = new ParseCache()));
@@ -129,26 +136,39 @@ export function startLanguageServer(connection: Connection): void {
     published.set(root, now);
   };
 
-  // Changes that arrive together (a burst of keystrokes read in one go) are linted once, after the
-  // messages already received: lints are synchronous, so nothing else queues behind them.
+  // Edits are coalesced per input: each change restarts a short quiet period, and only when it passes is
+  // the input linted, from the latest text of every open buffer. A burst of keystrokes on a 7 MB file is
+  // one lint after the last of them, not one per keystroke (100 keystrokes were 17 s of lag). A lint is
+  // synchronous, so a scheduled run that a newer change replaced never starts: the stale run is the timer
+  // cleared here.
   const schedule = (uri: string): void => {
     const path = pathOf(uri);
     if (!path) return;
     const root = inputOf(path);
-    if (pending.has(root)) return;
+    const waiting = pending.get(root);
+    if (waiting) clearTimeout(waiting);
     pending.set(
       root,
-      setImmediate(() => {
+      setTimeout(() => {
         pending.delete(root);
         lint(path);
-      }),
+      }, QUIET_MS),
     );
   };
 
+  /** The last parse of each open document, by version: hover and completion do not parse the same text again. */
+  const parses = new Map<string, { version: number; parsed: ParsedDocument | null }>();
   const parsed = (uri: string): ParsedDocument | null => {
     const d = documents.get(uri);
     const p = pathOf(uri);
-    return d && p ? parseDocument(p, d.getText()) : null;
+    if (!d || !p) return null;
+    const hit = parses.get(uri);
+    if (hit && hit.version === d.version) return hit.parsed;
+    const text = d.getText();
+    // The lint's size cap holds for hover and completion too: a buffer over it is not parsed at all.
+    const result = Buffer.byteLength(text, 'utf8') > MAX_CONFIG_BYTES ? null : parseDocument(p, text);
+    parses.set(uri, { version: d.version, parsed: result });
+    return result;
   };
 
   const globalWebXml = (path: string): ParsedDocument | null => {
@@ -160,7 +180,10 @@ export function startLanguageServer(connection: Connection): void {
     const source = results.get(root)?.files.get(g.file);
     return source
       ? parseDocument(g.file, source.text)
-      : safely('reading conf/web.xml', null, () => parseDocument(g.file, readFileSync(g.file, 'utf8')));
+      : safely('reading conf/web.xml', null, () => {
+          const read = readTextInScope(g.file, scopeOf(results.get(root)!.base));
+          return 'text' in read ? parseDocument(g.file, read.text) : null;
+        });
   };
 
   connection.onInitialize((params): InitializeResult => {
@@ -186,6 +209,7 @@ export function startLanguageServer(connection: Connection): void {
   documents.onDidChangeContent((e) => schedule(e.document.uri));
   documents.onDidSave((e) => schedule(e.document.uri));
   documents.onDidClose((e) => {
+    parses.delete(e.document.uri);
     const p = pathOf(e.document.uri);
     if (p) void connection.sendDiagnostics({ uri: e.document.uri, diagnostics: [] });
     // The rest of its input is linted again from the disk's version of the file.
@@ -237,9 +261,14 @@ export function startLanguageServer(connection: Connection): void {
       const target = definition(p, d.offsetAt(params.position), globalWebXml(p.path));
       if (!target) return null;
       const uri = pathToFileURL(target.path).href;
-      const doc =
-        documents.get(uri) ??
-        TextDocument.create(uri, 'xml', 0, target.path === p.path ? p.text : readFileSync(target.path, 'utf8'));
+      let text = p.text;
+      if (target.path !== p.path && !documents.get(uri)) {
+        const base = results.get(inputOf(p.path))?.base;
+        const read = base ? readTextInScope(target.path, scopeOf(base)) : null;
+        if (!read || !('text' in read)) return null;
+        text = read.text;
+      }
+      const doc = documents.get(uri) ?? TextDocument.create(uri, 'xml', 0, text);
       return { uri, range: { start: doc.positionAt(target.offset), end: doc.positionAt(target.endOffset) } };
     }),
   );
@@ -300,15 +329,38 @@ export function startLanguageServer(connection: Connection): void {
   );
 
   connection.onShutdown(() => {
-    for (const t of pending.values()) clearImmediate(t);
+    for (const t of pending.values()) clearTimeout(t);
     pending.clear();
   });
+
+  // tollgate/lintRuns: how many lints ran, for tests that count work instead of timing it.
+  connection.onRequest('tollgate/lintRuns', () => lintRuns);
 
   documents.listen(connection);
   connection.listen();
 }
 
-/** `tollgate lsp [--stdio]`: serves on standard input and output until the client exits. */
+/**
+ * `tollgate lsp [--stdio]`: serves on standard input and output until the client exits. A frame it
+ * cannot read (a header without Content-Length, a length that is no number) leaves no way to find the
+ * next message: it is logged on stderr and the connection closed (exit 1), rather than a server alive
+ * but deaf.
+ */
 export function runStdioServer(): void {
-  startLanguageServer(lsp.createConnection(lsp.ProposedFeatures.all, process.stdin, process.stdout));
+  const reader = new lsp.StreamMessageReader(process.stdin);
+  const writer = new lsp.StreamMessageWriter(process.stdout);
+  let closing = false;
+  reader.onError((e) => {
+    if (closing) return;
+    closing = true;
+    // The first line only: the library appends the headers it read, which are the client's bytes.
+    const why = printable((e instanceof Error ? e.message : String(e)).split('\n')[0] ?? '');
+    process.stderr.write(`tollgate lsp: malformed message from the client (${why}): closing the connection\n`);
+    process.exitCode = 1;
+    connection.dispose();
+    process.stdin.destroy();
+    setImmediate(() => process.exit(1));
+  });
+  const connection = lsp.createConnection(lsp.ProposedFeatures.all, reader, writer);
+  startLanguageServer(connection);
 }

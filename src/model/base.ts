@@ -4,6 +4,7 @@ import type { ContextDef, HostDef, ServerXml, TomcatUsers } from './server.js';
 import type { PropertiesFile } from './properties.js';
 import type { SetenvFile } from './setenv.js';
 import type { WebXml } from './webxml.js';
+import type { FileScope } from './files.js';
 
 /** How a context was found, as Tomcat's HostConfig finds them. */
 export type ContextSource = 'server-xml' | 'context-file' | 'app-dir';
@@ -67,4 +68,6 @@ export interface CatalinaBase {
   /** Every file read, by absolute path. */
   files: Map<string, SourceFile>;
   diagnostics: Diagnostic[];
+  /** Where and how much the readers of this base may read (src/parser/files.ts); absent: the base and home, default caps. */
+  scope?: FileScope;
 }

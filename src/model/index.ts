@@ -5,3 +5,4 @@ export * from './server.js';
 export * from './base.js';
 export * from './properties.js';
 export * from './setenv.js';
+export * from './files.js';

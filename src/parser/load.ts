@@ -1,9 +1,10 @@
-import { existsSync, readdirSync, realpathSync, statSync, type Dirent } from 'node:fs';
+import { realpathSync, type Dirent } from 'node:fs';
 import { basename, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type {
   CatalinaBase,
   ContextDef,
   Diagnostic,
+  FileScope,
   HostDef,
   LoadedContext,
   LoadedHost,
@@ -16,11 +17,26 @@ import { fileStartSpan } from '../model/index.js';
 import { contextBaseName, isContextPathValid, parseContextName } from './context-name.js';
 import { parsePropertiesFile } from './properties-file.js';
 import { parseSetenv } from './setenv.js';
-import { acceptConfigBytes, readConfigBytes, type ReadResult } from './read.js';
+import {
+  acceptConfigBytes,
+  entriesInScope,
+  existsInScope,
+  fileScope,
+  isDirInScope,
+  isFileInScope,
+  listInScope,
+  placeOf,
+  readInScope,
+  refused,
+  scopeOf,
+  type ReadResult,
+} from './files.js';
 import { parseContextXml, parseServerXml, parseTomcatUsers } from './server.js';
 import { parseWebXml, type WebXmlOptions } from './webxml.js';
 
 interface Reader {
+  /** Where files may be read from (the file-access layer's scope). */
+  scope: FileScope;
   files: Map<string, SourceFile>;
   diagnostics: Diagnostic[];
   partition?: BasePartition;
@@ -100,72 +116,30 @@ class PartTracker {
 }
 
 /**
- * How readBytes looks for a file before opening it. `likely`: opened at once (a
- * failed open costs more than a stat, but these are nearly always there).
- * `unknown`: stat'ed first, and a path that cannot be looked up (EACCES,
- * ENAMETOOLONG...) is reported by the open. `optional`: an application's own
- * optional descriptors (META-INF/context.xml, WEB-INF/tomcat-web.xml), two per
- * application and nearly always absent: checked as Tomcat's File.exists() does,
- * so a path that cannot be looked up is absent, as it is to Tomcat.
+ * How readBytes treats a path that cannot be looked up. `optional`: an application's own optional
+ * descriptors (META-INF/context.xml, WEB-INF/tomcat-web.xml, logging.properties), nearly always
+ * absent: a path that cannot be looked up (EACCES, ENAMETOOLONG...) is absent, as it is to Tomcat's
+ * File.exists(). Otherwise the failure is reported.
  */
-type Presence = 'likely' | 'unknown' | 'optional';
+type Presence = 'unknown' | 'optional';
 
 /** Reads a file, or null when absent, unreadable or too large (then with a diagnostic). */
 function readBytes(path: string, r: Reader, presence: Presence = 'unknown'): Uint8Array | null {
   // An editor's unsaved buffer stands in for the file (it may not exist on disk yet).
   const unsaved = r.overlay?.get(path);
-  const result = unsaved !== undefined ? acceptConfigBytes(path, unsaved) : readFromDisk(path, presence);
+  const result = unsaved !== undefined ? acceptConfigBytes(path, unsaved) : readFromDisk(path, presence, r.scope);
   if (result === null) return null;
   if ('bytes' in result) return result.bytes;
   if ('diagnostic' in result) r.diagnostics.push(result.diagnostic);
   return null;
 }
 
-function readFromDisk(path: string, presence: Presence): ReadResult | null {
+function readFromDisk(path: string, presence: Presence, scope: FileScope): ReadResult | null {
   if (presence === 'optional') {
-    // access(F_OK) without an exception: about half the cost of a stat that finds nothing.
-    if (!existsSync(path)) return null;
-  } else if (presence === 'unknown') {
-    // Most optional descriptors are absent, and a stat that does not throw is much cheaper than a failed open.
-    try {
-      if (!statSync(path, { throwIfNoEntry: false })) return null;
-    } catch {
-      // ENAMETOOLONG, ENOTDIR, EACCES...: the open below reports it as readConfigBytes does for every file.
-    }
+    const place = placeOf(path, scope);
+    if ('absent' in place || ('refused' in place && place.lookup)) return null;
   }
-  return readConfigBytes(path);
-}
-
-function isFile(path: string): boolean {
-  try {
-    return statSync(path).isFile();
-  } catch {
-    return false;
-  }
-}
-
-function isDir(path: string): boolean {
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false;
-  }
-}
-
-function listDir(path: string): string[] {
-  try {
-    return readdirSync(path).sort();
-  } catch {
-    return [];
-  }
-}
-
-function listEntries(path: string): Dirent[] {
-  try {
-    return readdirSync(path, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  } catch {
-    return [];
-  }
+  return readInScope(path, scope);
 }
 
 /**
@@ -180,8 +154,7 @@ function readWebXml(
   options: WebXmlOptions = {},
   presence?: Presence,
 ): WebXml | null {
-  // WEB-INF/web.xml and conf/web.xml are nearly always there; the others seldom are.
-  const bytes = readBytes(path, r, presence ?? (basename(path) === 'web.xml' ? 'likely' : 'unknown'));
+  const bytes = readBytes(path, r, presence ?? 'unknown');
   if (!bytes) return null;
   const { webXml, source, diagnostics } = parsed(
     r,
@@ -272,13 +245,19 @@ function flag(def: HostDef | null, name: string, fallback: boolean): boolean {
 export function loadBase(opts: {
   base: string;
   home?: string;
+  /** Where files may be read from; default: the base and home, nothing outside them. */
+  scope?: FileScope;
+  /** With the default scope: follow links and paths out of the base and home (a trusted installation only). */
+  followSymlinks?: boolean;
   partition?: BasePartition;
   overlay?: ReadonlyMap<string, Uint8Array>;
   cache?: ParseCache;
 }): CatalinaBase {
   const base = resolve(opts.base);
   const home = resolve(opts.home ?? opts.base);
+  const scope = opts.scope ?? fileScope([base, home], { followSymlinks: opts.followSymlinks === true });
   const r: Reader = {
+    scope,
     files: new Map(),
     diagnostics: [],
     ...(opts.partition ? { partition: opts.partition } : {}),
@@ -297,8 +276,9 @@ export function loadBase(opts: {
     properties: {},
     files: r.files,
     diagnostics: r.diagnostics,
+    scope,
   };
-  if (!isDir(base)) {
+  if (!isDirInScope(base, scope)) {
     r.diagnostics.push({
       ruleId: 'base-unreadable',
       severity: 'error',
@@ -334,7 +314,7 @@ export function loadBase(opts: {
     r.files.set(serverPath, source);
     r.diagnostics.push(...diagnostics);
     result.serverXml = serverXml;
-  } else if (isDir(join(base, 'conf')) && !statSync(serverPath, { throwIfNoEntry: false })) {
+  } else if (isDirInScope(join(base, 'conf'), scope) && !existsInScope(serverPath, scope)) {
     r.diagnostics.push({
       ruleId: 'server-xml-missing',
       severity: 'info',
@@ -351,7 +331,7 @@ export function loadBase(opts: {
   // (observed: with it only in the home, the log says "No global web.xml found").
   result.globalWebXml = readWebXml(join(base, 'conf', 'web.xml'), properties, r);
 
-  const usersPath = usersFile(result, base);
+  const usersPath = usersFile(result, base, scope);
   const usersBytes = usersPath ? readBytes(usersPath, r) : null;
   if (usersPath && usersBytes) {
     const { users, source, diagnostics } = parsed(r, usersPath, usersBytes, 'users', () =>
@@ -391,7 +371,7 @@ function systemProperties(base: string, home: string): Record<string, string> {
   };
 }
 
-function usersFile(result: CatalinaBase, base: string): string | null {
+function usersFile(result: CatalinaBase, base: string, scope: FileScope): string | null {
   const resource = result.serverXml?.globalResources.find(
     (g) =>
       g.attributes['pathname'] &&
@@ -399,7 +379,7 @@ function usersFile(result: CatalinaBase, base: string): string | null {
   );
   const pathname = resource?.attributes['pathname']?.value ?? 'conf/tomcat-users.xml';
   const path = isAbsolute(pathname) ? pathname : join(base, pathname);
-  return isFile(path) ? path : null;
+  return isFileInScope(path, scope) || 'refused' in placeOf(path, scope) ? path : null;
 }
 
 function loadHost(
@@ -500,11 +480,15 @@ function loadHost(
   }
   if (!deploys) return done();
   // Then HostConfig's order: context descriptors, WARs, directories. deployIgnore filters appBase only.
-  for (const f of listDir(configBase)) {
+  for (const f of listInScope(configBase, r.scope)) {
     if (!f.toLowerCase().endsWith('.xml')) continue;
     const file = join(configBase, f);
     const cn = parseContextName(f.slice(0, -4));
-    if (taken.has(cn.name) || !isContextPathValid(cn.path) || !isFile(file)) continue;
+    if (taken.has(cn.name) || !isContextPathValid(cn.path)) continue;
+    if (!isFileInScope(file, r.scope)) {
+      notFollowed(file, r);
+      continue;
+    }
     const c = readContextFile(file, properties, r);
     if (!c) continue;
     // A docBase inside appBase is ignored (Tomcat warns "will be ignored"): the application is appBase/<name>.
@@ -514,21 +498,29 @@ function loadHost(
       taken.add(cn.name);
       continue;
     }
-    if (docBase.toLowerCase().endsWith('.war') && isFile(docBase)) {
+    if (docBase.toLowerCase().endsWith('.war') && isFileInScope(docBase, r.scope)) {
       packedWar(docBase);
       add({ ...cn, docBase, source: 'context-file', contextDef: c, webXml: null });
       continue;
     }
     add(context(cn, docBase, 'context-file', c, join(docBase, 'WEB-INF')));
   }
-  const entries = listEntries(appBase).filter((e) => !/^(?:META-INF|WEB-INF)$/i.test(e.name) && !ignore?.test(e.name));
-  // Tomcat follows symbolic links in appBase, so a link to a directory is an application too.
+  const entries = entriesInScope(appBase, r.scope).filter(
+    (e) => !/^(?:META-INF|WEB-INF)$/i.test(e.name) && !ignore?.test(e.name),
+  );
+  // Tomcat follows symbolic links in appBase, so a link to a directory is an application too: when it stays in scope.
+  for (const e of entries) if (e.isSymbolicLink()) notFollowed(join(appBase, e.name), r);
   const dirs = new Set(
-    entries.filter((e) => e.isDirectory() || (e.isSymbolicLink() && isDir(join(appBase, e.name)))).map((e) => e.name),
+    entries
+      .filter((e) => e.isDirectory() || (e.isSymbolicLink() && isDirInScope(join(appBase, e.name), r.scope)))
+      .map((e) => e.name),
   );
   for (const e of entries) {
     const f = e.name;
-    if (!f.toLowerCase().endsWith('.war') || !(e.isFile() || (e.isSymbolicLink() && isFile(join(appBase, f)))))
+    if (
+      !f.toLowerCase().endsWith('.war') ||
+      !(e.isFile() || (e.isSymbolicLink() && isFileInScope(join(appBase, f), r.scope)))
+    )
       continue;
     const cn = parseContextName(f.slice(0, -4));
     // With unpackWARs (the default) the directory of the same name is the expanded WAR: read that instead.
@@ -556,6 +548,15 @@ function loadHost(
     add(context(cn, dir, 'app-dir', contextDef, `${dir}${sep}WEB-INF`));
   }
   return done();
+}
+
+/** A path in a folder tollgate lists that the scope refuses (a link out of the base, a loop): said, once. */
+function notFollowed(path: string, r: Reader): void {
+  const place = placeOf(path, r.scope);
+  if (!('refused' in place) || r.diagnostics.some((d) => d.span.file === path && d.ruleId === 'file-unreadable'))
+    return;
+  const d = refused(path, place.refused);
+  if ('diagnostic' in d) r.diagnostics.push(d.diagnostic);
 }
 
 function sortContexts(host: LoadedHost): LoadedHost {
@@ -606,7 +607,7 @@ export function loadAddedHost(
   base: CatalinaBase,
   host: { name: string; aliases: readonly string[]; appBase: string },
 ): LoadedHost {
-  const r: Reader = { files: base.files, diagnostics: [] };
+  const r: Reader = { scope: scopeOf(base), files: base.files, diagnostics: [] };
   const at = fileStartSpan(join(base.base, 'conf', 'server.xml'));
   const def: HostDef = {
     name: { value: host.name, span: at },

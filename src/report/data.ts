@@ -4,7 +4,10 @@
  * pattern with every filter's effective parameters (defaults marked) and where it was declared, the
  * lint findings by file with their source lines, and optionally the benchmark audit.
  */
-import { readdirSync } from 'node:fs';
+import { entriesInScope, fileScope } from '../parser/files.js';
+import { lineStarts } from '../parser/lines.js';
+import { frameWindow } from '../lint/printable.js';
+import type { FileScope } from '../model/index.js';
 import { join, relative } from 'node:path';
 import { effectiveChain, type ResolvedContext } from '../chain/index.js';
 import { findFilterSpec } from '../filters/index.js';
@@ -85,11 +88,16 @@ export interface ReportFinding {
   effect: string;
   message: string;
   place: Place;
-  /** The lines around the finding, numbered, for a code frame. */
+  /** The lines around the finding, numbered, for a code frame: each cut to FRAME characters around the span, escaped (src/lint/printable.ts). */
   frame: { line: number; text: string }[];
+  /** Where the span starts and ends in the finding's own frame line (1-based, as shown). */
   column: number;
   endColumn: number;
 }
+
+/** The most findings the page shows in one file, and in all: past them a group says how many more (tollgate lint lists them all). */
+export const MAX_FINDINGS_PER_FILE = 200;
+export const MAX_FINDINGS = 2000;
 
 export interface ReportData {
   title: string;
@@ -98,7 +106,8 @@ export interface ReportData {
   base: string;
   server: { state: 'starts' | 'refused'; reasons: { message: string; place: Place | null }[] };
   hosts: ReportHost[];
-  findings: { file: string; items: ReportFinding[] }[];
+  /** Per file, the findings shown (at most MAX_FINDINGS_PER_FILE, MAX_FINDINGS in all) and how many more there are. */
+  findings: { file: string; items: ReportFinding[]; more: number }[];
   counts: { error: number; warning: number; info: number };
   audit: {
     benchmark: string;
@@ -109,16 +118,11 @@ export interface ReportData {
 /** Files of a docBase the URL box needs to know exist (welcome files), bounded: a large static tree is not listed whole. */
 const MAX_FILES = 2000;
 
-function listFiles(dir: string): string[] {
+function listFiles(dir: string, scope: FileScope): string[] {
   const out: string[] = [];
   const walk = (d: string, depth: number): void => {
     if (out.length >= MAX_FILES || depth > 8) return;
-    let entries;
-    try {
-      entries = readdirSync(d, { withFileTypes: true });
-    } catch {
-      return;
-    }
+    const entries = entriesInScope(d, scope);
     for (const e of entries) {
       if (out.length >= MAX_FILES) return;
       if (depth === 0 && (e.name === 'WEB-INF' || e.name === 'META-INF')) continue;
@@ -158,8 +162,11 @@ export function reportData(opts: {
   audit?: AuditResult | null;
   version: string;
   now?: Date;
+  /** Where the report may list files (the base's scope); default: the root only. */
+  scope?: FileScope;
 }): ReportData {
   const { root, plan } = opts;
+  const scope = opts.scope ?? fileScope([root]);
   const rel = (f: string): string => (f.startsWith(`${root}/`) ? f.slice(root.length + 1) : f);
   const place = (s: Span): Place => ({ file: rel(s.file), line: s.line, column: s.column });
   const reason = (d: Diagnostic) => ({ message: d.message, place: d.span.line > 0 ? place(d.span) : null });
@@ -169,31 +176,63 @@ export function reportData(opts: {
     aliases: h.aliases,
     appBase: h.appBase,
     isDefault: h.name === plan.defaultHost,
-    contexts: h.contexts.map((c) => contextData(c, place, reason)),
+    contexts: h.contexts.map((c) => contextData(c, place, reason, scope)),
   }));
 
-  const byFile = new Map<string, ReportFinding[]>();
+  const byFile = new Map<string, { items: ReportFinding[]; more: number }>();
   const counts = { error: 0, warning: 0, info: 0 };
+  // Each file's lines are found once (splitting per finding was quadratic, and a 3 MB one-line file
+  // quoted whole per finding overflowed the string: "Invalid string length").
+  const linesOf = new Map<string, { text: string; starts: number[] }>();
+  const lineOf = (file: string, n: number): string | null => {
+    let l = linesOf.get(file);
+    if (!l) {
+      const text = opts.files.get(file)?.text ?? '';
+      l = { text, starts: lineStarts(text) };
+      linesOf.set(file, l);
+    }
+    if (n < 1 || n > l.starts.length || l.text === '') return null;
+    const end = n < l.starts.length ? l.starts[n]! - 1 : l.text.length;
+    return l.text.slice(l.starts[n - 1]!, Math.max(l.starts[n - 1]!, end)).replace(/\r$/, '');
+  };
+  let shown = 0;
   for (const d of opts.diagnostics) {
     counts[d.severity]++;
     const file = rel(d.span.file);
-    const lines = opts.files.get(d.span.file)?.text.split('\n') ?? [];
+    let group = byFile.get(file);
+    if (!group) byFile.set(file, (group = { items: [], more: 0 }));
+    if (group.items.length >= MAX_FINDINGS_PER_FILE || shown >= MAX_FINDINGS) {
+      group.more++;
+      continue;
+    }
+    shown++;
     const frame: { line: number; text: string }[] = [];
-    for (let n = Math.max(1, d.span.line - 1); n <= Math.min(lines.length, d.span.endLine + 1, d.span.line + 3); n++)
-      frame.push({ line: n, text: (lines[n - 1] ?? '').replace(/\r$/, '') });
-    const item: ReportFinding = {
+    let column = d.span.column;
+    let endColumn = d.span.column;
+    for (let n = Math.max(1, d.span.line - 1); n <= Math.min(d.span.endLine + 1, d.span.line + 3); n++) {
+      const text = lineOf(d.span.file, n);
+      if (text === null) break;
+      if (n === d.span.line) {
+        const w = frameWindow(
+          text,
+          d.span.column - 1,
+          d.span.endLine === d.span.line ? d.span.endColumn - 1 : text.length,
+        );
+        frame.push({ line: n, text: w.text });
+        column = w.start + 1;
+        endColumn = w.end + 1;
+      } else frame.push({ line: n, text: frameWindow(text, 0, 0).text });
+    }
+    group.items.push({
       ruleId: d.ruleId ?? 'tollgate',
       severity: d.severity,
       effect: effectOf(d) ?? 'tollgate',
       message: d.message,
       place: place(d.span),
       frame,
-      column: d.span.column,
-      endColumn: d.span.endLine === d.span.line ? d.span.endColumn : Number.MAX_SAFE_INTEGER,
-    };
-    const list = byFile.get(file);
-    if (list) list.push(item);
-    else byFile.set(file, [item]);
+      column,
+      endColumn,
+    });
   }
 
   return {
@@ -203,7 +242,9 @@ export function reportData(opts: {
     base: root,
     server: { state: plan.server.state, reasons: plan.server.reasons.map(reason) },
     hosts,
-    findings: [...byFile].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([file, items]) => ({ file, items })),
+    findings: [...byFile]
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([file, g]) => ({ file, items: g.items, more: g.more })),
     counts,
     audit: opts.audit
       ? {
@@ -223,6 +264,7 @@ function contextData(
   c: PlannedContext,
   place: (s: Span) => Place,
   reason: (d: Diagnostic) => { message: string; place: Place | null },
+  scope: FileScope,
 ): ReportContext {
   const merged = c.resolved.merged;
   const filters: ReportFilter[] = [];
@@ -305,7 +347,7 @@ function contextData(
     chains,
     table: c.run?.table ?? null,
     tableFilters: c.run?.filters.map((f) => f.filterName) ?? [],
-    files: c.state === 'starts' ? listFiles(c.docBase) : [],
+    files: c.state === 'starts' ? listFiles(c.docBase, scope) : [],
   };
 }
 

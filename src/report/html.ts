@@ -7,9 +7,14 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { ReportContext, ReportData, ReportFilter } from './data.js';
+import { printable } from '../lint/printable.js';
 
+/** HTML-escaped, after printable(): a file's control characters and bidi overrides are shown, never obeyed. */
 const esc = (s: string): string =>
-  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+  printable(s).replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
+  );
 const at = (p: { file: string; line: number; column: number } | null): string =>
   p ? `${p.file}:${p.line}:${p.column}` : '';
 const anchor = (host: string, path: string): string => `ctx-${host}-${path || 'ROOT'}`.replace(/[^A-Za-z0-9_-]/g, '_');
@@ -32,10 +37,17 @@ function selectorScript(): string {
 
 /** JSON that is safe inside a <script> element. */
 function scriptJson(value: unknown): string {
-  return JSON.stringify(value)
-    .replace(/</g, '\\u003c')
-    .replace(/\u2028/g, '\\u2028')
-    .replace(/\u2029/g, '\\u2029');
+  return (
+    JSON.stringify(value)
+      .replace(/</g, '\\u003c')
+      .replace(/\u2028/g, '\\u2028')
+      .replace(/\u2029/g, '\\u2029')
+      // Bidirectional controls from a user's file stay escapes in the page's bytes (docs/security.md).
+      .replace(
+        /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u0080-\u009f]/g,
+        (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+      )
+  );
 }
 
 /** Filters declared outside the application (conf/web.xml, web.xml.default) are shown once, in their own section. */
@@ -217,7 +229,7 @@ export function renderReport(data: ReportData): string {
   const findings = data.findings
     .map(
       (f) =>
-        `<section class="file"><h3><code>${esc(f.file)}</code> <small>(${f.items.length})</small></h3>${f.items
+        `<section class="file"><h3><code>${esc(f.file)}</code> <small>(${f.items.length + f.more})</small></h3>${f.items
           .map((d) => {
             const frame = d.frame
               .map((l) =>
@@ -228,7 +240,9 @@ export function renderReport(data: ReportData): string {
               .join('\n');
             return `<div class="finding"><p><span class="sev-${esc(d.severity)}">${esc(d.severity)}</span> <code>${esc(at(d.place))}</code> ${esc(d.message)} <small>${esc(d.ruleId)} · <span class="effect">${esc(EFFECT_WORDS[d.effect] ?? d.effect)}</span></small></p><pre class="frame">${frame}</pre></div>`;
           })
-          .join('')}</section>`,
+          .join(
+            '',
+          )}${f.more ? `<p class="more">${f.more} more finding${f.more === 1 ? '' : 's'} in this file not shown: <code>tollgate lint</code> lists them all.</p>` : ''}</section>`,
     )
     .join('');
   const audit = data.audit

@@ -10,6 +10,7 @@ import { lintBase } from '../lint/engine.js';
 import type { CatalinaBase } from '../model/index.js';
 import { planBase } from '../plan/index.js';
 import { reportData, type ReportData } from './data.js';
+import { scopeOf } from '../parser/files.js';
 import { renderReport } from './html.js';
 
 export { reportData, renderReport, type ReportData };
@@ -37,6 +38,7 @@ export function buildReportData(base: CatalinaBase, root: string, opts: ReportOp
     files: lint.files,
     audit,
     version: toolVersion(),
+    scope: scopeOf(base),
     ...(opts.now ? { now: opts.now } : {}),
   });
 }

@@ -280,7 +280,11 @@ function ours(
   profile: Profile,
   opts: { accounts?: ReturnType<typeof ownAccounts>; onDisk?: boolean } = {},
 ): string[] {
-  return lintBase(loadInput(dir), { profile, ...(opts.accounts ? { accounts: opts.accounts } : {}) })
+  // Debian's context files name /usr/share/tomcat10-admin: a trusted installation, read with --follow-symlinks.
+  return lintBase(loadInput(dir, { followSymlinks: true }), {
+    profile,
+    ...(opts.accounts ? { accounts: opts.accounts } : {}),
+  })
     .diagnostics.filter(
       (d) => HARDENING_APP_CASE_IDS.has(d.ruleId) && (opts.onDisk !== false || !ON_DISK.has(d.ruleId)),
     )

@@ -13,7 +13,7 @@ import { ruleById } from '../../lint/rules/index.js';
 import { UsageError, type Command, type Io } from '../command.js';
 import { readInput } from '../input.js';
 import { readStartup } from '../../parser/index.js';
-import { choiceOption, targetOption } from '../options.js';
+import { choiceOption, followSymlinksOption, targetOption } from '../options.js';
 
 const view = (input: AuditFormatInput) => exportView(input.audit, input);
 
@@ -44,7 +44,7 @@ async function run(argv: Record<string, unknown>, io: Io): Promise<number> {
     throw new UsageError(`name the benchmark: --benchmark ${BENCHMARKS.join('|')}`);
   const target = String(argv['base'] ?? '.');
   const home = typeof argv['home'] === 'string' ? resolve(io.cwd, argv['home']) : undefined;
-  const base = readInput(resolve(io.cwd, target), home);
+  const base = readInput(resolve(io.cwd, target), home, { followSymlinks: argv['followSymlinks'] === true });
   // Only the account names and the audit section (site facts, waivers) are read from
   // tollgate.config.json: the audit's rule set is the benchmark's.
   let accounts: Accounts | undefined;

@@ -5,7 +5,7 @@ import { PROFILES, type Profile, type RuleLevel } from '../../lint/config.js';
 import { ruleById } from '../../lint/rules/index.js';
 import type { TomcatTarget } from '../../filters/index.js';
 import { UsageError, type Command, type Io } from '../command.js';
-import { choiceOption, integerOption, single, stringOption, targetOption } from '../options.js';
+import { choiceOption, followSymlinksOption, integerOption, single, stringOption, targetOption } from '../options.js';
 
 // The two coerces below run while yargs parses, so a bad value stops lint before it reads a file.
 function parseWorkers(value: unknown): number | 'auto' {
@@ -41,6 +41,7 @@ async function run(argv: Record<string, unknown>, io: Io): Promise<number> {
       ...(argv['baseline'] !== undefined ? { baseline: argv['baseline'] as string } : {}),
       // A baseline records every file's lines, which worker threads do not send back.
       workers: baselineWrite !== undefined ? 1 : (argv['workers'] as number | 'auto'),
+      ...(argv['followSymlinks'] === true ? { followSymlinks: true } : {}),
     });
     if (baselineWrite !== undefined) {
       const n = writeBaseline(report, baselineWrite);
@@ -102,6 +103,7 @@ export const lintCommand: Command = {
         describe: 'Honour tollgate-disable comments (--no-inline-config ignores them)',
       })
       .option('color', { type: 'boolean', describe: 'Force colours on or off' })
+      .option('follow-symlinks', followSymlinksOption)
       .option('fix', {
         type: 'boolean',
         default: false,

@@ -6,11 +6,11 @@ import type { TomcatTarget } from '../../filters/index.js';
 import { buildReportData, renderReport } from '../../report/index.js';
 import type { Command, Io } from '../command.js';
 import { readInput } from '../input.js';
-import { choiceOption, stringOption, targetOption } from '../options.js';
+import { choiceOption, followSymlinksOption, stringOption, targetOption } from '../options.js';
 
 async function run(argv: Record<string, unknown>, io: Io): Promise<number> {
   const input = resolve(io.cwd, String(argv['base'] ?? '.'));
-  const base = readInput(input);
+  const base = readInput(input, undefined, { followSymlinks: argv['followSymlinks'] === true });
   const data = buildReportData(base, base.base, {
     label: String(argv['base'] ?? '.'),
     ...(argv['target'] ? { target: argv['target'] as TomcatTarget } : {}),
@@ -33,6 +33,7 @@ export const reportCommand: Command = {
       .positional('base', { type: 'string', describe: 'CATALINA_BASE, webapp or file (default: .)' })
       .option('out', stringOption('out', 'The HTML file to write', { default: 'tollgate-report.html' }))
       .option('benchmark', choiceOption('benchmark', BENCHMARKS, 'Add the compliance table of this benchmark'))
+      .option('follow-symlinks', followSymlinksOption)
       .option('target', targetOption(false)),
   run,
 };

@@ -1,7 +1,9 @@
 import { benchmarkLabels, rel, type FormatInput } from './common.js';
+import { printable } from '../printable.js';
 
+/** Workflow-command escaping, after printable(): a file's ESC sequences or bidi overrides never reach the log. */
 function escapeData(s: string): string {
-  return s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+  return printable(s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A'));
 }
 
 function escapeProperty(s: string): string {

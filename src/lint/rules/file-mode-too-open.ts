@@ -1,5 +1,6 @@
 import { fileStartSpan } from '../../model/index.js';
 import { accessOf, filesIn, isWholeBase, octal, protectedPaths, type Access } from '../file-access.js';
+import { scopeOf } from '../../parser/files.js';
 import type { Rule } from '../types.js';
 
 /** What a set of permission bits lets others do, in words. */
@@ -56,8 +57,8 @@ export const rule: Rule = {
     for (const p of protectedPaths(ctx.base, ctx.profile)) {
       if (p.forbidden === undefined) continue;
       const targets: Access[] = p.each
-        ? filesIn(p.path).filter((f) => p.each === 'file' || f.path.endsWith('.jar'))
-        : [accessOf(p.path)].filter((a): a is Access => a !== null);
+        ? filesIn(p.path, scopeOf(ctx.base)).filter((f) => p.each === 'file' || f.path.endsWith('.jar'))
+        : [accessOf(p.path, scopeOf(ctx.base))].filter((a): a is Access => a !== null);
       for (const a of targets) {
         const extra = a.mode & p.forbidden;
         if (extra === 0) continue;

@@ -1,5 +1,6 @@
 import { fileStartSpan } from '../../model/index.js';
 import { accessOf, accountNames, expectedAccounts, isWholeBase, protectedPaths } from '../file-access.js';
+import { scopeOf } from '../../parser/files.js';
 import type { Rule } from '../types.js';
 
 export const rule: Rule = {
@@ -44,7 +45,7 @@ export const rule: Rule = {
     const { users, groups } = accountNames();
     for (const p of protectedPaths(ctx.base, ctx.profile)) {
       if (!p.owner) continue;
-      const a = accessOf(p.path);
+      const a = accessOf(p.path, scopeOf(ctx.base));
       if (!a) continue;
       const user = users.get(a.uid) ?? String(a.uid);
       const group = groups.get(a.gid) ?? String(a.gid);

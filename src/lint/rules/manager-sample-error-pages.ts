@@ -1,6 +1,6 @@
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileStartSpan } from '../../model/index.js';
+import { readTextInScope, scopeOf } from '../../parser/files.js';
 import { isAdminApp } from '../hardening.js';
 import type { Rule } from '../types.js';
 
@@ -23,17 +23,15 @@ export const rule: Rule = {
     profiles: { recommended: 'off' },
   },
   check(ctx) {
+    const scope = scopeOf(ctx.base);
     for (const host of ctx.base.hosts) {
       for (const c of host.contexts) {
         if (!isAdminApp(c)) continue;
         for (const page of ['401.jsp', '402.jsp', '403.jsp']) {
           const file = join(c.docBase, 'WEB-INF', 'jsp', page);
-          let text: string;
-          try {
-            text = readFileSync(file, 'latin1');
-          } catch {
-            continue;
-          }
+          const read = readTextInScope(file, scope, 'latin1');
+          if (!('text' in read)) continue;
+          const text = read.text;
           const m = SAMPLE.exec(text);
           if (!m) continue;
           const line = text.slice(0, m.index).split('\n').length;

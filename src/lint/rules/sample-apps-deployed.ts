@@ -1,6 +1,6 @@
-import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileStartSpan, type LoadedContext } from '../../model/index.js';
+import { fileStartSpan, type FileScope, type LoadedContext } from '../../model/index.js';
+import { existsInScope, readTextInScope, scopeOf } from '../../parser/files.js';
 import { startTag } from '../hardening.js';
 import type { Rule } from '../types.js';
 
@@ -14,18 +14,17 @@ const ROOT: Sample = { what: "Tomcat's default ROOT page", control: ['cis-tomcat
 const EXAMPLE_SERVLETS = /(?:^|\.)(?:HelloWorldExample|RequestInfoExample|SessionExample|CookieExample)$/;
 
 /** Which of Tomcat's sample applications a context is, by the files Tomcat (and Debian) ship in them. */
-function sampleOf(c: LoadedContext): Sample | null {
+function sampleOf(c: LoadedContext, scope: FileScope): Sample | null {
   const d = c.docBase;
+  const existsSync = (p: string): boolean => existsInScope(p, scope);
   if (existsSync(join(d, 'RUNNING.txt')) && existsSync(join(d, 'BUILDING.txt'))) return DOCS;
   if (c.webXml?.servlets.some((s) => EXAMPLE_SERVLETS.test(s.className?.value.trim() ?? ''))) return EXAMPLES;
   if (c.path !== '') return null;
   // Tomcat's own ROOT (index.jsp with tomcat.svg and the release notes), or Debian's "It works !" page.
   if (existsSync(join(d, 'tomcat.svg')) && existsSync(join(d, 'RELEASE-NOTES.txt'))) return ROOT;
-  try {
-    if (readFileSync(join(d, 'index.html'), 'latin1').includes('This is the default Tomcat home page')) return ROOT;
-  } catch {
-    // No index.html: not Debian's page.
-  }
+  // No index.html (or one not read): not Debian's page.
+  const index = readTextInScope(join(d, 'index.html'), scope, 'latin1');
+  if ('text' in index && index.text.includes('This is the default Tomcat home page')) return ROOT;
   return null;
 }
 
@@ -44,9 +43,10 @@ export const rule: Rule = {
     profiles: { recommended: 'off' },
   },
   check(ctx) {
+    const scope = scopeOf(ctx.base);
     for (const host of ctx.base.hosts) {
       for (const c of host.contexts) {
-        const sample = sampleOf(c);
+        const sample = sampleOf(c, scope);
         if (!sample) continue;
         ctx.report({
           message: `${c.path === '' ? '/ (ROOT)' : c.path} is ${sample.what} (${c.docBase}): remove it from production${c.source === 'context-file' ? ' (delete its context file)' : ''}.`,

@@ -1,33 +1,33 @@
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createRequire } from 'node:module';
-import { fileStartSpan, type PropertyEntry, type Span } from '../../model/index.js';
+import { fileStartSpan, type CatalinaBase, type Diagnostic, type PropertyEntry, type Span } from '../../model/index.js';
 import { parsePropertiesFile, propertyOf } from '../../parser/index.js';
+import { readArchiveEntry, readInScope, scopeOf } from '../../parser/files.js';
 import { isWholeBase } from '../file-access.js';
 import type { Rule } from '../types.js';
 
 const ENTRY = 'org/apache/catalina/util/ServerInfo.properties';
-// fflate is loaded when a catalina.jar is read: evaluating it (its inflate tables) was 7 ms of every lint's start.
-const unzipSync: typeof import('fflate').unzipSync = (...args) =>
-  (createRequire(import.meta.url)('fflate') as typeof import('fflate')).unzipSync(...args);
 
-/** The ServerInfo.properties Tomcat reads, and where: the common class loader's order (conf/catalina.properties' common.loader: the base's lib/ folder, its jars, then the home's). */
-function serverInfo(base: string, home: string): { text: string; where: string; inJar: boolean } | null {
-  const places = [...new Set([base, home])].flatMap((dir) => [
+/**
+ * The ServerInfo.properties Tomcat reads, and where: the common class loader's order (conf/catalina.properties'
+ * common.loader: the base's lib/ folder, its jars, then the home's). Read through the file-access layer: a
+ * jar is a stranger's file like any other (a zip bomb, a link to /dev/zero), so a bad one is `unread`.
+ */
+function serverInfo(
+  base: CatalinaBase,
+): { text: string; where: string; inJar: boolean } | { unread: Diagnostic } | null {
+  const scope = scopeOf(base);
+  const places = [...new Set([base.base, base.home])].flatMap((dir) => [
     join(dir, 'lib', ENTRY),
     join(dir, 'lib', 'catalina.jar'),
   ]);
   for (const place of places) {
-    let bytes: Buffer;
-    try {
-      bytes = readFileSync(place);
-    } catch {
-      continue;
-    }
-    if (!place.endsWith('.jar')) return { text: bytes.toString('latin1'), where: place, inJar: false };
-    // Only the one entry is inflated (catalina.jar is about 2 MB).
-    const found = unzipSync(bytes, { filter: (f) => f.name === ENTRY })[ENTRY];
-    if (found) return { text: Buffer.from(found).toString('latin1'), where: `${place}!/${ENTRY}`, inJar: true };
+    const inJar = place.endsWith('.jar');
+    // Only the one entry is inflated, after the central directory (catalina.jar is about 2 MB).
+    const r = inJar ? readArchiveEntry(place, ENTRY, scope, 1024 * 1024) : readInScope(place, scope);
+    if ('absent' in r) continue;
+    if ('diagnostic' in r) return { unread: r.diagnostic };
+    const text = Buffer.from(r.bytes.buffer, r.bytes.byteOffset, r.bytes.length).toString('latin1');
+    return { text, where: inJar ? `${place}!/${ENTRY}` : place, inJar };
   }
   return null;
 }
@@ -68,7 +68,15 @@ export const rule: Rule = {
   },
   check(ctx) {
     if (!isWholeBase(ctx.base)) return;
-    const found = serverInfo(ctx.base.base, ctx.base.home);
+    const found = serverInfo(ctx.base);
+    if (found && 'unread' in found) {
+      // What was not read and why, at the file: the controls cannot be judged from it.
+      ctx.report({
+        message: `${found.unread.message} The ServerInfo.properties Tomcat would report could not be checked.`,
+        span: found.unread.span,
+      });
+      return;
+    }
     if (!found) {
       const at = ctx.base.serverXml?.file ?? join(ctx.base.base, 'conf');
       ctx.report({
