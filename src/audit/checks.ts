@@ -20,6 +20,7 @@ import type {
 } from '../model/index.js';
 import { accessOf, accountNames, filesIn, octal, protectedPaths, type Access } from '../lint/file-access.js';
 import { isAdminApp, realmsOf } from '../lint/hardening.js';
+import { scopeOf } from '../lint/file-access.js';
 import type { LintResult } from '../lint/engine.js';
 import type { AuditFacts } from '../lint/config.js';
 import type { BenchmarkId } from './catalogue.js';
@@ -751,7 +752,7 @@ const keystoreInTree: Examiner = (ctx) => {
   const evidence: Evidence[] = [];
   const findings: Diagnostic[] = [];
   for (const k of stores) {
-    const a = accessOf(k.path);
+    const a = accessOf(k.path, scopeOf(ctx.base));
     evidence.push({ subject: k.label, found: a ? describeAccess(a) : 'file absent', ...(k.at ? { span: k.at } : {}) });
     if (!inside(k.path))
       findings.push(
@@ -782,7 +783,7 @@ function fileAccess(control: string): Examiner {
     const paths = protectedPaths(ctx.base, profile).filter((p) => p.control === `${ctx.benchmark}:${control}`);
     const evidence: Evidence[] = [];
     for (const p of paths) {
-      const a = accessOf(p.path);
+      const a = accessOf(p.path, scopeOf(ctx.base));
       if (!a) {
         evidence.push({
           subject: p.label,
@@ -792,7 +793,7 @@ function fileAccess(control: string): Examiner {
         continue;
       }
       if (p.each) {
-        const files = filesIn(p.path).filter((f) => p.each !== 'jar' || f.path.endsWith('.jar'));
+        const files = filesIn(p.path, scopeOf(ctx.base)).filter((f) => p.each !== 'jar' || f.path.endsWith('.jar'));
         evidence.push({
           subject: p.label,
           found: files.length

@@ -2,6 +2,9 @@ import { isAbsolute, join, resolve } from 'node:path';
 import type { CatalinaBase, ConfigElement, FileScope, Located, Span } from '../model/index.js';
 import { fileScope, listInScope, readTextInScope, scopeOf, statInScope } from '../parser/files.js';
 import { allValves, simpleName } from './hardening.js';
+
+/** The base's file scope (src/parser/files.ts), for the audit, which reads through this module. */
+export { scopeOf };
 import type { Accounts, Profile } from './config.js';
 
 /**
