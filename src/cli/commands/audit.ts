@@ -119,6 +119,7 @@ export const auditCommand: Command = {
         type: 'string',
         describe: 'CATALINA_HOME, for the controls about its files (default: the base)',
       })
+      .option('follow-symlinks', followSymlinksOption)
       .option('benchmark-version', {
         type: 'string',
         describe:
