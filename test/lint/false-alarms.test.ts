@@ -43,6 +43,15 @@ describe('hsts-max-age-zero: HSTS is sent on secure requests only', () => {
     for (const files of behindProxy) expect(found(files, 'hsts-max-age-zero')).toHaveLength(1);
   });
 
+  it("is quiet when the RemoteIpFilter is another application's: it makes only its own application's requests secure", () => {
+    const files = {
+      'conf/server.xml': server(HTTP),
+      ...app(SHIPPED_HEADERS),
+      'webapps/other/WEB-INF/web.xml': app(filter('ip', 'RemoteIpFilter'))['webapps/app/WEB-INF/web.xml']!,
+    };
+    expect(found(files, 'hsts-max-age-zero')).toEqual([]);
+  });
+
   it('is an error when the base has no server.xml (whether requests are secure is unknown)', () => {
     expect(found(app(SHIPPED_HEADERS), 'hsts-max-age-zero')).toHaveLength(1);
   });

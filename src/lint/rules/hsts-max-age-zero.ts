@@ -15,10 +15,10 @@ export const rule: Rule = {
   },
   // A check, run once every filter is validated: whether any request is secure depends on all of them (RemoteIpFilter).
   check(ctx) {
-    // The header goes out on secure requests only (Tomcat's own conf/web.xml ships this very block commented out, and a
-    // base with no TLS connector and no proxy-scheme valve or filter never sends it): then max-age=0 changes nothing.
-    if (!secureRequestsPossible(ctx)) return;
     for (const f of ctx.ofKind('http-header-security')) {
+      // The header goes out on secure requests only (Tomcat's own conf/web.xml ships this very block commented out, and
+      // a base with no TLS connector and no proxy-scheme valve or filter never sends it): then max-age=0 changes nothing.
+      if (!secureRequestsPossible(ctx, f)) continue;
       const enabled = paramOf(f.def, 'hstsEnabled');
       if (enabled && enabled.value.value.trim().toLowerCase() !== 'true') continue;
       const age = paramOf(f.def, 'hstsMaxAgeSeconds');

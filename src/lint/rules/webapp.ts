@@ -221,16 +221,27 @@ export function anySecureConnector(base: CatalinaBase): boolean | null {
   return false;
 }
 
+/** Each context's position in ctx.contexts, worked out once per run. */
+const positions = new WeakMap<LintContext['contexts'], Map<ResolvedContext, number>>();
+
 /**
- * Whether any request can reach the applications as secure (request.isSecure()), the condition on which
- * HttpHeaderSecurityFilter sends Strict-Transport-Security: a TLS or secure="true" connector, or a
- * RemoteIpValve / RemoteIpFilter that takes the scheme from a proxy's header. False only when server.xml
- * is known and has none of them. Call once every filter is validated (a check, not a visitor's hook).
+ * Whether a request through this filter can be secure (request.isSecure()), the condition on which
+ * HttpHeaderSecurityFilter sends Strict-Transport-Security: a TLS or secure="true" connector, a RemoteIpValve
+ * that takes the scheme from a proxy's header, or a RemoteIpFilter in a context the filter runs in. False only
+ * when server.xml is known and none of them is there. Asks only the filter's own contexts, so a part of a
+ * parallel lint answers as the whole base would. Call once every filter is validated (a check).
  */
-export function secureRequestsPossible(ctx: LintContext): boolean {
+export function secureRequestsPossible(ctx: LintContext, f: CheckedFilter): boolean {
   if (anySecureConnector(ctx.base) !== false) return true;
   if (allValves(ctx.base).some((v) => simpleName(v) === 'RemoteIpValve')) return true;
-  return ctx.ofKind('remote-ip').length > 0;
+  let index = positions.get(ctx.contexts);
+  if (!index) positions.set(ctx.contexts, (index = new Map(ctx.contexts.map((c, i) => [c, i]))));
+  const at = index;
+  return ctx
+    .usesOf(f)
+    .some(({ context }) =>
+      [...context.merged.filters.values()].some((mf) => ctx.checked(mf, at.get(context))?.spec?.id === 'remote-ip'),
+    );
 }
 
 /**
