@@ -1,6 +1,7 @@
-import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { realpathSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
-import type { JvmProperty, Located, SetenvFile, SourceFile } from '../model/index.js';
+import type { FileScope, JvmProperty, Located, SetenvFile, SourceFile } from '../model/index.js';
+import { fileScope, listInScope, readTextInScope } from './files.js';
 import { LineIndex } from './lines.js';
 import { parseSetenv } from './setenv.js';
 
@@ -25,14 +26,10 @@ export interface StartupOptions {
   etc?: string;
 }
 
-function read(path: string): string | null {
-  try {
-    const st = statSync(path);
-    if (!st.isFile() || st.size > MAX_BYTES) return null;
-    return readFileSync(path, 'utf8');
-  } catch {
-    return null;
-  }
+/** A start-up file's text through the file-access layer (regular files in the scope's roots, bounded), or null. */
+function read(path: string, scope: FileScope): string | null {
+  const r = readTextInScope(path, scope);
+  return 'text' in r ? r.text : null;
 }
 
 const same = (a: string, b: string): boolean => {
@@ -177,6 +174,9 @@ export function readStartup(
     join(etc, 'systemd', 'system'),
     ...(opts.etc ? [] : ['/lib/systemd/system', '/usr/lib/systemd/system']),
   ];
+  // Only where start-up files live (the /etc tree or --etc, systemd's unit folders) and the base and home: an
+  // EnvironmentFile= naming anything else (/proc/self/environ) is not read, and no link leads out of them.
+  const scope = fileScope([etc, ...unitDirs, base, home], { maxFileBytes: MAX_BYTES });
   const parts: SetenvFile[] = [];
   const sources: SourceFile[] = [];
   const examined: { file: string; found: boolean }[] = [];
@@ -184,15 +184,10 @@ export function readStartup(
   const envFiles: string[] = [];
   let unitFound = false;
   for (const dir of unitDirs) {
-    let entries: string[];
-    try {
-      entries = readdirSync(dir);
-    } catch {
-      continue;
-    }
+    const entries = listInScope(dir, scope);
     for (const entry of entries.filter((e) => /^tomcat\d*\.service$/.test(e)).sort()) {
       const path = join(dir, entry);
-      const text = read(path);
+      const text = read(path, scope);
       if (text === null) continue;
       const unitBase = /^[ \t]*Environment[ \t]*=.*\bCATALINA_BASE=([^"'\s]+)/m.exec(text)?.[1];
       const ours = unitBase ? same(mapEtc(unitBase), base) : names.includes(entry.replace(/\.service$/, ''));
@@ -203,17 +198,13 @@ export function readStartup(
       const files = [path];
       for (const d of unitDirs) {
         const drop = join(d, `${entry}.d`);
-        try {
-          for (const f of readdirSync(drop)
-            .filter((f) => f.endsWith('.conf'))
-            .sort())
-            files.push(join(drop, f));
-        } catch {
-          // No drop-ins there.
-        }
+        for (const f of listInScope(drop, scope)
+          .filter((f) => f.endsWith('.conf'))
+          .sort())
+          files.push(join(drop, f));
       }
       for (const f of files) {
-        const t = f === path ? text : read(f);
+        const t = f === path ? text : read(f, scope);
         if (t === null) continue;
         const unit = parseSystemdUnit(t, f);
         examined.push({ file: f, found: true });
@@ -226,7 +217,7 @@ export function readStartup(
   if (!unitFound && names.length > 0) examined.push({ file: join(unitDirs[0]!, `${names[0]}.service`), found: false });
   for (const n of names) envFiles.push(join(etc, 'default', n), join(etc, 'sysconfig', n));
   for (const f of [...new Set(envFiles)]) {
-    const text = existsSync(f) ? read(f) : null;
+    const text = read(f, scope);
     examined.push({ file: f, found: text !== null });
     if (text === null) continue;
     sources.push({ path: f, text, encoding: 'utf-8', bom: false });

@@ -1088,13 +1088,8 @@ export class Workspace {
   private readonly fixed = new Map<string, string | null>();
 
   constructor() {
-    let parent = tmpdir();
-    try {
-      if (statSync('/dev/shm').isDirectory()) parent = '/dev/shm';
-    } catch {
-      // no tmpfs
-    }
-    this.dir = mkdtempSync(join(parent, 'tollgate-fuzz-'));
+    // Not /dev/shm: the file-access layer never reads under /dev (docs/security.md), a tmpfs there included.
+    this.dir = mkdtempSync(join(tmpdir(), 'tollgate-fuzz-'));
     const example = join(REPO, 'examples', 'base');
     const files: Record<string, string> = {
       ...FIXED,
