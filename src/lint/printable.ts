@@ -5,9 +5,7 @@
  * among them), bidirectional overrides and isolates (the "Trojan Source" reordering) and the Unicode
  * line and paragraph separators are shown as `\xHH` / `\uHHHH` escapes.
  */
-// eslint-disable-next-line no-control-regex
 const UNSAFE = /[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
-// eslint-disable-next-line no-control-regex
 const UNSAFE_ONE = /[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
 
 function escapeChar(ch: string): string {

@@ -1,4 +1,4 @@
-import { realpathSync, type Dirent } from 'node:fs';
+import { realpathSync } from 'node:fs';
 import { basename, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type {
   CatalinaBase,

@@ -72,7 +72,6 @@ function cli(args: string[], input?: Buffer): Promise<Run> {
 function clean(what: string, text: string): void {
   expect(text.includes(repo.fileCanary), `${what}: a file outside the base reached the output`).toBe(false);
   expect(text.includes(repo.envCanary), `${what}: the environment reached the output`).toBe(false);
-  // eslint-disable-next-line no-control-regex
   const raw = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/.exec(text);
   expect(
     raw ? `U+${raw[0].charCodeAt(0).toString(16)} at ${raw.index}` : null,
