@@ -1,7 +1,7 @@
 /**
  * Tomcat's AccessLogValve for `tollgate serve`: the valves of server.xml's
  * Engine and Hosts and of each context's file, their pattern read as
- * AbstractAccessLogValve.createLogElements reads it (every code, `%{xxx}`
+ * AbstractAccessLogValve.createLogElements reads it (every code, `%{name}i`-style
  * forms, `common` and `combined`, the same escaping), and their file as
  * AccessLogValve names, rotates and buffers it.
  *
