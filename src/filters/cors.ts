@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { boundedMemo } from '../protocol/memo.js';
 import { javaBoolean, commaList, javaInt, reader } from './values.js';
 import { defineFilter, param, refuse, type Note } from './define.js';
 import { commaSeparatedTexts, eachCommaSeparated, splitCommaSeparated } from './java-text.js';
@@ -91,19 +92,10 @@ export function plainOrigin(origin: string): boolean {
 }
 
 // Applications share most origins (an admin site, a front end): each is judged once (bounded, short origins only).
-const originVerdicts = new Map<string, string | null>();
+const originVerdict = boundedMemo((origin) => originProblem(origin), 1_000, 256);
 
 function knownOriginProblem(origin: string): string | null {
-  if (plainOrigin(origin)) return null;
-  let why = originVerdicts.get(origin);
-  if (why === undefined) {
-    why = originProblem(origin);
-    if (origin.length <= 256) {
-      if (originVerdicts.size >= 1_000) originVerdicts.clear();
-      originVerdicts.set(origin, why);
-    }
-  }
-  return why;
+  return plainOrigin(origin) ? null : originVerdict(origin);
 }
 
 function originNotes(v: unknown): Note[] {

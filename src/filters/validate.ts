@@ -1,4 +1,5 @@
 import type { Diagnostic, FilterDef, Located, Param, Severity, Span, TextEdit } from '../model/index.js';
+import { boundedMemo } from '../protocol/memo.js';
 import type { IssueParams } from './define.js';
 import { findFilterSpec } from './registry.js';
 import { TOMCAT_TARGETS, type FilterSpec, type ParamNote, type TomcatTarget } from './spec.js';
@@ -73,19 +74,12 @@ const NOTE_OPTS: Partial<Record<TomcatTarget, { readonly target: TomcatTarget }>
 /** Findings of one rule listed per parameter value; the rest are counted in one more. */
 const MAX_PER_PARAM = 50;
 
-const newlineCache = new Map<string, number[]>();
-
-/** Offsets of the newlines of a value (cached: findings come value by value, often many per value). */
-function newlinesOf(v: string): number[] {
-  let out = newlineCache.get(v);
-  if (!out) {
-    if (newlineCache.size >= 64) newlineCache.clear();
-    out = [];
-    for (let i = v.indexOf('\n'); i >= 0; i = v.indexOf('\n', i + 1)) out.push(i);
-    newlineCache.set(v, out);
-  }
+/** Offsets of the newlines of a value (remembered: findings come value by value, often many per value). */
+const newlinesOf = boundedMemo((v: string): number[] => {
+  const out: number[] = [];
+  for (let i = v.indexOf('\n'); i >= 0; i = v.indexOf('\n', i + 1)) out.push(i);
   return out;
-}
+}, 64);
 
 export function subSpan(value: Located<string>, offset: number | undefined, length: number | undefined): Span {
   const s = value.span;

@@ -5,6 +5,7 @@
  */
 import * as z from 'zod';
 import { javaCharset, isLegalCharsetName, suggestCharset } from '../protocol/charsets.js';
+import { boundedMemo } from '../protocol/memo.js';
 import { refuse, type Note, type ValueReader } from './define.js';
 import {
   commaSeparatedTexts,
@@ -18,18 +19,8 @@ import {
 } from './java-text.js';
 import { translateJavaRegex, type TranslatedRegex } from './java-regex.js';
 
-const translations = new Map<string, TranslatedRegex>();
-
 /** The same patterns recur across thousands of applications: translate each once (bounded, so hostile input cannot grow it forever). */
-function translated(java: string): TranslatedRegex {
-  let t = translations.get(java);
-  if (!t) {
-    if (translations.size >= 2000) translations.clear();
-    t = translateJavaRegex(java);
-    translations.set(java, t);
-  }
-  return t;
-}
+const translated: (java: string) => TranslatedRegex = boundedMemo(translateJavaRegex, 2000);
 
 const TEXT = z.string().meta({ title: 'web.xml text' });
 

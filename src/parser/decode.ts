@@ -1,5 +1,6 @@
 import type { Diagnostic, SourceFile } from '../model/index.js';
 import { fileStartSpan } from '../model/index.js';
+import { boundedMemo } from '../protocol/memo.js';
 
 /** Java charset names that WHATWG TextDecoder knows under another label (or not at all). */
 const JAVA_ALIASES: Record<string, string> = {
@@ -61,19 +62,15 @@ function byteTable(encoding: string): { chars: string; bytes: Map<number, number
   return t;
 }
 
-/** javaEncoding's answers for the names seen so far (a few: a bounded cache, since files may declare anything). */
-const knownEncodings = new Map<string, string | null>();
-
-/** The encoding a declared name stands for in Java, as a WHATWG-style label; null when unknown. */
-function javaEncoding(declared: string): string | null {
-  let label = knownEncodings.get(declared);
-  if (label === undefined) {
-    label = resolveJavaEncoding(declared);
-    if (knownEncodings.size >= 64) knownEncodings.clear();
-    knownEncodings.set(declared, label);
-  }
-  return label;
-}
+/**
+ * The encoding a declared name stands for in Java, as a WHATWG-style label; null when unknown.
+ * Remembered for the names seen so far (a few: bounded, since files may declare anything).
+ */
+const javaEncoding: (declared: string) => string | null = boundedMemo(
+  (declared) => resolveJavaEncoding(declared),
+  64,
+  128,
+);
 
 function resolveJavaEncoding(declared: string): string | null {
   const name = declared.toLowerCase();

@@ -21,6 +21,7 @@ import type {
 } from '../model/index.js';
 import type { LineIndex } from './lines.js';
 import { resolveProperties } from './properties.js';
+import { BoundedCache } from '../protocol/memo.js';
 
 export const NAMESPACES: Record<string, WebXmlGeneration> = {
   'http://java.sun.com/xml/ns/j2ee': '2.4',
@@ -102,10 +103,9 @@ const NAME_ELEMENTS = new Set([
   'async-supported',
 ]);
 
-/** Canonical copies of name values, bounded: emptied when full (a base of unusual names just interns less). */
-const INTERNED = new Map<string, string>();
-const MAX_INTERNED = 4096;
+/** Canonical copies of name values, bounded (a base of unusual names just interns less). */
 const MAX_INTERNED_LENGTH = 128;
+const INTERNED = new BoundedCache<string, string>(4096, MAX_INTERNED_LENGTH);
 
 /**
  * One flat copy per distinct name: equal names are then the same string, which V8 compares and
@@ -116,7 +116,6 @@ function intern(value: string): string {
   if (value.length > MAX_INTERNED_LENGTH) return value;
   const known = INTERNED.get(value);
   if (known !== undefined) return known;
-  if (INTERNED.size >= MAX_INTERNED) INTERNED.clear();
   // A slice shorter than 13 characters is already a copy; JSON.parse makes a flat one of a longer slice.
   const copy = value.length < 13 ? value : (JSON.parse(JSON.stringify(value)) as string);
   INTERNED.set(copy, copy);

@@ -4,6 +4,7 @@
  * (src/chain) uses the same code on the merged descriptors, so what `tollgate
  * chain` prints and what a compiled module runs cannot drift.
  */
+import { BoundedCache } from './memo.js';
 import { compilePattern, matchesFilterPattern, type CompiledPattern, type PatternKind } from './url-pattern.js';
 
 /** Servlet dispatcher types; a request entering the chain from the network is REQUEST. */
@@ -191,13 +192,12 @@ export function createChainSelector(
 
   const limit = opts.cacheSize ?? 1024;
   if (limit <= 0 || exists) return select;
-  const cache = new Map<string, Selection>();
+  const cache = new BoundedCache<string, Selection>(limit);
   return (path: string, dispatcher: DispatcherType = 'REQUEST'): Selection => {
     if (dispatcher !== 'REQUEST') return select(path, dispatcher);
     let hit = cache.get(path);
     if (hit === undefined) {
       hit = select(path, dispatcher);
-      if (cache.size >= limit) cache.delete(cache.keys().next().value as string);
       cache.set(path, hit);
     }
     return hit;

@@ -6,6 +6,7 @@
  * string is tollgate's own unless configured.
  */
 import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
+import { BoundedCache } from '../protocol/memo.js';
 
 /**
  * Renders an error response body; `message` is what was passed to sendError, if anything.
@@ -327,7 +328,7 @@ export function createErrorReportRenderer(options: ErrorReportOptions = {}): Err
     return built;
   }
 
-  const reports = new Map<string, ErrorReport | null>();
+  const reports = new BoundedCache<string, ErrorReport | null>(CACHED_REPORTS);
 
   const render = (status: number, message: string | null): ErrorReport | null => {
     if (status < 400) return null;
@@ -349,7 +350,6 @@ export function createErrorReportRenderer(options: ErrorReportOptions = {}): Err
     const known = reports.get(key);
     if (known !== undefined) return known;
     const report = render(status, message);
-    if (reports.size >= CACHED_REPORTS) reports.delete(reports.keys().next().value!);
     reports.set(key, report);
     return report;
   };

@@ -1,3 +1,4 @@
+import { boundedMemo } from '../../protocol/memo.js';
 import type { Rule } from '../types.js';
 
 /** Why a rule of this ExpiresByType name can never apply, or null. */
@@ -14,8 +15,7 @@ function whyNever(name: string): string | null {
 
 // The verdict depends on the name alone, and applications repeat the same names: remembered for the process (at most
 // 1,000 names of up to 256 characters, so that hostile input cannot make it hold much).
-const verdicts = new Map<string, string | null>();
-const MAX_VERDICTS = 1_000;
+const verdictOf = boundedMemo(whyNever, 1_000, 256);
 
 export const rule: Rule = {
   meta: {
@@ -33,14 +33,7 @@ export const rule: Rule = {
       for (const p of f.def.initParams) {
         const name = p.name.value;
         if (!name.startsWith('ExpiresByType')) continue;
-        let why = verdicts.get(name);
-        if (why === undefined) {
-          why = whyNever(name);
-          if (name.length <= 256) {
-            if (verdicts.size >= MAX_VERDICTS) verdicts.clear();
-            verdicts.set(name, why);
-          }
-        }
+        const why = verdictOf(name);
         if (why) ctx.report({ message: `${name} never applies: ${why}.`, span: p.name.span });
       }
     },

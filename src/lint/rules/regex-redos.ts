@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import type { AST, RegExpParser } from '@eslint-community/regexpp';
 import type { CompiledRegex } from '../../filters/index.js';
+import { BoundedCache } from '../../protocol/memo.js';
 import type { Rule } from '../types.js';
 
 /** What recheck says of one pattern (the subset of its Diagnostics read here). */
@@ -85,8 +86,8 @@ const DETERMINISTIC = {
 export const MAX_ANALYSED_LENGTH = 160;
 
 /** Verdicts by alternative and flags, for the life of the process (the same pattern is usually repeated across webapps). */
-const verdicts = new Map<string, Verdict>();
-const MAX_VERDICTS = 1_000;
+// Bounded: a long-lived process (serve, the fuzzer's 1,000,000 inputs) must not keep every pattern it has seen.
+const verdicts = new BoundedCache<string, Verdict>(1_000);
 /**
  * Whether a JavaScript pattern repeats anything without bound (*, + or {n,}
  * outside a character class). Without that it only matches inputs of bounded
@@ -155,8 +156,6 @@ function verdictOf(source: string, flags: string): Verdict {
     if (!repeatsUnbounded(source)) v = BOUNDED;
     else if (source.length > MAX_ANALYSED_LENGTH) v = TOO_LARGE;
     else v = analyser()(source, flags, DETERMINISTIC);
-    // Bounded: a long-lived process (serve, the fuzzer's 1,000,000 inputs) must not keep every pattern it has seen.
-    if (verdicts.size >= MAX_VERDICTS) verdicts.clear();
     verdicts.set(key, v);
   }
   return v;
