@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -78,6 +78,35 @@ describe('the built package', () => {
       // regex-redos runs recheck's JavaScript build shipped in dist/bundle/recheck.cjs: the recheck package, whose optional
       // dependencies are a 23 MB JAR and a 29 MB native binary, is not installed.
       expect(existsSync(join(app, 'node_modules', 'recheck')), 'node_modules/recheck').toBe(false);
+      // What the bundles inline is a dev dependency, and the opt-in parts are optional peers: tollgate installs
+      // refa and its regexpp (which the ES module entries load on first use) and nothing else.
+      expect(
+        readdirSync(join(app, 'node_modules'))
+          .filter((n) => !n.startsWith('.'))
+          .sort(),
+      ).toEqual(['@eslint-community', 'refa', 'tollgate']);
+      const esm = execFileSync(
+        process.execPath,
+        [
+          '--input-type=module',
+          '-e',
+          `const l = await import('tollgate/lint'); const r = await import('tollgate/runtime'); const s = await import('tollgate/schema');
+           const report = await l.lint(${JSON.stringify(join(repo, 'examples', 'base'))});
+           console.log(report.errorCount, typeof r.createContextRuntime, s.jsonSchemas().size > 0);`,
+        ],
+        { cwd: app, encoding: 'utf8' },
+      );
+      expect(esm.trim()).toBe('0 function true');
+      // The language server's libraries are not there: one line names them, exit code 2.
+      const lsp = spawnSync('npx', ['--no', '--', 'tollgate', 'lsp', '--stdio'], {
+        cwd: app,
+        encoding: 'utf8',
+        input: '',
+      });
+      expect([lsp.status, lsp.stderr]).toEqual([
+        2,
+        'tollgate lsp: the language server needs the package vscode-languageserver, which is not installed (an optional peer dependency): run `npm install vscode-languageserver@^10.1.2 vscode-languageserver-textdocument@^1.0.16` where tollgate is installed (with -g for a global tollgate)\n',
+      ]);
       // npm install -g links bin/tollgate.js itself onto the PATH: the kernel runs its #! line, and
       // bin/package.json (packed) makes Node read it as CommonJS.
       expect(files).toContain('bin/package.json');
