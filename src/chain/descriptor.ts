@@ -244,7 +244,8 @@ function earlierPattern(
     const end = j === k ? i : m.urlPatterns.length;
     for (let q = 0; q < end; q++) {
       const u = m.urlPatterns[q]!;
-      if (decodedPattern(u.value) === d) return { pattern: d, servletName: m.servletName.value, origin, span: u.span };
+      if (decodedPattern(u.value) === d)
+        return { pattern: d, servletName: m.servletName.value, origin, span: u.span, nameSpan: m.servletName.span };
     }
   }
   return undefined;
@@ -287,7 +288,14 @@ function findStop(state: Descriptor, xml: WebXml, origin: Origin): Stop | null {
           stop = earlier(stop, duplicateServletMapping(prior, m, u, d, i + 1, origin));
           break outer;
         }
-        if (seen) seen.set(d, { pattern: d, servletName: m.servletName.value, origin, span: u.span });
+        if (seen)
+          seen.set(d, {
+            pattern: d,
+            servletName: m.servletName.value,
+            origin,
+            span: u.span,
+            nameSpan: m.servletName.span,
+          });
       }
     }
   }
@@ -340,7 +348,13 @@ function addServletMapping(state: Descriptor, m: ServletMapping, origin: Origin,
     const u = m.urlPatterns[i]!;
     const d = decodedPattern(u.value);
     if (typeof d !== 'string') return;
-    state.servletMappings.set(d, { pattern: d, servletName: m.servletName.value, origin, span: u.span });
+    state.servletMappings.set(d, {
+      pattern: d,
+      servletName: m.servletName.value,
+      origin,
+      span: u.span,
+      nameSpan: m.servletName.span,
+    });
     state.servletMappingNames.add(m.servletName.value);
   }
 }

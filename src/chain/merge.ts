@@ -289,7 +289,7 @@ function contextChecks(d: Descriptor, servletMappings: Map<string, MergedServlet
         ruleId: 'servlet-mapping-undefined-servlet',
         severity: 'error',
         message: `<servlet-mapping> names servlet "${m.servletName}", which no <servlet> defines: ${refuse}.`,
-        span: m.span,
+        span: m.nameSpan,
       });
     }
     const why = validateUrlPattern(m.pattern, 'servlet-mapping');

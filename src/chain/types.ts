@@ -68,6 +68,8 @@ export interface MergedServletMapping {
   origin: Origin;
   /** Where the url-pattern is written. */
   span: Span;
+  /** Where the mapping's servlet-name is written (what a finding about the named servlet points at). */
+  nameSpan: Span;
 }
 
 /**

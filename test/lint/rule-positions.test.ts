@@ -1,22 +1,34 @@
 /**
- * What a user sees of each rule with fixtures (test/fixtures/hardening/rules/<rule>/{fail,pass}): every
- * finding's file, line, column, end line, end column, severity and message, pinned in
- * rule-positions.golden.txt as actionlint pins its output in golden files. A rule that reports the right
- * thing at the wrong place, or with another message, fails its own test here. After a deliberate change:
+ * What a user sees of every rule: for each rule's failing configuration, every finding of that rule with its
+ * file, line, column, end line, end column, severity and message, and the source text the span covers;
+ * for its passing configuration, no finding of that rule. Pinned in golden files as actionlint pins its
+ * output, one per family of cases:
+ *
+ *   rule-positions.golden.txt            web.xml / tomcat-users.xml hardening rules
+ *                                        (test/fixtures/hardening/rules/<rule>/{fail,pass})
+ *   rule-positions.cases.golden.txt      every other descriptor and chain rule (rule-cases.ts RULE_CASES)
+ *   rule-positions.container.golden.txt  server.xml, context and properties rules (hardening-cases.ts CASES,
+ *                                        each a tiny base, several cases for some rules: "<rule> #n")
+ *
+ * A rule that reports the right thing at the wrong place, or with another message or severity, fails its own
+ * test here. Each finding is followed by the text its span covers (`> ...`), so a reviewer of the golden file
+ * sees at once whether it points at the element or attribute the finding is about. After a deliberate change:
  * TOLLGATE_WRITE_GOLDEN=1 npx vitest run test/lint/rule-positions.test.ts, and read the diff.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import type { LintOptions } from '../../src/lint/engine.js';
 import { profileLevel, PROFILE_BENCHMARK } from '../../src/lint/profiles.js';
-import { ruleById } from '../../src/lint/rules/index.js';
+import { RULES, ruleById } from '../../src/lint/rules/index.js';
 import type { Profile } from '../../src/lint/types.js';
+import type { Diagnostic } from '../../src/model/index.js';
 import { fixtureFiles, HARDENING_APP_CASE_IDS } from './hardening-app-cases.js';
+import { baseFiles, CASES } from './hardening-cases.js';
 import { cleanup, lintFiles } from './helpers.js';
+import { ON_TOMCAT_11, RULE_CASES, type Files } from './rule-cases.js';
 
 afterAll(cleanup);
-
-const GOLDEN = join(import.meta.dirname, 'rule-positions.golden.txt');
 
 /** The profile a rule is judged in: recommended, unless only a benchmark asks for it. */
 function profileOf(rule: string): Profile {
@@ -27,55 +39,145 @@ function profileOf(rule: string): Profile {
   )!;
 }
 
-/** One line per finding of `rule`: file (from the base on):line:column-endLine:endColumn severity message. */
-function seen(rule: string, side: 'fail' | 'pass'): string[] {
-  return lintFiles(fixtureFiles(rule, side), { profile: profileOf(rule) })
-    .filter((d) => d.ruleId === rule)
-    .map((d) => {
+/** One case: a rule, the options it is linted with, and the base that triggers it and the one that does not. */
+interface PositionCase {
+  key: string;
+  rule: string;
+  options: LintOptions;
+  fail: Files;
+  pass: Files;
+}
+
+interface Family {
+  golden: string;
+  cases: PositionCase[];
+}
+
+// Modes and owners are the copier's (umask, account), not the fixture's: hardening-files.test.ts judges them.
+const ON_DISK = new Set(['file-mode-too-open', 'file-owner-unexpected']);
+// A base that cannot be read is a usage error of the CLI (exit 2), tested in test/cli.
+const NOT_A_FINDING_IN_A_BASE = new Set(['base-unreadable']);
+
+const counted = new Map<string, number>();
+const FAMILIES: Family[] = [
+  {
+    golden: 'rule-positions.golden.txt',
+    cases: [...HARDENING_APP_CASE_IDS]
+      .filter((r) => !ON_DISK.has(r))
+      .sort()
+      .map((rule) => ({
+        key: rule,
+        rule,
+        options: { profile: profileOf(rule) },
+        fail: fixtureFiles(rule, 'fail'),
+        pass: fixtureFiles(rule, 'pass'),
+      })),
+  },
+  {
+    golden: 'rule-positions.cases.golden.txt',
+    cases: Object.entries(RULE_CASES)
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([rule, { fail, pass }]) => ({
+        key: rule,
+        rule,
+        options: ON_TOMCAT_11.has(rule) ? { target: '11.0' } : {},
+        fail,
+        pass,
+      })),
+  },
+  {
+    golden: 'rule-positions.container.golden.txt',
+    cases: CASES.map((c) => {
+      const n = (counted.get(c.rule) ?? 0) + 1;
+      counted.set(c.rule, n);
+      return {
+        key: `${c.rule} #${n}`,
+        rule: c.rule,
+        options: { profile: c.profile ?? 'recommended' },
+        fail: baseFiles(c.bad),
+        pass: baseFiles(c.good),
+      };
+    }),
+  },
+];
+
+/** The source text a span covers, on one line: its first line from the column, to the end column if on it. */
+function covered(files: Files, d: Diagnostic): string {
+  const rel = d.span.file.replace(/^.*?\/tollgate-lint-[A-Za-z0-9]+\//, '');
+  const text = files[rel];
+  if (text === undefined) return '(a file not in the fixture)';
+  const line = text.split('\n')[d.span.line - 1];
+  if (line === undefined) return '(past the end of the file)';
+  const from = d.span.column - 1;
+  const to = d.span.endLine === d.span.line ? d.span.endColumn - 1 : line.length;
+  let shown = to > from ? line.slice(from, to) : `|${line.slice(from, from + 40)}`;
+  if (d.span.endLine !== d.span.line) shown += ' ...';
+  return shown.length > 120 ? `${shown.slice(0, 117)}...` : shown;
+}
+
+/** Two lines per finding of the case's rule: file:line:column-endLine:endColumn severity message, and what it covers. */
+function seen(c: PositionCase, side: 'fail' | 'pass'): string[] {
+  const files = c[side];
+  return lintFiles(files, c.options)
+    .filter((d) => d.ruleId === c.rule)
+    .flatMap((d) => {
       const s = d.span;
       const line = `${s.file}:${s.line}:${s.column}-${s.endLine}:${s.endColumn} ${d.severity} ${d.message}`;
       // The fixture is copied to a fresh temporary base: its path reads <base>.
-      return line.replace(/\/[^ ]*?\/tollgate-lint-[A-Za-z0-9]+/g, '<base>');
+      return [line.replace(/\/[^ ]*?\/tollgate-lint-[A-Za-z0-9]+/g, '<base>'), `  > ${covered(files, d)}`];
     });
 }
 
-/** The golden file's sections: "## rule side" and the lines under it. */
-function readGolden(): Map<string, string[]> {
+/** A golden file's sections: "## key side" and the lines under it. */
+function readGolden(path: string): Map<string, string[]> {
   const out = new Map<string, string[]>();
-  if (!existsSync(GOLDEN)) return out;
+  if (!existsSync(path)) return out;
   let key = '';
-  for (const line of readFileSync(GOLDEN, 'utf8').split('\n')) {
+  for (const line of readFileSync(path, 'utf8').split('\n')) {
     if (line.startsWith('## ')) out.set((key = line.slice(3)), []);
     else if (line !== '' && key !== '') out.get(key)!.push(line);
   }
   return out;
 }
 
-// Modes and owners are the copier's (umask, account), not the fixture's: hardening-files.test.ts judges them.
-const ON_DISK = new Set(['file-mode-too-open', 'file-owner-unexpected']);
-const rules = [...HARDENING_APP_CASE_IDS].filter((r) => !ON_DISK.has(r)).sort();
-const golden = readGolden();
+const WRITE = process.env['TOLLGATE_WRITE_GOLDEN'] === '1';
 
-if (process.env['TOLLGATE_WRITE_GOLDEN'] === '1') {
-  const text = rules
-    .flatMap((r) => (['fail', 'pass'] as const).map((side) => [`## ${r} ${side}`, ...seen(r, side), ''].join('\n')))
-    .join('\n');
-  writeFileSync(GOLDEN, text);
-}
-
-describe('each rule with fixtures reports exactly what rule-positions.golden.txt pins', () => {
-  it('has a section for every rule with fixtures, and none for another', () => {
-    expect([...readGolden().keys()].sort()).toEqual(rules.flatMap((r) => [`${r} fail`, `${r} pass`]).sort());
+describe('every rule is pinned here', () => {
+  it('has a failing and a passing case in some family, but for the on-disk rules (hardening-files.test.ts) and base-unreadable (a CLI usage error)', () => {
+    const pinned = new Set(FAMILIES.flatMap((f) => f.cases.map((c) => c.rule)));
+    const missing = RULES.map((r) => r.meta.id).filter(
+      (id) => !pinned.has(id) && !ON_DISK.has(id) && !NOT_A_FINDING_IN_A_BASE.has(id),
+    );
+    expect(missing).toEqual([]);
   });
-  for (const rule of rules) {
-    it(`${rule}: the failing configuration's findings, at their lines and columns, with their messages`, () => {
-      const want = golden.get(`${rule} fail`) ?? [];
-      expect(want.length).toBeGreaterThan(0);
-      expect(seen(rule, 'fail')).toEqual(want);
-    });
-    it(`${rule}: nothing on the passing one`, () => {
-      expect(golden.get(`${rule} pass`)).toEqual([]);
-      expect(seen(rule, 'pass')).toEqual([]);
-    });
-  }
 });
+
+for (const family of FAMILIES) {
+  const path = join(import.meta.dirname, family.golden);
+  if (WRITE) {
+    const text = family.cases
+      .flatMap((c) =>
+        (['fail', 'pass'] as const).map((side) => [`## ${c.key} ${side}`, ...seen(c, side), ''].join('\n')),
+      )
+      .join('\n');
+    writeFileSync(path, text);
+  }
+  const golden = readGolden(path);
+
+  describe(`each case reports exactly what ${family.golden} pins`, () => {
+    it('has a section for every case, and none for another', () => {
+      expect([...golden.keys()].sort()).toEqual(family.cases.flatMap((c) => [`${c.key} fail`, `${c.key} pass`]).sort());
+    });
+    for (const c of family.cases) {
+      it(`${c.key}: the failing configuration's findings, at their lines and columns, with their messages`, () => {
+        const want = golden.get(`${c.key} fail`) ?? [];
+        expect(want.length).toBeGreaterThan(0);
+        expect(seen(c, 'fail')).toEqual(want);
+      });
+      it(`${c.key}: nothing on the passing one`, () => {
+        expect(golden.get(`${c.key} pass`)).toEqual([]);
+        expect(seen(c, 'pass')).toEqual([]);
+      });
+    }
+  });
+}
