@@ -131,6 +131,9 @@ describe('the built package', () => {
         { encoding: 'utf8' },
       );
       expect(linked.status, linked.stderr).toBe(0);
+      expect(execFileSync(join(global, 'bin', 'tollgate'), ['--version'], { encoding: 'utf8' }).trim()).toBe(
+        JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')).version,
+      );
       expect((JSON.parse(linked.stdout) as { filePath: string }[]).map((r) => r.filePath)).toContain(
         join(repo, 'examples', 'base', 'conf', 'server.xml'),
       );
