@@ -31,12 +31,27 @@ function cpuMs(text: string): number {
   return best;
 }
 
+/**
+ * Up to three measurements; the shape is linear when one of them is under the bound. Load stretches
+ * the large parse more than the small one (it is preempted more often and loses its caches), so
+ * load raises the ratio and a quadratic parse, about 16 on a quiet machine, stays above 12 in every
+ * attempt. Beside a load of 22 one attempt of the entity chain measured 13.96 (18.5 ms at n,
+ * 257.7 ms at 4n); a second attempt is what a linear parse needs there.
+ */
 function expectLinear(make: (n: number) => string, n: number): void {
+  const small = make(n);
+  const large = make(4 * n);
   // Warm up the code paths first: the first parse also pays for compilation.
-  cpuMs(make(n));
-  const small = cpuMs(make(n));
-  const large = cpuMs(make(4 * n));
-  expect(large / Math.max(small, 1), `${small.toFixed(1)} ms at n, ${large.toFixed(1)} ms at 4n`).toBeLessThan(12);
+  cpuMs(small);
+  const seen: string[] = [];
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const a = cpuMs(small);
+    const b = cpuMs(large);
+    const ratio = b / Math.max(a, 1);
+    seen.push(`${a.toFixed(1)} ms at n, ${b.toFixed(1)} ms at 4n (${ratio.toFixed(1)})`);
+    if (ratio < 12) return;
+  }
+  expect.fail(`CPU time grew faster than linear in every attempt: ${seen.join('; ')}`);
 }
 
 describe('hostile shapes parse in time linear in their size', () => {
