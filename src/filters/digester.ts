@@ -134,6 +134,25 @@ class Walker {
     return `Tomcat cannot parse the file ("Parse error in context.xml") and does not start ${which}`;
   }
 
+  /**
+   * The version difference, when other versions of the catalogue have what this one lacks: "Tomcat 9.0
+   * starts this connector; 10.1 refuses it." `what` is what the refusal stops.
+   */
+  private versionDifference(had: readonly CatalogueVersion[], what: 'server' | 'connector' | 'context'): string {
+    if (had.length === 0) return '';
+    const [thing, it] =
+      what === 'server'
+        ? ['this server', 'it']
+        : what === 'connector'
+          ? ['this connector', 'it']
+          : this.scope === 'global'
+            ? ['every context', 'them']
+            : this.scope === 'host-default'
+              ? ["the host's contexts", 'them']
+              : ['this context', 'it'];
+    return ` Tomcat ${had.join(' and ')} ${had.length > 1 ? 'start' : 'starts'} ${thing}; ${this.cat.version} refuses ${it}.`;
+  }
+
   /** Why the version cannot load `cls` for an element whose parent takes `type`, or null when it can (or cannot tell). */
   private classProblem(cls: string, type: string | undefined, tag: string): string | null {
     const v = this.cat.version;
@@ -148,9 +167,7 @@ class Walker {
       const known = type ? this.cat.classesOf(type) : [];
       const guess = suggestParam(name, [...known]);
       if (this.extraJars && guess.length === 0) return null;
-      const had = CATALOGUE_VERSIONS.filter((x) => x !== v && catalogue(x).hasClass(name));
-      const history = had.length > 0 ? ` (Tomcat ${had.join(' and ')} ${had.length > 1 ? 'have' : 'has'} it)` : '';
-      return `Tomcat ${v} has no class ${cls}${history} (ClassNotFoundException)${guess.length > 0 ? `. Did you mean ${guess.join(' or ')}?` : ''}`;
+      return `Tomcat ${v} has no class ${cls} (ClassNotFoundException)${guess.length > 0 ? `. Did you mean ${guess.join(' or ')}?` : ''}`;
     }
     if (this.extraJars) return null;
     return `${cls} is not on Tomcat's class path (ClassNotFoundException): it is not one of Tomcat's classes and the base has no lib/*.jar that could hold it`;
@@ -178,7 +195,14 @@ class Walker {
         if (!optional)
           this.push({
             kind: 'class-not-found',
-            message: `<${el.tag} ${rule.classAttr}="${cls}">: ${why}${why.endsWith('?') ? '' : '.'} ${this.refusalText()}.`,
+            message: `<${el.tag} ${rule.classAttr}="${cls}">: ${why}${why.endsWith('?') ? '' : '.'} ${this.refusalText()}.${this.versionDifference(
+              CATALOGUE_VERSIONS.filter(
+                (x) =>
+                  x !== this.cat.version &&
+                  catalogue(x).hasClass(cls!.replace(/^org\.vendor\.container\./, 'org.apache.catalina.')),
+              ),
+              this.classRefuses,
+            )}`,
             span: named.span,
             refuses: this.classRefuses,
             element: el,
@@ -186,7 +210,11 @@ class Walker {
       } else if (!this.cat.hasClass(cls.replace(/^org\.vendor\.container\./, 'org.apache.catalina.'))) classOk = false;
       else cls = cls.replace(/^org\.vendor\.container\./, 'org.apache.catalina.');
     }
-    if (rule.props && classOk && cls) this.attributes(el, pattern, cls, protocol, rule.exclude ?? []);
+    // ListenerCreateRule reads optional itself: no setter is asked for it (observed on 9.0.70 and 10.1.60: no log line).
+    const exclude = rule.rules?.includes('ListenerCreateRule')
+      ? [...(rule.exclude ?? []), 'optional']
+      : (rule.exclude ?? []);
+    if (rule.props && classOk && cls) this.attributes(el, pattern, cls, protocol, exclude);
     if (isConnector && classOk) this.tls(el);
     if (classOk && cls) this.required(el, cls);
     for (const c of el.children) this.walk(c, `${pattern}/${c.tag}`);
@@ -201,14 +229,13 @@ class Walker {
     // Not Tomcat's: a third-party handler the base's jars may hold.
     if (!STOCK.test(p) && this.extraJars) return null;
     const had = CATALOGUE_VERSIONS.filter((x) => x !== this.cat.version && catalogue(x).protocolHandler(p));
-    const history = had.length > 0 ? ` (Tomcat ${had.join(' and ')} ${had.length > 1 ? 'have' : 'has'} it)` : '';
     const stops = el.attributes['executor'] ?? el.attributes['sslImplementationName'];
     const nio = /Ajp/i.test(p) ? 'org.apache.coyote.ajp.AjpNioProtocol' : 'org.apache.coyote.http11.Http11NioProtocol';
     this.push({
       kind: 'protocol-not-found',
       message: stops
-        ? `<Connector protocol="${p}">: Tomcat ${this.cat.version} has no such protocol handler${history}, and with ${stops === el.attributes['executor'] ? 'executor' : 'sslImplementationName'}= set the digester fails on the missing handler: Tomcat cannot read server.xml and does not start ("Cannot start server. Server instance is not configured"). Use ${nio}.`
-        : `<Connector protocol="${p}">: Tomcat ${this.cat.version} has no such protocol handler${history}: "Protocol handler instantiation failed" (ClassNotFoundException) and the connector does not start. Use ${nio}.`,
+        ? `<Connector protocol="${p}">: Tomcat ${this.cat.version} has no such protocol handler, and with ${stops === el.attributes['executor'] ? 'executor' : 'sslImplementationName'}= set the digester fails on the missing handler: Tomcat cannot read server.xml and does not start ("Cannot start server. Server instance is not configured").${this.versionDifference(had, 'server')} Use ${nio}.`
+        : `<Connector protocol="${p}">: Tomcat ${this.cat.version} has no such protocol handler: "Protocol handler instantiation failed" (ClassNotFoundException) and the connector does not start.${this.versionDifference(had, 'connector')} Use ${nio}.`,
       span: attr!.span,
       refuses: stops ? 'server' : 'connector',
       element: el,
