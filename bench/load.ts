@@ -132,7 +132,7 @@ export interface ServerProcess {
   port: number;
   child: ChildProcess;
   /** The server's memory after a GC (when started with --expose-gc), and its session store's size. */
-  memory(): Promise<{ usage: NodeJS.MemoryUsage; sessions: number; evicted: number }>;
+  memory(): Promise<{ usage: NodeJS.MemoryUsage; sessions: number; rejected: number }>;
   stop(): Promise<void>;
 }
 
@@ -164,7 +164,7 @@ export function startServer(variant: Variant, execArgv: string[] = []): Promise<
         child,
         memory: () =>
           new Promise((res) => {
-            child.once('message', (m: { usage: NodeJS.MemoryUsage; sessions: number; evicted: number }) => res(m));
+            child.once('message', (m: { usage: NodeJS.MemoryUsage; sessions: number; rejected: number }) => res(m));
             child.send({ type: 'memory' });
           }),
         stop: () =>

@@ -321,13 +321,13 @@ function markdown(r: Results): string {
       '## Memory under session churn',
       '',
       `Command: \`npx tsx bench/sessions.ts --requests ${ss.requests}\`. ${ss.requests.toLocaleString('en-US')} requests through CsrfPreventionFilter, each creating a session with a nonce cache; heap after a full GC.`,
-      `The store holds at most ${ss.maxSessions.toLocaleString('en-US')} sessions (least recently used evicted first, expired ones swept).`,
+      `The context has <Manager maxActiveSessions="${ss.maxActiveSessions.toLocaleString('en-US')}">: new sessions beyond it are refused (500, as on Tomcat), live ones are never evicted, expired ones are swept.`,
       '',
-      '| requests | heap MB | RSS MB | sessions | evicted | req/s | non-2xx |',
+      '| requests | heap MB | RSS MB | sessions | refused | req/s | non-2xx |',
       '|---|---|---|---|---|---|---|',
       ...ss.points.map(
         (p) =>
-          `| ${p.requests.toLocaleString('en-US')} | ${p.heapUsedMB.toFixed(1)} | ${p.rssMB.toFixed(0)} | ${p.sessions} | ${p.evicted} | ${Math.round(p.rps)} | ${p.non2xx} |`,
+          `| ${p.requests.toLocaleString('en-US')} | ${p.heapUsedMB.toFixed(1)} | ${p.rssMB.toFixed(0)} | ${p.sessions} | ${p.rejected} | ${Math.round(p.rps)} | ${p.non2xx} |`,
       ),
       '',
       `Heap growth from the first slice to the end: ${ss.heapGrowthMB.toFixed(1)} MB.`,

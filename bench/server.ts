@@ -22,7 +22,7 @@ export type Variant =
       filters: { id: string; params: Record<string, string> }[];
       session?: boolean;
       sessionTimeoutMinutes?: number;
-      maxSessions?: number;
+      maxActiveSessions?: number;
     }
   | { kind: 'express' }
   | { kind: 'fastify' };
@@ -32,7 +32,7 @@ const ALLOW = ['127.0.0.0/8', '::1/128', '203.0.113.0/24', '2001:db8::/32'];
 const ORIGINS = ['https://a.example', 'https://b.example'];
 
 /** The session store's size and evictions, for the session run. */
-let sessionStats: () => { sessions: number; evicted: number } = () => ({ sessions: 0, evicted: 0 });
+let sessionStats: () => { sessions: number; rejected: number } = () => ({ sessions: 0, rejected: 0 });
 
 async function listener(v: Variant): Promise<http.RequestListener | 'fastify'> {
   const runtime = await import('../dist/runtime/index.js');
@@ -58,10 +58,10 @@ async function listener(v: Variant): Promise<http.RequestListener | 'fastify'> {
         contextPath: '/app',
         filters,
         sessionTimeoutMinutes: v.sessionTimeoutMinutes,
-        maxSessions: v.maxSessions,
+        maxActiveSessions: v.maxActiveSessions,
       });
-      const store = mw.sessions.store as unknown as { size: number; evicted?: number };
-      sessionStats = () => ({ sessions: store.size, evicted: store.evicted ?? 0 });
+      const store = mw.sessions.store as unknown as { size: number; rejected?: number };
+      sessionStats = () => ({ sessions: store.size, rejected: store.rejected ?? 0 });
       return runtime.toNodeListener(mw, v.session ? withSession(runtime) : hello);
     }
     case 'express':

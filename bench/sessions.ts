@@ -4,8 +4,8 @@
  * sends no cookie) holding a nonce cache. The server runs in its own process
  * with --expose-gc; after every slice of requests it reports its heap and RSS
  * after a full GC and the session store's size. Bounded means the heap stops
- * growing once the store is full (10,000 sessions, Tomcat's default
- * maxActiveSessions being unlimited; tollgate's store evicts) and expired
+ * growing once the store is full (maxActiveSessions 10,000: further new
+ * sessions are refused, as on Tomcat, never made room for) and expired
  * sessions are swept.
  *
  *   npm run build && npx tsx bench/sessions.ts [--requests 1000000] [--slices 10] [--json]
@@ -18,14 +18,14 @@ export interface SessionPoint {
   heapUsedMB: number;
   rssMB: number;
   sessions: number;
-  evicted: number;
+  rejected: number;
   rps: number;
   non2xx: number;
 }
 
 export interface SessionResult {
   requests: number;
-  maxSessions: number;
+  maxActiveSessions: number;
   points: SessionPoint[];
   /** Heap after the first slice (warm, store full) and at the end. */
   heapGrowthMB: number;
@@ -34,14 +34,14 @@ export interface SessionResult {
 const MB = 1024 * 1024;
 
 export async function run(o: { requests: number; slices: number }): Promise<SessionResult> {
-  const maxSessions = 10_000;
+  const maxActiveSessions = 10_000;
   const server = await startServer(
     {
       kind: 'filters',
       filters: [{ id: 'csrf-prevention', params: { entryPoints: '/hello', nonceCacheSize: '5' } }],
       session: true,
       sessionTimeoutMinutes: 30,
-      maxSessions,
+      maxActiveSessions,
     },
     ['--expose-gc'],
   );
@@ -53,7 +53,7 @@ export async function run(o: { requests: number; slices: number }): Promise<Sess
       heapUsedMB: m0.usage.heapUsed / MB,
       rssMB: m0.usage.rss / MB,
       sessions: m0.sessions,
-      evicted: m0.evicted,
+      rejected: m0.rejected,
       rps: 0,
       non2xx: 0,
     });
@@ -72,7 +72,7 @@ export async function run(o: { requests: number; slices: number }): Promise<Sess
         heapUsedMB: m.usage.heapUsed / MB,
         rssMB: m.usage.rss / MB,
         sessions: m.sessions,
-        evicted: m.evicted,
+        rejected: m.rejected,
         rps: r.rps,
         non2xx: r.non2xx,
       });
@@ -85,17 +85,17 @@ export async function run(o: { requests: number; slices: number }): Promise<Sess
   const warm = points[1] ?? points[0]!;
   return {
     requests: o.requests,
-    maxSessions,
+    maxActiveSessions,
     points,
     heapGrowthMB: points[points.length - 1]!.heapUsedMB - warm.heapUsedMB,
   };
 }
 
 export function formatSessions(r: SessionResult): string {
-  const lines = [`requests    heap MB   RSS MB  sessions  evicted   req/s  non-2xx`];
+  const lines = [`requests    heap MB   RSS MB  sessions  rejected   req/s  non-2xx`];
   for (const p of r.points) {
     lines.push(
-      `${String(p.requests).padStart(8)} ${p.heapUsedMB.toFixed(1).padStart(9)} ${p.rssMB.toFixed(0).padStart(8)} ${String(p.sessions).padStart(9)} ${String(p.evicted).padStart(8)} ${Math.round(p.rps).toString().padStart(7)} ${String(p.non2xx).padStart(8)}`,
+      `${String(p.requests).padStart(8)} ${p.heapUsedMB.toFixed(1).padStart(9)} ${p.rssMB.toFixed(0).padStart(8)} ${String(p.sessions).padStart(9)} ${String(p.rejected).padStart(8)} ${Math.round(p.rps).toString().padStart(7)} ${String(p.non2xx).padStart(8)}`,
     );
   }
   lines.push(`heap growth after the first slice: ${r.heapGrowthMB.toFixed(1)} MB`);

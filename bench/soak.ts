@@ -395,7 +395,7 @@ async function child(base: string): Promise<void> {
     cap > 0
       ? {
           name: 'memory',
-          context: (host: string, path: string) => memory.context(host, path, { maxSessions: cap }),
+          context: (host: string, path: string) => memory.context(host, path, { maxActiveSessions: cap }),
           lockouts: memory.lockouts.bind(memory),
           close: () => memory.close(),
         }

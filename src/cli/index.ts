@@ -43,6 +43,11 @@ export const commands: CommandEntry[] = [
     load: async () => (await import('./commands/serve.js')).serveCommand,
   },
   {
+    name: 'lockout <action> <user>',
+    describe: "Clear a user's lock-out (LockOutRealm's failed logins) in the store serve instances share",
+    load: async () => (await import('./commands/lockout.js')).lockoutCommand,
+  },
+  {
     name: 'schema',
     describe:
       'Write the JSON Schemas (filters, tollgate.chain.json, tollgate.config.json) generated from the zod schemas',

@@ -57,6 +57,8 @@ export function emitModule(plan: ContextPlan): CompiledModule {
     'const context = {',
     `  contextPath: ${JSON.stringify(options.contextPath)},`,
     `  sessionTimeoutMinutes: ${options.sessionTimeoutMinutes},`,
+    // <Manager maxActiveSessions>: a new session beyond it is refused (500), never made room for; -1: no limit.
+    `  maxActiveSessions: ${options.maxActiveSessions},`,
     `  requestCharacterEncoding: ${JSON.stringify(options.requestCharacterEncoding)},`,
     // ServletContext.getMimeType for the filters: what this context maps beyond (or instead of) Tomcat's stock table.
     `  mimeTypes: ${literal(options.mimeTypes, '  ')},`,
@@ -81,7 +83,7 @@ export function emitModule(plan: ContextPlan): CompiledModule {
     ' */',
     'export function create(options = {}) {',
     '  const { state, ...rest } = options;',
-    `  return createChain(state === undefined ? rest : { ...rest, stores: state.context(${JSON.stringify(plan.host)}, context.contextPath) });`,
+    `  return createChain(state === undefined ? rest : { ...rest, stores: state.context(${JSON.stringify(plan.host)}, context.contextPath, { maxActiveSessions: context.maxActiveSessions }) });`,
     '}',
     '',
     `/** Connect-style middleware for ${label}, for URLs that include the context path (as Tomcat sees them). */`,

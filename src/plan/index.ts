@@ -32,7 +32,7 @@ import type { CatalinaBase, Diagnostic, LoadedContext, LoadedHost } from '../mod
 import { parseContextName } from '../parser/index.js';
 import type { SelectorTable } from '../protocol/chain-selector.js';
 import { isSupportedCharset } from '../protocol/charset.js';
-import { resourcesOf, type ResourcesSettings } from './resources.js';
+import { maxActiveSessionsOf, resourcesOf, type ResourcesSettings } from './resources.js';
 
 export { DEFAULT_RESOURCES, type ResourcesSettings } from './resources.js';
 
@@ -49,6 +49,8 @@ export interface ContextPlan {
   filters: PlannedFilter[];
   table: SelectorTable;
   sessionTimeoutMinutes: number;
+  /** `<Manager maxActiveSessions>`: -1 (Tomcat's default) for no limit. */
+  maxActiveSessions: number;
   requestCharacterEncoding: string | null;
   mimeMappings: Record<string, string>;
   welcomeFiles: string[];
@@ -580,6 +582,7 @@ export function planBase(base: CatalinaBase, opts: PlanOptions = {}): Plan {
             filters,
             table,
             sessionTimeoutMinutes: c.merged.sessionTimeoutMinutes,
+            maxActiveSessions: maxActiveSessionsOf(base, c.host, c.context),
             requestCharacterEncoding,
             mimeMappings: Object.fromEntries(c.merged.mimeMappings),
             welcomeFiles: [...c.merged.welcomeFiles],

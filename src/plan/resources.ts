@@ -69,3 +69,22 @@ export function resourcesOf(base: CatalinaBase, host: LoadedHost, context: Loade
     allowLinking: bool('allowLinking', DEFAULT_RESOURCES.allowLinking),
   };
 }
+
+function lastManager(def: ContextDef | null | undefined): ConfigElement | null {
+  const all = (def?.children ?? []).filter((c) => c.tag === 'Manager');
+  return all[all.length - 1] ?? null;
+}
+
+/**
+ * The context's `<Manager maxActiveSessions>` (ManagerBase, any Manager class): -1, Tomcat's default, for
+ * no limit. As with `<Resources>`, the digester makes a new Manager for each element it reads, in the same
+ * order, so the last one wins whole; a value Integer.parseInt refuses is ignored (the default stays).
+ */
+export function maxActiveSessionsOf(base: CatalinaBase, host: LoadedHost, context: LoadedContext): number {
+  const order =
+    context.source === 'server-xml'
+      ? [host.contextDefault, base.contextXml, context.contextDef]
+      : [context.contextDef, host.contextDefault, base.contextXml];
+  const el = order.map(lastManager).find((e) => e !== null) ?? null;
+  return javaInteger(el?.attributes['maxActiveSessions']?.value, INT_MAX) ?? -1;
+}

@@ -58,10 +58,14 @@ export interface ContextRuntimeOptions {
    * `context(host, path)`, for example Redis's). Default: memory.
    */
   stores?: ContextStores;
-  /** The session store (over `stores.sessions`). Default: a MemorySessionStore bounded by `maxSessions`. */
+  /** The session store (over `stores.sessions`). Default: a MemorySessionStore limited by `maxActiveSessions`. */
   sessionStore?: SessionStore;
-  /** Bound of the default store (default 10,000). */
-  maxSessions?: number;
+  /**
+   * `<Manager maxActiveSessions>` of the default store: a new session beyond this many live ones is refused
+   * (the request that needed it fails with 500, as on Tomcat). Default -1: no limit, sessions bounded by
+   * their timeout. A store given in `stores` or `sessionStore` applies its own limit.
+   */
+  maxActiveSessions?: number;
   /** Clock in ms since the epoch (default Date.now): session times and expiry. */
   clock?: () => number;
   /** Body of sendError responses (default: an HTML status report). */
@@ -194,7 +198,7 @@ export function createContextRuntime(options: ContextRuntimeOptions = {}): Conte
   const store =
     options.sessionStore ??
     options.stores?.sessions ??
-    new MemorySessionStore({ maxSessions: options.maxSessions ?? 10_000, clock });
+    new MemorySessionStore({ maxActiveSessions: options.maxActiveSessions ?? -1, clock });
   const stores: ContextStores =
     options.stores === undefined
       ? memoryContextStores(store)

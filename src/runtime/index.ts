@@ -71,6 +71,8 @@ export {
   type RateLimitStore,
   type SessionRecord,
   type SessionStore,
+  TooManyActiveSessionsError,
+  type ContextStoreOptions,
   type StateBackend,
 } from './state.js';
 export {

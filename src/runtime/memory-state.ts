@@ -5,6 +5,7 @@
 import { getLogger } from './logging.js';
 import { MemorySessionStore } from './session.js';
 import type {
+  ContextStoreOptions,
   ContextStores,
   LockoutPolicy,
   LockoutRecord,
@@ -152,13 +153,9 @@ class EvictionLog {
 export class MemoryStateBackend implements StateBackend {
   readonly name = 'memory';
 
-  context(
-    _host: string,
-    _contextPath: string,
-    options: { clock?: () => number; maxSessions?: number } = {},
-  ): ContextStores {
+  context(_host: string, _contextPath: string, options: ContextStoreOptions = {}): ContextStores {
     return memoryContextStores(
-      new MemorySessionStore({ maxSessions: options.maxSessions ?? 10_000, clock: options.clock }),
+      new MemorySessionStore({ maxActiveSessions: options.maxActiveSessions ?? -1, clock: options.clock }),
     );
   }
 

@@ -15,6 +15,8 @@ import type { FilterDeclaration } from './types.js';
 export interface RuntimePlan {
   readonly contextPath: string;
   readonly sessionTimeoutMinutes: number;
+  /** `<Manager maxActiveSessions>`; absent or negative: no limit. */
+  readonly maxActiveSessions?: number;
   readonly requestCharacterEncoding: string | null;
   readonly filters: readonly PlannedFilter[];
   readonly table: SelectorTable;
@@ -26,6 +28,7 @@ export interface RuntimePlan {
 export interface PlanRuntimeOptions {
   readonly contextPath: string;
   readonly sessionTimeoutMinutes: number;
+  readonly maxActiveSessions: number;
   readonly requestCharacterEncoding: string | null;
   readonly filters: readonly FilterDeclaration[];
   readonly table: SelectorTable;
@@ -52,6 +55,7 @@ export function runtimeOptionsOf(plan: RuntimePlan): PlanRuntimeOptions {
   return {
     contextPath: plan.contextPath,
     sessionTimeoutMinutes: plan.sessionTimeoutMinutes,
+    maxActiveSessions: plan.maxActiveSessions ?? -1,
     requestCharacterEncoding: plan.requestCharacterEncoding,
     filters: plan.filters.map((f) => filterDeclaration(f)),
     table: plan.table,

@@ -5,7 +5,13 @@
  */
 import { randomHex128 } from './random.js';
 import { HttpSession, MemorySessionStore, newSessionRecord } from './session.js';
-import { isPromise, type Awaitable, type SessionRecord, type SessionStore } from './state.js';
+import {
+  isPromise,
+  TooManyActiveSessionsError,
+  type Awaitable,
+  type SessionRecord,
+  type SessionStore,
+} from './state.js';
 import type { SessionCookieSettings } from './types.js';
 
 /** Tomcat's id shape: 16 random bytes as 32 upper-case hex digits. */
@@ -23,6 +29,15 @@ function settle(v: Awaitable<unknown>): void {
 }
 
 function ignore(): void {}
+
+function stored(): null {
+  return null;
+}
+
+/** A refusal at the limit; any other failure is the store's to log, and the session is simply not found later. */
+function refusal(err: unknown): TooManyActiveSessionsError | null {
+  return err instanceof TooManyActiveSessionsError ? err : null;
+}
 
 export class SessionManager {
   readonly store: SessionStore;
@@ -77,11 +92,18 @@ export class SessionManager {
     return null;
   }
 
-  /** Creates and stores a new session. */
+  /**
+   * Creates and stores a new session. A store at its maxActiveSessions throws TooManyActiveSessionsError
+   * (memory), or a networked one refuses later: the session's `stored` promise says so.
+   */
   create(): HttpSession {
     const rec = newSessionRecord(this.freshId(), this.clock(), this.maxInactiveInterval);
+    const done = this.store.create(rec);
     const s = this.view(rec);
-    settle(this.store.create(rec));
+    if (isPromise(done)) {
+      if ((this.store.maxActiveSessions ?? -1) >= 0) s.stored = done.then(stored, refusal);
+      else settle(done);
+    }
     return s;
   }
 

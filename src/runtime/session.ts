@@ -6,7 +6,7 @@
  * idle (no request looked it up) for its max inactive interval, as in Tomcat's
  * StandardSession.
  */
-import { isExpired, type SessionRecord, type SessionStore } from './state.js';
+import { isExpired, TooManyActiveSessionsError, type SessionRecord, type SessionStore } from './state.js';
 
 /** A new session's data. */
 export function newSessionRecord(id: string, now: number, maxInactiveIntervalSeconds: number): SessionRecord {
@@ -29,6 +29,12 @@ export class HttpSession {
   private invalidated = false;
   /** Attribute changes not yet written back (name → value, undefined when removed); null when there are none. */
   changes: Map<string, unknown> | null = null;
+  /**
+   * Set by the manager when a networked store with a limit is creating this session: settles with the
+   * store's refusal (TooManyActiveSessionsError) or null, never rejects. A filter that hands out state
+   * kept with a new session (a CSRF nonce) waits for it, so a refused session fails the request as on Tomcat.
+   */
+  stored: Promise<TooManyActiveSessionsError | null> | null = null;
   /** Set by the manager: invalidate() removes the session from its store; a change asks for a write-back. */
   onInvalidate: ((session: HttpSession) => void) | null = null;
   onChange: ((session: HttpSession) => void) | null = null;
@@ -139,8 +145,12 @@ export class HttpSession {
 }
 
 export interface MemorySessionStoreOptions {
-  /** Upper bound on stored sessions (default 10,000). When full, expired sessions go first, then the least recently used. */
-  maxSessions?: number;
+  /**
+   * `<Manager maxActiveSessions>`: a new session beyond this many live ones is refused with a
+   * TooManyActiveSessionsError (Tomcat's TooManyActiveSessionsException). Negative (the default -1, Tomcat's):
+   * no limit; the store is then bounded by the session timeout, every expired session being swept.
+   */
+  maxActiveSessions?: number;
   /** Milliseconds between background sweeps of expired sessions (default 60,000, Tomcat's default expiry check); 0 disables. */
   sweepIntervalMs?: number;
   /** Clock in ms since the epoch (default Date.now); tests inject one. */
@@ -148,35 +158,29 @@ export interface MemorySessionStoreOptions {
 }
 
 /**
- * An in-process, bounded session store (Tomcat's StandardManager without
- * persistence). Records are kept and handed out by reference, so a change
- * is seen by every request at once and a write-back costs nothing.
- * Iteration order of the map is least to most recently used.
+ * An in-process session store (Tomcat's StandardManager without persistence). Records are kept and
+ * handed out by reference, so a change is seen by every request at once and a write-back costs nothing.
+ * A live session is never dropped to make room for another (Tomcat never does): memory is bounded by
+ * the session timeout (expired sessions are swept every `sweepIntervalMs`) and, when set, by
+ * maxActiveSessions, beyond which new sessions are refused.
  */
 export class MemorySessionStore implements SessionStore {
   private readonly sessions = new Map<string, SessionRecord>();
-  readonly maxSessions: number;
+  /** Negative: no limit. */
+  readonly maxActiveSessions: number;
   private readonly clock: () => number;
   private timer: NodeJS.Timeout | null = null;
   private lastFullSweep = -Infinity;
-  /** Sessions removed to make room for new ones while still live. */
-  evicted = 0;
-  /** Called with each record the store drops (expiry, eviction, remove), so the views of it learn it is gone. */
+  /** New sessions refused at the limit (ManagerBase's rejectedSessions). */
+  rejected = 0;
+  /** Called with each record the store drops (expiry, remove), so the views of it learn it is gone. */
   onDrop: ((record: SessionRecord) => void) | null = null;
-  /**
-   * Where eviction reads the least recently used id. A fresh keys() iterator skips every deleted slot at the
-   * front of the map's table, and evicting one record per new session deletes exactly those: at 10,000
-   * sessions each eviction cost 7.6 µs, half of a request that creates a session. One iterator kept
-   * across evictions skips each slot once (0.4 µs). Records only ever go in at the end, and the
-   * iterator has returned only records that were then deleted, so its next key is the oldest one.
-   */
-  private oldest: Iterator<string> | null = null;
 
   constructor(options: MemorySessionStoreOptions = {}) {
-    const max = options.maxSessions ?? 10_000;
-    if (!Number.isInteger(max) || max < 1)
-      throw new TypeError(`maxSessions must be a positive integer, got ${String(max)}`);
-    this.maxSessions = max;
+    const max = options.maxActiveSessions ?? -1;
+    if (!Number.isSafeInteger(max))
+      throw new TypeError(`maxActiveSessions must be an integer (negative: no limit), got ${String(max)}`);
+    this.maxActiveSessions = max;
     this.clock = options.clock ?? Date.now;
     const every = options.sweepIntervalMs ?? 60_000;
     if (every > 0) {
@@ -210,11 +214,16 @@ export class MemorySessionStore implements SessionStore {
   }
 
   create(record: SessionRecord): void {
-    if (!this.sessions.has(record.id) && this.sessions.size >= this.maxSessions) {
-      // A full sweep is O(n); under a flood of new sessions sweep at most once a second and evict otherwise.
+    const max = this.maxActiveSessions;
+    if (max >= 0 && !this.sessions.has(record.id) && this.sessions.size >= max) {
+      // Expired sessions do not count (Tomcat would count them until its next expiry check). A full sweep
+      // is O(n): at the limit under a flood of new sessions it runs at most once a second.
       const now = this.clock();
-      const swept = now - this.lastFullSweep >= 1000 ? this.sweep(now) : 0;
-      if (swept === 0) this.evictOldest();
+      if (now - this.lastFullSweep >= 1000) this.sweep(now);
+      if (this.sessions.size >= max) {
+        this.rejected++;
+        throw new TooManyActiveSessionsError(max);
+      }
     }
     this.sessions.set(record.id, record);
   }
@@ -274,19 +283,5 @@ export class MemorySessionStore implements SessionStore {
 
   private dropped(r: SessionRecord): void {
     if (this.onDrop !== null) this.onDrop(r);
-  }
-
-  private evictOldest(): void {
-    let first = this.oldest === null ? undefined : this.oldest.next();
-    if (first === undefined || first.done) {
-      // An iterator that reached the end stays done: start again from the front.
-      this.oldest = this.sessions.keys();
-      first = this.oldest.next();
-    }
-    if (first.done) return;
-    const r = this.sessions.get(first.value)!;
-    this.sessions.delete(first.value);
-    this.dropped(r);
-    this.evicted++;
   }
 }

@@ -16,6 +16,7 @@
  *   state (fail closed). A store logs one line per outage and one on
  *   recovery, never one per request.
  * - Everything a store keeps expires (TTL or sweep): nothing grows without bound.
+ * - A live session is never dropped to make room: a store with a limit refuses new sessions instead.
  */
 
 /** A value, or a promise of it when the state lives outside the process. */
@@ -59,6 +60,26 @@ export function isExpired(
 }
 
 /**
+ * A new session refused because the context already has `<Manager maxActiveSessions>` live ones
+ * (Tomcat's TooManyActiveSessionsException, an IllegalStateException: the request that needed the
+ * session fails with 500).
+ */
+export class TooManyActiveSessionsError extends Error {
+  constructor(readonly maxActiveSessions: number) {
+    // ManagerBase.createSession's message (managerBase.createSession.ise).
+    super('createSession: Too many active sessions');
+    this.name = 'TooManyActiveSessionsError';
+  }
+}
+
+/** The session options of one context a backend's stores need. */
+export interface ContextStoreOptions {
+  clock?: () => number;
+  /** `<Manager maxActiveSessions>`: live sessions beyond which a new one is refused; negative (the default -1): no limit. */
+  maxActiveSessions?: number;
+}
+
+/**
  * One context's sessions and the per-session state of its CSRF filters.
  * The nonce and token methods belong here, not to stores of their own,
  * because that state must expire, change id and be removed with its session.
@@ -70,8 +91,14 @@ export interface SessionStore {
    * none or it had expired before `now` (an expired one is removed).
    */
   load(id: string, now: number): Awaitable<SessionRecord | null>;
-  /** Stores a new session. */
+  /**
+   * Stores a new session. A store with a limit (`<Manager maxActiveSessions>`) that already holds that many
+   * live sessions refuses it with a TooManyActiveSessionsError (thrown, or the promise rejects): it never
+   * makes room by dropping a live session, as Tomcat's ManagerBase.createSession never does.
+   */
   create(record: SessionRecord): Awaitable<void>;
+  /** The limit `create` enforces (`<Manager maxActiveSessions>`); absent or negative: none, `create` never refuses. */
+  readonly maxActiveSessions?: number;
   /**
    * Writes what a request changed: `changes` maps attribute names to their
    * new values (`undefined`: removed), plus the record's maxInactiveInterval.
@@ -158,7 +185,7 @@ export interface StateBackend {
   /** A short name for logs (`memory`, `redis://127.0.0.1:6379`). */
   readonly name: string;
   /** The stores of the context at `contextPath` (`''` for ROOT) of `host`. */
-  context(host: string, contextPath: string, options?: { clock?: () => number; maxSessions?: number }): ContextStores;
+  context(host: string, contextPath: string, options?: ContextStoreOptions): ContextStores;
   /**
    * The lock-out table of the realm named `scope` (for example the engine's).
    * `cacheSize` is LockOutRealm's: a store that bounds its table by count

@@ -9,7 +9,9 @@
  */
 import { MemoryLockoutStore, MemoryRateLimitStore } from '../runtime/memory-state.js';
 import { MemorySessionStore } from '../runtime/session.js';
+import { TooManyActiveSessionsError } from '../runtime/state.js';
 import type {
+  ContextStoreOptions,
   ContextStores,
   LockoutPolicy,
   LockoutRecord,
@@ -27,7 +29,8 @@ export interface StateCall {
   args: unknown[];
 }
 
-export type StateAnswer = { ok: true; value: unknown } | { ok: false; message: string };
+/** A failed call's answer; `maxActiveSessions` is set when a session store refused a new session at its limit. */
+export type StateAnswer = { ok: true; value: unknown } | { ok: false; message: string; maxActiveSessions?: number };
 
 /** The worker's side: batches calls and resolves each with its answer. */
 export class StateClient {
@@ -57,7 +60,12 @@ export class StateClient {
           const a = answers[i];
           if (a === undefined) b.reject(new Error('the primary gave no answer'));
           else if (a.ok) b.resolve(a.value);
-          else b.reject(new Error(a.message));
+          else
+            b.reject(
+              a.maxActiveSessions === undefined
+                ? new Error(a.message)
+                : new TooManyActiveSessionsError(a.maxActiveSessions),
+            );
         });
       },
       (err: Error) => {
@@ -84,7 +92,11 @@ export class StateHost {
         if (typeof fn !== 'function') throw new Error(`${c.target} has no method ${c.method}`);
         answers.push({ ok: true, value: await (fn as (...a: unknown[]) => unknown).apply(store, c.args) });
       } catch (err) {
-        answers.push({ ok: false, message: err instanceof Error ? err.message : String(err) });
+        answers.push(
+          err instanceof TooManyActiveSessionsError
+            ? { ok: false, message: err.message, maxActiveSessions: err.maxActiveSessions }
+            : { ok: false, message: err instanceof Error ? err.message : String(err) },
+        );
       }
     }
     return answers;
@@ -98,7 +110,7 @@ export class StateHost {
 
 /** Names a store of the primary: its kind and the context (or realm) it belongs to. */
 type Target =
-  | ['sessions', host: string, contextPath: string, maxSessions: number]
+  | ['sessions', host: string, contextPath: string, maxActiveSessions: number]
   | ['rate', host: string, contextPath: string, filterName: string]
   | ['lockouts', scope: string, failureCount: number, lockOutTime: number, cacheSize: number];
 
@@ -110,11 +122,9 @@ export class ClusterStateBackend implements StateBackend {
 
   constructor(private readonly client: StateClient) {}
 
-  context(host: string, contextPath: string, options: { maxSessions?: number } = {}): ContextStores {
-    const sessions = new RemoteSessionStore(
-      this.client,
-      key(['sessions', host.toLowerCase(), contextPath, options.maxSessions ?? 10_000]),
-    );
+  context(host: string, contextPath: string, options: ContextStoreOptions = {}): ContextStores {
+    const max = options.maxActiveSessions ?? -1;
+    const sessions = new RemoteSessionStore(this.client, key(['sessions', host.toLowerCase(), contextPath, max]), max);
     return {
       sessions,
       rateLimiter: (filterName) =>
@@ -136,6 +146,7 @@ class RemoteSessionStore implements SessionStore {
   constructor(
     private readonly client: StateClient,
     private readonly target: string,
+    readonly maxActiveSessions: number,
   ) {}
   load(id: string, now: number): Promise<SessionRecord | null> {
     return this.client.call(this.target, 'load', [id, now]) as Promise<SessionRecord | null>;
@@ -197,6 +208,9 @@ class RemoteLockoutStore implements LockoutStore {
  */
 class PrimarySessionStore implements SessionStore {
   constructor(private readonly memory: MemorySessionStore) {}
+  get maxActiveSessions(): number {
+    return this.memory.maxActiveSessions;
+  }
   load(id: string, now: number): SessionRecord | null {
     return this.memory.load(id, now);
   }
@@ -234,7 +248,7 @@ export function primaryStore(target: string): SessionStore | RateLimitStore | Lo
   const t = JSON.parse(target) as Target;
   switch (t[0]) {
     case 'sessions':
-      return new PrimarySessionStore(new MemorySessionStore({ maxSessions: t[3] }));
+      return new PrimarySessionStore(new MemorySessionStore({ maxActiveSessions: t[3] }));
     case 'rate':
       return new MemoryRateLimitStore();
     case 'lockouts':

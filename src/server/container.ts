@@ -259,7 +259,14 @@ export async function startContainer(options: ContainerOptions): Promise<Contain
       ];
       accessLogs.setContext(hostName, c.contextPath, c.run ? accessLogsOf(valves, base.base, accessLogProblems) : []);
       if (c.run) {
-        list.push(runContext(c.run, limits, rendererOf(hostName), options.state?.context(hostName, c.contextPath)));
+        list.push(
+          runContext(
+            c.run,
+            limits,
+            rendererOf(hostName),
+            options.state?.context(hostName, c.contextPath, { maxActiveSessions: c.run.maxActiveSessions }),
+          ),
+        );
         summary.push(`${at}  (${c.run.filters.length} filter${c.run.filters.length === 1 ? '' : 's'})`);
       } else if (c.state === 'refused') {
         const d = c.reasons[0]!;

@@ -16,6 +16,8 @@ import { createClient } from '@redis/client';
 import { defaultRedisUrl, redisUrlProblem } from './url.js';
 import {
   getLogger,
+  TooManyActiveSessionsError,
+  type ContextStoreOptions,
   type ContextStores,
   type LockoutPolicy,
   type LockoutRecord,
@@ -55,6 +57,9 @@ export class UnexpectedReplyError extends Error {}
 
 const logger = getLogger('tollgate.stores.RedisStateBackend');
 
+/** Every script, loaded (SCRIPT LOAD) as each connection is made. */
+const SCRIPTS: Script[] = [];
+
 /** A script run by its SHA1 (EVALSHA), loaded with EVAL when the server does not know it yet. */
 class Script {
   readonly sha: string;
@@ -63,6 +68,7 @@ class Script {
     readonly source: string,
   ) {
     this.sha = createHash('sha1').update(source).digest('hex');
+    SCRIPTS.push(this);
   }
 }
 
@@ -104,9 +110,21 @@ function lockRecordNotNull(v: unknown): LockoutRecord | undefined {
 
 // Sessions: one hash per session. c creation, l last access, m max inactive (s), n nonces (space separated,
 // eldest first), r REST token, a:<name> attributes as JSON. Times are the callers' clocks (ms).
+//
+// A context with <Manager maxActiveSessions> also has a sorted set of its live sessions (the last key of the
+// session scripts, absent otherwise): each session's key scored by when its hash expires, in Redis's own
+// clock (TIME, the clock PEXPIRE counts in). A new session is refused when the set, its expired members
+// removed, already holds the limit; nothing live is ever dropped to make room.
+const LIVE = `
+local function liveTouch(zset, member, ttl)
+  local t = redis.call('TIME')
+  redis.call('ZADD', zset, 'XX', tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000) + ttl, member)
+  if redis.call('PTTL', zset) < ttl then redis.call('PEXPIRE', zset, ttl) end
+end`;
+
 const LOAD = new Script(
   'load',
-  `
+  `${LIVE}
 local h = redis.call('HGETALL', KEYS[1])
 if #h == 0 then return false end
 local l, m = 0, 0
@@ -114,22 +132,30 @@ for i = 1, #h, 2 do
   if h[i] == 'l' then l = tonumber(h[i + 1]) elseif h[i] == 'm' then m = tonumber(h[i + 1]) end
 end
 local now = tonumber(ARGV[1])
-if m > 0 and now - l >= m * 1000 then redis.call('DEL', KEYS[1]) return false end
+if m > 0 and now - l >= m * 1000 then
+  redis.call('DEL', KEYS[1])
+  if KEYS[2] then redis.call('ZREM', KEYS[2], KEYS[1]) end
+  return false
+end
 redis.call('HSET', KEYS[1], 'l', ARGV[1])
-redis.call('PEXPIRE', KEYS[1], m > 0 and (m * 1000 + 1000) or tonumber(ARGV[2]))
+local ttl = m > 0 and (m * 1000 + 1000) or tonumber(ARGV[2])
+redis.call('PEXPIRE', KEYS[1], ttl)
+if KEYS[2] then liveTouch(KEYS[2], KEYS[1], ttl) end
 return h`,
 );
 
 const UPDATE = new Script(
   'update',
-  `
+  `${LIVE}
 if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
 local m = tonumber(ARGV[1])
 redis.call('HSET', KEYS[1], 'm', ARGV[1])
 for i = 3, #ARGV, 2 do
   if ARGV[i + 1] == '' then redis.call('HDEL', KEYS[1], ARGV[i]) else redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1]) end
 end
-redis.call('PEXPIRE', KEYS[1], m > 0 and (m * 1000 + 1000) or tonumber(ARGV[2]))
+local ttl = m > 0 and (m * 1000 + 1000) or tonumber(ARGV[2])
+redis.call('PEXPIRE', KEYS[1], ttl)
+if KEYS[2] then liveTouch(KEYS[2], KEYS[1], ttl) end
 return 1`,
 );
 
@@ -138,7 +164,19 @@ const RENAME = new Script(
   `
 if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
 redis.call('RENAME', KEYS[1], KEYS[2])
+if KEYS[3] then
+  local s = redis.call('ZSCORE', KEYS[3], KEYS[1])
+  redis.call('ZREM', KEYS[3], KEYS[1])
+  if s then redis.call('ZADD', KEYS[3], s, KEYS[2]) end
+end
 return 1`,
+);
+
+const REMOVE = new Script(
+  'remove',
+  `
+redis.call('ZREM', KEYS[2], KEYS[1])
+return redis.call('DEL', KEYS[1])`,
 );
 
 const ADD_NONCE = new Script(
@@ -229,11 +267,22 @@ class Connection {
     });
     this.client.on('error', (err: Error) => this.failed(err));
     this.client.on('ready', () => {
+      this.loadScripts();
       this.checkPolicy();
       this.recovered();
     });
     // The first connection is made in the background: a server starts (failing closed) while Redis is down.
     this.client.connect().catch((err: Error) => this.failed(err));
+  }
+
+  /**
+   * Loads every script as the connection is made, ahead of any command on it. Without this, the first
+   * use of a script on a fresh Redis is answered NOSCRIPT and run again by EVAL one round trip later,
+   * after commands issued behind it: a new session's nonce (ADD_NONCE) then ran before the session's
+   * CREATE and was lost. The EVAL fallback stays for a Redis whose scripts were flushed meanwhile.
+   */
+  private loadScripts(): void {
+    for (const s of SCRIPTS) this.client.sendCommand(['SCRIPT', 'LOAD', s.source]).catch(() => undefined);
   }
 
   /** Resolves when connected, or after `ms` (false). */
@@ -426,51 +475,77 @@ function part(s: string): string {
   return encodeURIComponent(s);
 }
 
-/** One context's sessions, keyed `<prefix>s:<id>`. */
+/**
+ * One context's sessions, keyed `<prefix>s:<id>`; with a limit (maxActiveSessions ≥ 0) the live ones are
+ * also counted in the sorted set `<prefix>live`.
+ */
 class RedisSessionStore implements SessionStore {
+  /** The sorted set of live sessions, as the scripts' last key, or nothing without a limit. */
+  private readonly live: string[];
+
   constructor(
     private readonly conn: Connection,
     private readonly prefix: string,
     private readonly idleTtlMs: number,
-  ) {}
+    readonly maxActiveSessions: number,
+  ) {
+    this.live = maxActiveSessions >= 0 ? [`${prefix}live`] : [];
+  }
 
   private key(id: string): string {
     return `${this.prefix}s:${id}`;
   }
 
   async load(id: string, now: number): Promise<SessionRecord | null> {
-    const reply = await this.conn.eval(LOAD, [this.key(id)], [String(now), String(this.idleTtlMs)], sessionHash);
+    const reply = await this.conn.eval(
+      LOAD,
+      [this.key(id), ...this.live],
+      [String(now), String(this.idleTtlMs)],
+      sessionHash,
+    );
     return reply === null ? null : toRecord(id, reply, now);
   }
 
   async create(record: SessionRecord): Promise<void> {
-    const args = [
-      String(record.maxInactiveInterval),
-      String(this.idleTtlMs),
+    const fields = [
       'c',
       String(record.creationTime),
       'l',
       String(record.lastAccessedTime),
+      ...attributeArgs(record.attributes),
     ];
-    // A new key: UPDATE refuses to resurrect a missing session, so the first write goes through HSET in the script below.
-    await this.conn.eval(CREATE, [this.key(record.id)], [...args, ...attributeArgs(record.attributes)], flag);
+    const m = String(record.maxInactiveInterval);
+    const ttl = String(this.idleTtlMs);
+    if (this.maxActiveSessions < 0) {
+      // A new key: UPDATE refuses to resurrect a missing session, so the first write goes through HSET in the script below.
+      await this.conn.eval(CREATE, [this.key(record.id)], [m, ttl, ...fields], flag);
+      return;
+    }
+    const kept = await this.conn.eval(
+      CREATE_LIMITED,
+      [this.key(record.id), ...this.live],
+      [m, ttl, String(this.maxActiveSessions), ...fields],
+      flag,
+    );
+    if (!kept) throw new TooManyActiveSessionsError(this.maxActiveSessions);
   }
 
   async update(record: SessionRecord, changes: ReadonlyMap<string, unknown>): Promise<void> {
     await this.conn.eval(
       UPDATE,
-      [this.key(record.id)],
+      [this.key(record.id), ...this.live],
       [String(record.maxInactiveInterval), String(this.idleTtlMs), ...attributeArgs(changes)],
       flag,
     );
   }
 
   async rename(oldId: string, newId: string): Promise<boolean> {
-    return this.conn.eval(RENAME, [this.key(oldId), this.key(newId)], [], flag);
+    return this.conn.eval(RENAME, [this.key(oldId), this.key(newId), ...this.live], [], flag);
   }
 
   async remove(id: string): Promise<void> {
-    await this.conn.del(this.key(id));
+    if (this.maxActiveSessions < 0) await this.conn.del(this.key(id));
+    else await this.conn.eval(REMOVE, [this.key(id), ...this.live], [], integer);
   }
 
   async addNonce(id: string, nonce: string, cacheSize: number): Promise<void> {
@@ -491,6 +566,24 @@ local m = tonumber(ARGV[1])
 redis.call('HSET', KEYS[1], 'm', ARGV[1])
 for i = 3, #ARGV, 2 do redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1]) end
 redis.call('PEXPIRE', KEYS[1], m > 0 and (m * 1000 + 1000) or tonumber(ARGV[2]))
+return 1`,
+);
+
+// ARGV: m, the idle TTL, the limit, then the fields. 0: refused at the limit (no live session is dropped).
+const CREATE_LIMITED = new Script(
+  'create limited',
+  `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local m = tonumber(ARGV[1])
+local ttl = m > 0 and (m * 1000 + 1000) or tonumber(ARGV[2])
+redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now)
+if not redis.call('ZSCORE', KEYS[2], KEYS[1]) and redis.call('ZCARD', KEYS[2]) >= tonumber(ARGV[3]) then return 0 end
+redis.call('HSET', KEYS[1], 'm', ARGV[1])
+for i = 4, #ARGV, 2 do redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1]) end
+redis.call('PEXPIRE', KEYS[1], ttl)
+redis.call('ZADD', KEYS[2], now + ttl, KEYS[1])
+if redis.call('PTTL', KEYS[2]) < ttl then redis.call('PEXPIRE', KEYS[2], ttl) end
 return 1`,
 );
 
@@ -653,12 +746,16 @@ export class RedisStateBackend implements StateBackend {
     return this.conn.healthy;
   }
 
-  context(host: string, contextPath: string): ContextStores {
+  /**
+   * With `options.maxActiveSessions` (≥ 0), every instance sharing this Redis counts the context's live
+   * sessions together and refuses a new one beyond the limit.
+   */
+  context(host: string, contextPath: string, options: ContextStoreOptions = {}): ContextStores {
     const p = `${this.prefix}c:${part(host.toLowerCase())}:${part(contextPath === '' ? '/' : contextPath)}:`;
     const conn = this.conn;
     const failOpen = this.failOpen;
     return {
-      sessions: new RedisSessionStore(conn, p, this.idleTtlMs),
+      sessions: new RedisSessionStore(conn, p, this.idleTtlMs, options.maxActiveSessions ?? -1),
       rateLimiter: (filterName) => new RedisRateLimitStore(conn, `${p}rl:${part(filterName)}:`, failOpen),
     };
   }

@@ -51,3 +51,27 @@ describe("a context's <Resources> element sizes its static resource cache", () =
     expect(resourcesOf(p, '/app')).toEqual({ ...DEFAULT_RESOURCES, cachingAllowed: false });
   });
 });
+
+describe("a context's <Manager maxActiveSessions> limits its live sessions", () => {
+  const maxOf = (p: Plan, path: string) => p.contexts.find((c) => c.contextPath === path)!.run!.maxActiveSessions;
+
+  it('is -1 (no limit) without one, and the last <Manager> in Tomcat order wins whole', () => {
+    const p = plan({
+      'conf/context.xml': '<Context><Manager maxActiveSessions="100"/></Context>',
+      'webapps/app/WEB-INF/web.xml': webXml,
+      'webapps/app/META-INF/context.xml': '<Context><Manager maxActiveSessions="10"/></Context>',
+      'webapps/other/WEB-INF/web.xml': webXml,
+      'webapps/plain/WEB-INF/web.xml': webXml,
+      'webapps/plain/META-INF/context.xml': '<Context><Manager pathname=""/></Context>',
+      'webapps/bad/WEB-INF/web.xml': webXml,
+      'webapps/bad/META-INF/context.xml': '<Context><Manager maxActiveSessions="ten"/></Context>',
+    });
+    expect(maxOf(p, '/app')).toBe(10);
+    expect(maxOf(p, '/other')).toBe(100);
+    // A later <Manager> without the attribute is a new Manager with the default.
+    expect(maxOf(p, '/plain')).toBe(-1);
+    // Integer.parseInt refuses it: the setter is not called, the default stays.
+    expect(maxOf(p, '/bad')).toBe(-1);
+    expect(maxOf(plan({ 'webapps/app/WEB-INF/web.xml': webXml }), '/app')).toBe(-1);
+  });
+});

@@ -6,6 +6,7 @@ import {
   MemorySessionStore,
   newSessionRecord,
   SessionManager,
+  TooManyActiveSessionsError,
   type RuntimeFilter,
 } from '../../src/runtime/index.js';
 import { request, serve, type Served } from './serve.js';
@@ -179,70 +180,49 @@ describe('session cookie path and settings', () => {
 });
 
 describe('MemorySessionStore', () => {
-  it('stays within maxSessions, removing expired sessions first and then the least recently used', () => {
+  it('refuses a new session at maxActiveSessions and never drops a live one (ManagerBase.createSession)', () => {
     let now = 0;
-    const store = new MemorySessionStore({ maxSessions: 3, clock: () => now, sweepIntervalMs: 0 });
-    const a = newSessionRecord('A', now, 60);
-    const b = newSessionRecord('B', now, 1);
-    const c = newSessionRecord('C', now, 60);
+    const store = new MemorySessionStore({ maxActiveSessions: 3, clock: () => now, sweepIntervalMs: 0 });
     const dropped: string[] = [];
     store.onDrop = (r) => dropped.push(r.id);
-    store.create(a);
-    store.create(b);
-    store.create(c);
+    store.create(newSessionRecord('A', now, 60));
+    store.create(newSessionRecord('B', now, 1));
+    store.create(newSessionRecord('C', now, 60));
+    expect(() => store.create(newSessionRecord('X', now, 60))).toThrow(TooManyActiveSessionsError);
+    expect(() => store.create(newSessionRecord('X', now, 60))).toThrow('createSession: Too many active sessions');
+    expect(store.rejected).toBe(2);
+    expect(dropped).toEqual([]);
+    // An expired session does not count: it is swept to make room, a live one never is.
     now = 2_000;
     store.create(newSessionRecord('D', now, 60));
-    expect(store.load('B', now)).toBeNull();
     expect(dropped).toEqual(['B']);
-    expect(store.evicted).toBe(0);
-    store.load('A', now);
+    expect(() => store.create(newSessionRecord('E', now, 60))).toThrow(TooManyActiveSessionsError);
+    for (const id of ['A', 'C', 'D']) expect(store.load(id, now)).not.toBeNull();
+    // Removing one makes room again.
+    store.remove('A');
     store.create(newSessionRecord('E', now, 60));
     expect(store.size).toBe(3);
-    expect(store.load('C', now)).toBeNull();
-    expect(dropped).toEqual(['B', 'C']);
-    expect(store.load('A', now)).toBe(a);
-    expect(store.evicted).toBe(1);
   });
 
-  it('evicts in least-recently-used order through many evictions, renames and loads, each in constant time', () => {
-    const store = new MemorySessionStore({ maxSessions: 1_000, sweepIntervalMs: 0, clock: () => 0 });
-    const evicted: string[] = [];
-    store.onDrop = (r) => evicted.push(r.id);
-    // A model of the order: least recently used first.
-    const order: string[] = [];
-    const touch = (id: string) => {
-      order.splice(order.indexOf(id), 1);
-      order.push(id);
-    };
-    let n = 0;
-    for (; n < 1_000; n++) {
-      store.create(newSessionRecord(`S${n}`, 0, 0));
-      order.push(`S${n}`);
-    }
-    for (let round = 0; round < 20_000; round++) {
-      const pick = order[(round * 7919) % order.length]!;
-      if (round % 5 === 0) {
-        store.load(pick, 0);
-        touch(pick);
-      } else if (round % 11 === 0) {
-        store.rename(pick, `R${round}`);
-        order[order.indexOf(pick)] = `R${round}`;
-        touch(`R${round}`);
-      }
-      const expected = order.shift()!;
-      store.create(newSessionRecord(`S${n++}`, 0, 0));
-      order.push(`S${n - 1}`);
-      expect(evicted.at(-1)).toBe(expected);
-    }
-    expect(store.evicted).toBe(20_000);
-    expect(store.size).toBe(1_000);
-    // 100,000 evictions from a full store of 10,000 take well under the 7.6 µs each of a fresh iterator's scan.
-    const big = new MemorySessionStore({ maxSessions: 10_000, sweepIntervalMs: 0, clock: () => 0 });
-    for (let i = 0; i < 10_000; i++) big.create(newSessionRecord(`B${i}`, 0, 0));
-    const t = process.cpuUsage();
-    for (let i = 0; i < 100_000; i++) big.create(newSessionRecord(`C${i}`, 0, 0));
-    const used = process.cpuUsage(t);
-    expect((used.user + used.system) / 100_000).toBeLessThan(4);
+  it('has no limit by default (Tomcat maxActiveSessions -1): memory is bounded by the timeout, expired sessions swept', () => {
+    let now = 0;
+    const store = new MemorySessionStore({ clock: () => now, sweepIntervalMs: 0 });
+    expect(store.maxActiveSessions).toBe(-1);
+    for (let i = 0; i < 50_000; i++) store.create(newSessionRecord(`S${i}`, now, 60));
+    expect(store.size).toBe(50_000);
+    now = 60_000;
+    expect(store.sweep(now)).toBe(50_000);
+    expect(store.size).toBe(0);
+  });
+
+  it('sweeps at most once a second while refusing at the limit (count the sweeps, not the time)', () => {
+    const now = 0;
+    const store = new MemorySessionStore({ maxActiveSessions: 1_000, clock: () => now, sweepIntervalMs: 0 });
+    for (let i = 0; i < 1_000; i++) store.create(newSessionRecord(`S${i}`, now, 60));
+    const sweep = vi.spyOn(store, 'sweep');
+    for (let i = 0; i < 2_000; i++) expect(() => store.create(newSessionRecord(`X${i}`, now, 60))).toThrow();
+    expect(sweep).toHaveBeenCalledTimes(1);
+    expect(store.rejected).toBe(2_000);
   });
 
   it('marks a record accessed when it is loaded and drops one idle past its interval (StandardSession)', () => {
@@ -297,15 +277,25 @@ describe('MemorySessionStore', () => {
     }
   });
 
-  it('keeps a context bounded when clients create many sessions', async () => {
-    const store = new MemorySessionStore({ maxSessions: 50, sweepIntervalMs: 0 });
+  it('answers 500 for a request that needs a session beyond maxActiveSessions, as Tomcat 10.1 does', async () => {
+    // Seen on Tomcat 10.1.60 with <Manager maxActiveSessions="1"/>: the second session's request got
+    // 500 with TooManyActiveSessionsException: createSession: Too many active sessions.
+    const store = new MemorySessionStore({ maxActiveSessions: 50, sweepIntervalMs: 0 });
     const s = await serve({ sessionStore: store }, sessionHandler);
     try {
       const ids = new Set<string>();
-      for (let i = 0; i < 200; i++) ids.add(JSON.parse((await request(s, '/?create')).body).id);
-      expect(ids.size).toBe(200);
+      const statuses: number[] = [];
+      for (let i = 0; i < 60; i++) {
+        const r = await request(s, '/?create');
+        statuses.push(r.status);
+        if (r.status === 200) ids.add(JSON.parse(r.body).id);
+      }
+      expect(ids.size).toBe(50);
+      expect(statuses.filter((x) => x === 500)).toHaveLength(10);
       expect(store.size).toBe(50);
-      expect(store.evicted).toBe(150);
+      expect(store.rejected).toBe(10);
+      // Every session made is still there.
+      for (const id of ids) expect(store.peek(id)).toBeDefined();
     } finally {
       await s.close();
     }

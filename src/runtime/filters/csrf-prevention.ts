@@ -10,7 +10,7 @@ import { randomHex128 } from '../random.js';
 import type { CsrfPreventionConfig, NoNoncePattern } from '../../filters/csrf-prevention.js';
 import type { Exchange } from '../exchange.js';
 import type { Logger } from '../logging.js';
-import { isPromise } from '../state.js';
+import { isPromise, TooManyActiveSessionsError } from '../state.js';
 import type { FilterResult, NextFilter, RuntimeFilterFactory } from '../types.js';
 import { parseJavaUri, resolveJavaUri, urlHostPort } from './java-uri.js';
 import { mimeLookupOf, toRegExp, type MimeLookup } from './support.js';
@@ -159,8 +159,9 @@ function issueNonce(csrf: Csrf, ex: Exchange, next: NextFilter): FilterResult {
     try {
       session = req.getSession(true)!;
     } catch (err) {
+      // At maxActiveSessions Tomcat's getSession throws and the request fails (500).
+      if (ex.response.committed || err instanceof TooManyActiveSessionsError) throw err;
       // The session store is unreachable: no nonce can be kept, so none is handed out (fail closed).
-      if (ex.response.committed) throw err;
       ex.response.sendError(csrf.denyStatus);
       return undefined;
     }
@@ -170,7 +171,15 @@ function issueNonce(csrf: Csrf, ex: Exchange, next: NextFilter): FilterResult {
   if (isPromise(added)) added.then(undefined, ignore);
   req.setAttribute(CSRF_NONCE_REQUEST_ATTR, nonce);
   ex.response.addUrlEncoder(encodeWithNonce, { csrf, nonce } satisfies EncoderState);
-  return next();
+  // A networked store with a limit answers whether it kept the new session (its answer travels with the
+  // nonce's): a refused one fails the request, as on Tomcat, rather than hand out a nonce nothing holds.
+  const stored = session.stored;
+  if (stored === null) return next();
+  session.stored = null;
+  return stored.then((refused) => {
+    if (refused !== null) throw refused;
+    return next();
+  });
 }
 
 /** A failed write is the store's to log (once per outage); the next request with this nonce is refused. */

@@ -12,7 +12,9 @@ import type { Logger } from '../logging.js';
 import type { FilterResult, NextFilter, RuntimeFilterFactory } from '../types.js';
 import { generateNonce } from './csrf-prevention.js';
 import { firstHeader } from './support.js';
-import { isPromise } from '../state.js';
+import { isPromise, TooManyActiveSessionsError } from '../state.js';
+
+const NOT_LIMITED: Promise<null> = Promise.resolve(null);
 
 const HEADER = 'X-CSRF-Token';
 const HEADER_KEY = 'x-csrf-token';
@@ -73,7 +75,8 @@ function fetchNonce(rest: RestCsrf, ex: Exchange): Promise<boolean> | undefined 
   try {
     session = ex.request.getSession(true)!;
   } catch (err) {
-    if (ex.response.committed) throw err;
+    // At maxActiveSessions Tomcat's getSession throws and the request fails (500).
+    if (ex.response.committed || err instanceof TooManyActiveSessionsError) throw err;
     refuseUnavailable(rest, ex);
     return Promise.resolve(false);
   }
@@ -84,8 +87,12 @@ function fetchNonce(rest: RestCsrf, ex: Exchange): Promise<boolean> | undefined 
     sendNonce(rest, ex, session.record.restToken);
     return undefined;
   }
-  return held.then(
-    (token) => {
+  // A networked store with a limit answers whether it kept the new session together with the token.
+  const stored = session.stored ?? NOT_LIMITED;
+  session.stored = null;
+  return Promise.all([held, stored]).then(
+    ([token, refused]) => {
+      if (refused !== null) throw refused;
       session.record.restToken = token ?? fresh;
       sendNonce(rest, ex, session.record.restToken);
       return true;
