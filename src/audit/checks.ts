@@ -19,7 +19,7 @@ import type {
   WebXml,
 } from '../model/index.js';
 import { accessOf, accountNames, filesIn, octal, protectedPaths, type Access } from '../lint/file-access.js';
-import { isAdminApp, realmsOf } from '../lint/hardening.js';
+import { contextChain, contextElements, isAdminApp, realmsOf } from '../lint/hardening.js';
 import { scopeOf } from '../lint/file-access.js';
 import type { LintResult } from '../lint/engine.js';
 import type { AuditFacts } from '../lint/config.js';
@@ -297,6 +297,50 @@ const privilegedApproved: Examiner = (ctx) => {
   };
 };
 
+/**
+ * STIG V-222926: the manager's maxActiveSessions is the number the SSP allows (audit.managerMaxSessions);
+ * no limit at all is the rule's finding, a limit above the SSP's number this one's, and a limit with
+ * no number given is not reviewed.
+ */
+const managerSessions: Examiner = (ctx) => {
+  const evidence: Evidence[] = [];
+  const findings: Diagnostic[] = [];
+  const limits: number[] = [];
+  const want = ctx.facts.managerMaxSessions;
+  for (const h of ctx.base.hosts)
+    for (const c of h.contexts) {
+      if (!isAdminApp(c)) continue;
+      const name = c.path === '' ? '/' : c.path;
+      const a = contextElements(contextChain(ctx.base, h, c), 'Manager')
+        .map((m) => m.attributes['maxActiveSessions'])
+        .filter((x) => x !== undefined)
+        .pop();
+      const n = a && /^\s*-?\d+\s*$/.test(a.value) ? Number(a.value) : -1;
+      evidence.push({
+        subject: `${name} <Manager>`,
+        found: a ? `maxActiveSessions="${a.value}"` : 'maxActiveSessions absent (no limit)',
+        ...(a ? { span: a.span } : c.contextDef ? { span: c.contextDef.span } : {}),
+      });
+      if (n < 0) continue;
+      limits.push(n);
+      if (want !== undefined && n > want)
+        findings.push(
+          finding(
+            ctx,
+            'V-222926',
+            a!.span,
+            `${name} allows ${n} simultaneous sessions, more than the ${want} of audit.managerMaxSessions (the SSP's number).`,
+          ),
+        );
+    }
+  if (want === undefined && limits.length > 0)
+    return {
+      evidence,
+      question: `How many simultaneous manager sessions does the SSP allow? Set audit.managerMaxSessions in ${FACTS}.`,
+    };
+  return { evidence, findings };
+};
+
 // ---------------------------------------------------------------------------------------------
 // Settings the check text asks for that Tomcat defaults.
 
@@ -358,7 +402,21 @@ function cookieFlag(
   const cc = w?.sessionCookieConfig ?? null;
   const a = cc?.[flag] ?? null;
   const subject = 'conf/web.xml <session-config><cookie-config>';
-  if (a) return { evidence: [{ subject, found: `<${element}>${a.value}</${element}>`, span: a.span }] };
+  if (a && a.value.trim().toLowerCase() === 'true')
+    return { evidence: [{ subject, found: `<${element}>${a.value}</${element}>`, span: a.span }] };
+  if (a)
+    // Written otherwise: Tomcat still applies its own behaviour (the deciding rule fails what it leaves unsafe).
+    return {
+      evidence: [{ subject, found: `<${element}>${a.value}</${element}> (${byDefault})`, span: a.span }],
+      defaulted: [
+        finding(
+          ctx,
+          control,
+          a.span,
+          `conf/web.xml sets <${element}>${a.value}</${element}>: ${byDefault}, but the check text asks for true.`,
+        ),
+      ],
+    };
   const span = cc?.span ?? w?.span ?? serverSpan(ctx.base);
   return {
     evidence: [{ subject, found: `<${element}> absent (${byDefault})`, ...(w ? { span } : {}) }],
@@ -936,6 +994,7 @@ function approvedConnectors(control: string): Examiner {
 
 export const EXAMINERS: Record<string, Examiner> = {
   'stig-tomcat:V-222968': fipsMode,
+  'stig-tomcat:V-222926': managerSessions,
   'stig-tomcat:V-222965': ldaps,
   'stig-tomcat:V-222937': proxyClientIp,
   'stig-tomcat:V-222961': privilegedApproved,

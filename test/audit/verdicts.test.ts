@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/index.js';
 import { cleanup, tree } from '../lint/helpers.js';
+import { makeZip } from '../security/zip.js';
 
 interface Entry {
   control: string;
@@ -204,6 +205,32 @@ describe("a setting left to Tomcat's default passes with a note, and fails under
       },
     ],
     [
+      'stig-tomcat',
+      'V-222932',
+      {
+        'conf/server.xml': server(`<Connector port="8443" SSLEnabled="true"/>${engine()}`),
+        'conf/web.xml': '<web-app/>\n',
+      },
+      {
+        'conf/server.xml': server(`<Connector port="8443" SSLEnabled="true"/>${engine()}`),
+        'conf/web.xml':
+          '<web-app><session-config><cookie-config><secure>true</secure></cookie-config></session-config></web-app>\n',
+      },
+    ],
+    [
+      'cis-tomcat-10.1',
+      '10.11',
+      {
+        'conf/server.xml': server(`<Connector port="8443" SSLEnabled="true"/>${engine()}`),
+        'webapps/app/WEB-INF/web.xml': '<web-app/>\n',
+      },
+      {
+        'conf/server.xml': server(`<Connector port="8443" SSLEnabled="true"/>${engine()}`),
+        'webapps/app/WEB-INF/web.xml':
+          '<web-app><security-constraint><web-resource-collection><web-resource-name>a</web-resource-name><url-pattern>/*</url-pattern></web-resource-collection><user-data-constraint><transport-guarantee>CONFIDENTIAL</transport-guarantee></user-data-constraint></security-constraint></web-app>\n',
+      },
+    ],
+    [
       'cis-tomcat-10.1',
       '2.7',
       { 'conf/server.xml': server(`<Connector port="8080"/>${engine()}`) },
@@ -341,6 +368,101 @@ describe('the plain bugs', () => {
       expect((await control(written, 'stig-tomcat', id)).status, id).toBe('fail');
     // CIS 9.1 asks autoDeploy="false" written: absent fails there.
     expect((await control(absent, 'cis-tomcat-10.1', '9.1')).status).toBe('fail');
+  });
+});
+
+describe('verdicts the table of every control proved wrong', () => {
+  const info = (built: string): string => `server.info=Web\nserver.number=0.0.0.0\nserver.built=${built}\n`;
+  const ENTRY = 'org/apache/catalina/util/ServerInfo.properties';
+
+  it("CIS 2.3: server.built fails when it is catalina.jar's value or a build stamp, passes altered (a year in it or not)", async () => {
+    const jar = makeZip([{ name: ENTRY, data: Buffer.from(info('2026-09-20')) }]);
+    const files = (built: string): Record<string, string> => ({
+      'conf/server.xml': server(engine()),
+      [`lib/${ENTRY}`]: info(built),
+    });
+    const shipped = tree(files('2026-09-20'));
+    writeFileSync(join(shipped, 'lib', 'catalina.jar'), jar);
+    const same = await control(shipped, 'cis-tomcat-10.1', '2.3');
+    expect(same.status).toBe('fail');
+    expect(same.findings[0]!.message).toContain('server.built=2026-09-20');
+    const altered = tree(files('built in 2026 by ops'));
+    writeFileSync(join(altered, 'lib', 'catalina.jar'), jar);
+    expect((await control(altered, 'cis-tomcat-10.1', '2.3')).status).toBe('pass');
+    // Without a catalina.jar to compare with, the build stamp Tomcat's build writes is the default.
+    expect((await control(tree(files('Sep 20 2026 11:06:01 UTC')), 'cis-tomcat-10.1', '2.3')).status).toBe('fail');
+    expect((await control(tree(files('2026')), 'cis-tomcat-10.1', '2.3')).status).toBe('pass');
+  });
+
+  it('CIS 4.1 and 4.2 both fail when CATALINA_HOME is CATALINA_BASE and its mode is too open', async () => {
+    const dir = tree({ 'conf/server.xml': server(engine()) });
+    chmodSync(dir, 0o755);
+    for (const id of ['4.1', '4.2']) {
+      const r = await control(dir, 'cis-tomcat-10.1', id);
+      expect(r.status, id).toBe('fail');
+      expect(r.findings[0]!.message, id).toContain('mode 755');
+    }
+  });
+
+  it('CIS 6.3 and 6.4: scheme="https" fails 6.3 only, secure="true" fails 6.4 only', async () => {
+    const scheme = tree({ 'conf/server.xml': server(`<Connector port="8080" scheme="https"/>${engine()}`) });
+    expect((await control(scheme, 'cis-tomcat-10.1', '6.3')).status).toBe('fail');
+    expect((await control(scheme, 'cis-tomcat-10.1', '6.4')).status).toBe('pass');
+    const secure = tree({ 'conf/server.xml': server(`<Connector port="8080" secure="true"/>${engine()}`) });
+    expect((await control(secure, 'cis-tomcat-10.1', '6.4')).status).toBe('fail');
+    expect((await control(secure, 'cis-tomcat-10.1', '6.3')).status).toBe('pass');
+  });
+
+  it('a manager renamed as CIS 10.5 asks is still judged by V-222979 and CIS 10.4', async () => {
+    const dir = tree({
+      'conf/server.xml': server(`<Connector port="8080"/>${engine()}`),
+      'webapps/admin-x/WEB-INF/web.xml':
+        '<web-app><servlet><servlet-name>m</servlet-name><servlet-class>org.apache.catalina.manager.HTMLManagerServlet</servlet-class></servlet><session-config><session-timeout>30</session-timeout></session-config><security-constraint><web-resource-collection><web-resource-name>m</web-resource-name><url-pattern>/*</url-pattern></web-resource-collection><auth-constraint><role-name>manager-gui</role-name></auth-constraint></security-constraint><login-config><auth-method>BASIC</auth-method></login-config><security-role><role-name>manager-gui</role-name></security-role></web-app>\n',
+    });
+    const timeout = await control(dir, 'stig-tomcat', 'V-222979');
+    expect(timeout.status).toBe('fail');
+    expect(timeout.findings[0]!.message).toContain('30 minutes');
+    expect((await control(dir, 'cis-tomcat-10.1', '10.4')).status).toBe('fail');
+  });
+
+  it('V-222932: <secure>false</secure> on TLS-only connectors passes with the note, fails under --letter and beside a plain connector', async () => {
+    const web =
+      '<web-app><session-config><cookie-config><secure>false</secure></cookie-config></session-config></web-app>\n';
+    const tlsOnly = tree({
+      'conf/server.xml': server(`<Connector port="8443" SSLEnabled="true"/>${engine()}`),
+      'conf/web.xml': web,
+    });
+    const lenient = await control(tlsOnly, 'stig-tomcat', 'V-222932');
+    expect(lenient.status).toBe('pass');
+    expect(lenient.notes.join()).toContain("passes on Tomcat's default");
+    expect((await control(tlsOnly, 'stig-tomcat', 'V-222932', '--letter')).status).toBe('fail');
+    const plain = tree({ 'conf/server.xml': server(`<Connector port="8080"/>${engine()}`), 'conf/web.xml': web });
+    expect((await control(plain, 'stig-tomcat', 'V-222932')).status).toBe('fail');
+  });
+
+  it('V-222926: a limit is judged against audit.managerMaxSessions, not reviewed without it; no limit fails', async () => {
+    const files = (limit: string): Record<string, string> => ({
+      'conf/server.xml': server(
+        engine(
+          `<Host name="localhost" appBase="webapps" autoDeploy="false"><Context path="/manager" docBase="manager">${limit}</Context></Host>`,
+        ),
+      ),
+      'webapps/manager/WEB-INF/web.xml':
+        '<web-app><servlet><servlet-name>m</servlet-name><servlet-class>org.apache.catalina.manager.ManagerServlet</servlet-class></servlet></web-app>\n',
+    });
+    const none = tree(files(''));
+    expect((await control(none, 'stig-tomcat', 'V-222926')).status).toBe('fail');
+    const twenty = tree(files('<Manager maxActiveSessions="20"/>'));
+    const unknown = await control(twenty, 'stig-tomcat', 'V-222926');
+    expect(unknown.status).toBe('not-reviewed');
+    expect(unknown.question).toContain('audit.managerMaxSessions');
+    expect(unknown.evidence).toContainEqual(expect.objectContaining({ found: 'maxActiveSessions="20"' }));
+    writeFileSync(join(twenty, 'tollgate.config.json'), JSON.stringify({ audit: { managerMaxSessions: 10 } }));
+    const over = await control(twenty, 'stig-tomcat', 'V-222926');
+    expect(over.status).toBe('fail');
+    expect(over.findings[0]!.message).toContain('more than the 10');
+    writeFileSync(join(twenty, 'tollgate.config.json'), JSON.stringify({ audit: { managerMaxSessions: 20 } }));
+    expect((await control(twenty, 'stig-tomcat', 'V-222926')).status).toBe('pass');
   });
 });
 

@@ -25,6 +25,7 @@ export const rule: Rule = {
           message:
             'secure="true" on a connector without TLS: request.isSecure() is true for plain-text requests, so Secure cookies are issued and CONFIDENTIAL constraints are satisfied over HTTP. Keep it only if a proxy in front terminates TLS for every request (CIS 6.4).',
           span: secure!.span,
+          benchmarks: ['cis-tomcat-10.1:6.4'],
         });
       }
       if (scheme && scheme.value.trim().toLowerCase() === 'https') {
@@ -32,6 +33,7 @@ export const rule: Rule = {
           message:
             'scheme="https" on a connector without TLS: redirects and getRequestURL() say https for plain-text requests. Keep it only if a proxy in front terminates TLS for every request (CIS 6.3).',
           span: scheme.span,
+          benchmarks: ['cis-tomcat-10.1:6.3'],
         });
       }
     }

@@ -54,8 +54,16 @@ export const rule: Rule = {
   },
   check(ctx) {
     if (!isWholeBase(ctx.base)) return;
+    // One path may be two controls' (CIS 4.1 and 4.2 when CATALINA_HOME is CATALINA_BASE): one finding failing both.
+    const controls = new Map<string, string[]>();
+    const keyOf = (p: { path: string; forbidden?: number; each?: string; at?: { offset: number } }): string =>
+      `${p.path}\0${p.forbidden}\0${p.each ?? ''}\0${p.at?.offset ?? ''}`;
+    for (const p of protectedPaths(ctx.base, ctx.profile))
+      controls.set(keyOf(p), [...(controls.get(keyOf(p)) ?? []), p.control]);
     for (const p of protectedPaths(ctx.base, ctx.profile)) {
       if (p.forbidden === undefined) continue;
+      const all = controls.get(keyOf(p))!;
+      if (all[0] !== p.control) continue;
       const targets: Access[] = p.each
         ? filesIn(p.path, scopeOf(ctx.base)).filter((f) => p.each === 'file' || f.path.endsWith('.jar'))
         : [accessOf(p.path, scopeOf(ctx.base))].filter((a): a is Access => a !== null);
@@ -65,7 +73,7 @@ export const rule: Rule = {
         ctx.report({
           message: `${p.each ? a.path : p.label}${p.each ? ` (${p.label})` : ''} has mode ${octal(a.mode)}: it lets ${lets(extra)}. The benchmark asks for ${p.asked} (chmod ${octal(a.mode & ~p.forbidden)} ${a.path}).`,
           span: p.at && !p.each ? p.at : fileStartSpan(a.path),
-          benchmarks: [p.control],
+          benchmarks: all,
         });
       }
     }

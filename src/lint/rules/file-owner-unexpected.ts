@@ -43,8 +43,16 @@ export const rule: Rule = {
     if (!isWholeBase(ctx.base)) return;
     const want = expectedAccounts(ctx.accounts, ctx.profile);
     const { users, groups } = accountNames();
+    // One path may be two controls' (CIS 4.1 and 4.2 when CATALINA_HOME is CATALINA_BASE): one finding failing both.
+    const controls = new Map<string, string[]>();
+    const keyOf = (p: { path: string; owner?: string; at?: { offset: number } }): string =>
+      `${p.path}\0${p.owner ?? ''}\0${p.at?.offset ?? ''}`;
+    for (const p of protectedPaths(ctx.base, ctx.profile))
+      controls.set(keyOf(p), [...(controls.get(keyOf(p)) ?? []), p.control]);
     for (const p of protectedPaths(ctx.base, ctx.profile)) {
       if (!p.owner) continue;
+      const all = controls.get(keyOf(p))!;
+      if (all[0] !== p.control) continue;
       const a = accessOf(p.path, scopeOf(ctx.base));
       if (!a) continue;
       const user = users.get(a.uid) ?? String(a.uid);
@@ -54,7 +62,7 @@ export const rule: Rule = {
       ctx.report({
         message: `${p.label} is owned by ${user}:${group}; the benchmark asks for ${owner}:${want.group} (chown ${owner}:${want.group} ${a.path}). Other names: "accounts" in tollgate.config.json.`,
         span: p.at ?? fileStartSpan(a.path),
-        benchmarks: [p.control],
+        benchmarks: all,
       });
     }
   },

@@ -32,8 +32,14 @@ function serverInfo(
   return null;
 }
 
-/** What gives Tomcat away in each value, or null when the value was altered. */
-const TELLS: Record<string, { control: string[]; tells: (v: string) => boolean; what: string }> = {
+/** The build stamp Tomcat's build writes into server.built (`Sep 20 2026 11:06:01 UTC`). */
+const BUILD_STAMP = /^\s*[A-Z][a-z]{2} \d{1,2} \d{4} \d{2}:\d{2}:\d{2} [A-Z]{2,5}\s*$/;
+
+/**
+ * What gives Tomcat away in each value, or null when the value was altered. `shipped` is the value
+ * of the catalina.jar the override hides, when there is one to compare with.
+ */
+const TELLS: Record<string, { control: string[]; tells: (v: string, shipped?: string) => boolean; what: string }> = {
   'server.info': {
     control: ['cis-tomcat-10.1:2.1', 'stig-tomcat:V-222978'],
     tells: (v) => /tomcat/i.test(v) || /\d+\.\d+\.\d+/.test(v),
@@ -44,12 +50,28 @@ const TELLS: Record<string, { control: string[]; tells: (v: string) => boolean; 
     tells: (v) => /^\s*\d+\.\d+\.\d+(?:\.\d+)?\s*$/.test(v) && !/^\s*0(?:\.0)*\s*$/.test(v),
     what: 'is the real version number',
   },
+  // CIS 2.3 asks that server.built be altered: the shipped value (catalina.jar's), or a build stamp
+  // in the form Tomcat's build writes, is not altered; any other value is, whatever it contains.
   'server.built': {
     control: ['cis-tomcat-10.1:2.3'],
-    tells: (v) => /\b\d{4}\b/.test(v),
-    what: 'is the real build date',
+    tells: (v, shipped) => (shipped !== undefined && v.trim() === shipped.trim()) || BUILD_STAMP.test(v),
+    what: "is the shipped build date (catalina.jar's, or a build stamp as Tomcat's build writes it)",
   },
 };
+
+/** The values of the catalina.jar an override in lib/ hides (the first one found), for comparison. */
+function shippedValues(base: CatalinaBase): Map<string, string> {
+  const out = new Map<string, string>();
+  const scope = scopeOf(base);
+  for (const dir of [...new Set([base.base, base.home])]) {
+    const r = readArchiveEntry(join(dir, 'lib', 'catalina.jar'), ENTRY, scope, 1024 * 1024);
+    if ('absent' in r || 'diagnostic' in r) continue;
+    const text = Buffer.from(r.bytes.buffer, r.bytes.byteOffset, r.bytes.length).toString('latin1');
+    for (const e of parsePropertiesFile(text, 'catalina.jar').properties.entries) out.set(e.key.value, e.value.value);
+    break;
+  }
+  return out;
+}
 
 export const rule: Rule = {
   meta: {
@@ -87,9 +109,10 @@ export const rule: Rule = {
     }
     const props = parsePropertiesFile(found.text, found.where).properties;
     const failing: { key: string; e: PropertyEntry | undefined; control: string[]; what: string }[] = [];
+    const shipped = found.inJar ? new Map<string, string>() : shippedValues(ctx.base);
     for (const [key, t] of Object.entries(TELLS)) {
       const e = propertyOf(props, key);
-      if (!e || t.tells(e.value.value)) failing.push({ key, e, control: t.control, what: t.what });
+      if (!e || t.tells(e.value.value, shipped.get(key))) failing.push({ key, e, control: t.control, what: t.what });
     }
     const say = (f: (typeof failing)[number]): string =>
       f.e

@@ -72,12 +72,18 @@ export function rootSpan(w: WebXml): Span {
   return { ...s, endLine: s.line, endColumn: s.column + 1 + w.root.length, endOffset: s.offset + 1 + w.root.length };
 }
 
-/** Whether the context is Tomcat's manager or host manager (by path or docBase). */
+/**
+ * Whether the context is Tomcat's manager or host manager: by path or docBase, or by its servlets
+ * (org.apache.catalina.manager.*, host.HTMLHostManagerServlet) once renamed as CIS 10.5 asks.
+ */
 export function managementApp(c: ResolvedContext): 'manager' | 'host-manager' | null {
   const path = c.context.path;
   const doc = c.context.docBase.replace(/[\\/]+$/, '');
   if (path === '/host-manager' || doc.endsWith('host-manager')) return 'host-manager';
   if (path === '/manager' || /(^|[\\/])manager$/.test(doc)) return 'manager';
+  const classes = (c.context.webXml?.servlets ?? []).map((s) => s.className?.value.trim() ?? '');
+  if (classes.some((n) => n.startsWith('org.apache.catalina.manager.host.'))) return 'host-manager';
+  if (classes.some((n) => n.startsWith('org.apache.catalina.manager.'))) return 'manager';
   return null;
 }
 
