@@ -1,26 +1,29 @@
 /**
- * The response headers of an exchange, kept by the runtime while the chain
- * runs and handed to node:http once, at commit, as one `writeHead` with a flat
- * list. Filters set, read and replace headers many times per request; through
- * node:http each of those calls validated the line and stored a fresh
- * [name, value] pair, and the headers were validated once more when sent.
+ * The response headers of an exchange until commit, on one of two paths
+ * chosen once at load by a feature test (`storePathWorks`):
  *
- * Code that holds the Node response (the downstream handler, a framework)
- * keeps using `res.setHeader`, `res.getHeader` and the rest: those public
- * methods are overridden on the response instance (an own property each, one
- * shared function, nothing allocated per request), as the `on-headers`
- * pattern does, so that they read and write this store, with node:http's own
- * validation and errors, and `writeHead` runs the commit hooks and sends the
- * store. Names are kept as last set, looked up lower-cased, in insertion
- * order, as node:http keeps them.
+ * - the store path (where the test passes: Node 20, 22 and 24): the runtime
+ *   keeps the headers in its own table and hands them to node:http once, at
+ *   commit, as one `writeHead` with a flat list. Filters set, read and replace
+ *   headers many times per request; through node:http each of those calls
+ *   validated the line and stored a fresh [name, value] pair, and the headers
+ *   were validated once more when sent. Code that holds the Node response (the
+ *   downstream handler, a framework) keeps using `res.setHeader`, `res.getHeader`
+ *   and the rest: those public methods are replaced on the response instance
+ *   (an own property each, one shared function, nothing allocated per request),
+ *   as the `on-headers` pattern does, so that they read and write this store,
+ *   with node:http's own validation and errors, and `writeHead` runs the
+ *   commit hooks and sends the store.
+ * - the public-API path (`NodeTable`, the fallback): the headers live in
+ *   node:http's own table, read and written through its public methods; no
+ *   method of the response is replaced, except that a response whose exchange
+ *   registers a before-commit hook (ExpiresFilter, AddDefaultCharsetFilter, a
+ *   session written back) gets its commit methods wrapped: node:http has no
+ *   public "before the headers go out" event.
  *
- * Only public members of node:http objects are used: no `_`-prefixed field is
- * read or written. Node's `write`, `end` and `flushHeaders` send the headers
- * through the instance's `writeHead` on every supported Node; that is
- * behaviour, not API, so it is checked once at load (`writeRoutesThroughWriteHead`)
- * and, where it does not hold, `write`, `end` and `flushHeaders` are
- * overridden too: they run the commit hooks and hand the store to node's own
- * header table before node sends it.
+ * test/runtime/response-headers.test.ts sends the same requests through both
+ * paths on every supported Node line (.ci/run) and compares the bytes.
+ * No `_`-prefixed member of a node:http object is read or written on either.
  */
 import { Socket } from 'node:net';
 import {
@@ -59,7 +62,7 @@ interface NodeHeaderMethods {
 }
 
 type Patched = ServerResponse &
-  NodeHeaderMethods & { [HEADERS]?: ResponseHeaders; [BEFORE_COMMIT]?: (res: ServerResponse) => void };
+  NodeHeaderMethods & { [HEADERS]?: HeaderTable; [BEFORE_COMMIT]?: (res: ServerResponse) => void };
 
 const proto = ServerResponse.prototype as unknown as NodeHeaderMethods;
 const nodeSetHeader = proto.setHeader;
@@ -105,21 +108,54 @@ export function writeRoutesThroughWriteHead(): boolean {
   }
 }
 
-/** Whether write, end and flushHeaders are overridden as well (when node does not route them through writeHead). */
-let commitExplicitly = !writeRoutesThroughWriteHead();
-
-/**
- * Chooses the commit path for responses whose store is installed from now
- * on: true overrides write, end and flushHeaders too (the path taken when the
- * probe above fails). For the tests, which check on every supported Node that
- * both paths send the same bytes.
- */
-export function setExplicitCommit(on: boolean): void {
-  commitExplicitly = on;
+/** What the exchange's response reads and writes its headers through, on either path. `key` is the lower-cased name. */
+export interface HeaderTable {
+  get(key: string): HeaderValue | undefined;
+  has(key: string): boolean;
+  /** Replaces the header (validated by the caller). */
+  set(name: string, key: string, value: HeaderValue): void;
+  /** Adds line(s) after any existing ones, keeping the name as first set. */
+  append(name: string, key: string, value: HeaderValue): void;
+  /** Removes the header; whether it was there. */
+  remove(key: string): boolean;
+  /** Lower-cased names, in order. */
+  keys(): string[];
 }
 
+/**
+ * The load-time feature test of the store path: node:http sends implicit
+ * headers through the instance's writeHead, so replacing it reaches every
+ * commit.
+ */
+export function storePathWorks(): boolean {
+  return writeRoutesThroughWriteHead();
+}
+
+/** Which path responses take from now on. */
+let path: 'store' | 'node' = storePathWorks() ? 'store' : 'node';
+/** On the public-API path: whether write, end and flushHeaders are wrapped too (where node does not route them through writeHead). */
+let commitExplicitly = !writeRoutesThroughWriteHead();
+
+/** The path responses take (for the benchmarks and tests). */
+export function headerPath(): 'store' | 'node' {
+  return path;
+}
+
+/**
+ * Chooses the path for responses seen from now on, and on the public-API path
+ * whether write, end and flushHeaders are wrapped as well. For the tests, which
+ * check on every supported Node that both paths send the same bytes, and for
+ * the benchmarks (TOLLGATE_HEADER_PATH=node).
+ */
+export function setHeaderPath(p: 'store' | 'node', explicitCommit = !writeRoutesThroughWriteHead()): void {
+  path = p;
+  commitExplicitly = explicitCommit;
+}
+
+if (process.env.TOLLGATE_HEADER_PATH === 'node') setHeaderPath('node');
+
 /** One entry per header name: [name as last set, lower-cased name, value], flattened. */
-export class ResponseHeaders {
+export class ResponseHeaders implements HeaderTable {
   private readonly entries: unknown[] = [];
   /**
    * Set when node held headers before the store was installed: node then keeps a (now empty) header table of its
@@ -224,11 +260,16 @@ export class ResponseHeaders {
  * before the runtime saw the response) move into the store. Null when the
  * headers are already sent (nothing can change them any more).
  */
-export function headersOf(res: ServerResponse): ResponseHeaders | null {
+export function headersOf(res: ServerResponse): HeaderTable | null {
   const p = res as Patched;
   const existing = p[HEADERS];
   if (existing !== undefined) return existing;
   if (res.headersSent) return null;
+  if (path === 'node') {
+    const table = new NodeTable(res);
+    p[HEADERS] = table;
+    return table;
+  }
   const store = new ResponseHeaders();
   const held = nodeGetRawHeaderNames.call(res);
   if (held.length > 0) adopt(res, store, held);
@@ -244,29 +285,90 @@ export function headersOf(res: ServerResponse): ResponseHeaders | null {
   m.getRawHeaderNames = getRawHeaderNames;
   m.setHeaders = setHeaders;
   m.writeHead = writeHead;
+  return store;
+}
+
+/**
+ * The public-API path's table: node:http's own header table through its public
+ * methods. Validation is node's (a second check of what the caller validated).
+ */
+class NodeTable implements HeaderTable {
+  constructor(private readonly res: ServerResponse) {}
+  get(key: string): HeaderValue | undefined {
+    return this.res.getHeader(key) as HeaderValue | undefined;
+  }
+  has(key: string): boolean {
+    return this.res.hasHeader(key);
+  }
+  set(name: string, _key: string, value: HeaderValue): void {
+    this.res.setHeader(name, value);
+  }
+  append(name: string, _key: string, value: HeaderValue): void {
+    this.res.appendHeader(name, value as string | readonly string[]);
+  }
+  remove(key: string): boolean {
+    if (!this.res.hasHeader(key)) return false;
+    this.res.removeHeader(key);
+    return true;
+  }
+  keys(): string[] {
+    return this.res.getHeaderNames();
+  }
+}
+
+/** Where the public-API path marks a response whose commit methods it wrapped. */
+const INTERCEPTED = Symbol.for('tollgate.runtime.commitIntercepted');
+
+/**
+ * Makes sure the response's before-commit call runs before its headers go out:
+ * on the store path the store's writeHead does that already; on the public-API
+ * path writeHead (and write, end and flushHeaders where node does not route
+ * them through writeHead) are wrapped, once, on this response only.
+ */
+export function interceptCommit(res: ServerResponse): void {
+  const p = res as Patched & { [INTERCEPTED]?: true };
+  if (!(p[HEADERS] instanceof NodeTable) || p[INTERCEPTED] === true || res.headersSent) return;
+  p[INTERCEPTED] = true;
+  const m = res as unknown as Record<keyof NodeHeaderMethods, unknown>;
+  m.writeHead = hookedWriteHead;
   if (commitExplicitly) {
     m.write = write;
     m.end = end;
     m.flushHeaders = flushHeaders;
   }
-  return store;
+}
+
+/** The public-API path's writeHead: its headers go into node's table as node would apply them, the hooks run, then node's writeHead sends. */
+function hookedWriteHead(
+  this: Patched,
+  statusCode: number,
+  reasonOrHeaders?: unknown,
+  maybeHeaders?: unknown,
+): ServerResponse {
+  // eslint-disable-next-line prefer-rest-params
+  if (this.headersSent) return nodeWriteHead.apply(this, arguments as unknown as unknown[]);
+  const reason = typeof reasonOrHeaders === 'string' ? reasonOrHeaders : undefined;
+  const headers = reason === undefined ? reasonOrHeaders : maybeHeaders;
+  this.statusCode = statusCode;
+  if (headers !== undefined && headers !== null)
+    applyHeaders(this, this[HEADERS]!, headers as OutgoingHttpHeaders | OutgoingHttpHeader[]);
+  const before = this[BEFORE_COMMIT];
+  if (before !== undefined) before(this);
+  if (this.headersSent) return this;
+  return reason === undefined
+    ? nodeWriteHead.call(this, this.statusCode)
+    : nodeWriteHead.call(this, this.statusCode, reason);
 }
 
 /**
- * The explicit commit path: before node's own write, end or flushHeaders
- * sends the headers by itself, the commit hooks run and the store goes into
- * node's table, which node then sends with its own framing (Content-Length of
- * an end(chunk), chunked encoding, Connection), as it does for any response.
+ * The public-API path on a Node whose write, end and flushHeaders do not
+ * call writeHead: the commit hooks run before node's own method sends the
+ * headers from its table, with its own framing.
  */
 function commitImplicitly(res: Patched): void {
   if (res.headersSent) return;
   const before = res[BEFORE_COMMIT];
   if (before !== undefined) before(res);
-  if (res.headersSent) return;
-  const store = storeOf(res);
-  // From here on the store is sent through node's table (also by writeHead, should node still call it).
-  store.nodeHadHeaders = true;
-  sendThroughNodeTable(res, store);
 }
 
 function write(this: Patched, ...args: unknown[]): boolean {
@@ -310,7 +412,7 @@ function sendThroughNodeTable(res: ServerResponse, store: ResponseHeaders): void
 }
 
 function storeOf(res: ServerResponse): ResponseHeaders {
-  return (res as Patched)[HEADERS]!;
+  return (res as Patched)[HEADERS] as ResponseHeaders;
 }
 
 function setHeader(this: ServerResponse, name: string, value: HeaderValue): ServerResponse {
@@ -418,7 +520,7 @@ function writeHead(
 /** writeHead's headers as node applies them over headers already set: an object replaces, a list replaces each name and keeps its repeats. */
 function applyHeaders(
   res: ServerResponse,
-  store: ResponseHeaders,
+  store: HeaderTable,
   headers: OutgoingHttpHeaders | OutgoingHttpHeader[],
 ): void {
   if (!Array.isArray(headers)) {

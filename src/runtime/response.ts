@@ -1,8 +1,8 @@
 /**
  * The response side of an exchange: HttpServletResponse semantics over
  * Node's ServerResponse. The headers live in the runtime's own store
- * (response-headers.ts) until commit; node's header methods on the response
- * read and write the same store, so downstream code may keep using
+ * (response-headers.ts) until commit, or in node's own table on the
+ * public-API path; either way downstream code may keep using
  * `res.setHeader`/`res.writeHead`. The content-type/charset pair is re-read
  * from the header when someone else changed it.
  */
@@ -11,7 +11,14 @@ import { validateHeaderName, validateHeaderValue } from 'node:http';
 import { isSupportedCharset } from '../protocol/charset.js';
 import type { Exchange } from './exchange.js';
 import { parseContentType } from './media-type.js';
-import { BEFORE_COMMIT, headersOf, ResponseHeaders, type HeaderValue } from './response-headers.js';
+import {
+  BEFORE_COMMIT,
+  headersOf,
+  interceptCommit,
+  ResponseHeaders,
+  type HeaderTable,
+  type HeaderValue,
+} from './response-headers.js';
 import { httpDate as formatHttpDate } from './http-date.js';
 import { reportLength } from './error-page.js';
 
@@ -43,7 +50,7 @@ export class ExchangeResponse {
   /** The Node response underneath. */
   readonly raw: ServerResponse;
   /** The headers until commit (shared by every exchange of the same response). */
-  readonly headers: ResponseHeaders;
+  readonly headers: HeaderTable;
   private readonly ex: Exchange;
   /** Content type without charset, and the charset text, as the servlet API keeps them. */
   private typeWithoutCharset: string | null = null;
@@ -401,6 +408,7 @@ export class ExchangeResponse {
   onBeforeCommit(hook: CommitHook): boolean;
   onBeforeCommit(hook: CommitHook<never>, arg?: unknown): boolean {
     if (this.raw.headersSent || this.hooksRan) return false;
+    if (this.hooks === null) interceptCommit(this.raw);
     (this.hooks ??= []).push(hook, arg);
     return true;
   }

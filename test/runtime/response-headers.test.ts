@@ -2,7 +2,7 @@ import http, { ServerResponse, type IncomingMessage } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createContextRuntime, exchangeOf, toNodeListener, type RuntimeFilter } from '../../src/runtime/index.js';
-import { setExplicitCommit, writeRoutesThroughWriteHead } from '../../src/runtime/response-headers.js';
+import { headerPath, setHeaderPath, writeRoutesThroughWriteHead } from '../../src/runtime/response-headers.js';
 import { request, type Served } from './serve.js';
 
 /** Sets headers from a filter and from a commit hook, through the exchange. */
@@ -242,7 +242,11 @@ describe('the commit path on this Node', () => {
     expect(writeRoutesThroughWriteHead()).toBe(true);
   });
 
-  it('the explicit commit path (taken where that does not hold) sends the same bytes as the writeHead path', async () => {
+  it('takes the store path here (the load-time feature test passes)', () => {
+    expect(headerPath()).toBe('store');
+  });
+
+  it("the public-API path (node:http's own table, no header method replaced) sends the same bytes as the store path, also where write/end/flushHeaders bypass writeHead", async () => {
     const s = await serve(
       (req, res) => {
         const url = req.url!;
@@ -298,17 +302,21 @@ describe('the commit path on this Node', () => {
       return out;
     };
     const throughWriteHead = await answers();
-    setExplicitCommit(true);
+    let publicApi: string[];
     let explicit: string[];
     let bypassed: string[];
     try {
+      setHeaderPath('node', false);
+      publicApi = await answers();
+      setHeaderPath('node', true);
       explicit = await answers();
       bypassWriteHead = true;
       bypassed = await answers();
     } finally {
-      setExplicitCommit(false);
+      setHeaderPath('store');
       bypassWriteHead = false;
     }
+    expect(publicApi).toEqual(throughWriteHead);
     expect(explicit).toEqual(throughWriteHead);
     expect(bypassed).toEqual(throughWriteHead);
     // The filter's and the hook's headers went out on both paths.
