@@ -106,8 +106,23 @@ export function prepare(): { base: string; module: string } {
   return { base, module };
 }
 
-async function nodeTarget(name: string, variant: Variant, path = '/app/hello'): Promise<Target> {
-  const s: ServerProcess = await startServer(variant);
+async function nodeTarget(
+  name: string,
+  variant: Variant,
+  path = '/app/hello',
+  env: Record<string, string> = {},
+): Promise<Target> {
+  // fork() copies the environment when it is called: the variable is set for that one child.
+  const saved = Object.keys(env).map((k) => [k, process.env[k]] as const);
+  Object.assign(process.env, env);
+  let s: ServerProcess;
+  try {
+    s = await startServer(variant);
+  } finally {
+    for (const [k, v] of saved)
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+  }
   return { name, port: s.port, pid: s.child.pid, path, stop: s.stop };
 }
 
@@ -323,6 +338,10 @@ export async function run(o: {
         await nodeTarget("bare node:http writing the chain's response headers", { kind: 'bare-headers' }),
         await nodeTarget('the same headers in one writeHead call', { kind: 'bare-headers-one-call' }),
         await nodeTarget('tollgate compiled chain (8 filters)', { kind: 'compiled', module }),
+        // The fallback of src/runtime/response-headers.ts: node:http's own header table, no method replaced.
+        await nodeTarget('the same chain on the public-API header path', { kind: 'compiled', module }, '/app/hello', {
+          TOLLGATE_HEADER_PATH: 'node',
+        }),
         await nodeTarget('Express 5 (cors, helmet, proxy-addr, IP filter)', { kind: 'express' }),
         await nodeTarget('Fastify 5 (@fastify/cors, @fastify/helmet, trustProxy, IP hook)', { kind: 'fastify' }),
         ...tomcatTarget('/app/hello'),

@@ -3,7 +3,7 @@
  * state in memory: what keeping sessions, CSRF nonces and rate-limit windows
  * in Redis costs a request, and how many times a request talks to Redis.
  *
- *   npx tsx bench/stores.ts [--seconds 10] [--runs 3]      (npm run bench -- --only stores)
+ *   npx tsx bench/stores.ts [--seconds 10] [--runs 3] [--cpu-prof DIR]     (npm run bench -- --only stores)
  *
  * The chain: RateLimitFilter (a limit no run reaches) then CsrfPreventionFilter,
  * on GETs to its entry point by a client with a session cookie: every request
@@ -30,8 +30,14 @@ import { cpuSeconds, load, LOAD_TOOL, spread, type LoadRun } from './load.js';
 
 const repo = join(import.meta.dirname, '..');
 const { values } = parseArgs({
-  options: { seconds: { type: 'string', default: '10' }, runs: { type: 'string', default: '3' } },
+  options: {
+    seconds: { type: 'string', default: '10' },
+    runs: { type: 'string', default: '3' },
+    // A directory: each chain server writes a V8 CPU profile there (node --cpu-prof) when it stops.
+    'cpu-prof': { type: 'string' },
+  },
 });
+const profileArgs = values['cpu-prof'] ? ['--cpu-prof', '--cpu-prof-dir', values['cpu-prof']] : [];
 const seconds = Number(values.seconds);
 const runs = Number(values.runs);
 
@@ -42,13 +48,13 @@ const WEB_XML = `<?xml version="1.0" encoding="UTF-8"?>
     <filter-class>org.apache.catalina.filters.RateLimitFilter</filter-class>
     <init-param><param-name>bucketRequests</param-name><param-value>1000000000</param-value></init-param>
   </filter>
-  <filter-mapping><filter-name>limit</filter-name><url-pattern>/*</url-pattern></filter-mapping>
+  <filter-mapping><filter-name>limit</filter-name><url-pattern>/page</url-pattern></filter-mapping>
   <filter>
     <filter-name>csrf</filter-name>
     <filter-class>org.apache.catalina.filters.CsrfPreventionFilter</filter-class>
     <init-param><param-name>entryPoints</param-name><param-value>/page</param-value></init-param>
   </filter>
-  <filter-mapping><filter-name>csrf</filter-name><url-pattern>/*</url-pattern></filter-mapping>
+  <filter-mapping><filter-name>csrf</filter-name><url-pattern>/page</url-pattern></filter-mapping>
 </web-app>
 `;
 
@@ -68,6 +74,8 @@ if (url === 'memory') {
 }
 const server = createServer(toNodeListener(mw, (req, res) => res.end('ok')));
 server.keepAliveTimeout = 60_000;
+// An orderly exit, so that --cpu-prof writes its profile.
+process.on('SIGTERM', () => process.exit(0));
 server.listen(0, '127.0.0.1', () => process.stdout.write('port ' + server.address().port + '\\n'));
 `;
 
@@ -77,7 +85,9 @@ interface Served {
 }
 
 function startChain(dir: string, mode: string): Promise<Served> {
-  const child = spawn(process.execPath, [join(dir, 'server.mjs'), mode], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [...profileArgs, join(dir, 'server.mjs'), mode], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   let text = '';
   return new Promise((resolve, reject) => {
     child.stdout!.on('data', (d) => {
@@ -175,6 +185,9 @@ async function main(): Promise<void> {
     writeFileSync(join(dir, 'server.mjs'), SERVER);
     const modes = { memory: 'memory', redis: redis.url } as const;
     const loadRuns: Record<keyof typeof modes, LoadRun[]> = { memory: [], redis: [] };
+    // A request no stateful filter sees (/app/other, no cookie): it must cost Redis nothing.
+    const statelessRuns: Record<keyof typeof modes, LoadRun[]> = { memory: [], redis: [] };
+    let statelessSent = NaN;
     const sequential: Record<keyof typeof modes, { p50: number; reads: number; sent: number; executed: number }> = {
       memory: { p50: NaN, reads: 0, sent: 0, executed: 0 },
       redis: { p50: NaN, reads: NaN, sent: NaN, executed: NaN },
@@ -201,7 +214,15 @@ async function main(): Promise<void> {
               mode === 'memory'
                 ? { ...sequential.memory, p50 }
                 : { p50, reads: per('reads', 2), sent: per('sent'), executed: per('executed') };
+            if (mode === 'redis') {
+              const b = await redisCounters(raw);
+              await oneAtATime(s.port, '/app/other', {}, SEQUENTIAL);
+              statelessSent = ((await redisCounters(raw)).executed - b.executed) / SEQUENTIAL;
+            }
           }
+          const plain = await load(s.port, { path: '/app/other', seconds, connections: 32 }, s.child.pid);
+          if (plain.non2xx > 0 || plain.errors > 0) throw new Error(`${mode}: the stateless request failed`);
+          statelessRuns[mode].push(plain);
           const redisCpu = cpuSeconds(redis.pid);
           const r = await load(s.port, { path: '/app/page', seconds, connections: 32, headers }, s.child.pid);
           if (mode === 'redis') redisCpuUs = ((cpuSeconds(redis.pid) - redisCpu) * 1e6) / r.requests;
@@ -222,6 +243,7 @@ async function main(): Promise<void> {
       const seq = sequential[mode];
       return `| ${mode} | ${Math.round(rps.median)} (${Math.round(rps.min)}-${Math.round(rps.max)}) | ${p50.median} / ${p99.median} | ${cpu.median.toFixed(0)} | ${seq.p50.toFixed(3)} | ${seq.reads.toFixed(2)} | ${seq.sent.toFixed(2)} (${seq.executed.toFixed(2)}) |`;
     };
+    const stateless = (mode: keyof typeof modes) => spread(statelessRuns[mode].map((r) => r.cpuPerRequestUs)).median;
     const m = med('memory', (r) => r.rps).median;
     const rd = med('redis', (r) => r.rps).median;
     const load1 = os
@@ -235,6 +257,8 @@ async function main(): Promise<void> {
       '|---|---|---|---|---|---|---|',
       row('memory'),
       row('redis'),
+      '',
+      `A stateless request (/app/other, which no stateful filter sees): server CPU ${stateless('memory').toFixed(1)} µs per request with the state in memory, ${stateless('redis').toFixed(1)} µs with it in Redis; commands Redis ran per such request: ${statelessSent.toFixed(2)}.`,
       '',
       `Redis costs ${((1 / rd - 1 / m) * 1e6).toFixed(0)} µs of wall time per request at this load (${((1 - rd / m) * 100).toFixed(0)}% fewer requests/s); redis-server itself spent ${redisCpuUs.toFixed(0)} µs of CPU per request. Round trips: the session load and the window count go out in one write (node-redis sends a turn's commands together) and the request waits for that one answer; the nonce append follows in a write the request does not wait for (2,000 requests sent one at a time; under load, batches carry several requests' commands).`,
     ];
