@@ -105,6 +105,8 @@ function movedTo(cat: Catalogue, pattern: string, attribute: string): string | n
 
 class Walker {
   readonly out: DigestFinding[] = [];
+  /** Whether server.xml declares AprLifecycleListener, without which an APR connector cannot start. */
+  aprListener = true;
 
   constructor(
     readonly cat: Catalogue,
@@ -185,6 +187,7 @@ class Walker {
     if (isConnector) {
       protocol = this.protocolOf(el);
       classOk = protocol !== null;
+      if (protocol && /AprProtocol$/.test(protocol) && !this.aprListener) this.aprWithoutListener(el, protocol);
     } else if (named) {
       cls = named.value;
       const optional = rule.rules?.includes('ListenerCreateRule') && isTrueValue(el.attributes['optional']?.value);
@@ -218,6 +221,25 @@ class Walker {
     if (isConnector && classOk) this.tls(el);
     if (classOk && cls) this.required(el, cls);
     for (const c of el.children) this.walk(c, `${pattern}/${c.tag}`);
+  }
+
+  /**
+   * An APR handler the version has, in a server.xml without AprLifecycleListener: the connector fails
+   * to initialise ("The configured protocol [...] requires the AprLifecycleListener which is not
+   * available", observed on 9.0.70) while the rest of the server starts.
+   */
+  private aprWithoutListener(el: ConfigElement, protocol: string): void {
+    const attr = el.attributes['protocol']!;
+    const nio = /Ajp/i.test(protocol)
+      ? 'org.apache.coyote.ajp.AjpNioProtocol'
+      : 'org.apache.coyote.http11.Http11NioProtocol';
+    this.push({
+      kind: 'protocol-not-found',
+      message: `<Connector protocol="${attr.value}">: Tomcat ${this.cat.version} loads the APR/native library only through <Listener className="org.apache.catalina.core.AprLifecycleListener"/>, which this server.xml does not declare: the connector fails to initialise ("The configured protocol [${protocol}] requires the AprLifecycleListener which is not available") and does not start. Add the listener (and the tomcat-native library), or use ${nio}.`,
+      span: attr.span,
+      refuses: 'connector',
+      element: el,
+    });
   }
 
   /** The handler class of a Connector, or null (with its finding) when the version has none. */
@@ -389,6 +411,11 @@ export function digestBase(base: CatalinaBase, opts: DigestOptions): DigestFindi
   const server = base.serverXml;
   if (server?.element) {
     const w = new Walker(cat, server.file, extraJars, undefined);
+    w.aprListener = server.element.children.some(
+      (c) =>
+        c.tag === 'Listener' &&
+        c.attributes['className']?.value.trim() === 'org.apache.catalina.core.AprLifecycleListener',
+    );
     w.walk(server.element, SERVER_ROOT);
     out.push(...w.out);
   }

@@ -89,6 +89,21 @@ const contextCases = [
   ),
 ];
 
+/** A webapp directory whose own META-INF/context.xml names a class Tomcat cannot load. */
+const metaInf: { files: Record<string, string>; c: CatalogueCase } = {
+  files: {
+    'webapps/meta-inf-valve/META-INF/context.xml': context(
+      '<Context>\n  <Valve className="de.example.tomcat.AuditValve"/>\n</Context>',
+    ),
+  },
+  c: {
+    id: 'meta-inf-valve',
+    scope: { context: '/meta-inf-valve' },
+    file: 'webapps/meta-inf-valve/META-INF/context.xml',
+    attributes: [],
+  },
+};
+
 export const CATALOGUE_BASES: CatalogueBase[] = [
   {
     name: 'connectors',
@@ -98,6 +113,7 @@ export const CATALOGUE_BASES: CatalogueBase[] = [
       { name: 'pem', kind: 'https' },
       { name: 'removed', kind: 'http' },
       { name: 'badnumber', kind: 'http' },
+      { name: 'aprnolistener', kind: 'http' },
     ],
     contexts: [],
     serverXml: `${HEAD}
@@ -113,6 +129,8 @@ ${HTTP}
                SSLCertificateFile="conf/cert.pem" SSLCertificateKeyFile="conf/key.pem"/>
     <!-- case:removed -->
     <Connector port="{{removed}}" address="127.0.0.1" protocol="HTTP/1.1" acceptorThreadCount="2" rejectIllegalHeaderName="true"/>
+    <!-- case:apr-no-listener -->
+    <Connector port="{{aprnolistener}}" address="127.0.0.1" protocol="org.apache.coyote.http11.Http11AprProtocol"/>
     <!-- case:badnumber -->
     <Connector port="{{badnumber}}" address="127.0.0.1" protocol="HTTP/1.1" maxThreads="lots"/>
     <!-- case:end -->
@@ -138,6 +156,7 @@ ${ENGINE}`,
         attributes: ['acceptorThreadCount', 'rejectIllegalHeaderName'],
       },
       { id: 'badnumber', scope: { connector: 'badnumber' }, file: SERVER_XML, attributes: ['maxThreads'] },
+      { id: 'apr-no-listener', scope: { connector: 'aprnolistener' }, file: SERVER_XML, attributes: [] },
     ],
   },
   {
@@ -164,7 +183,7 @@ ${ENGINE}`,
   {
     name: 'contexts',
     connectors: [{ name: 'http', kind: 'http' }],
-    contexts: contextCases.map((c) => `/${c.c.id}`),
+    contexts: [...contextCases.map((c) => `/${c.c.id}`), '/meta-inf-valve'],
     serverXml: `${HEAD}
   <!-- case:listener-removed-attributes -->
   <Listener className="org.apache.catalina.core.JreMemoryLeakPreventionListener" gcDaemonProtection="false" tokenPollerProtection="false"/>
@@ -181,7 +200,7 @@ ${HTTP}
   </Service>
 </Server>
 `,
-    files: Object.assign({}, ...contextCases.map((c) => c.files)) as Record<string, string>,
+    files: Object.assign({}, ...contextCases.map((c) => c.files), metaInf.files) as Record<string, string>,
     cases: [
       {
         id: 'listener-removed-attributes',
@@ -197,6 +216,7 @@ ${HTTP}
         attributes: ['xmlValidation', 'xmlNamespaceAware'],
       },
       ...contextCases.map((c) => c.c),
+      metaInf.c,
     ],
   },
   {
@@ -238,6 +258,43 @@ ${HTTP}
 ${ENGINE}`,
     cases: [
       { id: 'listener-added-in-10.1', scope: 'server', file: SERVER_XML, attributes: ['checkPeriod', 'daysBefore'] },
+    ],
+  },
+  {
+    // With executor= the digester itself fails on the missing handler on 10.1: the whole server, not the connector.
+    name: 'apr-executor',
+    connectors: [{ name: 'aprexec', kind: 'http' }],
+    contexts: [],
+    serverXml: `${HEAD}
+  <Listener className="org.apache.catalina.core.AprLifecycleListener" SSLEngine="off"/>
+${SERVICE}
+    <Executor name="pool" namePrefix="exec-" maxThreads="200"/>
+    <!-- case:apr-executor -->
+    <Connector port="{{aprexec}}" address="127.0.0.1" executor="pool" protocol="org.apache.coyote.http11.Http11AprProtocol"/>
+    <!-- case:end -->
+${ENGINE}`,
+    cases: [{ id: 'apr-executor', scope: 'server', file: SERVER_XML, attributes: [] }],
+  },
+  {
+    name: 'host-default-context',
+    connectors: [{ name: 'http', kind: 'http' }],
+    contexts: [''],
+    serverXml: `${HEAD}
+${SERVICE}
+${HTTP}
+${ENGINE}`,
+    files: {
+      'conf/Catalina/localhost/context.xml.default': context(
+        '<Context>\n  <Manager className="org.redisson.tomcat.RedissonSessionManager" configPath="conf/redisson.yaml"/>\n</Context>',
+      ),
+    },
+    cases: [
+      {
+        id: 'host-default-context',
+        scope: { context: '/' },
+        file: 'conf/Catalina/localhost/context.xml.default',
+        attributes: [],
+      },
     ],
   },
   {

@@ -40,10 +40,11 @@ describe('the catalogue rules, per targeted version (positions exact)', () => {
       'conf/server.xml:5:94 warning attribute-unknown',
     ]);
   });
-  it('Tomcat 9.0: the same base starts both connectors and the realm; the Tomcat 7 attributes are still ignored', () => {
+  it('Tomcat 9.0: the same base starts the TLS connector and the realm; the APR one needs AprLifecycleListener; the Tomcat 7 attributes are still ignored', () => {
     expect(found('9.0')).toEqual([
       'conf/Catalina/localhost/app.xml:1:10 warning attribute-unknown',
       'conf/server.xml:3:85 warning attribute-invalid-value',
+      'conf/server.xml:4:38 error connector-protocol-not-found',
       'conf/server.xml:5:94 warning attribute-unknown',
     ]);
   });
@@ -81,7 +82,9 @@ describe('a version difference says which targeted version starts the construct 
     expect(m.map((x) => x.split(' ').slice(0, 2).join(' '))).toEqual([
       '2:24 server-class-not-found',
       '3:21 context-class-not-found',
+      '6:38 connector-protocol-not-found',
     ]);
+    expect(m[2]).toContain('requires the AprLifecycleListener which is not available');
     expect(m[0]).toContain('Tomcat 10.1 and 11.0 start this server; 9.0 refuses it.');
     expect(m[1]).toContain('Tomcat 10.1 and 11.0 start this context; 9.0 refuses it.');
   });
