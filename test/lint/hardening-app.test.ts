@@ -27,13 +27,19 @@ const of = (rule: string, files: Record<string, string>, profile: Profile = prof
   lintFiles(files, { profile }).filter((d) => d.ruleId === rule);
 
 describe('each web.xml / tomcat-users.xml hardening rule on its fixtures (test/fixtures/hardening/rules)', () => {
+  // The findings of the others on their failing fixture (at their places, with their messages) and their
+  // silence on the passing one are pinned in rule-positions.test.ts, which lints each fixture once; these two
+  // judge the copier's modes and owners, which rule-positions leaves out.
+  const ON_DISK = new Set(['file-mode-too-open', 'file-owner-unexpected']);
   for (const rule of HARDENING_APP_CASE_IDS) {
-    it(`${rule}: reported on the failing configuration, in the ${profileOf(rule)} profile`, () => {
-      expect(of(rule, fixtureFiles(rule, 'fail')).length).toBeGreaterThan(0);
-    });
-    it(`${rule}: silent on the passing one`, () => {
-      expect(of(rule, fixtureFiles(rule, 'pass'))).toEqual([]);
-    });
+    if (ON_DISK.has(rule)) {
+      it(`${rule}: reported on the failing configuration, in the ${profileOf(rule)} profile`, () => {
+        expect(of(rule, fixtureFiles(rule, 'fail')).length).toBeGreaterThan(0);
+      });
+      it(`${rule}: silent on the passing one`, () => {
+        expect(of(rule, fixtureFiles(rule, 'pass'))).toEqual([]);
+      });
+    }
     if (profileOf(rule) !== 'recommended') {
       it(`${rule}: quiet in the recommended profile (Tomcat ships without what the benchmark asks)`, () => {
         expect(of(rule, fixtureFiles(rule, 'fail'), 'recommended')).toEqual([]);

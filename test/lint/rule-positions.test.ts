@@ -115,10 +115,18 @@ function covered(files: Files, d: Diagnostic): string {
   return shown.length > 120 ? `${shown.slice(0, 117)}...` : shown;
 }
 
+/** Each side of each case is linted once (its findings are read by more than one test). */
+const lints = new Map<PositionCase, Partial<Record<'fail' | 'pass', Diagnostic[]>>>();
+function linted(c: PositionCase, side: 'fail' | 'pass'): Diagnostic[] {
+  const mine = lints.get(c) ?? {};
+  lints.set(c, mine);
+  return (mine[side] ??= lintFiles(c[side], c.options));
+}
+
 /** Two lines per finding of the case's rule: file:line:column-endLine:endColumn severity message, and what it covers. */
 function seen(c: PositionCase, side: 'fail' | 'pass'): string[] {
   const files = c[side];
-  return lintFiles(files, c.options)
+  return linted(c, side)
     .filter((d) => d.ruleId === c.rule)
     .flatMap((d) => {
       const s = d.span;
@@ -173,6 +181,10 @@ for (const family of FAMILIES) {
         const want = golden.get(`${c.key} fail`) ?? [];
         expect(want.length).toBeGreaterThan(0);
         expect(seen(c, 'fail')).toEqual(want);
+      });
+      it(`${c.key}: offers fixes only from rules that say they are fixable`, () => {
+        const fixed = linted(c, 'fail').filter((d) => d.fix?.length);
+        expect(fixed.filter((d) => !ruleById(d.ruleId)?.meta.fixable).map((d) => d.ruleId)).toEqual([]);
       });
       it(`${c.key}: nothing on the passing one`, () => {
         expect(golden.get(`${c.key} pass`)).toEqual([]);
