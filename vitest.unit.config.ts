@@ -3,8 +3,8 @@ import base from './vitest.config.js';
 
 /**
  * `npm run test:unit`: everything that runs in-process, without starting Tomcat, Redis, Chromium, Neovim,
- * Java, oscap or npm itself, and without the long traffic and fuzz runs. `npm test` runs these and the
- * system tests below (what CI runs).
+ * Java, oscap, npm or tollgate's own child processes and worker threads, and without the long traffic, fuzz
+ * and corpus-wide differential runs. `npm test` runs these and the system tests below (what CI runs).
  */
 export const SYSTEM_TESTS = [
   'test/stores/redis.test.ts', // redis-server
@@ -22,6 +22,25 @@ export const SYSTEM_TESTS = [
   'test/hardening/traffic-soak.test.ts', // the served example in a child process under 47,000 requests
   'test/hardening/traffic-connections.test.ts', // thousands of sockets held open
   'test/fuzz/**', // the fuzzer's replay (CPU-bound, minutes on a loaded machine)
+  // Child processes (the CLI, serve, the language server, a tsx child per case): each costs a Node start-up
+  // and a transform: together 434 of the unit tier's 1,089 s of test time in one full run under load.
+  'test/server/persist.test.ts', // host-manager persist in a child process per case
+  'test/hardening/host-manager-persist.test.ts', // the same, killed mid-write
+  'test/hardening/xml-attacks.test.ts', // the CLI and serve under hostile XML, in child processes
+  'test/cli/start.test.ts', // npm start and the CLI, in child processes
+  'test/security/hostile-repo.test.ts', // the CLI over a hostile repository, in child processes
+  'test/security/lsp-coalesce.test.ts', // the language server process under a burst of edits
+  'test/lsp/lsp.test.ts', // the language server process
+  'test/server/systemd-unit.test.ts', // systemd-analyze
+  // Worker threads, and differential or scaling runs over every file of the corpus or thousands of
+  // generated inputs: CPU-bound, 310 s more of that run. All of these keep running in `npm test`.
+  'test/lint/parallel.test.ts', // lint on worker threads against one thread, over the corpus
+  'test/server/persist-files.test.ts', // rewrites on a worker thread, a 10,000-host file
+  'test/parser/fast-path.test.ts', // the fast XML path against saxes on every file and their mutations
+  'test/parser/direct-webxml.test.ts', // the direct web.xml reader against the tree path, the same way
+  'test/parser/hostile.test.ts', // hostile shapes grown until their cost shows its order
+  'test/hardening/regex-redos.test.ts', // recheck's verdict on every pattern of the hostile sets
+  'test/hardening/host-manager-bruteforce.test.ts', // password spraying over HTTP against PBKDF2 digests
 ];
 
 export default mergeConfig(
