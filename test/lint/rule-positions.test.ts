@@ -9,23 +9,26 @@
  *   rule-positions.cases.golden.txt      every other descriptor and chain rule (rule-cases.ts RULE_CASES)
  *   rule-positions.container.golden.txt  server.xml, context and properties rules (hardening-cases.ts CASES,
  *                                        each a tiny base, several cases for some rules: "<rule> #n")
+ *   rule-positions.disk.golden.txt       the modes and owners of a base's files, set on a temporary base
  *
  * A rule that reports the right thing at the wrong place, or with another message or severity, fails its own
  * test here. Each finding is followed by the text its span covers (`> ...`), so a reviewer of the golden file
  * sees at once whether it points at the element or attribute the finding is about. After a deliberate change:
  * TOLLGATE_WRITE_GOLDEN=1 npx vitest run test/lint/rule-positions.test.ts, and read the diff.
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { LintOptions } from '../../src/lint/engine.js';
+import { lintBase, type LintOptions } from '../../src/lint/engine.js';
+import { loadInput } from '../../src/lint/inputs.js';
 import { profileLevel, PROFILE_BENCHMARK } from '../../src/lint/profiles.js';
 import { RULES, ruleById } from '../../src/lint/rules/index.js';
 import type { Profile } from '../../src/lint/types.js';
 import type { Diagnostic } from '../../src/model/index.js';
 import { fixtureFiles, HARDENING_APP_CASE_IDS } from './hardening-app-cases.js';
 import { baseFiles, CASES } from './hardening-cases.js';
-import { cleanup, lintFiles } from './helpers.js';
+import { ownAccounts } from './hardened-copy.js';
+import { cleanup, lintFiles, tree } from './helpers.js';
 import { ON_TOMCAT_11, RULE_CASES, type Files } from './rule-cases.js';
 
 afterAll(cleanup);
@@ -46,6 +49,8 @@ interface PositionCase {
   options: LintOptions;
   fail: Files;
   pass: Files;
+  /** For the rules about the files themselves: each side's modes (paths relative to the base) and options. */
+  onDisk?: Record<'fail' | 'pass', { modes: Record<string, number>; options?: LintOptions }>;
 }
 
 interface Family {
@@ -53,10 +58,31 @@ interface Family {
   cases: PositionCase[];
 }
 
-// Modes and owners are the copier's (umask, account), not the fixture's: hardening-files.test.ts judges them.
+// Modes and owners are the copier's (umask, account), not the fixture's: their cases set them (the last family).
 const ON_DISK = new Set(['file-mode-too-open', 'file-owner-unexpected']);
 // A base that cannot be read is a usage error of the CLI (exit 2), tested in test/cli.
 const NOT_A_FINDING_IN_A_BASE = new Set(['base-unreadable']);
+
+/** A base whose every path has a mode within both benchmarks (as hardening-files.test.ts lays it out). */
+const DISK_FILES: Files = {
+  'conf/server.xml':
+    '<Server port="-1">\n  <Service name="C">\n    <Engine name="Catalina" defaultHost="localhost">\n      <Host name="localhost" appBase="webapps"/>\n    </Engine>\n  </Service>\n</Server>\n',
+  'conf/web.xml': '<web-app xmlns="https://jakarta.ee/xml/ns/jakartaee" version="6.0"/>\n',
+  'logs/catalina.log': 'x',
+  'webapps/.keep': '',
+  'bin/bootstrap.jar': 'x',
+};
+const WITHIN: Record<string, number> = {
+  conf: 0o750,
+  'conf/server.xml': 0o600,
+  'conf/web.xml': 0o400,
+  logs: 0o750,
+  'logs/catalina.log': 0o640,
+  webapps: 0o750,
+  bin: 0o750,
+  'bin/bootstrap.jar': 0o640,
+};
+const OWN = ownAccounts();
 
 const counted = new Map<string, number>();
 const FAMILIES: Family[] = [
@@ -99,6 +125,31 @@ const FAMILIES: Family[] = [
       };
     }),
   },
+  {
+    golden: 'rule-positions.disk.golden.txt',
+    cases: [
+      {
+        key: 'file-mode-too-open',
+        rule: 'file-mode-too-open',
+        options: { profile: 'cis', accounts: OWN },
+        fail: DISK_FILES,
+        pass: DISK_FILES,
+        onDisk: { fail: { modes: { ...WITHIN, 'conf/server.xml': 0o666 } }, pass: { modes: WITHIN } },
+      },
+      {
+        key: 'file-owner-unexpected',
+        rule: 'file-owner-unexpected',
+        options: { profile: 'stig', accounts: OWN },
+        fail: DISK_FILES,
+        pass: DISK_FILES,
+        // logs/ is the service account's (V-222988): another name there is the finding.
+        onDisk: {
+          fail: { modes: WITHIN, options: { accounts: { ...OWN, service: 'no-such-account' } } },
+          pass: { modes: WITHIN },
+        },
+      },
+    ],
+  },
 ];
 
 /** The source text a span covers, on one line: its first line from the column, to the end column if on it. */
@@ -120,7 +171,14 @@ const lints = new Map<PositionCase, Partial<Record<'fail' | 'pass', Diagnostic[]
 function linted(c: PositionCase, side: 'fail' | 'pass'): Diagnostic[] {
   const mine = lints.get(c) ?? {};
   lints.set(c, mine);
-  return (mine[side] ??= lintFiles(c[side], c.options));
+  return (mine[side] ??= c.onDisk ? onDisk(c, side) : lintFiles(c[side], c.options));
+}
+
+function onDisk(c: PositionCase, side: 'fail' | 'pass'): Diagnostic[] {
+  const dir = tree(c[side]);
+  const disk = c.onDisk![side];
+  for (const [p, m] of Object.entries(disk.modes)) chmodSync(join(dir, p), m);
+  return lintBase(loadInput(dir), { ...c.options, ...disk.options }).diagnostics;
 }
 
 /** Two lines per finding of the case's rule: file:line:column-endLine:endColumn severity message, and what it covers. */
@@ -132,7 +190,12 @@ function seen(c: PositionCase, side: 'fail' | 'pass'): string[] {
       const s = d.span;
       const line = `${s.file}:${s.line}:${s.column}-${s.endLine}:${s.endColumn} ${d.severity} ${d.message}`;
       // The fixture is copied to a fresh temporary base: its path reads <base>.
-      return [line.replace(/\/[^ ]*?\/tollgate-lint-[A-Za-z0-9]+/g, '<base>'), `  > ${covered(files, d)}`];
+      const shown = line.replace(/\/[^ ]*?\/tollgate-lint-[A-Za-z0-9]+/g, '<base>');
+      // The on-disk rules name the files' owner: the account running the tests, whatever it is called.
+      const owned = c.onDisk
+        ? shown.replaceAll(`${OWN.admin}:${OWN.group}`, '<user>:<group>').replaceAll(`:${OWN.group} `, ':<group> ')
+        : shown;
+      return [owned, `  > ${covered(files, d)}`];
     });
 }
 
@@ -151,11 +214,9 @@ function readGolden(path: string): Map<string, string[]> {
 const WRITE = process.env['TOLLGATE_WRITE_GOLDEN'] === '1';
 
 describe('every rule is pinned here', () => {
-  it('has a failing and a passing case in some family, but for the on-disk rules (hardening-files.test.ts) and base-unreadable (a CLI usage error)', () => {
+  it('has a failing and a passing case in some family, but for base-unreadable (a CLI usage error)', () => {
     const pinned = new Set(FAMILIES.flatMap((f) => f.cases.map((c) => c.rule)));
-    const missing = RULES.map((r) => r.meta.id).filter(
-      (id) => !pinned.has(id) && !ON_DISK.has(id) && !NOT_A_FINDING_IN_A_BASE.has(id),
-    );
+    const missing = RULES.map((r) => r.meta.id).filter((id) => !pinned.has(id) && !NOT_A_FINDING_IN_A_BASE.has(id));
     expect(missing).toEqual([]);
   });
 });
