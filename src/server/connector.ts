@@ -199,7 +199,9 @@ interface ParseError extends Error {
  * unsupported HTTP version, and a silent close when the headers never
  * arrived in time. A connection silent for connectionTimeout while the
  * application waits for its body gets 408, as from Tomcat; an idle one is
- * closed.
+ * closed. A request read whole is never timed out while it is processed:
+ * Tomcat's connectionTimeout covers reading the request, so a slow handler
+ * (a host-manager add or persist on a loaded machine) answers what it did.
  */
 export function installConnectorHandlers(server: Server, limits: ConnectorLimits): void {
   // node:http drops header lines past maxHeadersCount without a word; keep one more so tooManyHeaders sees them.
@@ -209,6 +211,8 @@ export function installConnectorHandlers(server: Server, limits: ConnectorLimits
     server.setTimeout(limits.connectionTimeout);
     server.on('timeout', (socket: Duplex) => {
       const res = busyWith(socket);
+      // Read whole and still being processed: nothing is being waited for from the client.
+      if (res !== undefined && res.req.complete && !res.headersSent && socket.writable) return;
       if (res === undefined || res.headersSent || !socket.writable) socket.destroy();
       else writeError(socket, 408, null);
     });
