@@ -189,6 +189,7 @@ export interface ContextMiddleware {
 }
 
 const RUNTIME_LOGGER = 'tollgate.runtime.ContextRuntime';
+const CLOSE_CONNECTION: Readonly<Record<string, string>> = { Connection: 'close' };
 
 /** Builds the middleware of one context. Throws TypeError for invalid options and rethrows a failing filter factory. */
 export function createContextRuntime(options: ContextRuntimeOptions = {}): ContextMiddleware {
@@ -267,7 +268,8 @@ export function createContextRuntime(options: ContextRuntimeOptions = {}): Conte
     const decoded = decodeRequestPath(path, uriDecoder);
     if (decoded === null) {
       // CoyoteAdapter refuses the URI before any filter runs; the host's report says why.
-      sendErrorReport(req, res, 400, invalidPathMessage(path), state.renderError);
+      // ... and closes the connection after it (observed on Tomcat 10.1.60).
+      sendErrorReport(req, res, 400, invalidPathMessage(path), state.renderError, CLOSE_CONNECTION);
       onStopped?.();
       return;
     }

@@ -12,7 +12,7 @@ import { loadAddedHost, loadBase } from '../parser/index.js';
 import { planBase, type ContextPlan, type Plan, type PlannedContext } from '../plan/index.js';
 import { createChainSelector } from '../protocol/chain-selector.js';
 import { charsetDecoder } from '../protocol/charset.js';
-import { decodeRequestPath } from '../runtime/request-path.js';
+import { decodeRequestPath, pathNeedsWork } from '../runtime/request-path.js';
 import { createContextRuntime, type ContextMiddleware } from '../runtime/context.js';
 import { defaultErrorPage, sendErrorReport, type ErrorRenderer } from '../runtime/error-page.js';
 import type { ContextStores, StateBackend } from '../runtime/state.js';
@@ -169,6 +169,12 @@ function contextFor(list: readonly RunningContext[] | undefined, path: string): 
     if (p === '' || (path.startsWith(p) && (path.length === p.length || path.charCodeAt(p.length) === 47))) return c;
   }
   return undefined;
+}
+
+/** The path the mapper compares with context paths: decoded and normalised when it needs it. */
+function mappingPath(path: string): string {
+  if (!pathNeedsWork(path)) return path;
+  return decodeRequestPath(path, UTF8) ?? path;
 }
 
 const PROTECTED_DIRECTORY = /^\/(WEB-INF|META-INF)(\/|$)/i;
@@ -363,7 +369,9 @@ export async function startContainer(options: ContainerOptions): Promise<Contain
       hostManager(req, res);
       return;
     }
-    const ctx = contextFor(contexts.get(host.name), path);
+    // Tomcat maps the normalised URI (CoyoteAdapter.normalize merges '//', resolves '.' and '..', observed on
+    // 10.1.60: //api/index.json is /api's); one that cannot be decoded is mapped as sent and refused (400) there.
+    const ctx = contextFor(contexts.get(host.name), mappingPath(path));
     if (record !== null && ctx) record.context = ctx.path;
     // HealthCheckValve runs in the engine's and the host's pipelines: only once a context is mapped.
     if (ctx && (engineHealth || hostHealth.get(host.name.toLowerCase()))) {

@@ -192,7 +192,11 @@ export function createStaticHandler(options: StaticOptions): StaticHandler {
 
   async function handle(req: IncomingMessage, res: ServerResponse, ex: Exchange | undefined, out: Out): Promise<void> {
     const target = ex !== undefined ? exchangeTarget(ex) : urlTarget(req.url ?? '/', contextPath);
-    if (target === 'bad') return out.error(400, invalidUriMessage(req.url ?? '/') ?? undefined);
+    if (target === 'bad') {
+      // Tomcat closes the connection after refusing a request-target (observed on 10.1.60).
+      if (!res.headersSent) res.setHeader('Connection', 'close');
+      return out.error(400, invalidUriMessage(req.url ?? '/') ?? undefined);
+    }
     if (target === null)
       return out.error(404, `The requested resource [${splitRequestTarget(req.url ?? '/').path}] is not available`);
     if (ex !== undefined && ex.request.dispatcherType === 'ERROR')
