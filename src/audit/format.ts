@@ -10,7 +10,7 @@ import {
   type ControlStatus,
   type Evidence,
 } from './report.js';
-import { frameWindow, printable } from '../lint/printable.js';
+import { frameWindow, jsonSafe, printable } from '../lint/printable.js';
 
 export interface AuditFormatInput {
   audit: AuditResult;
@@ -99,7 +99,7 @@ export function formatAuditJson(input: AuditFormatInput): string {
     summary: tally(audit.results),
     controls,
   };
-  return JSON.stringify(out, null, 2) + '\n';
+  return jsonSafe(JSON.stringify(out, null, 2)) + '\n';
 }
 
 const LABEL: Record<ControlStatus, string> = {

@@ -53,3 +53,23 @@ export function frameWindow(line: string, from: number, to: number): { text: str
   if (cut < line.length) text += '…';
   return { text, start, end: Math.max(end, start) };
 }
+
+/** What printable() escapes but JSON.stringify writes raw (it escapes C0 itself): C1, bidi, separators. */
+const RAW_IN_JSON = /[\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+
+const unicodeEscape = (ch: string): string => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`;
+
+/**
+ * Serialized JSON (lint's json and SARIF, the audit's json and HDF) with every C1 control, bidi
+ * override or isolate and line separator written as a `\uXXXX` escape: the same value to a parser,
+ * and no byte of the file or CI log that reorders or rewrites what a reader sees. Such characters
+ * occur only inside strings, so the text outside them is untouched.
+ */
+export function jsonSafe(json: string): string {
+  return json.replace(RAW_IN_JSON, unicodeEscape);
+}
+
+/** The same characters as XML character references (`&#x202E;`), for XML text already escaped. */
+export function xmlSafe(xml: string): string {
+  return xml.replace(RAW_IN_JSON, (ch) => `&#x${ch.charCodeAt(0).toString(16).toUpperCase()};`);
+}

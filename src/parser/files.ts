@@ -56,7 +56,8 @@ export type ReadResult = { bytes: Uint8Array } | { absent: true } | { diagnostic
 
 const mib = (n: number): string => `${(n / 1024 / 1024).toFixed(1)} MiB`;
 
-function realOrResolved(path: string): string {
+/** The real path of `path`, or the path resolved when it cannot be (absent, a loop). */
+export function realOrResolved(path: string): string {
   try {
     return realpathSync.native(path);
   } catch {
@@ -80,7 +81,13 @@ export function fileScope(
   };
 }
 
-function inside(path: string, dir: string): boolean {
+/** Whether an absolute real path lies in /proc, /sys or /dev, which nothing of tollgate reads or serves. */
+export function isKernelPath(real: string): boolean {
+  return SYSTEM_DIRS.some((d) => inside(real, d));
+}
+
+/** Whether `path` is `dir` or lies inside it (path components, not string prefixes). */
+export function inside(path: string, dir: string): boolean {
   if (path === dir) return true;
   const rel = relative(dir, path);
   return rel !== '' && rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel);
@@ -104,7 +111,7 @@ export function placeOf(path: string, scope: FileScope): Place {
     if (code === 'ELOOP') return { refused: 'it is a loop of symbolic links' };
     return { refused: (err as Error).message, lookup: true };
   }
-  if (SYSTEM_DIRS.some((d) => inside(real, d)))
+  if (isKernelPath(real))
     return { refused: `it leads to ${real}, a kernel or device file, which tollgate never reads` };
   if (scope.followSymlinks || scope.roots.some((r) => inside(real, r))) return { real };
   const where = scope.roots.length > 1 ? 'the base and --home' : 'the base';

@@ -8,6 +8,7 @@ import { Server as NetServer } from 'node:net';
 import { join } from 'node:path';
 import type { TomcatTarget } from '../filters/index.js';
 import type { CatalinaBase, Diagnostic } from '../model/index.js';
+import { realOrResolved, scopeOf } from '../parser/files.js';
 import { loadAddedHost, loadBase } from '../parser/index.js';
 import { planBase, type ContextPlan, type Plan, type PlannedContext } from '../plan/index.js';
 import { createChainSelector } from '../protocol/chain-selector.js';
@@ -124,6 +125,7 @@ function runContext(
   limits: ConnectorLimits,
   errorPage: ErrorRenderer,
   stores: ContextStores | undefined,
+  within: readonly string[] | undefined,
 ): RunningContext {
   const middleware = createContextRuntime({
     ...(stores ? { stores } : {}),
@@ -139,6 +141,7 @@ function runContext(
     contextPath: plan.contextPath,
     errorPage,
     ...staticResourceOptions(plan.resources),
+    ...(within ? { within } : {}),
   });
   // Which servlet a path maps to, for the 404 Tomcat gives before any filter when none does.
   const select = createChainSelector(plan.table);
@@ -252,7 +255,10 @@ export async function startContainer(options: ContainerOptions): Promise<Contain
   const summary: string[] = [];
   // Tomcat's Mapper never maps a context that failed to start: its requests go to the next longest
   // context path (often ROOT). One Tomcat starts but Node cannot run answers 404 where Tomcat would answer.
-  const deploy = (hostName: string, planned: readonly PlannedContext[]): void => {
+  // The default servlets serve files inside the base and home only, as lint reads them (docs/security.md).
+  const scope = scopeOf(base);
+  const within = scope.followSymlinks ? undefined : scope.roots;
+  const deploy = (hostName: string, planned: readonly PlannedContext[], roots = within): void => {
     const list: RunningContext[] = [];
     refusedContexts.set(hostName.toLowerCase(), planned.filter((c) => c.state === 'refused').length);
     for (const c of planned) {
@@ -271,6 +277,7 @@ export async function startContainer(options: ContainerOptions): Promise<Contain
             limits,
             rendererOf(hostName),
             options.state?.context(hostName, c.contextPath, { maxActiveSessions: c.run.maxActiveSessions }),
+            roots,
           ),
         );
         summary.push(`${at}  (${c.run.filters.length} filter${c.run.filters.length === 1 ? '' : 's'})`);
@@ -300,7 +307,9 @@ export async function startContainer(options: ContainerOptions): Promise<Contain
         appBase: event.host.appBasePath,
       });
       const added = planBase({ ...base, hosts: [loaded] }, { target });
-      deploy(event.host.name, added.hosts[0]?.contexts ?? []);
+      // An appBase outside the base was allowed by the operator (--allow-app-base-outside-base): served too.
+      const appBase = realOrResolved(event.host.appBasePath);
+      deploy(event.host.name, added.hosts[0]?.contexts ?? [], within && [...within, appBase]);
     } else if (event.type === 'removed') {
       for (const c of contexts.get(name) ?? []) c.middleware?.destroy();
       contexts.delete(name);

@@ -27,6 +27,7 @@
  */
 import { constants, open, realpath, stat } from 'node:fs/promises';
 import { join, sep } from 'node:path';
+import { inside, isKernelPath } from '../parser/files.js';
 import { formatHttpDate, weakETag } from './http-conditions.js';
 import type { MimeLookup } from './mime.js';
 
@@ -79,6 +80,12 @@ export interface ResourceCacheOptions {
   docBase: string;
   mime: MimeLookup;
   allowLinking: boolean;
+  /**
+   * Real paths (symbolic links resolved) a served file must lie in: `tollgate serve` passes the base and
+   * home, so a context whose docBase names a place outside them, or a link that allowLinking lets out,
+   * serves nothing from there. Absent: anywhere. A file under /proc, /sys or /dev is never served.
+   */
+  within?: readonly string[];
   /** false: no cache (Tomcat's cachingAllowed="false"), every request asks the file system. */
   cachingAllowed: boolean;
   /** 0 or less: every request checks the file system, keeping the entry (and its bytes) when nothing changed. */
@@ -104,7 +111,7 @@ export interface ResourceCache {
 }
 
 export function createResourceCache(o: ResourceCacheOptions): ResourceCache {
-  const { docBase, mime, allowLinking, maxBytes, cachingAllowed: caching } = o;
+  const { docBase, mime, allowLinking, maxBytes, cachingAllowed: caching, within } = o;
   const ttlMs = Math.max(0, o.ttlMs);
   const objectMax = Math.min(o.objectMaxBytes, Math.floor(maxBytes / OBJECT_MAX_SIZE_FACTOR));
   // Insertion order is the order Tomcat's unordered eviction walks in.
@@ -152,12 +159,15 @@ export function createResourceCache(o: ResourceCacheOptions): ResourceCache {
     let st;
     try {
       st = await stat(file);
+      const real = await realpath(file);
       if (!allowLinking) {
         // As Tomcat without allowLinking: the canonical path must be the requested one (no symlinks).
         realBase ??= realpath(docBase).catch(() => docBase);
         const rel = file.slice(docBase.length);
-        if ((await realpath(file)) !== (await realBase) + rel.replace(/[/\\]+$/, '')) return missing();
+        if (real !== (await realBase) + rel.replace(/[/\\]+$/, '')) return missing();
       }
+      // Not Tomcat's: the kernel's files and (for serve) anything outside the base are never served.
+      if (isKernelPath(real) || (within !== undefined && !within.some((r) => inside(real, r)))) return missing();
     } catch {
       return missing();
     }

@@ -51,6 +51,11 @@ export interface StaticOptions {
   contextPath?: string;
   /** Serve files reached through symbolic links (Tomcat's allowLinking, default false). */
   allowLinking?: boolean;
+  /**
+   * Folders (real paths) every served file must lie in, whatever links and docBase say; `tollgate serve`
+   * passes the base and home. Default: anywhere. Files under /proc, /sys and /dev are never served.
+   */
+  within?: readonly string[];
   /** Error body when the request has no exchange (an exchange uses its context's renderer). */
   errorPage?: ErrorRenderer;
   /** Tomcat's `<Resources cachingAllowed>`, default true: false asks the file system on every request. */
@@ -120,6 +125,7 @@ export function createStaticHandler(options: StaticOptions): StaticHandler {
     docBase,
     mime,
     allowLinking: options.allowLinking ?? false,
+    ...(options.within ? { within: options.within } : {}),
     cachingAllowed: options.cachingAllowed ?? true,
     ttlMs: options.cacheTtlMs ?? DEFAULT_CACHE_TTL_MS,
     maxBytes,

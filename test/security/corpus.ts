@@ -4,7 +4,7 @@
  * test/security/hostile-repo.test.ts runs every command over it; test/fuzz runs its layouts' files.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -17,6 +17,16 @@ export interface HostileRepo {
   base: string;
   /** A base of one application whose web.xml is 3 MB on one line with thousands of findings (the report's size). */
   bigBase: string;
+  /**
+   * A base Tomcat starts (its conf/ all regular files) whose applications hold the links, devices, FIFOs and
+   * loops, and context files naming docBases outside the base, /proc and /dev: what `serve` answers over HTTP
+   * and what `audit` exports in every format.
+   */
+  serveBase: string;
+  /** A base the audit accepts (every file read) with bidi overrides in every field and a zip bomb for catalina.jar. */
+  auditBase: string;
+  /** Paths to request from serveBase, each with the status Tomcat 10.1 gives (allowLinking false unless said). */
+  requests: { path: string; status: number }[];
   /** Bytes of a file outside the base that no output may contain. */
   fileCanary: string;
   /** The value of an environment variable of the commands that no output may contain (read via /proc/self/environ). */
@@ -110,5 +120,117 @@ export function buildHostileRepo(): HostileRepo {
   file('webapps/deep/WEB-INF/web.xml', `${WEB_APP}${'<a>'.repeat(100_000)}${'</a>'.repeat(100_000)}</web-app>\n`);
   // Huge: just over the 8 MiB cap.
   file('webapps/huge/WEB-INF/web.xml', `${WEB_APP}<!--${'x'.repeat(8 * 1024 * 1024)}--></web-app>\n`);
-  return { root, base, bigBase: join(root, 'big'), fileCanary, envCanary };
+  const { serveBase, requests } = buildServeBase(root, outside, fileCanary);
+  const auditBase = join(root, 'audit');
+  for (const rel of ['conf/server.xml', 'conf/tomcat-users.xml', 'lib/catalina.jar']) {
+    mkdirSync(dirname(join(auditBase, rel)), { recursive: true });
+    copyFileSync(join(serveBase, rel), join(auditBase, rel));
+  }
+  const bidi = HOSTILE_TEXT.replace(/[\u0000-\u001f]/g, '');
+  mkdirSync(join(auditBase, 'webapps', `app${bidi}`, 'WEB-INF'), { recursive: true });
+  writeFileSync(
+    join(auditBase, 'webapps', `app${bidi}`, 'WEB-INF', 'web.xml'),
+    `${WEB_APP}<display-name>${bidi}</display-name><filter><filter-name>f${bidi}</filter-name><filter-class>org.apache.catalina.filters.CorsFilter${bidi}</filter-class></filter>` +
+      `<security-constraint><web-resource-collection><web-resource-name>${bidi}</web-resource-name><url-pattern>/${bidi}</url-pattern></web-resource-collection></security-constraint></web-app>\n`,
+  );
+  return { root, base, bigBase: join(root, 'big'), serveBase, auditBase, requests, fileCanary, envCanary };
+}
+
+/** The size of the sparse regular file served whole (streamed: the server's memory must not grow with it). */
+export const HUGE_STATIC_BYTES = 64 * 1024 * 1024;
+
+function buildServeBase(
+  root: string,
+  outside: string,
+  fileCanary: string,
+): Pick<HostileRepo, 'serveBase' | 'requests'> {
+  const base = join(root, 'serve');
+  const file = (rel: string, text: string | Buffer): void => {
+    mkdirSync(dirname(join(base, rel)), { recursive: true });
+    writeFileSync(join(base, rel), text);
+  };
+  const link = (rel: string, target: string): void => {
+    mkdirSync(dirname(join(base, rel)), { recursive: true });
+    symlinkSync(target, join(base, rel));
+  };
+  const bidi = HOSTILE_TEXT.replace(/[\u0000-\u001f]/g, '');
+  file(
+    'conf/server.xml',
+    `<Server port="-1" shutdown="SHUTDOWN"><Service name="Catalina"><Connector port="8080" protocol="HTTP/1.1" server="${bidi}"/>` +
+      `<Engine name="Catalina" defaultHost="localhost"><Host name="localhost" appBase="webapps">` +
+      `<Valve className="org.apache.catalina.valves.ErrorReportValve" showReport="false" showServerInfo="false"/>` +
+      `</Host></Engine></Service></Server>\n`,
+  );
+  file(
+    'conf/tomcat-users.xml',
+    `<tomcat-users><user username="${bidi}" password="${bidi}" roles="manager-gui"/></tomcat-users>\n`,
+  );
+  file('lib/catalina.jar', bombJar('ratio'));
+  // Outside the base, a docBase without a descriptor (so nothing about it is refused at start-up).
+  mkdirSync(join(outside, 'plain'), { recursive: true });
+  writeFileSync(join(outside, 'plain', 'index.html'), `${fileCanary}\n`);
+  mkfifo(join(outside, 'plain', 'fifo.html'));
+
+  const requests: { path: string; status: number }[] = [];
+  const expect = (path: string, status: number): void => void requests.push({ path, status });
+  /** Every hostile link and special file in one application folder; `linking`: it sets allowLinking="true". */
+  const hostileApp = (app: string, linking: boolean): void => {
+    const at = app === 'ROOT' ? '' : `/${app}`;
+    file(`webapps/${app}/index.html`, 'inside\n');
+    file(`webapps/${app}/WEB-INF/web.xml`, `${WEB_APP}<display-name>${bidi}</display-name></web-app>\n`);
+    file(`webapps/${app}/${'\u001b[2J\u202e'}.html`, 'a name with controls\n');
+    if (linking) file(`webapps/${app}/META-INF/context.xml`, '<Context><Resources allowLinking="true"/></Context>\n');
+    link(`webapps/${app}/env.txt`, '/proc/self/environ');
+    link(`webapps/${app}/procself`, '/proc/self');
+    link(`webapps/${app}/secret.txt`, join(outside, 'secret.txt'));
+    link(`webapps/${app}/out`, outside);
+    link(`webapps/${app}/zero.txt`, '/dev/zero');
+    link(`webapps/${app}/urandom.txt`, '/dev/urandom');
+    link(`webapps/${app}/loop-a`, 'loop-b');
+    link(`webapps/${app}/loop-b`, 'loop-a');
+    link(`webapps/${app}/inside.html`, 'index.html');
+    link(`webapps/${app}/self`, '.');
+    mkfifo(join(base, 'webapps', app, 'fifo.html'));
+    expect(`${at}/index.html`, 200);
+    expect(`${at}/%1b%5b2J%e2%80%ae.html`, 200);
+    for (const p of ['/env.txt', '/procself/environ', '/procself/status', '/secret.txt', '/out/secret.txt'])
+      expect(`${at}${p}`, 404);
+    for (const p of ['/zero.txt', '/urandom.txt', '/fifo.html', '/loop-a', '/out/WEB-INF/web.xml'])
+      expect(`${at}${p}`, 404);
+    // Links that stay inside the application: Tomcat serves them only with allowLinking.
+    expect(`${at}/inside.html`, linking ? 200 : 404);
+    expect(`${at}/self/index.html`, linking ? 200 : 404);
+    // Out of the application by the path itself: Tomcat's normalisation refuses it.
+    expect(`${at}/..%2f..%2f..%2foutside/secret.txt`, 400);
+    expect(`${at}/WEB-INF/web.xml`, 404);
+  };
+  hostileApp('ROOT', false);
+  hostileApp('linking', true);
+  writeFileSync(join(base, 'webapps', 'ROOT', 'huge.bin'), '');
+  truncateSync(join(base, 'webapps', 'ROOT', 'huge.bin'), HUGE_STATIC_BYTES);
+  expect('/huge.bin', 200);
+  // The application folder itself a link out, and WEB-INF a link out.
+  link('webapps/linked', outside);
+  mkdirSync(join(base, 'webapps', 'webinf'), { recursive: true });
+  link('webapps/webinf/WEB-INF', join(outside, 'WEB-INF'));
+  file('webapps/webinf/index.html', 'inside\n');
+  expect('/linked/secret.txt', 404);
+  expect('/webinf/index.html', 404);
+  // Context files naming a docBase outside the base, in /proc and in /dev, by value.
+  file('conf/Catalina/localhost/byvalue.xml', `<Context docBase="${outside}"/>\n`);
+  file('conf/Catalina/localhost/plain.xml', `<Context docBase="${join(outside, 'plain')}"/>\n`);
+  file('conf/Catalina/localhost/procapp.xml', '<Context docBase="/proc/self"/>\n');
+  file('conf/Catalina/localhost/devapp.xml', '<Context docBase="/dev"/>\n');
+  expect('/byvalue/secret.txt', 404);
+  expect('/plain/index.html', 404);
+  expect('/plain/fifo.html', 404);
+  expect('/procapp/environ', 404);
+  expect('/procapp/status', 404);
+  expect('/devapp/zero', 404);
+  expect('/devapp/null', 404);
+  return { serveBase: base, requests };
+}
+
+function mkfifo(path: string): void {
+  execFileSync('mkfifo', [path]);
 }

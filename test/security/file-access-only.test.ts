@@ -26,7 +26,7 @@ const ALLOWED: Record<string, string> = {
   'src/cli/commands/chain.ts': '`tollgate chain` of a JSON chain named on the command line',
 };
 const READS = /\b(?:readFileSync|readFile|createReadStream|openSync|readdirSync|opendirSync|readSync)\s*\(/;
-/** The server and runtime serve files at run time: Tomcat's own rules (allowLinking) apply there, not the linter's. */
+/** The server and runtime serve files at run time: Tomcat's rules (allowLinking) apply there, and the default servlet's own check keeps what it serves inside the base and home and out of /proc, /sys and /dev (src/server/static-cache.ts; test/security/hostile-repo.test.ts serves the hostile base). */
 const RUN_TIME = /^src\/(?:runtime|server|stores|compile|embed)\//;
 
 function walk(dir: string, out: string[]): string[] {

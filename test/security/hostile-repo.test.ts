@@ -5,12 +5,13 @@
  * and a zip bomb included) within a CPU-time bound and under 200 MB of memory (measured in the child by
  * process.resourceUsage). Wall-clock figures belong in bench/security.ts, not here.
  */
-import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { request } from 'node:http';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildHostileRepo, type HostileRepo } from './corpus.js';
+import { buildHostileRepo, HUGE_STATIC_BYTES, type HostileRepo } from './corpus.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const BIN = join(ROOT, 'bin', 'tollgate.js');
@@ -40,8 +41,15 @@ interface Run {
 }
 
 let runs = 0;
-/** Runs the built CLI with the env canary set; `input` goes to its stdin. A command that never ends fails the test by the test's own timeout. */
-function cli(args: string[], input?: Buffer): Promise<Run> {
+/**
+ * Runs the built CLI with the env canary set; `input` goes to its stdin. A command that never ends fails the
+ * test by the test's own timeout. `started` sees the child and what it printed so far, as it prints.
+ */
+function cli(
+  args: string[],
+  input?: Buffer,
+  started?: (child: ChildProcess, printed: () => string) => void,
+): Promise<Run> {
   const usage = join(scratch, `rusage-${runs++}.json`);
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', PRELOAD, BIN, ...args], {
@@ -53,7 +61,8 @@ function cli(args: string[], input?: Buffer): Promise<Run> {
     child.stdout.on('data', (c: Buffer) => chunks.push(c));
     child.stderr.on('data', (c: Buffer) => chunks.push(c));
     child.on('error', reject);
-    child.stdin.end(input ?? Buffer.alloc(0));
+    if (started) started(child, () => Buffer.concat(chunks).toString('utf8'));
+    else child.stdin.end(input ?? Buffer.alloc(0));
     child.on('close', (code, signal) => {
       const u = existsSync(usage)
         ? (JSON.parse(readFileSync(usage, 'utf8')) as { maxRssKiB: number; cpuMicros: number })
@@ -101,6 +110,20 @@ describe('a hostile repository (links out of the base, /proc, devices, FIFOs, lo
     }, 300_000);
   }
 
+  it('lint echoes hostile values in every format escaped (json and sarif as \\u escapes, the same values to a parser)', async () => {
+    for (const format of ['stylish', 'json', 'sarif', 'github']) {
+      const r = await cli(['lint', 'audit', '-f', format, '--workers', '0']);
+      bounded(`lint audit -f ${format}`, r);
+      clean(`lint audit -f ${format}`, r.out);
+      // The messages do quote the values: the check above is not vacuous.
+      expect(r.out, format).toMatch(/pwned/);
+      if (format === 'json') {
+        const parsed = JSON.stringify(JSON.parse(r.out));
+        expect(parsed).toContain('\u202e');
+      }
+    }
+  }, 300_000);
+
   it('lint with worker threads reads nothing outside the base either', async () => {
     const r = await cli(['lint', 'base', '-f', 'json', '--workers', '2']);
     bounded('lint --workers 2', r);
@@ -139,6 +162,82 @@ describe('a hostile repository (links out of the base, /proc, devices, FIFOs, lo
     expect(html.length).toBeLessThan(12 * 1024 * 1024);
   }, 300_000);
 
+  it('serve answers every hostile path over HTTP without a byte from outside, without hanging, and stops', async () => {
+    let port = 0;
+    const answers: { path: string; status: number; text: string; bytes: number }[] = [];
+    let failure: unknown = null;
+    const r = await cli(
+      ['serve', '--base', 'serve', '--port', '0', '--address', '127.0.0.1'],
+      undefined,
+      (child, printed) => {
+        void (async () => {
+          try {
+            for (;;) {
+              const m = /listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(printed());
+              if (m) {
+                port = Number(m[1]);
+                break;
+              }
+              if (child.exitCode !== null) throw new Error(`serve ended before listening:\n${printed()}`);
+              await new Promise((ok) => setTimeout(ok, 100));
+            }
+            // One after another: a FIFO or a device that blocked the server would leave the next request unanswered.
+            for (const { path } of repo.requests) answers.push({ path, ...(await get(port, path)) });
+            // And all at once, twice over (the second round from the cache).
+            for (let round = 0; round < 2; round++) {
+              const all = await Promise.all(repo.requests.map(({ path }) => get(port, path)));
+              all.forEach((a, i) => answers.push({ path: repo.requests[i]!.path, ...a }));
+            }
+          } catch (err) {
+            failure = err;
+          } finally {
+            child.kill('SIGTERM');
+          }
+        })();
+      },
+    );
+    expect(failure).toBe(null);
+    bounded('serve', r);
+    clean('serve output', r.out);
+    expect(r.out).toMatch(/tollgate serve: stopped/);
+    expect(answers).toHaveLength(3 * repo.requests.length);
+    for (const a of answers) {
+      const want = repo.requests.find((q) => q.path === a.path)!.status;
+      expect({ path: a.path, status: a.status }).toEqual({ path: a.path, status: want });
+      expect(a.text.includes(repo.fileCanary), `GET ${a.path}: a file outside the base was served`).toBe(false);
+      expect(a.text.includes(repo.envCanary), `GET ${a.path}: the environment was served`).toBe(false);
+      if (a.path === '/huge.bin') expect(a.bytes).toBe(HUGE_STATIC_BYTES);
+      else if (a.status !== 200) clean(`GET ${a.path}`, a.text);
+    }
+  }, 300_000);
+
+  for (const benchmark of ['cis-tomcat-10.1', 'stig-tomcat'] as const) {
+    it(`audit --benchmark ${benchmark} exports every format of a hostile base with nothing from outside`, async () => {
+      const etc = join(scratch, 'etc');
+      for (const format of ['text', 'json', 'html', 'hdf', 'xccdf', 'ckl']) {
+        const r = await cli([
+          'audit',
+          'audit',
+          '--benchmark',
+          benchmark,
+          '-f',
+          format,
+          '--etc',
+          etc,
+          '--date',
+          '2026-01-01',
+        ]);
+        bounded(`audit ${benchmark} -f ${format}`, r);
+        // The audit ran (0 or 1: controls failed), not refused the base (2).
+        expect(r.code, `audit ${benchmark} -f ${format}: ${r.out.slice(0, 500)}`).toBeLessThan(2);
+        clean(`audit ${benchmark} -f ${format}`, r.out);
+        // The hostile values reach the export, escaped.
+        if (format !== 'hdf' && format !== 'xccdf' && format !== 'ckl')
+          expect(r.out).toMatch(/\\u202e|&#x202e;|\\u202E/i);
+      }
+    }, 300_000);
+  }
+
   it('a packed WAR or a binary named on the command line gets one line, and a conf/ folder a hint', async () => {
     const war = await cli(['lint', join('base', 'webapps', 'packed.war')]);
     expect(war.code).toBe(2);
@@ -173,6 +272,27 @@ describe('a hostile repository (links out of the base, /proc, devices, FIFOs, lo
           },
         },
       });
+    const auditWebXml = join(
+      repo.root,
+      'audit',
+      'webapps',
+      readdirSync(join(repo.root, 'audit', 'webapps'))[0]!,
+      'WEB-INF',
+      'web.xml',
+    );
+    const openAt = (file: string) =>
+      frame({
+        method: 'textDocument/didOpen',
+        params: {
+          textDocument: { uri: `file://${file}`, languageId: 'xml', version: 1, text: readFileSync(file, 'utf8') },
+        },
+      });
+    const hoverAt = (id: number, file: string, line: number, character: number) =>
+      frame({
+        id,
+        method: 'textDocument/hover',
+        params: { textDocument: { uri: `file://${file}` }, position: { line, character } },
+      });
     const hover = (id: number, rel: string) =>
       frame({
         id,
@@ -185,6 +305,9 @@ describe('a hostile repository (links out of the base, /proc, devices, FIFOs, lo
       open('conf/server.xml'),
       open('webapps/controls/WEB-INF/web.xml'),
       hover(2, 'webapps/controls/WEB-INF/web.xml'),
+      openAt(auditWebXml),
+      hoverAt(3, auditWebXml, 0, 90),
+      hoverAt(4, auditWebXml, 0, 120),
       // A header without Content-Length: the server says so and closes, it does not stay deaf.
       'X-Junk: 1\r\n\r\n{}',
     ].join('');
@@ -197,3 +320,28 @@ describe('a hostile repository (links out of the base, /proc, devices, FIFOs, lo
     expect(r.code).toBe(1);
   }, 300_000);
 });
+
+/** What 127.0.0.1:`port` answers to GET `path`: the status, the head and at most 1 MiB of the body as text, and the body's length. */
+function get(port: number, path: string): Promise<{ status: number; text: string; bytes: number }> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, path, agent: false, headers: { Host: 'localhost' } }, (res) => {
+      const kept: Buffer[] = [];
+      let bytes = 0;
+      res.on('data', (c: Buffer) => {
+        if (bytes < 1024 * 1024) kept.push(c);
+        bytes += c.length;
+      });
+      res.on('end', () => {
+        const head = Object.entries(res.headers)
+          .map(([k, v]) => `${k}: ${String(v)}`)
+          .join('\n');
+        resolve({ status: res.statusCode ?? 0, text: `${head}\n\n${Buffer.concat(kept).toString('utf8')}`, bytes });
+      });
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    // Far over any answer on a loaded machine: only a request the server never answers reaches it.
+    req.setTimeout(120_000, () => req.destroy(new Error(`GET ${path}: no answer`)));
+    req.end();
+  });
+}

@@ -1,4 +1,5 @@
 import { isoSecond, sha256, type ExportAudit, type ExportControl, type Severity } from './view.js';
+import { jsonSafe } from '../../lint/printable.js';
 
 /**
  * The Heimdall Data Format (HDF): the JSON `inspec exec --reporter json` writes (inspecjs's
@@ -148,5 +149,5 @@ export function formatAuditHdf(audit: ExportAudit): string {
     version: audit.tool.version,
     passthrough: { auditor: `${audit.tool.name} ${audit.tool.version}`, date: start, target: audit.target },
   };
-  return JSON.stringify(hdf, null, 2) + '\n';
+  return jsonSafe(JSON.stringify(hdf, null, 2)) + '\n';
 }

@@ -4,6 +4,7 @@ import type { Diagnostic, Span } from '../../model/index.js';
 import { byPosition } from '../../lint/engine.js';
 import type { BenchmarkId } from '../catalogue.js';
 import type { AuditResult, ControlResult, ControlStatus, Evidence as AuditEvidence } from '../report.js';
+import { xmlSafe } from '../../lint/printable.js';
 
 /**
  * What the assessor formats (HDF, XCCDF, CKL) say about an audit, read once from the audit's
@@ -167,9 +168,15 @@ export function nameUuid(name: string): string {
   return `${x.slice(0, 8)}-${x.slice(8, 12)}-${x.slice(12, 16)}-${x.slice(16, 20)}-${x.slice(20, 32)}`;
 }
 
-/** XML text and attribute escaping, with the characters XML 1.0 forbids removed. */
+/**
+ * XML text and attribute escaping, with the characters XML 1.0 forbids removed, and C1 controls, bidi
+ * overrides and line separators as character references (the same text to a parser, no raw byte that
+ * reorders what a reader of the file sees: docs/security.md).
+ */
 export function xmlEscape(s: string): string {
-  return s
-    .replace(/[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu, '')
-    .replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[c]!);
+  return xmlSafe(
+    s
+      .replace(/[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu, '')
+      .replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[c]!),
+  );
 }

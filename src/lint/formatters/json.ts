@@ -1,6 +1,7 @@
 import type { Diagnostic, SourceFile } from '../../model/index.js';
 import { effectOf } from '../severity.js';
 import { benchmarksOf, groupByFile, type FormatInput } from './common.js';
+import { jsonSafe } from '../printable.js';
 
 /** ESLint's message severities: 2 error, 1 warning; tollgate's infos are reported as 1 with "[info]" in front. */
 function eslintSeverity(d: Diagnostic): 1 | 2 {
@@ -66,5 +67,5 @@ export function formatJson(input: FormatInput): string {
       usedDeprecatedRules: [],
     };
   });
-  return JSON.stringify(results) + '\n';
+  return jsonSafe(JSON.stringify(results)) + '\n';
 }

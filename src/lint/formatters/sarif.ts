@@ -7,6 +7,7 @@ import { RULES } from '../rules/index.js';
 import { docsUrl } from '../docs.js';
 import { lineText, rel, type FormatInput } from './common.js';
 import { effectOf } from '../severity.js';
+import { jsonSafe } from '../printable.js';
 
 // node:crypto is loaded when a fingerprint is asked for (sarif output, baselines): loading it was 2-4 ms of every lint's start.
 let loadedCrypto: typeof import('node:crypto') | null = null;
@@ -149,5 +150,5 @@ export function formatSarif(input: FormatInput): string {
       },
     ],
   };
-  return JSON.stringify(log, null, 2) + '\n';
+  return jsonSafe(JSON.stringify(log, null, 2)) + '\n';
 }
