@@ -10,6 +10,8 @@
  *   npm run bench -- --only runtime,sessions [--out FILE]
  *   npm run bench -- --only workers --out /tmp/workers.md   # serve --workers auto against one process and Tomcat
  *   npm run bench -- --only stores    # the compiled chain with its state in Redis vs in memory
+ *   # issue 35's goals (bench/RESULTS.md, "Issue 35, goal by goal"), about 20 minutes:
+ *   npm run bench -- --only runtime,coldstart,balancer,transport,stores --out /tmp/issue35.md
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
@@ -75,6 +77,9 @@ const SECTIONS = [
   'persist',
   'report',
   'stores',
+  'coldstart',
+  'balancer',
+  'transport',
 ] as const;
 
 /** Benchmarks that own their output format: run as commands, their report kept verbatim. */
@@ -107,6 +112,18 @@ function externalCommands(quick: boolean): Record<string, { title: string; args:
     stores: {
       title: 'The compiled chain with its state in Redis vs in memory',
       args: ['bench/stores.ts', '--seconds', quick ? '5' : '10', '--runs', quick ? '2' : '3'],
+    },
+    coldstart: {
+      title: 'Cold start: tollgate lint <one web.xml> against node -e 0',
+      args: ['bench/cold-start.ts', '--runs', quick ? '11' : '31'],
+    },
+    balancer: {
+      title: 'Behind HAProxy: serve --workers auto against Tomcat through the same balancer',
+      args: ['bench/balancer.ts', '--seconds', quick ? '3' : '5', '--runs', quick ? '2' : '3'],
+    },
+    transport: {
+      title: "The Redis store's transport alone: client CPU per stateful request, memory of loading it",
+      args: ['bench/redis-transport.ts', '--requests', quick ? '5000' : '20000', '--runs', '5'],
     },
   };
 }

@@ -154,7 +154,8 @@ export async function serveTarget(
   let out = '';
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (out += d));
-  const deadline = Date.now() + 20_000;
+  // Generous: on a loaded machine `--workers auto` took over 20 s to have every worker listening.
+  const deadline = Date.now() + 90_000;
   // "listening on" comes once every worker listens; the port alone answers as soon as the first does.
   while (!out.includes('listening on') || !(await answers(port))) {
     if (child.exitCode !== null || Date.now() > deadline) throw new Error(`tollgate serve did not start:\n${out}`);
