@@ -22,4 +22,9 @@ export interface SetenvFile {
   properties: JvmProperty[];
   /** The value of the last `UMASK=` assignment (catalina.sh uses 0027 when it is unset). */
   umask: Located<string> | null;
+  /**
+   * The option variables (JAVA_OPTS, CATALINA_OPTS) this file assigns without its earlier value
+   * (`JAVA_OPTS="-Dx"`, not `JAVA_OPTS="$JAVA_OPTS -Dx"`): what files read before it set there is gone.
+   */
+  resets?: readonly string[];
 }

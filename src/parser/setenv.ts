@@ -88,7 +88,9 @@ function words(text: string): Word[] {
 /**
  * Reads bin/setenv.sh as catalina.sh uses it: the `-D` options each assignment to CATALINA_OPTS or
  * JAVA_OPTS adds (the value splits on blanks, as catalina.sh expands it unquoted) and UMASK. An
- * assignment inside an `if` counts as made: tollgate cannot know the condition.
+ * assignment that does not expand the variable's own value replaces it: the effective options are
+ * what the last such assignment and the appends after it build. An assignment inside an `if` counts
+ * as made: tollgate cannot know the condition.
  */
 export function parseSetenv(input: string | Uint8Array, file: string): { setenv: SetenvFile; source: SourceFile } {
   const text = typeof input === 'string' ? input : Buffer.from(input).toString('utf8');
@@ -96,6 +98,7 @@ export function parseSetenv(input: string | Uint8Array, file: string): { setenv:
   const lines = new LineIndex(file, text);
   const properties: JvmProperty[] = [];
   let umask: Located<string> | null = null;
+  const resets = new Set<string>();
   for (const w of words(text)) {
     const m = /^([A-Za-z_][A-Za-z0-9_]*)=/.exec(w.text);
     if (!m) continue;
@@ -108,6 +111,12 @@ export function parseSetenv(input: string | Uint8Array, file: string): { setenv:
     }
     if (!OPTION_VARIABLES.has(variable)) continue;
     const value = w.text;
+    // Without $VAR / ${VAR} the assignment replaces the variable: the options it had are gone.
+    if (!new RegExp(`\\$(\\{)?${variable}(?![A-Za-z0-9_])`).test(value.slice(from))) {
+      for (let k = properties.length - 1; k >= 0; k--)
+        if (properties[k]!.variable === variable) properties.splice(k, 1);
+      resets.add(variable);
+    }
     const re = /\S+/g;
     re.lastIndex = from;
     for (let t = re.exec(value); t; t = re.exec(value)) {
@@ -129,7 +138,7 @@ export function parseSetenv(input: string | Uint8Array, file: string): { setenv:
       });
     }
   }
-  return { setenv: { file, properties, umask }, source };
+  return { setenv: { file, properties, umask, ...(resets.size ? { resets: [...resets] } : {}) }, source };
 }
 
 /** The value the JVM ends up with for a `-D` property (the last option wins), or undefined. */

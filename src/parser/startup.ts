@@ -72,7 +72,7 @@ function unitWords(text: string, from: number, to: number): { text: string; at: 
 function assignment(
   w: { text: string; at: number[] },
   lines: LineIndex,
-  into: { properties: JvmProperty[]; umask: Located<string> | null },
+  into: { properties: JvmProperty[]; umask: Located<string> | null; resets: Set<string> },
 ): void {
   const m = /^([A-Za-z_][A-Za-z0-9_]*)=/.exec(w.text);
   if (!m) return;
@@ -89,6 +89,9 @@ function assignment(
     return;
   }
   if (!OPTION_VARIABLES.has(variable)) return;
+  // systemd expands no $VAR in Environment=: a later assignment of the variable replaces it.
+  into.properties = into.properties.filter((p) => p.variable !== variable);
+  into.resets.add(variable);
   const re = /\S+/g;
   re.lastIndex = from;
   for (let t = re.exec(w.text); t; t = re.exec(w.text)) {
@@ -125,7 +128,7 @@ function securityManager(span: JvmProperty['span']): JvmProperty {
 /** A systemd unit's Environment= assignments and EnvironmentFile= paths. */
 export function parseSystemdUnit(text: string, file: string): { setenv: SetenvFile; environmentFiles: string[] } {
   const lines = new LineIndex(file, text);
-  const into = { properties: [] as JvmProperty[], umask: null as Located<string> | null };
+  const into = { properties: [] as JvmProperty[], umask: null as Located<string> | null, resets: new Set<string>() };
   const environmentFiles: string[] = [];
   const re = /^[ \t]*(Environment|EnvironmentFile)[ \t]*=[ \t]*(.*)$/gm;
   for (let m = re.exec(text); m; m = re.exec(text)) {
@@ -137,7 +140,15 @@ export function parseSystemdUnit(text: string, file: string): { setenv: SetenvFi
     }
     for (const w of unitWords(text, valueAt, valueAt + m[2]!.length)) assignment(w, lines, into);
   }
-  return { setenv: { file, properties: into.properties, umask: into.umask }, environmentFiles };
+  return {
+    setenv: {
+      file,
+      properties: into.properties,
+      umask: into.umask,
+      ...(into.resets.size ? { resets: [...into.resets] } : {}),
+    },
+    environmentFiles,
+  };
 }
 
 /** A shell environment file (/etc/default/tomcat10, /etc/sysconfig/tomcat): setenv.sh's reading, and SECURITY_MANAGER. */
@@ -229,8 +240,14 @@ export function readStartup(
   } else examined.push({ file: join(base, 'bin', 'setenv.sh'), found: false });
   if (parts.length === 0) return { setenv: null, sources, examined };
   const umask = parts.reduce<Located<string> | null>((u, p) => p.umask ?? u, null);
+  // A file that replaces JAVA_OPTS or CATALINA_OPTS drops what the files before it put there.
+  let properties: JvmProperty[] = [];
+  for (const p of parts) {
+    if (p.resets?.length) properties = properties.filter((x) => !p.resets!.includes(x.variable));
+    properties.push(...p.properties);
+  }
   return {
-    setenv: { file: (setenv ?? parts[parts.length - 1]!).file, properties: parts.flatMap((p) => p.properties), umask },
+    setenv: { file: (setenv ?? parts[parts.length - 1]!).file, properties, umask },
     sources,
     examined,
   };

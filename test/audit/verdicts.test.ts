@@ -504,6 +504,52 @@ describe('start-up options where distributions keep them', () => {
   });
 });
 
+describe('JAVA_OPTS and CATALINA_OPTS as the last assignment builds them', () => {
+  const JMX = '-Dcom.sun.management.jmxremote.port=9010 -Dcom.sun.management.jmxremote.authenticate=false';
+
+  it('in bin/setenv.sh: a reassignment drops the options before it, "$JAVA_OPTS ..." keeps them', async () => {
+    const files = (setenv: string): Record<string, string> => ({
+      'conf/server.xml': server(engine()),
+      'bin/setenv.sh': setenv,
+    });
+    const reset = tree(
+      files(
+        `JAVA_OPTS="${JMX}"\nJAVA_OPTS="-Djava.awt.headless=true"\nJAVA_OPTS="$JAVA_OPTS -Djava.security.manager"\n`,
+      ),
+    );
+    expect((await control(reset, 'stig-tomcat', 'V-222963')).status).toBe('pass');
+    const jsm = await control(reset, 'stig-tomcat', 'V-222936');
+    expect(jsm.status).toBe('pass');
+    expect(jsm.evidence).toContainEqual(expect.objectContaining({ found: 'JAVA_OPTS: -Djava.security.manager' }));
+    const appended = tree(files(`JAVA_OPTS="${JMX}"\nJAVA_OPTS="\${JAVA_OPTS} -Djava.awt.headless=true"\n`));
+    const fail = await control(appended, 'stig-tomcat', 'V-222963');
+    expect(fail.status).toBe('fail');
+    expect(fail.findings[0]).toMatchObject({ line: 1 });
+    // Another variable is not a reassignment of this one.
+    const other = tree(files(`CATALINA_OPTS="${JMX}"\nJAVA_OPTS="-Djava.awt.headless=true"\n`));
+    expect((await control(other, 'stig-tomcat', 'V-222963')).status).toBe('fail');
+  });
+
+  it("across files: setenv.sh replacing JAVA_OPTS drops /etc/default's, appending keeps them", async () => {
+    const etc = tree({ 'default/tomcat10': `JAVA_OPTS="-Djava.awt.headless=true ${JMX}"\n` });
+    const dir = (setenv: string): string => {
+      const parent = tree({});
+      const base = join(parent, 'tomcat10');
+      mkdirSync(join(base, 'conf'), { recursive: true });
+      mkdirSync(join(base, 'bin'), { recursive: true });
+      writeFileSync(join(base, 'conf', 'server.xml'), server(engine()));
+      writeFileSync(join(base, 'bin', 'setenv.sh'), setenv);
+      return base;
+    };
+    const replaced = dir('JAVA_OPTS="-Djava.awt.headless=true"\n');
+    expect((await control(replaced, 'stig-tomcat', 'V-222963', '--etc', etc)).status).toBe('pass');
+    const appended = dir('JAVA_OPTS="$JAVA_OPTS -Xmx512m"\n');
+    const fail = await control(appended, 'stig-tomcat', 'V-222963', '--etc', etc);
+    expect(fail.status).toBe('fail');
+    expect(fail.findings[0]!.file).toBe(join(etc, 'default', 'tomcat10'));
+  });
+});
+
 describe('accepted deviations, releases, conflicts and the report header', () => {
   it('a config waiver is accepted with its justification and who; expired, the control fails and says so', async () => {
     const dir = tree({ 'conf/server.xml': server(engine(), 'port="8005" shutdown="SHUTDOWN"') });
