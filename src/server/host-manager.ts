@@ -152,8 +152,14 @@ export function createHostManagerHandler(options: HostManagerOptions): HostManag
     res.statusCode = 200;
     res.setHeader('Content-Type', 'text/plain;charset=utf-8');
     // Tomcat flushes before closing, so the body goes out chunked; writing then ending does the same.
-    res.write(lines.map((l) => `${l}\n`).join(''));
+    // A line echoes request parameters (a host name): CR and LF in them go out %-encoded, as the client sent
+    // them, so no parameter can add a line (a forged OK) to the answer scripts read line by line.
+    res.write(lines.map((l) => `${oneLine(l)}\n`).join(''));
     res.end();
+  }
+
+  function oneLine(line: string): string {
+    return line.replace(/[\r\n]/g, (c) => (c === '\r' ? '%0D' : '%0A'));
   }
 
   async function authenticate(req: IncomingMessage): Promise<Principal | null> {

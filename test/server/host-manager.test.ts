@@ -110,6 +110,14 @@ describe('host manager text interface', () => {
     ]);
   });
 
+  it('never echoes CR or LF from a parameter: a FAIL line stays one line (no forged OK line)', async () => {
+    const a = await text('add?name=x%0D%0AOK%20-%20Host%20%5Bevil%5D%20added');
+    expect(a.text).toBe('FAIL - Invalid host name [x%0D%0AOK - Host [evil] added] was specified\n');
+    const r = await text('remove?name=nohost%0Aextra');
+    expect(r.text).toBe('FAIL - Host name [nohost%0Aextra] does not exist\n');
+    expect(r.text.split('\n')).toHaveLength(2);
+  });
+
   it('add refuses a missing or empty name and an existing host (any case)', async () => {
     expect((await text('add')).text).toBe('FAIL - Invalid host name [null] was specified\n');
     expect((await text('add?name=')).text).toBe('FAIL - Invalid host name [] was specified\n');
