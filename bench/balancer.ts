@@ -196,6 +196,11 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       connections: { type: 'string', default: '50' },
     },
   });
+  const missing = haproxyMissing();
+  if (missing !== null) {
+    process.stderr.write(`bench/balancer.ts: ${missing}\n`);
+    process.exit(1);
+  }
   const result = await run({
     seconds: Number(values.seconds),
     runs: Number(values.runs),
