@@ -16,6 +16,7 @@ export default tseslint.config(
       'dist/',
       'coverage/',
       'bench/out/',
+      'action/index.cjs',
       'bench/tomcat-src/',
       'bench/fixtures/',
       'test/fixtures/',

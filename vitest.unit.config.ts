@@ -18,7 +18,7 @@ export const SYSTEM_TESTS = [
   'test/audit/export-debian.test.ts', // Debian's Tomcat, oscap, chromium
   'test/audit/export-formats.test.ts', // oscap, chromium
   'test/cli/package.test.ts', // npm pack and npm install
-  'test/integrations/**', // npm pack and npm install, Debian's pre-commit
+  'test/integrations/**', // npm pack and npm install, Debian's pre-commit, @github/local-action
   'test/hardening/traffic-soak.test.ts', // the served example in a child process under 47,000 requests
   'test/hardening/traffic-connections.test.ts', // thousands of sockets held open
   'test/fuzz/**', // the fuzzer's replay (CPU-bound, minutes on a loaded machine)
