@@ -293,6 +293,16 @@ export const RULE_CASES: Record<string, { fail: Files; pass: Files }> = {
     fail: { 'conf/server.xml': server('<Listener className="org.apache.catalina.core.JasperListener"/>') },
     pass: { 'conf/server.xml': server('<Listener className="org.apache.catalina.startup.VersionLoggerListener"/>') },
   },
+  'executor-threads-invalid': {
+    fail: {
+      'conf/server.xml':
+        '<?xml version="1.0"?>\n<Server port="-1">\n  <Service name="Catalina">\n    <Executor name="pool" namePrefix="exec-"\n              maxThreads="20"/>\n    <Connector port="8080" executor="pool"/>\n    <Engine name="Catalina" defaultHost="localhost"><Host name="localhost" appBase="webapps"/></Engine>\n  </Service>\n</Server>\n',
+    },
+    pass: {
+      'conf/server.xml':
+        '<?xml version="1.0"?>\n<Server port="-1">\n  <Service name="Catalina">\n    <Executor name="pool" namePrefix="exec-"\n              maxThreads="20" minSpareThreads="4"/>\n    <Connector port="8080" executor="pool"/>\n    <Engine name="Catalina" defaultHost="localhost"><Host name="localhost" appBase="webapps"/></Engine>\n  </Service>\n</Server>\n',
+    },
+  },
   'attribute-unknown': {
     fail: {
       'conf/server.xml':

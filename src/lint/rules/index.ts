@@ -109,6 +109,7 @@ import { rule as restCsrfNoFetchPath } from './rest-csrf-no-fetch-path.js';
 import { rule as restCsrfNotCovering } from './rest-csrf-not-covering.js';
 import { rule as securityHeaderDisabled } from './security-header-disabled.js';
 import { rule as serverClassNotFound } from './server-class-not-found.js';
+import { rule as executorThreadsInvalid } from './executor-threads-invalid.js';
 import { rule as attributeUnknown } from './attribute-unknown.js';
 import { rule as attributeInvalidValue } from './attribute-invalid-value.js';
 import { rule as contextClassNotFound } from './context-class-not-found.js';
@@ -217,6 +218,7 @@ export const RULES: readonly Rule[] = [
   restCsrfNotCovering,
   securityHeaderDisabled,
   serverClassNotFound,
+  executorThreadsInvalid,
   attributeUnknown,
   attributeInvalidValue,
   contextClassNotFound,
