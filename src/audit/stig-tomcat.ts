@@ -595,8 +595,8 @@ const rows: Row[] = [
 ];
 
 /**
- * The CCIs of each rule and the NIST SP 800-53 controls they map to, as MITRE's baseline tags them
- * (facts of the STIG's XCCDF; the rules' CCIs did not change between V2R1 and V3R4).
+ * The CCIs of each rule and the NIST SP 800-53 controls they map to in V2R1, as MITRE's baseline
+ * (v2.1.0) tags them: all 83 compared with it. V3 changed some (REFS_V3).
  */
 const REFS: Record<string, [cci: string[], nist: string[]]> = {
   'V-222926': [['CCI-000054'], ['AC-10']],
@@ -720,7 +720,43 @@ const REFS: Record<string, [cci: string[], nist: string[]]> = {
   'V-223010': [['CCI-000139'], ['AU-5 a']],
 };
 
-function controlsOf(): Control[] {
+/**
+ * Where V3's tags differ from V2R1's, as MITRE's baseline tags the SV- controls of the current release
+ * (DISA's 2024 CCI list: NIST SP 800-53 rev. 5 parts such as `AU-3 a`, and new CCIs). Checked against
+ * it: V-222926 to V-222942, V-222962, V-222966 to V-222968 and V-222993; the others keep V2R1's.
+ */
+const REFS_V3: Record<string, [cci: string[], nist: string[]]> = {
+  'V-222930': [
+    ['CCI-000067', 'CCI-000130', 'CCI-000133', 'CCI-000134', 'CCI-000166', 'CCI-000169', 'CCI-000172'],
+    ['AC-17 (1)', 'AU-3 a', 'AU-3 d', 'AU-3 e', 'AU-10', 'AU-12 a', 'AU-12 c'],
+  ],
+  'V-222931': [
+    ['CCI-000186', 'CCI-000213'],
+    ['IA-5 (2) (a) (1)', 'AC-3'],
+  ],
+  'V-222938': [
+    ['CCI-000130', 'CCI-000135', 'CCI-000171', 'CCI-000172', 'CCI-001487'],
+    ['AU-3 a', 'AU-3 (1)', 'AU-12 b', 'AU-12 c', 'AU-3 f'],
+  ],
+  'V-222939': [['CCI-000131'], ['AU-3 b']],
+  'V-222940': [['CCI-000132'], ['AU-3 c']],
+  'V-222941': [['CCI-000132'], ['AU-3 c']],
+  'V-222942': [['CCI-000132'], ['AU-3 c']],
+  'V-222966': [
+    ['CCI-000185', 'CCI-004909'],
+    ['IA-5 (2) (b) (1)', 'SC-17 b'],
+  ],
+  'V-222967': [
+    ['CCI-000186', 'CCI-004910'],
+    ['IA-5 (2) (a) (1)', 'SC-28 (3)'],
+  ],
+  'V-222993': [
+    ['CCI-001953', 'CCI-001954', 'CCI-002009', 'CCI-002010', 'CCI-004046', 'CCI-004047'],
+    ['IA-2 (12)', 'IA-8 (1)', 'IA-2 (6) (a)', 'IA-2 (6) (b)'],
+  ],
+};
+
+function controlsOf(refs: Record<string, [cci: string[], nist: string[]]>): Control[] {
   return rows.map(([id, stigId, severity, title, check, appliesWhen]): Control => ({
     id,
     stigId,
@@ -728,8 +764,8 @@ function controlsOf(): Control[] {
     level: CAT[severity],
     severity,
     cat: CAT_NAME[severity],
-    cci: REFS[id]?.[0] ?? [],
-    nist: REFS[id]?.[1] ?? [],
+    cci: refs[id]?.[0] ?? [],
+    nist: refs[id]?.[1] ?? [],
     check,
     ...(appliesWhen ? { appliesWhen } : {}),
   }));
@@ -750,7 +786,7 @@ export const STIG_TOMCAT: Benchmark = {
   version: '3.4',
   releaseDate: '2025-02-11',
   source: SOURCE,
-  controls: controlsOf(),
+  controls: controlsOf({ ...REFS, ...REFS_V3 }),
 };
 
 /** V2R1 (2020), for a site whose accreditation is bound to it (`--benchmark-version 2.1`). */
@@ -761,5 +797,5 @@ export const STIG_TOMCAT_V2R1: Benchmark = {
   version: '2.1',
   releaseDate: '2020-10-30',
   source: SOURCE,
-  controls: controlsOf(),
+  controls: controlsOf(REFS),
 };

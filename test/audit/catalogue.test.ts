@@ -1,8 +1,28 @@
 import { describe, expect, it } from 'vitest';
-import { BENCHMARKS, CATALOGUE } from '../../src/audit/catalogue.js';
+import { BENCHMARKS, CATALOGUE, RELEASES } from '../../src/audit/catalogue.js';
 import { RULES } from '../../src/lint/rules/index.js';
 
 describe('the control catalogue', () => {
+  it("tags each STIG release with its own CCIs and NIST references (V3's from MITRE's SV- controls, V2R1's from its v2.1.0 baseline)", () => {
+    const [v3, v2] = RELEASES['stig-tomcat'];
+    const of = (b: typeof v3, id: string) => b!.controls.find((c) => c.id === id)!;
+    expect(of(v3, 'V-222993').cci).toEqual([
+      'CCI-001953',
+      'CCI-001954',
+      'CCI-002009',
+      'CCI-002010',
+      'CCI-004046',
+      'CCI-004047',
+    ]);
+    expect(of(v2, 'V-222993').cci).toEqual(['CCI-001953', 'CCI-001954', 'CCI-002009', 'CCI-002010']);
+    expect(of(v3, 'V-222939').nist).toEqual(['AU-3 b']);
+    expect(of(v2, 'V-222939').nist).toEqual(['AU-3']);
+    expect(of(v3, 'V-222967').nist).toEqual(['IA-5 (2) (a) (1)', 'SC-28 (3)']);
+    // Unchanged between the releases.
+    expect(of(v3, 'V-222926')).toMatchObject({ cci: ['CCI-000054'], nist: ['AC-10'] });
+    expect(of(v2, 'V-222926')).toMatchObject({ cci: ['CCI-000054'], nist: ['AC-10'] });
+  });
+
   it('holds every recommendation of the CIS Apache Tomcat 10.1 Benchmark v1.0.0, in its order', () => {
     const ids = CATALOGUE['cis-tomcat-10.1'].controls.map((c) => c.id);
     expect(ids).toHaveLength(61);
