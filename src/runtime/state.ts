@@ -184,6 +184,11 @@ export interface ContextStores {
 export interface StateBackend {
   /** A short name for logs (`memory`, `redis://127.0.0.1:6379`). */
   readonly name: string;
+  /**
+   * True for a store several instances (machines) share, such as Redis: what one instance changes of its
+   * own configuration (a host-manager `add`) does not reach the others. Absent: this process or its primary.
+   */
+  readonly shared?: boolean;
   /** The stores of the context at `contextPath` (`''` for ROOT) of `host`. */
   context(host: string, contextPath: string, options?: ContextStoreOptions): ContextStores;
   /**

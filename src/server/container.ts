@@ -336,6 +336,7 @@ export async function startContainer(options: ContainerOptions): Promise<Contain
           : null,
     allowAppBaseOutsideBase: options.allowAppBaseOutsideBase ?? false,
     errorPage: rendererOf(base.defaultHost),
+    sharedStore: options.state?.shared === true ? options.state.name : null,
   });
 
   let draining = false;

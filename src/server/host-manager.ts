@@ -58,6 +58,13 @@ export interface HostManagerOptions {
   realmName?: string;
   /** The report for errors (its host's ErrorReportValve; default: Tomcat's report). */
   errorPage?: ErrorRenderer;
+  /**
+   * The state store this instance shares with other instances (a Redis URL, passwords removed), or null.
+   * A host change reaches this instance (and its workers) only, so behind a balancer the fleet would
+   * serve a new host on some requests and not others: add, remove, start and stop are then refused
+   * with a FAIL line that says so (docs/deployment.md, "The host manager behind a balancer").
+   */
+  sharedStore?: string | null;
 }
 
 /** A node:http style handler; it answers every request it is given (404 outside `/text`). */
@@ -66,6 +73,8 @@ export type HostManagerHandler = (req: IncomingMessage, res: ServerResponse) => 
 const utf8 = charsetDecoder('UTF-8')!;
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 const CHANGES_STATE = new Set(['/add', '/remove', '/start', '/stop', '/persist']);
+/** The commands that change which hosts serve: one instance of a fleet must not diverge from the others. */
+const FLEET_CHANGES = new Set(['/add', '/remove', '/start', '/stop']);
 
 /** Builds the handler. Throws TypeError for invalid options. */
 export function createHostManagerHandler(options: HostManagerOptions): HostManagerHandler {
@@ -73,6 +82,7 @@ export function createHostManagerHandler(options: HostManagerOptions): HostManag
   if (registry === undefined || realm === undefined || typeof realm.authenticate !== 'function')
     throw new TypeError('createHostManagerHandler needs { registry, realm }');
   const contextPath = options.contextPath ?? '/host-manager';
+  const sharedStore = options.sharedStore ?? null;
   const ownHost = (options.ownHost ?? registry.defaultHost).toLowerCase();
   const realmName = options.realmName ?? 'Tomcat Host Manager Application';
   const allowed = options.remoteAddressAllowed ?? isLoopback;
@@ -170,6 +180,10 @@ export function createHostManagerHandler(options: HostManagerOptions): HostManag
 
   async function run(command: string, params: ParameterMap): Promise<string[]> {
     const name = params.values.get('name')?.[0] ?? null;
+    if (sharedStore !== null && FLEET_CHANGES.has(command))
+      return [
+        `FAIL - Host changes are refused on an instance that shares its state store [${sharedStore}] with others: [${command.slice(1)}] would reach this instance only. Change server.xml on every instance and reload them (SIGHUP)`,
+      ];
     switch (command) {
       case '/list':
         return list();

@@ -706,6 +706,8 @@ return {f, redis.call('HGET', KEYS[1], 't')}`,
 /** All of a server's state in one Redis, each context and realm under its own key prefix. */
 export class RedisStateBackend implements StateBackend {
   readonly name: string;
+  /** Instances on several machines share it. */
+  readonly shared = true;
   private readonly conn: Connection;
   private readonly prefix: string;
   private readonly failOpen: boolean;

@@ -410,3 +410,30 @@ describe('Basic credentials', () => {
     expect(forbiddenPage('/hm')).toContain('<a href="/hm/html">');
   });
 });
+
+describe('host manager on an instance sharing its state store (a fleet behind a balancer)', () => {
+  let f: Container;
+  beforeAll(async () => {
+    f = await startContainer(makeBase(serverXml()), { sharedStore: 'redis://127.0.0.1:6379' });
+  });
+  afterAll(async () => {
+    await f.dispose();
+  });
+  const fleetText = (cmd: string) => ask(f.port, `/host-manager/text/${cmd}`, { auth: ADMIN });
+
+  it('refuses add, remove, start and stop with a FAIL line saying why, and changes nothing', async () => {
+    for (const cmd of ['add?name=fleet.example', 'remove?name=localhost', 'start?name=x', 'stop?name=x']) {
+      const r = await fleetText(cmd);
+      expect(r.status).toBe(200);
+      expect(r.text).toBe(
+        `FAIL - Host changes are refused on an instance that shares its state store [redis://127.0.0.1:6379] with others: [${cmd.split('?')[0]}] would reach this instance only. Change server.xml on every instance and reload them (SIGHUP)\n`,
+      );
+    }
+    expect(f.registry.get('fleet.example')).toBeUndefined();
+  });
+
+  it('still answers list', async () => {
+    const r = await fleetText('list');
+    expect(r.text).toMatch(/^OK - Listed hosts\n/);
+  });
+});
