@@ -452,14 +452,27 @@ class Connection {
     );
   }
 
+  /**
+   * Closes the connection, waiting for the replies under way at most `timeoutMs`: a hung Redis (SIGSTOP,
+   * a dead peer) never answers the close, and a SIGTERM must stop within its documented bound whatever
+   * Redis does. Past that the socket is destroyed.
+   */
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    if (!this.client.isOpen) {
+      this.client.destroy();
+      return;
+    }
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), this.timeoutMs)));
     try {
-      if (this.client.isOpen) await this.client.close();
-      else this.client.destroy();
+      const how = await Promise.race([this.client.close().then(() => 'closed' as const), late]);
+      if (how === 'late') this.client.destroy();
     } catch {
       this.client.destroy();
+    } finally {
+      clearTimeout(timer);
     }
   }
 }
