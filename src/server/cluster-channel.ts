@@ -4,6 +4,7 @@
  * carries `tollgate: 'serve'`, so anything else on the channel is left alone.
  */
 import type { Diagnostic } from '../model/index.js';
+import type { ContextPlan } from '../plan/index.js';
 import type { StateAnswer, StateCall } from './cluster-state.js';
 import type { AddHostInput, AddPolicy, HostRegistry, HostResult, VirtualHost } from './hosts.js';
 
@@ -13,7 +14,10 @@ export type HostCommand =
 
 /** What a worker asks the primary; the answer types are in WorkerAnswers. */
 export type WorkerRequest =
-  /** The findings that keep contexts from running (lint runs once, in the primary). */
+  /**
+   * The findings that keep contexts from running (lint runs once, in the primary), the previous plans of
+   * the contexts a reload keeps (Tomcat would refuse them now) and the reloads counted so far by result.
+   */
   | { kind: 'hello' }
   /** The hosts as they are now; the primary runs no host command until this worker reports ready or exits. */
   | { kind: 'join' }
@@ -23,7 +27,7 @@ export type WorkerRequest =
   | { kind: 'state'; calls: StateCall[] };
 
 export interface WorkerAnswers {
-  hello: { unsafe: Diagnostic[] };
+  hello: { unsafe: Diagnostic[]; kept: ContextPlan[]; reloads: Record<string, number> };
   join: { hosts: VirtualHost[] };
   host: HostResult;
   persist: { ok: true } | { ok: false; message: string };

@@ -11,7 +11,7 @@ import cluster, { type Worker } from 'node:cluster';
 import { join } from 'node:path';
 import type { TomcatTarget } from '../filters/index.js';
 import type { CatalinaBase, Diagnostic } from '../model/index.js';
-import { planBase, type Plan } from '../plan/index.js';
+import { planBase, type ContextPlan, type Plan } from '../plan/index.js';
 import { getLogger } from '../runtime/logging.js';
 import {
   applyCommand,
@@ -30,6 +30,7 @@ import { ServerRefusedError } from './container.js';
 import type { Persister } from './host-manager.js';
 import { HostRegistry, type HostResult } from './hosts.js';
 import { createServerXmlPersister, storeConfigEnabled } from './persist.js';
+import { decide, newOutcome, plansByContext, problemLines, resultOf, summaryLine } from './reload.js';
 
 const logger = getLogger('tollgate.serve.cluster');
 
@@ -97,6 +98,12 @@ export async function startCluster(options: ClusterOptions): Promise<RunningClus
   if (plan.server.state === 'refused') throw new ServerRefusedError(plan.server.reasons);
   let registry = HostRegistry.fromBase(prepared.loaded);
   let persister = persisterOf(prepared.loaded, registry);
+  /** What the contexts run: the plan's, or for those a reload kept, their previous plan. */
+  let runningPlans: ContextPlan[] = plan.plans;
+  /** The previous plans the workers run instead of the refused configuration. */
+  let keptPlans: ContextPlan[] = [];
+  const reloads: Record<string, number> = {};
+  const counted = (result: string): void => void (reloads[result] = (reloads[result] ?? 0) + 1);
 
   // The workers' shared state; it outlives any worker, and SIGHUP's restart too.
   const state = new StateHost(primaryStore);
@@ -164,7 +171,7 @@ export async function startCluster(options: ClusterOptions): Promise<RunningClus
   const answer = async (member: Member, request: WorkerRequest): Promise<WorkerAnswers[keyof WorkerAnswers]> => {
     switch (request.kind) {
       case 'hello':
-        return { unsafe: prepared.unsafe };
+        return { unsafe: prepared.unsafe, kept: keptPlans, reloads };
       case 'join':
         return new Promise<WorkerAnswers['join']>((resolve) => {
           void serial(async () => {
@@ -248,6 +255,7 @@ export async function startCluster(options: ClusterOptions): Promise<RunningClus
   let restarting: Promise<void> | null = null;
   const restart = (): Promise<void> => {
     restarting ??= (async () => {
+      const outcome = newOutcome();
       try {
         const next = options.prepare();
         const nextPlan = planBase(next.loaded, { target: options.target, unsafe: next.unsafe });
@@ -256,19 +264,29 @@ export async function startCluster(options: ClusterOptions): Promise<RunningClus
           logger.severe(
             `SIGHUP: Tomcat would not start with the configuration as it is now (${d.span.file}:${d.span.line}:${d.span.column}: ${d.message}); the workers keep running`,
           );
+          counted('refused');
           return;
         }
+        // A context the new configuration would have refused keeps its previous plan (reload.ts).
+        const before = plansByContext(runningPlans);
+        const decided = nextPlan.contexts.map((c) => ({ c, run: decide(c, before, outcome) }));
         // As a Tomcat restart: the hosts are server.xml's again; host-manager changes not persisted are gone.
         await serial(async () => {
           prepared = next;
           plan = nextPlan;
           registry = HostRegistry.fromBase(next.loaded);
           persister = persisterOf(next.loaded, registry);
+          runningPlans = decided.flatMap((d) => (d.run ? [d.run] : []));
+          keptPlans = decided.flatMap((d) => (d.run && d.run !== d.c.run ? [d.run] : []));
+          // Counted before the new workers start, so that each of them reports this reload too.
+          counted(resultOf(outcome));
         });
       } catch (err) {
         logger.severe('SIGHUP: the configuration could not be read again; the workers keep running', err);
+        counted('refused');
         return;
       }
+      for (const line of problemLines(outcome)) logger.severe(line);
       const old = [...members.values()].filter((m) => m.phase !== 'stopping');
       logger.info(`SIGHUP: replacing ${old.length} worker(s) one by one`);
       for (const m of old) {
@@ -288,6 +306,7 @@ export async function startCluster(options: ClusterOptions): Promise<RunningClus
           .map((m) => `worker ${m.worker.id} pid ${m.worker.process.pid}`)
           .join(', ')}`,
       );
+      logger.info(summaryLine(outcome));
     })().finally(() => (restarting = null));
     return restarting;
   };

@@ -85,7 +85,9 @@ export async function runServeWorker(options: WorkerOptions): Promise<never> {
     request: Extract<WorkerRequest, { kind: K }>,
   ): Promise<WorkerAnswers[K]> => channel.request<WorkerAnswers[K]>(request);
 
-  const { unsafe } = await ask({ kind: 'hello' });
+  const { unsafe, kept, reloads } = await ask({ kind: 'hello' });
+  // A fresh worker counts the reloads of the whole serve process (the primary's count), not only its own life.
+  for (const [result, n] of Object.entries(reloads)) metrics?.reloads.inc({ result }, n);
   const loaded = loadBase({ base: options.base, ...(options.home ? { home: options.home } : {}) });
   const forward = (command: HostCommand): Promise<HostResult> => ask({ kind: 'host', command });
   const operations: HostOperations = {
@@ -115,6 +117,8 @@ export async function runServeWorker(options: WorkerOptions): Promise<never> {
       state: options.state ?? new ClusterStateBackend(new StateClient((calls) => ask({ kind: 'state', calls }))),
       persister: storeConfigEnabled(loaded.serverXml) ? persister : null,
       beforeListen: async (registry) => catchUp(registry, (await ask({ kind: 'join' })).hosts),
+      // The contexts a reload kept: their previous plan, where this worker's reading would refuse them.
+      ...(kept.length ? { previous: kept } : {}),
       ...(metrics ? { metrics } : {}),
     });
   } catch (e) {

@@ -43,6 +43,14 @@ import { HostRegistry } from './hosts.js';
 import { createServerXmlPersister, storeConfigEnabled } from './persist.js';
 import { realmFromConfig } from './realm.js';
 import { createStaticHandler, staticResourceOptions, type StaticHandler } from './static.js';
+import {
+  decide,
+  newOutcome,
+  plansByContext,
+  serveLogger as logger,
+  whyNotRunning,
+  type ReloadOutcome,
+} from './reload.js';
 
 export interface ContainerOptions {
   base: string;
@@ -75,6 +83,16 @@ export interface ContainerOptions {
   log?: (line: string) => void;
   /** Runs after every context is deployed and before the port is opened (a cluster worker catches up on host changes here). */
   beforeListen?: (registry: HostRegistry) => Promise<void>;
+  /**
+   * A reload: the plans that ran before it. A context the new configuration would have refused runs its
+   * previous plan instead (see reload.ts); `outcome` says which did.
+   */
+  previous?: readonly ContextPlan[];
+  /**
+   * A reload in the same process: the listening server of the container being replaced. The new
+   * container does not listen; it answers that server's requests once `attach()` is called.
+   */
+  server?: Server;
 }
 
 interface RunningContext {
@@ -111,6 +129,17 @@ export interface Container {
   accessLogs: AccessLogRouter;
   /** Whether `drain()` has begun (readiness answers 503 from then on). */
   readonly draining: boolean;
+  /** The plans the contexts run (a context kept by a reload runs its previous one). */
+  running: ContextPlan[];
+  /** With `previous`: what the reload did with each context. */
+  outcome: ReloadOutcome;
+  /** A reload's container (`server` given) starts answering the server's requests. */
+  attach(): void;
+  /**
+   * The container replaced by a reload stops answering: its requests in flight finish, its contexts are
+   * released and its access logs written; the server stays open for the next container.
+   */
+  release(): void;
 }
 
 /** Tomcat does not start at all (a server.xml it cannot parse): nothing listens. */
@@ -253,15 +282,20 @@ export async function startContainer(options: ContainerOptions): Promise<Contain
   renderers.set('', hostErrorRenderer(null, options.serverInfo));
   for (const h of base.hosts) renderers.set(h.name.toLowerCase(), hostErrorRenderer(h.def, options.serverInfo));
   const summary: string[] = [];
+  const previous = options.previous ? plansByContext(options.previous) : null;
+  const outcome = newOutcome();
+  const running: ContextPlan[] = [];
   // Tomcat's Mapper never maps a context that failed to start: its requests go to the next longest
   // context path (often ROOT). One Tomcat starts but Node cannot run answers 404 where Tomcat would answer.
   // The default servlets serve files inside the base and home only, as lint reads them (docs/security.md).
   const scope = scopeOf(base);
   const within = scope.followSymlinks ? undefined : scope.roots;
-  const deploy = (hostName: string, planned: readonly PlannedContext[], roots = within): void => {
+  const deploy = (hostName: string, planned: readonly PlannedContext[], roots = within, before = previous): void => {
     const list: RunningContext[] = [];
-    refusedContexts.set(hostName.toLowerCase(), planned.filter((c) => c.state === 'refused').length);
+    let refused = 0;
     for (const c of planned) {
+      const run = decide(c, before, outcome);
+      if (c.state === 'refused' && run === null) refused++;
       const at = `  http://${hostName}${c.contextPath || ''}/`;
       const loadedHost = c.resolved.host;
       const valves = [
@@ -269,18 +303,23 @@ export async function startContainer(options: ContainerOptions): Promise<Contain
         ...(loadedHost.contextDefault?.valves ?? []),
         ...(c.resolved.context.contextDef?.valves ?? []),
       ];
-      accessLogs.setContext(hostName, c.contextPath, c.run ? accessLogsOf(valves, base.base, accessLogProblems) : []);
-      if (c.run) {
+      accessLogs.setContext(hostName, c.contextPath, run ? accessLogsOf(valves, base.base, accessLogProblems) : []);
+      if (run) {
         list.push(
           runContext(
-            c.run,
+            run,
             limits,
             rendererOf(hostName),
-            options.state?.context(hostName, c.contextPath, { maxActiveSessions: c.run.maxActiveSessions }),
+            options.state?.context(hostName, c.contextPath, { maxActiveSessions: run.maxActiveSessions }),
             roots,
           ),
         );
-        summary.push(`${at}  (${c.run.filters.length} filter${c.run.filters.length === 1 ? '' : 's'})`);
+        running.push(run);
+        summary.push(
+          run === c.run
+            ? `${at}  (${run.filters.length} filter${run.filters.length === 1 ? '' : 's'})`
+            : `${at}  KEPT (its previous configuration; Tomcat would refuse it now): ${whyNotRunning(c)}`,
+        );
       } else if (c.state === 'refused') {
         const d = c.reasons[0]!;
         summary.push(
@@ -291,6 +330,7 @@ export async function startContainer(options: ContainerOptions): Promise<Contain
         summary.push(`${at}  NOT STARTED (Tomcat starts it; tollgate cannot run it): ${c.unrunnable}`);
       }
     }
+    refusedContexts.set(hostName.toLowerCase(), refused);
     list.sort((a, b) => b.path.length - a.path.length);
     contexts.set(hostName.toLowerCase(), list);
   };
@@ -309,7 +349,14 @@ export async function startContainer(options: ContainerOptions): Promise<Contain
       const added = planBase({ ...base, hosts: [loaded] }, { target });
       // An appBase outside the base was allowed by the operator (--allow-app-base-outside-base): served too.
       const appBase = realOrResolved(event.host.appBasePath);
-      deploy(event.host.name, added.hosts[0]?.contexts ?? [], within && [...within, appBase]);
+      const planned = added.hosts[0]?.contexts ?? [];
+      deploy(event.host.name, planned, within && [...within, appBase], null);
+      // The host is added (as Tomcat's HostManagerServlet does) even when some of its contexts do not start: say which and why.
+      for (const c of planned)
+        if (c.run === null)
+          logger.severe(
+            `host manager: context [${event.host.name}${c.contextPath || '/'}] of the added host does not start: ${whyNotRunning(c)}`,
+          );
     } else if (event.type === 'removed') {
       for (const c of contexts.get(name) ?? []) c.middleware?.destroy();
       contexts.delete(name);
@@ -340,16 +387,22 @@ export async function startContainer(options: ContainerOptions): Promise<Contain
   });
 
   let draining = false;
+  /** Requests recorded (access logs or metrics) whose response has not closed yet. */
+  let recording = 0;
+  /** Set by release(): runs once the last recorded request has closed. */
+  let onIdle: (() => void) | null = null;
   const logged = (r: Parameters<AccessLogRouter['log']>[0], endNs: bigint): void => {
     r.user = authenticatedUser(r.req);
     accessLogs.log(r, endNs);
     options.metrics?.observe(r, endNs);
+    if (--recording === 0 && onIdle !== null) onIdle();
   };
   const hostAvailable = (name: string): boolean =>
     (refusedContexts.get(name.toLowerCase()) ?? 0) === 0 && registry.get(name)?.state === 'started';
   const allAvailable = (): boolean => registry.list().every((h) => hostAvailable(h.name));
-  const server = createServer(serverOptions(limits), (req, res) => {
+  const handler = (req: IncomingMessage, res: ServerResponse): void => {
     const record = accessLogs.active || options.metrics ? recordRequest(req, res, logged) : null;
+    if (record !== null) recording++;
     // The client learns from this response that the connection ends with it, rather than from a reset on its next request.
     if (draining) res.setHeader('Connection', 'close');
     if (headSizeExceeds(req, limits.maxHttpRequestHeaderSize)) {
@@ -418,23 +471,47 @@ export async function startContainer(options: ContainerOptions): Promise<Contain
       return;
     }
     ctx.middleware(req, res, downstream);
-  });
-  installConnectorHandlers(server, limits);
-  await options.beforeListen?.(registry);
-  const address = options.address ?? '127.0.0.1';
-  const port = options.port ?? connectorPort(base) ?? 8080;
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, address, () => {
-      server.off('error', reject);
-      resolve();
+  };
+  const destroyContexts = (): void => {
+    for (const list of contexts.values()) for (const c of list) c.middleware?.destroy();
+  };
+  let server: Server;
+  let address: string;
+  if (options.server) {
+    server = options.server;
+    address = (server.address() as { address: string }).address;
+  } else {
+    server = createServer(serverOptions(limits), handler);
+    installConnectorHandlers(server, limits);
+    await options.beforeListen?.(registry);
+    address = options.address ?? '127.0.0.1';
+    const port = options.port ?? connectorPort(base) ?? 8080;
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, address, () => {
+        server.off('error', reject);
+        resolve();
+      });
     });
-  });
+  }
   const actual = (server.address() as { port: number }).port;
   return {
     server,
     address,
     port: actual,
+    running,
+    outcome,
+    attach: () => void server.on('request', handler),
+    release: () => {
+      server.off('request', handler);
+      // The requests still running on this configuration finish with it, and are logged by its valves.
+      onIdle = () => {
+        onIdle = null;
+        destroyContexts();
+        accessLogs.close();
+      };
+      if (recording === 0) onIdle();
+    },
     base,
     plan,
     diagnostics: [...plan.diagnostics, ...realm.diagnostics],
@@ -470,7 +547,7 @@ export async function startContainer(options: ContainerOptions): Promise<Contain
       }),
     stop: () =>
       new Promise<void>((resolve) => {
-        for (const list of contexts.values()) for (const c of list) c.middleware?.destroy();
+        destroyContexts();
         server.close(() => {
           accessLogs.close();
           resolve();

@@ -7,7 +7,8 @@ import { lintBase } from '../../lint/engine.js';
 import { loadBase } from '../../parser/index.js';
 import { startCluster, WorkerStartError, type PreparedBase } from '../../server/cluster-primary.js';
 import { isServeWorker, runServeWorker, DRAIN_TIMEOUT_MS } from '../../server/cluster-worker.js';
-import { ServerRefusedError, startContainer } from '../../server/container.js';
+import { ServerRefusedError, startContainer, type Container } from '../../server/container.js';
+import { problemLines, resultOf, retainedState, serveLogger as logger, summaryLine } from '../../server/reload.js';
 import { Metrics, notReadyReason, startOpsServer, storeHealth } from '../../server/ops.js';
 import type { Diagnostic } from '../../model/index.js';
 import { UsageError, type Command, type Io } from '../command.js';
@@ -153,36 +154,80 @@ export const serveCommand: Command = {
       return 1;
     }
     const metrics = ops ? new Metrics(() => storeHealth(state)) : undefined;
-    let container;
+    // One set of stores per context for the life of the process: a SIGHUP reload logs nobody out.
+    const retained = retainedState(state);
+    const settings = {
+      ...(metrics ? { metrics } : {}),
+      state: retained,
+      base,
+      ...(home ? { home } : {}),
+      ...(port !== undefined ? { port } : {}),
+      address,
+      target,
+      allowAppBaseOutsideBase,
+    };
+    let container: Container;
     try {
-      container = await startContainer({
-        ...(metrics ? { metrics } : {}),
-        ...(state ? { state } : {}),
-        base,
-        loaded,
-        unsafe,
-        ...(home ? { home } : {}),
-        ...(port !== undefined ? { port } : {}),
-        address,
-        target,
-        allowAppBaseOutsideBase,
-      });
+      container = await startContainer({ ...settings, loaded, unsafe });
     } catch (e) {
-      await state?.close();
+      await retained.close();
       return startFailure(e, io);
     }
-    const running = container;
+    const running = { draining: () => container.draining };
     let opsServer;
     try {
       opsServer =
         ops && metrics
-          ? await startOpsServer({ ...ops, metrics, notReady: () => notReadyReason(running, state) })
+          ? await startOpsServer({
+              ...ops,
+              metrics,
+              notReady: () => notReadyReason({ draining: running.draining() }, state),
+            })
           : null;
     } catch (e) {
       await container.stop();
-      await state?.close();
+      await retained.close();
       return startFailure(e, io);
     }
+    // SIGHUP: the base planned again; the new container takes over the listening socket (reload.ts).
+    let reloading: Promise<void> | null = null;
+    const reload = (): Promise<void> =>
+      (reloading ??= (async () => {
+        let fresh: Container;
+        try {
+          const next = prepare(false);
+          if (argv['strict'] === true && next.errors > 0) throw new Error(`--strict: ${next.errors} lint error(s)`);
+          fresh = await startContainer({
+            ...settings,
+            loaded: next.loaded,
+            unsafe: next.unsafe,
+            server: container.server,
+            previous: container.running,
+          });
+        } catch (e) {
+          if (e instanceof ServerRefusedError) {
+            const d = e.diagnostics[0]!;
+            logger.severe(
+              `SIGHUP: Tomcat would not start with the configuration as it is now (${d.span.file}:${d.span.line}:${d.span.column}: ${d.message}); serve keeps running the previous configuration`,
+            );
+          } else {
+            logger.severe(
+              'SIGHUP: the configuration could not be read again; serve keeps running the previous configuration',
+              e,
+            );
+          }
+          metrics?.reloads.inc({ result: 'refused' });
+          return;
+        }
+        container.release();
+        fresh.attach();
+        container = fresh;
+        for (const line of problemLines(fresh.outcome)) logger.severe(line);
+        metrics?.reloads.inc({ result: resultOf(fresh.outcome) });
+        logger.info(summaryLine(fresh.outcome));
+      })().finally(() => (reloading = null)));
+    const onHup = (): void => void reload();
+    process.on('SIGHUP', onHup);
     for (const s of container.plan.skipped) io.stderr(skippedLine('serve', s, io));
     const origin = `http://${container.address.includes(':') ? `[${container.address}]` : container.address}:${container.port}`;
     io.stdout(`listening on ${origin} (send the Host header to pick a virtual host)\n`);
@@ -198,12 +243,13 @@ export const serveCommand: Command = {
       const stop = (): void => {
         process.off('SIGINT', stop);
         process.off('SIGTERM', stop);
+        process.off('SIGHUP', onHup);
         // The requests in flight finish; new connections are refused.
         void container
           .drain(DRAIN_TIMEOUT_MS)
           .then(() => container.stop())
           .then(() => void opsServer?.close())
-          .then(() => state?.close())
+          .then(() => retained.close())
           .then(done);
       };
       process.on('SIGINT', stop);
