@@ -226,6 +226,20 @@ export const RULE_CASES: Record<string, { fail: Files; pass: Files }> = {
     fail: app(filter('h', 'HttpHeaderSecurityFilter', { hstsMaxAgeSeconds: '1', antiClickJackingEnabled: 'false' })),
     pass: app(filter('h', 'HttpHeaderSecurityFilter', { hstsMaxAgeSeconds: '1' })),
   },
+  'static-content-type-missing': {
+    fail: {
+      ...app(`${filter('h', 'HttpHeaderSecurityFilter', { hstsMaxAgeSeconds: '1' })}\n${defaultServlet}`),
+      'webapps/app/index.html': '<p>page</p>',
+      'webapps/app/site.webmanifest': '{}',
+    },
+    pass: {
+      ...app(
+        `${filter('h', 'HttpHeaderSecurityFilter', { hstsMaxAgeSeconds: '1' })}\n${defaultServlet}\n${mimeMapping('html', 'text/html')}\n${mimeMapping('webmanifest', 'application/manifest+json')}`,
+      ),
+      'webapps/app/index.html': '<p>page</p>',
+      'webapps/app/site.webmanifest': '{}',
+    },
+  },
   'frame-options-allow-from': {
     fail: app(
       filter('h', 'HttpHeaderSecurityFilter', {

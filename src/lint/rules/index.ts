@@ -108,6 +108,7 @@ import { rule as requestDumperEnabled } from './request-dumper-enabled.js';
 import { rule as restCsrfNoFetchPath } from './rest-csrf-no-fetch-path.js';
 import { rule as restCsrfNotCovering } from './rest-csrf-not-covering.js';
 import { rule as securityHeaderDisabled } from './security-header-disabled.js';
+import { rule as staticContentTypeMissing } from './static-content-type-missing.js';
 import { rule as serverClassNotFound } from './server-class-not-found.js';
 import { rule as executorThreadsInvalid } from './executor-threads-invalid.js';
 import { rule as attributeUnknown } from './attribute-unknown.js';
@@ -217,6 +218,7 @@ export const RULES: readonly Rule[] = [
   restCsrfNoFetchPath,
   restCsrfNotCovering,
   securityHeaderDisabled,
+  staticContentTypeMissing,
   serverClassNotFound,
   executorThreadsInvalid,
   attributeUnknown,

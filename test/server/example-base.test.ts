@@ -1,0 +1,86 @@
+/// <reference lib="dom" />
+/**
+ * The example base `npm start` serves (examples/base, copied): its pages go out with the Content-Type
+ * of conf/web.xml's MIME table (Tomcat's) or of the application's own mime-mapping, next to
+ * HttpHeaderSecurityFilter's nosniff, and Debian's Chromium (installed by .ci/run, driven headless by
+ * puppeteer-core as test/report/browser.test.ts does) renders the index page instead of showing its
+ * source. The screenshot goes to test-output/serve/ for a person to look at.
+ */
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import puppeteer from 'puppeteer-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startContainer, type Container } from '../../src/server/container.js';
+import { needPackages } from '../system-packages.js';
+import { ask } from './http.js';
+
+const repo = join(import.meta.dirname, '..', '..');
+let base: string;
+let container: Container;
+
+beforeAll(async () => {
+  base = mkdtempSync(join(tmpdir(), 'tg-example-'));
+  cpSync(join(repo, 'examples', 'base'), base, { recursive: true });
+  // The application's own mapping wins over conf/web.xml's for the same extension, as in Tomcat.
+  const staticWebXml = join(base, 'webapps', 'static', 'WEB-INF', 'web.xml');
+  writeFileSync(
+    staticWebXml,
+    readFileSync(staticWebXml, 'utf8').replace(
+      '</web-app>',
+      '<mime-mapping><extension>txt</extension><mime-type>text/x-tollgate</mime-type></mime-mapping>\n</web-app>',
+    ),
+  );
+  writeFileSync(join(base, 'webapps', 'static', 'notes.txt'), 'notes\n');
+  container = await startContainer({ base, port: 0, address: '127.0.0.1', log: () => undefined });
+});
+
+afterAll(async () => {
+  await container?.stop();
+  rmSync(base, { recursive: true, force: true });
+});
+
+describe('the example base', () => {
+  it("sends each static file with conf/web.xml's type, or the application's own mapping", async () => {
+    const types: [string, string][] = [
+      ['/', 'text/html'],
+      ['/static/index.html', 'text/html'],
+      ['/static/assets/site.css', 'text/css'],
+      ['/static/assets/app.js', 'text/javascript'],
+      ['/static/assets/site.webmanifest', 'application/manifest+json'],
+      ['/static/notes.txt', 'text/x-tollgate'],
+      ['/api/index.json', 'application/json'],
+    ];
+    for (const [path, type] of types) {
+      const r = await ask(container.port, path, { headers: { Host: 'localhost' } });
+      expect([path, r.status, String(r.headers['content-type']).split(';')[0]]).toEqual([path, 200, type]);
+      expect(r.headers['x-content-type-options']).toBe('nosniff');
+    }
+  });
+
+  it('renders its index page in Chromium as a page, not as source', async () => {
+    needPackages('chromium');
+    const browser = await puppeteer.launch({
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      headless: true,
+      args: ['--no-sandbox', '--disable-gpu'],
+    });
+    try {
+      const page = await browser.newPage();
+      await page.setViewport({ width: 900, height: 600 });
+      // 127.0.0.1 is no Host of server.xml: the engine's defaultHost (localhost) answers, as in Tomcat.
+      const response = await page.goto(`http://127.0.0.1:${container.port}/`);
+      expect(response?.status()).toBe(200);
+      expect(await page.evaluate(() => document.contentType)).toBe('text/html');
+      expect(await page.$eval('h1', (el) => el.textContent)).toBe('tollgate example base');
+      expect(await page.$$eval('li a', (els) => els.length)).toBe(3);
+      // Shown as source, the body would hold the markup as text.
+      expect(await page.evaluate(() => document.body.innerText)).not.toContain('<h1>');
+      const out = join(repo, 'test-output', 'serve');
+      mkdirSync(out, { recursive: true });
+      await page.screenshot({ path: join(out, 'example-index.png') });
+    } finally {
+      await browser.close();
+    }
+  }, 120_000);
+});
