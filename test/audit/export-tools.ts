@@ -236,15 +236,27 @@ export async function openInHeimdall(
       });
       await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
       if (atBottom) {
-        const grew = await page
-          .waitForFunction(
-            (f: string, n: number) => document.body.innerText.split('\n').filter((l) => l.trim() === f).length - 1 > n,
-            { timeout: 60_000 },
-            fileName,
-            before,
-          )
-          .then(() => true)
-          .catch(() => false);
+        // Heimdall adds rows when the end of the table scrolls into view; on a loaded machine the
+        // observer can miss the one scroll that reached the bottom (76 of 83 rows were seen once), so
+        // a page that does not grow is scrolled back and down again a few times before giving up.
+        let grew = false;
+        for (let nudge = 0; nudge < 6 && !grew; nudge++) {
+          grew = await page
+            .waitForFunction(
+              (f: string, n: number) =>
+                document.body.innerText.split('\n').filter((l) => l.trim() === f).length - 1 > n,
+              { timeout: 20_000 },
+              fileName,
+              before,
+            )
+            .then(() => true)
+            .catch(() => false);
+          if (!grew) {
+            await page.evaluate(() => window.scrollBy(0, -window.innerHeight));
+            await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+            await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+          }
+        }
         if (!grew) break;
       }
     }
