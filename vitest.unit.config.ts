@@ -9,6 +9,7 @@ import base from './vitest.config.js';
 export const SYSTEM_TESTS = [
   'test/stores/redis.test.ts', // redis-server
   'test/stores/redis-replies.test.ts', // redis-server
+  'test/stores/flood.test.ts', // redis-server, and 100,000 requests in memory (137 of 415 s of unit test time)
   'test/stores/compiled.test.ts', // redis-server, two serve processes
   'test/stores/cross-instance.test.ts', // redis-server, two serve processes
   'test/server/cluster.test.ts', // serve --workers, redis-server
