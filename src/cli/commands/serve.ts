@@ -111,19 +111,21 @@ export const serveCommand: Command = {
     const workers = requested === 'auto' ? availableParallelism() : requested;
 
     // Lint is shown, not obeyed: what starts is the plan's to decide (as Tomcat), unless --strict.
-    const prepare = (report: boolean): PreparedBase & { errors: number } => {
+    const prepare = (report: boolean): PreparedBase & { errors: number; problems: Diagnostic[] } => {
       const loaded = loadBase({ base, ...(home ? { home } : {}) });
       const problems = lintBase(loaded, { target }).diagnostics.filter((d) => d.severity !== 'info');
       const unsafe = problems.filter((d) => d.severity === 'error' && UNSAFE_RULES.has(d.ruleId));
       const errors = problems.filter((d) => d.severity === 'error').length;
-      if (report) {
-        io.stdout(`tollgate serve: lint found ${errors} error(s) and ${problems.length - errors} warning(s)\n`);
-        if (problems.length) io.stderr(stylish(problems, loaded, io));
-      }
-      return { loaded, unsafe, errors };
+      // One line in the service log; the report itself is `tollgate lint`'s (in full only when --strict refuses).
+      if (report)
+        io.stdout(
+          `tollgate serve: lint found ${errors} error(s) and ${problems.length - errors} warning(s)${problems.length ? `; run \`tollgate lint ${relative(io.cwd, base) || '.'}\` for the report` : ''}\n`,
+        );
+      return { loaded, unsafe, errors, problems };
     };
     const first = prepare(true);
     if (argv['strict'] === true && first.errors > 0) {
+      io.stderr(stylish(first.problems, first.loaded, io));
       io.stderr(`tollgate serve: --strict: ${first.errors} lint error(s), not starting\n`);
       return 1;
     }
