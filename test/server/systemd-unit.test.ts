@@ -19,6 +19,10 @@ describe('the systemd unit in docs/deployment.md', () => {
       /^Restart=on-failure$/m,
       /^NoNewPrivileges=true$/m,
       /^ProtectSystem=strict$/m,
+      // The rest of Debian's tomcat10.service sandboxing (/lib/systemd/system/tomcat10.service).
+      /^PrivateTmp=(true|yes)$/m,
+      /^ReadWritePaths=\S+/m,
+      /^Group=\S+$/m,
     ])
       expect(unit).toMatch(line);
     expect(unit).not.toMatch(/npx/);
