@@ -721,9 +721,12 @@ const REFS: Record<string, [cci: string[], nist: string[]]> = {
 };
 
 /**
- * Where V3's tags differ from V2R1's, as MITRE's baseline tags the SV- controls of the current release
- * (DISA's 2024 CCI list: NIST SP 800-53 rev. 5 parts such as `AU-3 a`, and new CCIs). Checked against
- * it: V-222926 to V-222942, V-222962, V-222966 to V-222968 and V-222993; the others keep V2R1's.
+ * Where V3's tags differ from V2R1's, as MITRE's baseline tags the SV- controls of its newest V3 profile
+ * (3.2.0, for V3R2; MITRE publishes none for V3R3 or V3R4): DISA's 2024 CCI list, with NIST SP 800-53
+ * rev. 5 parts such as `AU-3 a` and new CCIs. CCIs in ascending order, each NIST reference once, in
+ * MITRE's order. Every control but V-222978 was compared with it, as sets: those not listed here carry
+ * the same CCIs and NIST references in V3 as in V2R1. MITRE's V3 profile has no V-222978, so that
+ * control keeps V2R1's tags unchecked.
  */
 const REFS_V3: Record<string, [cci: string[], nist: string[]]> = {
   'V-222930': [
@@ -742,6 +745,22 @@ const REFS_V3: Record<string, [cci: string[], nist: string[]]> = {
   'V-222940': [['CCI-000132'], ['AU-3 c']],
   'V-222941': [['CCI-000132'], ['AU-3 c']],
   'V-222942': [['CCI-000132'], ['AU-3 c']],
+  'V-222943': [['CCI-000162'], ['AU-9 a']],
+  'V-222944': [['CCI-000162'], ['AU-9 a']],
+  'V-222945': [
+    ['CCI-000163', 'CCI-001813'],
+    ['AU-9 a', 'CM-5 (1) (a)'],
+  ],
+  'V-222946': [
+    ['CCI-000163', 'CCI-001813'],
+    ['AU-9 a', 'CM-5 (1) (a)'],
+  ],
+  'V-222947': [['CCI-000164'], ['AU-9 a']],
+  'V-222948': [
+    ['CCI-001493', 'CCI-001494', 'CCI-001495', 'CCI-002235'],
+    ['AU-9 a', 'AU-9', 'AC-6 (10)'],
+  ],
+  'V-222964': [['CCI-000770', 'CCI-004045'], ['IA-2 (5)']],
   'V-222966': [
     ['CCI-000185', 'CCI-004909'],
     ['IA-5 (2) (b) (1)', 'SC-17 b'],
@@ -750,9 +769,33 @@ const REFS_V3: Record<string, [cci: string[], nist: string[]]> = {
     ['CCI-000186', 'CCI-004910'],
     ['IA-5 (2) (a) (1)', 'SC-28 (3)'],
   ],
+  'V-222979': [
+    ['CCI-002038', 'CCI-002361', 'CCI-004895'],
+    ['SC-11 b', 'AC-12', 'IA-11'],
+  ],
+  'V-222986': [['CCI-001813'], ['CM-5 (1) (a)']],
+  'V-222987': [['CCI-001813'], ['CM-5 (1) (a)']],
+  'V-222988': [['CCI-001813'], ['CM-5 (1) (a)']],
+  'V-222989': [['CCI-001813'], ['CM-5 (1) (a)']],
+  'V-222990': [['CCI-001813'], ['CM-5 (1) (a)']],
+  'V-222991': [['CCI-001813'], ['CM-5 (1) (a)']],
   'V-222993': [
     ['CCI-001953', 'CCI-001954', 'CCI-002009', 'CCI-002010', 'CCI-004046', 'CCI-004047'],
     ['IA-2 (12)', 'IA-8 (1)', 'IA-2 (6) (a)', 'IA-2 (6) (b)'],
+  ],
+  'V-222995': [['CCI-002385'], ['SC-5 a']],
+  'V-222996': [
+    ['CCI-002385', 'CCI-002605'],
+    ['SC-5 a', 'SI-2 c'],
+  ],
+  'V-222997': [
+    ['CCI-000172', 'CCI-001814', 'CCI-003938'],
+    ['AU-12 c', 'CM-5 (1) (b)', 'CM-5 (1)'],
+  ],
+  'V-223001': [['CCI-002450'], ['SC-13 b']],
+  'V-223010': [
+    ['CCI-000139', 'CCI-003831'],
+    ['AU-5 a', 'AU-9 b'],
   ],
 };
 
@@ -772,7 +815,7 @@ function controlsOf(refs: Record<string, [cci: string[], nist: string[]]>): Cont
 }
 
 const SOURCE =
-  "DISA's STIG library listings (stigviewer.com, stighub.com) for the release, MITRE's InSpec baseline mitre/apache-tomcat-9.x-stig-baseline for vulnerability ids, rule versions, severities, CCIs and NIST references; titles as DISA states them, checks in tollgate's words";
+  "DISA's STIG library listings (stigviewer.com, stighub.com) for the release, MITRE's InSpec baseline mitre/apache-tomcat-9.x-stig-baseline for vulnerability ids, rule versions, severities, CCIs and NIST references (V2R1's from its 2.1.0 profile, V3's from its 3.2.0 profile for V3R2, the newest it has); titles as DISA states them, checks in tollgate's words";
 
 /**
  * The DISA STIG for the Apache Tomcat Application Server 9, applied to 10.1 (DISA publishes no STIG
