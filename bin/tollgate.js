@@ -5,7 +5,18 @@
 const { loadCli } = require('./load-cli.cjs');
 
 const argv = process.argv.slice(2);
-const { exports: cli, save } = loadCli(argv[0]);
+let loaded;
+try {
+  loaded = loadCli(argv[0]);
+} catch (err) {
+  // A git checkout that was never built has no bundle: say how to build it, not a stack trace.
+  if (err && err.code === 'ENOENT') {
+    process.stderr.write('tollgate: dist/bundle/cli.cjs is missing: run `npm run build` in the checkout first\n');
+    process.exit(2);
+  }
+  throw err;
+}
+const { exports: cli, save } = loaded;
 cli.main(argv).then(
   (code) => {
     save();
