@@ -61,7 +61,7 @@ const unicodeEscape = (ch: string): string => `\\u${ch.charCodeAt(0).toString(16
 
 /**
  * Serialized JSON (lint's json and SARIF, the audit's json and HDF) with every C1 control, bidi
- * override or isolate and line separator written as a `\uXXXX` escape: the same value to a parser,
+ * override or isolate and line separator written as a `\u` escape of four hex digits: the same value to a parser,
  * and no byte of the file or CI log that reorders or rewrites what a reader sees. Such characters
  * occur only inside strings, so the text outside them is untouched.
  */
