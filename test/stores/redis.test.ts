@@ -183,12 +183,19 @@ describe('the Redis backend (a real redis-server, two connections)', () => {
       await b.close();
       const rl = a.context('h', '/down').rateLimiter('RL');
       await redis.kill();
-      for (let i = 0; i < 20; i++) {
-        const t = Date.now();
-        await expect(Promise.resolve(rl.increment('1.2.3.4', 1, 1_000))).rejects.toBeTruthy();
-        // Bounded, never hanging: the store's own timeout answers well inside this on a loaded machine too.
-        expect(Date.now() - t).toBeLessThan(10_000);
-      }
+      // Never hanging (the test's timeout would say so), every call refused, and the store answers
+      // from its own fail-fast window instead of a round trip each time (the first call meets the
+      // client's socket error; the next ones were "Redis is unreachable", 19 of 20, when measured).
+      const reasons: (string | null)[] = [];
+      for (let i = 0; i < 20; i++)
+        reasons.push(
+          await Promise.resolve(rl.increment('1.2.3.4', 1, 1_000)).then(
+            () => null,
+            (e: unknown) => (e instanceof Error ? e.message : String(e)),
+          ),
+        );
+      expect(reasons.filter((r) => r === null)).toEqual([]);
+      expect(reasons.filter((r) => r === 'Redis is unreachable').length).toBeGreaterThan(0);
       expect(lines.filter((l) => l.level === 'WARNING')).toHaveLength(1);
       await redis.restart();
       const t = Date.now();
