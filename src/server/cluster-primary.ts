@@ -28,6 +28,7 @@ import { primaryStore, StateHost } from './cluster-state.js';
 import { DRAIN_TIMEOUT_MS, WORKER_ENV } from './cluster-worker.js';
 import { ServerRefusedError } from './container.js';
 import type { Persister } from './host-manager.js';
+import { watchHandoffs } from './handoff.js';
 import { HostRegistry, type HostResult } from './hosts.js';
 import { createServerXmlPersister, storeConfigEnabled } from './persist.js';
 import { decide, newOutcome, plansByContext, problemLines, resultOf, summaryLine } from './reload.js';
@@ -147,9 +148,16 @@ export async function startCluster(options: ClusterOptions): Promise<RunningClus
       exited: new Promise<void>((resolve) => worker.once('exit', () => resolve())),
     };
     members.set(worker, member);
+    const closeUnaccepted = watchHandoffs(worker.process);
     worker.on('message', (m) => member.channel.receive(m));
     worker.once('exit', (code, signal) => {
       members.delete(worker);
+      // Connections handed to it that it never took would stay open in the primary for ever (handoff.ts).
+      const closed = closeUnaccepted();
+      if (closed > 0)
+        logger.warning(
+          `worker ${worker.id} (pid ${worker.process.pid}) exited holding ${closed} connection(s) it had not accepted: closed`,
+        );
       member.channel.close(new Error(`worker ${worker.id} exited`));
       const wasReady = member.phase === 'ready';
       readyDone(false);
