@@ -81,12 +81,17 @@ export const commands: CommandEntry[] = [
 const word = (c: CommandEntry): string => c.name.split(' ')[0]!;
 
 // Threads started on the bundle's own file (src/server/persist.ts starts one on its import.meta.url,
-// which is dist/bundle/cli.cjs there; lint's threads start on bin/load-cli.cjs, which loads this bundle):
+// which is dist/bundle/cli.cjs there; lint's and the language server's threads start on bin/load-cli.cjs, which loads this bundle):
 // each module does its thread's work when evaluated in a thread, and is no longer evaluated up front.
 if (!isMainThread) {
-  const data = workerData as { tollgatePersistRewrite?: unknown; tollgateLintPart?: unknown } | null;
+  const data = workerData as {
+    tollgatePersistRewrite?: unknown;
+    tollgateLintPart?: unknown;
+    tollgateLspLint?: unknown;
+  } | null;
   if (data?.tollgatePersistRewrite) void import('../server/persist.js');
   else if (data?.tollgateLintPart) void import('../lint/parallel.js');
+  else if (data?.tollgateLspLint) void import('../lsp/lint-worker.js');
 }
 
 const defaultIo: Io = {

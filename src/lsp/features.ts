@@ -86,11 +86,14 @@ function samplePath(pattern: string): string {
 const where = (span: Span, root: string): string =>
   `${span.file.startsWith(root) ? span.file.slice(root.length + 1) : span.file}:${span.line}:${span.column}`;
 
-/** Hover text (Markdown) at `offset`, or null. `contexts` are the merged contexts the document takes part in. */
+/**
+ * Hover text (Markdown) at `offset`, or null. `contexts` gives the merged contexts the document takes
+ * part in (asked only for a mapping's url-pattern: loading them costs a load of the input).
+ */
 export function hover(
   p: ParsedDocument,
   offset: number,
-  contexts: readonly ResolvedContext[],
+  contexts: () => readonly ResolvedContext[],
   root: string,
 ): string | null {
   const path = elementsAt(p.doc, offset);
@@ -109,11 +112,12 @@ export function hover(
     return spec && doc ? describeParam(name, doc) : null;
   }
   if (el.name === 'url-pattern' && parent?.name === 'filter-mapping') {
-    const own = contexts.filter(
+    const all = contexts();
+    const own = all.filter(
       (c) =>
         c.context.webXml?.file === p.path || (c.context.docBase !== '' && p.path.startsWith(c.context.docBase + '/')),
     );
-    const c = own[0] ?? contexts[0];
+    const c = own[0] ?? all[0];
     if (!c) return null;
     const pattern = el.text.trim();
     const chain = effectiveChain(c.merged, samplePath(pattern), 'REQUEST');

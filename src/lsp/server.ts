@@ -17,10 +17,14 @@ import type {
   Range,
 } from 'vscode-languageserver/node';
 import type * as Lsp from 'vscode-languageserver/node';
-import type * as Docs from 'vscode-languageserver-textdocument';
 import { toolVersion } from '../lint/docs.js';
 import { effectOf } from '../lint/severity.js';
 import { ParseCache } from '../parser/index.js';
+import type { ResolvedContext } from '../chain/index.js';
+import { sep } from 'node:path';
+import type { Worker } from 'node:worker_threads';
+import { EditorDocument } from './document.js';
+import { lintRequest, startLintWorker, type LintReply, type LintRequest, type LintSummary } from './lint-worker.js';
 import type { Diagnostic, Severity, Span } from '../model/index.js';
 import {
   complete,
@@ -32,16 +36,16 @@ import {
   suppressionComment,
   type ParsedDocument,
 } from './features.js';
-import { check, inputOf, type CheckResult, type CheckSettings } from './workspace.js';
+import { contextsOfInput, inputOf, type CheckSettings } from './workspace.js';
 
 // Loaded through require when the server starts, so the CLI bundle (every other command) never parses them.
 const require = createRequire(import.meta.url);
 const lsp = require('vscode-languageserver/node') as typeof Lsp;
 const { CodeActionKind, DiagnosticSeverity, TextDocuments, TextDocumentSyncKind } = lsp;
-const { TextDocument } = require('vscode-languageserver-textdocument') as typeof Docs;
 
-/** How long an input's buffers must stay unchanged before it is linted again. */
+/** How long an input's buffers must stay unchanged before it is linted again (initializationOptions.quietMs). */
 const QUIET_MS = 150;
+const MAX_QUIET_MS = 60_000;
 
 const SEVERITY: Record<Severity, Lsp.DiagnosticSeverity> = {
   error: DiagnosticSeverity.Error,
@@ -76,18 +80,64 @@ function toLsp(d: Diagnostic): LspDiagnostic {
 
 const pathOf = (uri: string): string | null => (uri.startsWith('file:') ? fileURLToPath(uri) : null);
 
+/** Buffers longer than this (UTF-16 units) are not parsed again on every keystroke for hover and completion. */
+const FRESH_PARSE_CHARS = 1024 * 1024;
+/** How many past lints tollgate/lints reports. */
+const LINT_LOG = 200;
+
+/** A lint the server started: its input, and the version of every open buffer of the input it read. */
+interface LintRun {
+  id: number;
+  root: string;
+  versions: Map<string, number>;
+}
+
+/** What became of a lint (tollgate/lints, for tests that count work). */
+export interface LintRecord {
+  id: number;
+  root: string;
+  versions: Record<string, number>;
+  outcome: 'running' | 'published' | 'stale' | 'cancelled' | 'failed';
+}
+
+/** The last published lint of an input, as the server keeps it. */
+interface Kept {
+  id: number;
+  summary: LintSummary;
+  byFile: Map<string, Diagnostic[]>;
+  /** Merged contexts for hover on a mapping, loaded on first use. */
+  contexts?: ResolvedContext[];
+}
+
 /** Wires the server's handlers to a connection (stdio for `tollgate lsp`, streams in tests). */
 export function startLanguageServer(connection: Connection): void {
-  const documents = new TextDocuments(TextDocument);
+  const documents = new TextDocuments<EditorDocument>({
+    create: (uri, languageId, version, content) => new EditorDocument(uri, languageId, version, content),
+    update: (doc, changes, version) => {
+      doc.update(changes, version);
+      return doc;
+    },
+  });
   let settings: CheckSettings = {};
-  /** The last lint of each input, and which files of it had findings published. */
-  const results = new Map<string, CheckResult>();
+  let quietMs = QUIET_MS;
+  /** The last published lint of each input, and which files of it had findings published. */
+  const results = new Map<string, Kept>();
   const published = new Map<string, Set<string>>();
+  /** Quiet-period timers, per input. */
   const pending = new Map<string, NodeJS.Timeout>();
-  /** How many lints ran (the coalescing test counts them: tests assert work, never wall-clock time). */
+  /** Inputs whose quiet period passed, waiting for the lint thread (root -> a path in it). */
+  const queued = new Map<string, string>();
+  let running: LintRun | null = null;
+  let worker: Worker | null = null;
+  /** Consecutive failures to run the lint thread; past a few, lint runs on this thread (logged). */
+  let workerFailures = 0;
+  let nextId = 1;
+  /** How many lints started (the coalescing tests count them: tests assert work, never wall-clock time). */
   let lintRuns = 0;
-  /** Parse results per input, kept between lints: a keystroke re-parses only the file it changed. */
+  const log: LintRecord[] = [];
+  /** Parse results for contexts, per input, kept between hovers on mappings. */
   const caches = new Map<string, ParseCache>();
+  const inlineCaches = new Map<string, ParseCache>();
 
   const safely = <T>(what: string, fallback: T, fn: () => T): T => {
     try {
@@ -98,6 +148,13 @@ export function startLanguageServer(connection: Connection): void {
     }
   };
 
+  /** The open buffers of the input `root` (the file itself, or files under the folder). */
+  const openIn = (root: string): { uri: string; path: string; doc: EditorDocument }[] =>
+    documents.all().flatMap((doc) => {
+      const path = pathOf(doc.uri);
+      return path !== null && (path === root || path.startsWith(root + sep)) ? [{ uri: doc.uri, path, doc }] : [];
+    });
+
   const overlay = (): Map<string, Uint8Array> => {
     const m = new Map<string, Uint8Array>();
     for (const d of documents.all()) {
@@ -107,40 +164,129 @@ export function startLanguageServer(connection: Connection): void {
     return m;
   };
 
-  /** Lints the input of `path` and publishes the findings of every open document of that input. */
-  const lint = (path: string): void => {
-    lintRuns++;
-    const root = inputOf(path);
-    let cache = caches.get(root);
-    if (!cache) caches.set(root, (cache = new ParseCache()));
-    const result = safely(`checking ${path}`, null, () => check(path, overlay(), settings, cache));
-    if (!result) return;
-    results.set(root, result);
-    const open = new Set(
-      documents
-        .all()
-        .map((d) => pathOf(d.uri))
-        .filter((p): p is string => p !== null && inputOf(p) === root),
-    );
-    const before = published.get(root) ?? new Set<string>();
+  /** Whether a buffer of the run's input changed, opened or closed since the run read them. */
+  const isStale = (run: LintRun): boolean => {
+    const now = openIn(run.root);
+    return now.length !== run.versions.size || now.some((o) => run.versions.get(o.uri) !== o.doc.version);
+  };
+
+  const record = (run: LintRun, outcome: LintRecord['outcome']): void => {
+    const found = log.find((r) => r.id === run.id);
+    if (found) found.outcome = outcome;
+    else {
+      log.push({ id: run.id, root: run.root, versions: Object.fromEntries(run.versions), outcome });
+      if (log.length > LINT_LOG) log.shift();
+    }
+  };
+
+  /** Publishes a lint's findings for every open buffer of its input, with the version they are of. */
+  const publish = (run: LintRun, summary: LintSummary): void => {
+    const kept: Kept = { id: run.id, summary, byFile: new Map(summary.byFile) };
+    results.set(run.root, kept);
+    const before = published.get(run.root) ?? new Set<string>();
     const now = new Set<string>();
-    for (const file of open) {
+    for (const { uri, path } of openIn(run.root)) {
       void connection.sendDiagnostics({
-        uri: pathToFileURL(file).href,
-        diagnostics: (result.byFile.get(file) ?? []).map(toLsp),
+        uri,
+        version: run.versions.get(uri),
+        diagnostics: (kept.byFile.get(path) ?? []).map(toLsp),
       });
-      now.add(file);
+      now.add(path);
     }
     for (const file of before)
       if (!now.has(file)) void connection.sendDiagnostics({ uri: pathToFileURL(file).href, diagnostics: [] });
-    published.set(root, now);
+    published.set(run.root, now);
+  };
+
+  const finish = (run: LintRun, reply: LintReply): void => {
+    if (running?.id !== run.id) return;
+    running = null;
+    if ('error' in reply) {
+      connection.console.error(`tollgate: checking ${run.root} failed: ${reply.error}`);
+      record(run, 'failed');
+    } else if (isStale(run)) {
+      // A newer version exists: its own quiet period queues it; these findings are of text no longer shown.
+      record(run, 'stale');
+    } else {
+      record(run, 'published');
+      safely(`publishing ${run.root}`, undefined, () => publish(run, reply));
+    }
+    pump();
+  };
+
+  const stopWorker = (): void => {
+    const w = worker;
+    worker = null;
+    if (w) {
+      w.removeAllListeners();
+      void w.terminate();
+    }
+  };
+
+  const lintThread = (): Worker | null => {
+    if (worker) return worker;
+    if (workerFailures >= 3) return null;
+    const w = safely('starting the lint thread', null, () => startLintWorker());
+    if (!w) {
+      workerFailures++;
+      return lintThread();
+    }
+    w.unref();
+    w.on('message', (reply: LintReply) => {
+      workerFailures = 0;
+      if (running) finish(running, reply);
+    });
+    const failed = (why: string): void => {
+      if (worker !== w) return;
+      workerFailures++;
+      connection.console.error(`tollgate: the lint thread stopped (${why})`);
+      worker = null;
+      if (running) finish(running, { id: running.id, error: why });
+    };
+    w.on('error', (e) => failed(e instanceof Error ? e.message : String(e)));
+    w.on('exit', (code) => failed(`exit code ${code}`));
+    return (worker = w);
+  };
+
+  /** Starts the next queued lint when none runs. */
+  const pump = (): void => {
+    if (running) return;
+    const next = queued.entries().next();
+    if (next.done) return;
+    const [root, path] = next.value;
+    queued.delete(root);
+    const open = openIn(root);
+    const run: LintRun = { id: nextId++, root, versions: new Map(open.map((o) => [o.uri, o.doc.version])) };
+    running = run;
+    lintRuns++;
+    record(run, 'running');
+    const req: LintRequest = {
+      id: run.id,
+      path,
+      texts: open.map((o) => [o.path, o.doc.getText()]),
+      settings,
+    };
+    const w = lintThread();
+    if (w) {
+      safely('sending a lint to its thread', undefined, () => w.postMessage({ ...req, root }));
+      return;
+    }
+    // No thread could start: lint here, as before there was one (the event loop waits for it).
+    const reply = ((): LintReply => {
+      try {
+        return lintRequest(req, inlineCaches, root);
+      } catch (e) {
+        return { id: run.id, error: e instanceof Error ? e.message : String(e) };
+      }
+    })();
+    finish(run, reply);
   };
 
   // Edits are coalesced per input: each change restarts a short quiet period, and only when it passes is
-  // the input linted, from the latest text of every open buffer. A burst of keystrokes on a 7 MB file is
-  // one lint after the last of them, not one per keystroke (100 keystrokes were 17 s of lag). A lint is
-  // synchronous, so a scheduled run that a newer change replaced never starts: the stale run is the timer
-  // cleared here.
+  // the input queued for the lint thread, with the latest text of its open buffers. A burst of keystrokes
+  // on a 7 MB file is one lint after the last of them, not one per keystroke (100 keystrokes were 17 s of
+  // lag). A lint still running on text a newer version replaced is cancelled (its thread ended, a fresh
+  // one started) when the newer version's quiet period passes; one that finishes first is discarded.
   const schedule = (uri: string): void => {
     const path = pathOf(uri);
     if (!path) return;
@@ -151,14 +297,23 @@ export function startLanguageServer(connection: Connection): void {
       root,
       setTimeout(() => {
         pending.delete(root);
-        lint(path);
-      }, QUIET_MS),
+        queued.set(root, path);
+        if (running && running.root === root && isStale(running)) {
+          record(running, 'cancelled');
+          running = null;
+          stopWorker();
+        }
+        pump();
+      }, quietMs),
     );
   };
 
-  /** The last parse of each open document, by version: hover and completion do not parse the same text again. */
+  /** Whether the input has no lint waiting or running: its buffers have settled. */
+  const settled = (root: string): boolean => !pending.has(root) && !queued.has(root) && running?.root !== root;
+
+  /** The last parse of each open document, with the version it is of. */
   const parses = new Map<string, { version: number; parsed: ParsedDocument | null }>();
-  const parsed = (uri: string): ParsedDocument | null => {
+  const parseNow = (uri: string): ParsedDocument | null => {
     const d = documents.get(uri);
     const p = pathOf(uri);
     if (!d || !p) return null;
@@ -170,24 +325,51 @@ export function startLanguageServer(connection: Connection): void {
     parses.set(uri, { version: d.version, parsed: result });
     return result;
   };
+  /**
+   * A parse to answer hover or completion at `offset` of the current text, and the offset in it. While
+   * a large buffer is being typed in, the last parse answers, through the edits since (an offset in text
+   * typed since has no answer); once its input settled it is parsed again.
+   */
+  const parsedAt = (uri: string, offset: number): { p: ParsedDocument; offset: number } | null => {
+    const d = documents.get(uri);
+    const path = pathOf(uri);
+    if (!d || !path) return null;
+    const hit = parses.get(uri);
+    if (hit && hit.version !== d.version && d.length > FRESH_PARSE_CHARS && !settled(inputOf(path))) {
+      const at = d.offsetIn(hit.version, offset);
+      return hit.parsed && at !== null ? { p: hit.parsed, offset: at } : null;
+    }
+    const p = parseNow(uri);
+    return p ? { p, offset } : null;
+  };
+
+  const contextsFor = (root: string): ResolvedContext[] => {
+    const kept = results.get(root);
+    if (!kept) return [];
+    if (kept.contexts) return kept.contexts;
+    let cache = caches.get(root);
+    if (!cache) caches.set(root, (cache = new ParseCache()));
+    return (kept.contexts = contextsOfInput(root, overlay(), cache));
+  };
 
   const globalWebXml = (path: string): ParsedDocument | null => {
-    const root = inputOf(path);
-    const g = results.get(root)?.base.globalWebXml;
-    if (!g) return null;
+    const kept = results.get(inputOf(path));
+    const g = kept?.summary.globalWebXml;
+    if (!kept || !g) return null;
     const open = documents.get(pathToFileURL(g.file).href);
-    if (open) return parseDocument(g.file, open.getText());
-    const source = results.get(root)?.files.get(g.file);
-    return source
-      ? parseDocument(g.file, source.text)
+    if (open) return parseNow(open.uri);
+    return g.text !== null
+      ? parseDocument(g.file, g.text)
       : safely('reading conf/web.xml', null, () => {
-          const read = readTextInScope(g.file, scopeOf(results.get(root)!.base));
+          const read = readTextInScope(g.file, scopeOf(kept.summary.base));
           return 'text' in read ? parseDocument(g.file, read.text) : null;
         });
   };
 
   connection.onInitialize((params): InitializeResult => {
-    const init = (params.initializationOptions ?? {}) as CheckSettings;
+    const init = (params.initializationOptions ?? {}) as CheckSettings & { quietMs?: unknown };
+    // A slower machine or a larger file may want a longer pause before each lint.
+    if (typeof init.quietMs === 'number' && init.quietMs >= 0 && init.quietMs <= MAX_QUIET_MS) quietMs = init.quietMs;
     settings = {
       ...(init.target ? { target: init.target } : {}),
       ...(init.profile ? { profile: init.profile } : {}),
@@ -218,25 +400,21 @@ export function startLanguageServer(connection: Connection): void {
 
   connection.onHover((params) =>
     safely('hover', null, () => {
-      const p = parsed(params.textDocument.uri);
       const d = documents.get(params.textDocument.uri);
-      if (!p || !d) return null;
-      const root = inputOf(p.path);
-      const text = hover(
-        p,
-        d.offsetAt(params.position),
-        results.get(root)?.contexts() ?? [],
-        results.get(root)?.root ?? root,
-      );
+      const at = d ? parsedAt(d.uri, d.offsetAt(params.position)) : null;
+      if (!at) return null;
+      const root = inputOf(at.p.path);
+      const text = hover(at.p, at.offset, () => contextsFor(root), results.get(root)?.summary.root ?? root);
       return text ? { contents: { kind: 'markdown', value: text } } : null;
     }),
   );
 
   connection.onCompletion((params) =>
     safely('completion', [], () => {
-      const p = parsed(params.textDocument.uri);
       const d = documents.get(params.textDocument.uri);
-      if (!p || !d) return [];
+      const at = d ? parsedAt(d.uri, d.offsetAt(params.position)) : null;
+      if (!at) return [];
+      const p = at.p;
       const g = globalWebXml(p.path);
       const globalNames =
         g && g.path !== p.path
@@ -245,7 +423,7 @@ export function startLanguageServer(connection: Connection): void {
               .map((c) => c.children.find((x) => x.name === 'filter-name')?.text.trim() ?? '')
               .filter(Boolean)
           : [];
-      return complete(p, d.offsetAt(params.position), globalNames).map((c) => ({
+      return complete(p, at.offset, globalNames).map((c) => ({
         label: c.label,
         ...(c.detail ? { detail: c.detail } : {}),
         ...(c.documentation ? { documentation: c.documentation } : {}),
@@ -255,7 +433,7 @@ export function startLanguageServer(connection: Connection): void {
 
   connection.onDefinition((params) =>
     safely('definition', null, () => {
-      const p = parsed(params.textDocument.uri);
+      const p = parseNow(params.textDocument.uri);
       const d = documents.get(params.textDocument.uri);
       if (!p || !d) return null;
       const target = definition(p, d.offsetAt(params.position), globalWebXml(p.path));
@@ -263,12 +441,12 @@ export function startLanguageServer(connection: Connection): void {
       const uri = pathToFileURL(target.path).href;
       let text = p.text;
       if (target.path !== p.path && !documents.get(uri)) {
-        const base = results.get(inputOf(p.path))?.base;
+        const base = results.get(inputOf(p.path))?.summary.base;
         const read = base ? readTextInScope(target.path, scopeOf(base)) : null;
         if (!read || !('text' in read)) return null;
         text = read.text;
       }
-      const doc = documents.get(uri) ?? TextDocument.create(uri, 'xml', 0, text);
+      const doc = documents.get(uri) ?? new EditorDocument(uri, 'xml', 0, text);
       return { uri, range: { start: doc.positionAt(target.offset), end: doc.positionAt(target.endOffset) } };
     }),
   );
@@ -331,10 +509,19 @@ export function startLanguageServer(connection: Connection): void {
   connection.onShutdown(() => {
     for (const t of pending.values()) clearTimeout(t);
     pending.clear();
+    queued.clear();
+    running = null;
+    stopWorker();
   });
 
-  // tollgate/lintRuns: how many lints ran, for tests that count work instead of timing it.
+  // For tests that count work instead of timing it: how many lints started, and what became of each
+  // (which versions it read, published or stale or cancelled); `running` is answered while a lint runs.
   connection.onRequest('tollgate/lintRuns', () => lintRuns);
+  connection.onRequest('tollgate/lints', () => ({
+    started: lintRuns,
+    running: running ? Object.fromEntries(running.versions) : null,
+    log,
+  }));
 
   documents.listen(connection);
   connection.listen();

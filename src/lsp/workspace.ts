@@ -115,3 +115,17 @@ function emptyOf(root: string): CatalinaBase {
     diagnostics: [],
   };
 }
+
+/**
+ * The merged contexts of the input `file` belongs to, for hover on a mapping (the lint runs on its own
+ * thread, whose models do not cross to the server's): loaded again from the buffers, parsing only what
+ * changed since the last call with the same cache.
+ */
+export function contextsOfInput(file: string, overlay: Overlay, cache?: ParseCache): ResolvedContext[] {
+  try {
+    return contextsOf(loadInput(inputOf(file), { overlay, ...(cache ? { cache } : {}) }));
+  } catch (e) {
+    if (e instanceof InputError) return [];
+    throw e;
+  }
+}
