@@ -14,6 +14,7 @@ export const SYSTEM_TESTS = [
   'test/stores/cross-instance.test.ts', // redis-server, two serve processes
   'test/server/cluster.test.ts', // serve --workers, redis-server
   'test/server/worker-death.test.ts', // serve --workers, a worker SIGKILLed
+  'test/server/stop-deadline.test.ts', // serve and redis-server, SIGSTOPped
   'test/report/browser.test.ts', // chromium
   'test/lsp/nvim.test.ts', // neovim
   'test/catalogue/regenerate.test.ts', // java and Tomcat's jars

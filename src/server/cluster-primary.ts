@@ -25,13 +25,14 @@ import {
   type WorkerRequest,
 } from './cluster-channel.js';
 import { primaryStore, StateHost } from './cluster-state.js';
-import { DRAIN_TIMEOUT_MS, WORKER_ENV } from './cluster-worker.js';
+import { WORKER_ENV } from './cluster-worker.js';
 import { ServerRefusedError } from './container.js';
 import type { Persister } from './host-manager.js';
 import { watchHandoffs } from './handoff.js';
 import { HostRegistry, type HostResult } from './hosts.js';
 import { createServerXmlPersister, storeConfigEnabled } from './persist.js';
 import { decide, newOutcome, plansByContext, problemLines, resultOf, summaryLine } from './reload.js';
+import { armStopDeadline } from './shutdown.js';
 
 const logger = getLogger('tollgate.serve.cluster');
 
@@ -47,6 +48,8 @@ export interface ClusterOptions {
   target: TomcatTarget;
   /** Reads and lints the base: at start, and again on SIGHUP. Throwing on SIGHUP keeps the running workers. */
   prepare(): PreparedBase;
+  /** The bound of a stop (--drain-timeout): the primary exits by then, killing workers still draining. */
+  drainTimeoutMs: number;
 }
 
 export interface RunningCluster {
@@ -256,7 +259,7 @@ export async function startCluster(options: ClusterOptions): Promise<RunningClus
     m.phase = 'stopping';
     m.channel.notify({ kind: 'stop' } satisfies PrimaryNotice);
     // A worker that does not drain in time (plus a margin for its own cut-off) is killed.
-    const timer = setTimeout(() => m.worker.process.kill('SIGKILL'), DRAIN_TIMEOUT_MS + 5_000);
+    const timer = setTimeout(() => m.worker.process.kill('SIGKILL'), options.drainTimeoutMs + 5_000);
     return m.exited.then(() => clearTimeout(timer));
   };
 
@@ -328,8 +331,15 @@ export async function startCluster(options: ClusterOptions): Promise<RunningClus
       process.off('SIGHUP', onHup);
       process.off('SIGTERM', onStop);
       process.off('SIGINT', onStop);
+      // Each worker has a deadline of its own, a little earlier; one that has not exited by this one is killed.
+      const disarm = armStopDeadline(options.drainTimeoutMs, () => {
+        const left = [...members.values()];
+        for (const m of left) m.worker.process.kill('SIGKILL');
+        return `${left.length} worker(s) had not exited (killed: ${left.map((m) => `pid ${m.worker.process.pid}`).join(', ')})`;
+      });
       await Promise.all([...members.values()].map(stopMember));
       for (const store of state.stores()) store.close();
+      disarm();
       stopDone();
     })();
     return stopAll;

@@ -28,9 +28,7 @@ import type { HostOperations, Persister } from './host-manager.js';
 import type { HostResult } from './hosts.js';
 import { Metrics, notReadyReason, startOpsServer, storeHealth } from './ops.js';
 import { storeConfigEnabled } from './persist.js';
-
-/** How long a stopping worker waits for its requests in flight before it cuts their connections. */
-export const DRAIN_TIMEOUT_MS = 30_000;
+import { armStopDeadline, StopPhase, workerDeadlineMs } from './shutdown.js';
 
 /** Set by the primary in its workers' environment. */
 export const WORKER_ENV = 'TOLLGATE_SERVE_WORKER';
@@ -51,6 +49,8 @@ export interface WorkerOptions {
   state?: StateBackend;
   /** The operations listener (/ready, /live, /metrics), shared by the workers like the HTTP port. */
   ops?: { port: number; address: string };
+  /** The stop's bound (--drain-timeout): the primary exits by then, this worker a little earlier (shutdown.ts). */
+  drainTimeoutMs: number;
 }
 
 type WorkerChannel = Channel<PrimaryRequest, WorkerRequest, PrimaryNotice, WorkerNotice>;
@@ -140,9 +140,18 @@ export async function runServeWorker(options: WorkerOptions): Promise<never> {
       : null;
   channel.notify({ kind: 'ready', address: running.address, port: running.port, summary: running.summary });
   await stopSignal;
-  await running.drain(DRAIN_TIMEOUT_MS);
+  const deadline = workerDeadlineMs(options.drainTimeoutMs);
+  const phase = new StopPhase();
+  armStopDeadline(
+    deadline,
+    () => String(phase),
+    () => running.accessLogs.close(),
+  );
+  await running.drain(deadline);
+  phase.set('the container was still closing');
   await running.stop();
   ops?.close();
+  phase.set('the state store (Redis) did not close');
   await options.state?.close();
   process.exit(0);
 }

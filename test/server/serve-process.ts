@@ -20,11 +20,16 @@ export interface ServeProcess {
 
 const running: ChildProcess[] = [];
 
-export async function startServe(base: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<ServeProcess> {
+export async function startServe(
+  base: string,
+  args: string[],
+  options: { env?: NodeJS.ProcessEnv; cwd?: string } = {},
+): Promise<ServeProcess> {
   const child = spawn(process.execPath, [bin, 'serve', '--base', base, '--port', '0', ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
-    env: { ...process.env, ...env },
+    env: { ...process.env, ...options.env },
+    ...(options.cwd ? { cwd: options.cwd } : {}),
   });
   running.push(child);
   let out = '';

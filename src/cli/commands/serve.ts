@@ -6,7 +6,8 @@ import type { TomcatTarget } from '../../filters/index.js';
 import { lintBase } from '../../lint/engine.js';
 import { loadBase } from '../../parser/index.js';
 import { startCluster, WorkerStartError, type PreparedBase } from '../../server/cluster-primary.js';
-import { isServeWorker, runServeWorker, DRAIN_TIMEOUT_MS } from '../../server/cluster-worker.js';
+import { isServeWorker, runServeWorker } from '../../server/cluster-worker.js';
+import { armStopDeadline, DEFAULT_DRAIN_TIMEOUT_MS, StopPhase } from '../../server/shutdown.js';
 import { ServerRefusedError, startContainer, type Container } from '../../server/container.js';
 import { problemLines, resultOf, retainedState, serveLogger as logger, summaryLine } from '../../server/reload.js';
 import { Metrics, notReadyReason, startOpsServer, storeHealth } from '../../server/ops.js';
@@ -73,6 +74,15 @@ export const serveCommand: Command = {
         ),
       )
       .option('ops-address', stringOption('ops-address', 'Address of the operations listener (default: --address)'))
+      .option(
+        'drain-timeout',
+        integerOption(
+          'drain-timeout',
+          1,
+          3600,
+          `Seconds a stop (SIGTERM, SIGINT) gives the requests in flight; serve exits by then whatever Redis or a client does (default ${DEFAULT_DRAIN_TIMEOUT_MS / 1000})`,
+        ),
+      )
       .option('allow-redis-eviction', {
         type: 'boolean',
         default: false,
@@ -93,6 +103,8 @@ export const serveCommand: Command = {
         ? { port: Number(argv['opsPort']), address: argv['opsAddress'] ? String(argv['opsAddress']) : address }
         : undefined;
     const store = storeSettings(argv['store'] as StoreChoice | undefined, io.cwd, argv['allowRedisEviction'] === true);
+    const drainTimeoutMs =
+      argv['drainTimeout'] !== undefined ? Number(argv['drainTimeout']) * 1000 : DEFAULT_DRAIN_TIMEOUT_MS;
     // A worker forked by the primary below: the primary has linted and printed; the worker serves (its own connection to the store).
     if (isServeWorker()) {
       const state = await openState(store, io, false);
@@ -105,6 +117,7 @@ export const serveCommand: Command = {
         allowAppBaseOutsideBase,
         ...(state ? { state } : {}),
         ...(ops ? { ops } : {}),
+        drainTimeoutMs,
       });
     }
     const requested = argv['workers'] as number | 'auto';
@@ -143,6 +156,7 @@ export const serveCommand: Command = {
         target,
         store === null ? 'in the primary process, for every worker' : 'Redis, each worker connected to it',
         first,
+        drainTimeoutMs,
         () => {
           const again = prepare(false);
           if (argv['strict'] === true && again.errors > 0) throw new Error(`--strict: ${again.errors} lint error(s)`);
@@ -246,13 +260,28 @@ export const serveCommand: Command = {
         process.off('SIGINT', stop);
         process.off('SIGTERM', stop);
         process.off('SIGHUP', onHup);
-        // The requests in flight finish; new connections are refused.
+        // The requests in flight finish; new connections are refused. Whatever is left at the deadline is cut.
+        const phase = new StopPhase();
+        const disarm = armStopDeadline(
+          drainTimeoutMs,
+          () => String(phase),
+          () => container.accessLogs.close(),
+        );
         void container
-          .drain(DRAIN_TIMEOUT_MS)
-          .then(() => container.stop())
+          .drain(drainTimeoutMs)
+          .then(() => {
+            phase.set('the container was still closing');
+            return container.stop();
+          })
           .then(() => void opsServer?.close())
-          .then(() => retained.close())
-          .then(done);
+          .then(() => {
+            phase.set('the state store (Redis) did not close');
+            return retained.close();
+          })
+          .then(() => {
+            disarm();
+            done();
+          });
       };
       process.on('SIGINT', stop);
       process.on('SIGTERM', stop);
@@ -330,6 +359,7 @@ async function serveCluster(
   target: TomcatTarget,
   state: string,
   first: PreparedBase,
+  drainTimeoutMs: number,
   again: () => PreparedBase,
 ): Promise<number> {
   let prepared: PreparedBase | null = first;
@@ -338,6 +368,7 @@ async function serveCluster(
     running = await startCluster({
       workers,
       target,
+      drainTimeoutMs,
       prepare: () => {
         // The base was read and linted for the start-up message; SIGHUP reads it again.
         const p = prepared ?? again();
