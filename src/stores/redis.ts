@@ -13,6 +13,7 @@
  */
 import { createHash } from 'node:crypto';
 import { createClient } from '@redis/client';
+import { OutageLog } from './outage-log.js';
 import { defaultRedisUrl, redisUrlProblem } from './url.js';
 import {
   getLogger,
@@ -232,11 +233,14 @@ type Client = ReturnType<typeof createClient>;
 /** How often a Redis that failed is asked again (one command lets through as a probe). */
 const PROBE_INTERVAL_MS = 500;
 
+/** While Redis flaps, at most one summary line per this many milliseconds (outage-log.ts). */
+export const FLAP_SUMMARY_MS = 30_000;
+
 /** The shared connection: commands, their timeout, and the outage log. */
 class Connection {
   readonly client: Client;
   private down = false;
-  private downSince = 0;
+  private readonly outages: OutageLog;
   /** While down, commands are refused without asking until then (ms since the epoch). */
   private refuseUntil = 0;
   private closed = false;
@@ -270,6 +274,18 @@ class Connection {
         reconnectStrategy: (retries: number) => Math.min(100 * 2 ** Math.min(retries, 5), 2_000),
       },
     });
+    this.outages = new OutageLog(
+      `Redis at ${redact(url)}`,
+      `sessions are not found, CSRF checks and the lock-out refuse and rate limits ${failOpen ? 'let requests through' : 'refuse'} until it is back`,
+      {
+        windowMs: FLAP_SUMMARY_MS,
+        now: Date.now,
+        schedule: (fn, ms) => void setTimeout(() => this.closed || fn(), ms).unref(),
+        down: (m) => logger.warning(m),
+        up: (m) => logger.info(m),
+        flapping: (m) => logger.warning(m),
+      },
+    );
     this.client.on('error', (err: Error) => this.failed(err));
     this.client.on('ready', () => {
       this.loadScripts();
@@ -437,19 +453,13 @@ class Connection {
     this.refuseUntil = Date.now() + PROBE_INTERVAL_MS;
     if (this.down || this.closed) return;
     this.down = true;
-    this.downSince = Date.now();
-    const why = err instanceof Error ? err.message || err.name : String(err);
-    logger.warning(
-      `Redis at ${redact(this.url)} is unreachable (${why}): sessions are not found, CSRF checks and the lock-out refuse and rate limits ${this.failOpen ? 'let requests through' : 'refuse'} until it is back`,
-    );
+    this.outages.failed(err instanceof Error ? err.message || err.name : String(err));
   }
 
   private recovered(): void {
     if (!this.down || this.closed) return;
     this.down = false;
-    logger.info(
-      `Redis at ${redact(this.url)} answers again after ${((Date.now() - this.downSince) / 1000).toFixed(1)} s`,
-    );
+    this.outages.recovered();
   }
 
   /**
