@@ -16,6 +16,7 @@ export const SYSTEM_TESTS = [
   'test/server/worker-death.test.ts', // serve --workers, a worker SIGKILLed
   'test/server/stop-deadline.test.ts', // serve and redis-server, SIGSTOPped
   'test/report/browser.test.ts', // chromium
+  'test/server/example-base-browser.test.ts', // chromium
   'test/lsp/nvim.test.ts', // neovim
   'test/catalogue/regenerate.test.ts', // java and Tomcat's jars
   'test/audit/export-debian.test.ts', // Debian's Tomcat, oscap, chromium

@@ -1,18 +1,16 @@
-/// <reference lib="dom" />
 /**
  * The example base `npm start` serves (examples/base, copied): its pages go out with the Content-Type
  * of conf/web.xml's MIME table (Tomcat's) or of the application's own mime-mapping, next to
- * HttpHeaderSecurityFilter's nosniff, and Debian's Chromium (installed by .ci/run, driven headless by
- * puppeteer-core as test/report/browser.test.ts does) renders the index page instead of showing its
- * source. The screenshot goes to test-output/serve/ for a person to look at.
+ * HttpHeaderSecurityFilter's nosniff (test/server/example-base-browser.test.ts shows Chromium renders
+ * them). It lints clean, as the README's `npx tollgate lint examples/base` shows, and each host writes
+ * Tomcat's access log under logs/.
  */
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import puppeteer from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { formatReport, lint } from '../../src/api/lint.js';
 import { startContainer, type Container } from '../../src/server/container.js';
-import { needPackages } from '../system-packages.js';
 import { ask } from './http.js';
 
 const repo = join(import.meta.dirname, '..', '..');
@@ -41,6 +39,12 @@ afterAll(async () => {
 });
 
 describe('the example base', () => {
+  it('lints without a finding: nothing it does not mean to show', async () => {
+    const report = await lint(join(repo, 'examples', 'base'));
+    expect(formatReport(report, 'stylish')).toBe('');
+    expect(report.diagnostics).toEqual([]);
+  });
+
   it("sends each static file with conf/web.xml's type, or the application's own mapping", async () => {
     const types: [string, string][] = [
       ['/', 'text/html'],
@@ -58,29 +62,22 @@ describe('the example base', () => {
     }
   });
 
-  it('renders its index page in Chromium as a page, not as source', async () => {
-    needPackages('chromium');
-    const browser = await puppeteer.launch({
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      headless: true,
-      args: ['--no-sandbox', '--disable-gpu'],
-    });
-    try {
-      const page = await browser.newPage();
-      await page.setViewport({ width: 900, height: 600 });
-      // 127.0.0.1 is no Host of server.xml: the engine's defaultHost (localhost) answers, as in Tomcat.
-      const response = await page.goto(`http://127.0.0.1:${container.port}/`);
-      expect(response?.status()).toBe(200);
-      expect(await page.evaluate(() => document.contentType)).toBe('text/html');
-      expect(await page.$eval('h1', (el) => el.textContent)).toBe('tollgate example base');
-      expect(await page.$$eval('li a', (els) => els.length)).toBe(3);
-      // Shown as source, the body would hold the markup as text.
-      expect(await page.evaluate(() => document.body.innerText)).not.toContain('<h1>');
-      const out = join(repo, 'test-output', 'serve');
-      mkdirSync(out, { recursive: true });
-      await page.screenshot({ path: join(out, 'example-index.png') });
-    } finally {
-      await browser.close();
-    }
-  }, 120_000);
+  it("writes each host's requests to Tomcat's access log under logs/", async () => {
+    await ask(container.port, '/static/index.html', { headers: { Host: 'localhost' } });
+    await ask(container.port, '/', { headers: { Host: 'partners.localhost' } });
+    container.accessLogs.flush();
+    const logs = readdirSync(join(base, 'logs')).sort();
+    expect(logs.map((f) => f.replace(/\.\d{4}-\d{2}-\d{2}\./, '.<date>.'))).toEqual([
+      'localhost_access_log.<date>.txt',
+      'partners.localhost_access_log.<date>.txt',
+    ]);
+    const lines = (file: string) =>
+      readFileSync(join(base, 'logs', file), 'utf8')
+        .trim()
+        .split('\n');
+    expect(lines(logs[0]!)).toContainEqual(
+      expect.stringMatching(/^127\.0\.0\.1 - - \[[^\]]+\] "GET \/static\/index\.html HTTP\/1\.1" 200 \d+$/),
+    );
+    expect(lines(logs[1]!)).toEqual([expect.stringMatching(/^127\.0\.0\.1 - - \[[^\]]+\] "GET \/ HTTP\/1\.1" \d{3} /)]);
+  });
 });
