@@ -48,6 +48,7 @@ describe('CorsFilter: same-origin requests are not CORS, exactly as RequestUtil.
       }
     }
     let same = 0;
+    let compared = 0;
     for (const scheme of schemes) {
       for (const host of hosts) {
         for (const port of ports) {
@@ -56,17 +57,16 @@ describe('CorsFilter: same-origin requests are not CORS, exactly as RequestUtil.
             if (expected) same++;
             // An origin java.net.URI refuses is invalid before anything else; a cross-origin GET is SIMPLE.
             const type = !isValidOrigin(origin) ? 'INVALID_CORS' : expected ? 'NOT_CORS' : 'SIMPLE';
-            expect({
-              scheme,
-              host,
-              port,
-              origin,
-              type: classifyCorsRequest(exchange(scheme, host, port, origin)),
-            }).toEqual({ scheme, host, port, origin, type });
+            const got = classifyCorsRequest(exchange(scheme, host, port, origin));
+            compared++;
+            // expect() only on a difference: 207,900 calls of it cost most of this test's CPU time.
+            if (got !== type)
+              expect({ scheme, host, port, origin, type: got }).toEqual({ scheme, host, port, origin, type });
           }
         }
       }
     }
+    expect(compared).toBe(schemes.length * hosts.length * ports.length * origins.length);
     // The generated cases reach both answers, with and without a port.
     expect(same).toBeGreaterThan(100);
   });
