@@ -245,7 +245,7 @@ export async function openInHeimdall(
             .waitForFunction(
               (f: string, n: number) =>
                 document.body.innerText.split('\n').filter((l) => l.trim() === f).length - 1 > n,
-              { timeout: 20_000 },
+              { timeout: 60_000 },
               fileName,
               before,
             )

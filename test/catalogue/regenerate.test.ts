@@ -26,6 +26,6 @@ describe('src/catalogue is generated from Tomcat itself', () => {
       } finally {
         rmSync(dir, { recursive: true, force: true });
       }
-    }, 240_000);
+    });
   }
 });

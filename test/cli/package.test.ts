@@ -155,5 +155,5 @@ describe('the built package', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
-  }, 180_000);
+  });
 });

@@ -58,11 +58,14 @@ export interface RawReply {
   closed: boolean;
   /** Milliseconds from sending to the close (or to giving up). */
   ms: number;
+  /** How many of the chunks were written before the connection closed. */
+  written: number;
 }
 
 /**
  * Sends `chunks` on a fresh connection, `gapMs` apart, and collects what
- * comes back until the server closes or `waitMs` passes.
+ * comes back until the server closes or `waitMs` passes (a hang guard: every
+ * caller expects the server to close, so a loaded machine only waits longer).
  */
 export function rawRequest(
   port: number,
@@ -70,13 +73,14 @@ export function rawRequest(
   opts: { waitMs?: number; gapMs?: number } = {},
 ): Promise<RawReply> {
   const list = typeof chunks === 'string' || Buffer.isBuffer(chunks) ? [chunks] : chunks;
-  const waitMs = opts.waitMs ?? 5000;
+  const waitMs = opts.waitMs ?? 60_000;
   return new Promise((resolve) => {
     const socket = connect(port, '127.0.0.1');
     const received: Buffer[] = [];
     const started = Date.now();
     const timers: NodeJS.Timeout[] = [];
     let done = false;
+    let written = 0;
     const finish = (closed: boolean): void => {
       if (done) return;
       done = true;
@@ -92,6 +96,7 @@ export function rawRequest(
         body: end < 0 ? '' : text.slice(end + 4),
         closed,
         ms: Date.now() - started,
+        written,
       });
     };
     socket.on('data', (d: Buffer) => received.push(d));
@@ -101,7 +106,10 @@ export function rawRequest(
       timers.push(
         setTimeout(
           () => {
-            if (!socket.destroyed) socket.write(chunk);
+            if (!socket.destroyed && !done) {
+              socket.write(chunk);
+              written++;
+            }
           },
           i * (opts.gapMs ?? 0),
         ),

@@ -67,7 +67,7 @@ const uriOf = (p: string): string => pathToFileURL(p).href;
 async function diagnosticsAfter(uri: string, action: () => void): Promise<Diagnostic[]> {
   const before = published.get(uri)?.length ?? 0;
   action();
-  const deadline = Date.now() + 20_000;
+  const deadline = Date.now() + 120_000;
   while ((published.get(uri)?.length ?? 0) <= before) {
     if (Date.now() > deadline) throw new Error(`no diagnostics for ${uri}; server stderr: ${stderr}`);
     await new Promise<void>((r) => waiters.push(r));

@@ -8,7 +8,7 @@ local client = vim.lsp.start_client({
   root_dir = vim.env.TG_ROOT,
 })
 vim.lsp.buf_attach_client(0, client)
-vim.wait(30000, function() return #vim.diagnostic.get(0) > 0 end, 50)
+vim.wait(180000, function() return #vim.diagnostic.get(0) > 0 end, 50)
 local lines = {}
 for _, d in ipairs(vim.diagnostic.get(0)) do
   local code = d.code or (d.user_data and d.user_data.lsp and d.user_data.lsp.code) or ''

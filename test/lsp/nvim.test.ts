@@ -50,7 +50,7 @@ describe('Neovim (headless) with tollgate lsp', () => {
           TG_NODE: process.execPath,
           TG_BIN: join(repo, 'bin', 'tollgate.js'),
         },
-        timeout: 60_000,
+        timeout: 240_000,
         encoding: 'utf8',
       });
       expect(r.status, r.stderr).toBe(0);

@@ -26,7 +26,7 @@ beforeAll(() => {
   expect(existsSync(join(ROOT, 'dist', 'bundle')), 'run npm run build first').toBe(true);
   repo = buildHostileRepo();
   scratch = mkdtempSync(join(tmpdir(), 'tollgate-hostile-out-'));
-}, 120_000);
+});
 afterAll(() => {
   if (repo) rmSync(repo.root, { recursive: true, force: true });
   if (scratch) rmSync(scratch, { recursive: true, force: true });

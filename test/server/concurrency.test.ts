@@ -74,5 +74,5 @@ describe('host manager under concurrency', () => {
     } finally {
       await c.dispose();
     }
-  }, 30_000);
+  });
 });

@@ -31,7 +31,7 @@ async function listen(handler: (req: IncomingMessage, res: ServerResponse) => vo
 }
 
 /** Sends `raw` and collects everything until the server closes (or `ms` passes). */
-function exchange(port: number, raw: string, ms = 20_000): Promise<string> {
+function exchange(port: number, raw: string, ms = 120_000): Promise<string> {
   return new Promise((resolve, reject) => {
     const sock = net.connect(port, '127.0.0.1');
     let got = '';

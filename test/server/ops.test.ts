@@ -158,11 +158,11 @@ describe('the operations listener', () => {
     expect(storeHealth(state)).toBe(true);
     await redis.kill();
     // The connection notices the loss at once (the socket closes).
-    const deadline = Date.now() + 10_000;
+    const deadline = Date.now() + 120_000;
     while (storeHealth(state) !== false && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
     expect(notReadyReason(draining, state)).toBe('the state store (Redis) does not answer or is refused');
     await redis.restart();
-    while (storeHealth(state) !== true && Date.now() < deadline + 10_000) await new Promise((r) => setTimeout(r, 50));
+    while (storeHealth(state) !== true && Date.now() < deadline + 120_000) await new Promise((r) => setTimeout(r, 50));
     expect(notReadyReason(draining, state)).toBeNull();
-  }, 40_000);
+  });
 });

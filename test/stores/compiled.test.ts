@@ -132,5 +132,5 @@ describe('a compiled module with create({ state }) in two processes', () => {
     const rest: number[] = [];
     for (let k = 0; k < RL_ALLOWED - 4 + 3; k++) rest.push((await send(k % 2 === 0 ? a : b, 'GET')).status);
     expect(rest).toEqual([...Array<number>(RL_ALLOWED - 4).fill(200), 429, 429, 429]);
-  }, 30_000);
+  });
 });

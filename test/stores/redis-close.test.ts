@@ -41,5 +41,5 @@ describe('closing the Redis backend', () => {
     } finally {
       redis.resume();
     }
-  }, 60_000);
+  });
 });

@@ -196,7 +196,7 @@ describe("Redis's maxmemory-policy", () => {
     } finally {
       await setPolicy('noeviction');
     }
-  }, 30_000);
+  });
 
   it('accepts noeviction, and refuses a policy it cannot read (CONFIG refused) unless allowed', async () => {
     setLogSink(() => undefined);

@@ -54,7 +54,7 @@ function launch(port: number): Promise<ChildProcess> {
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
       reject(new Error(`redis-server on port ${port} did not start: ${out}`));
-    }, 10_000);
+    }, 120_000);
     const probe = setInterval(() => {
       // Ready when it accepts a connection and answers PING.
       const sock = net.connect(port, '127.0.0.1');

@@ -101,7 +101,9 @@ describe('RequestDumperFilter', () => {
     try {
       await request(s, '/');
       // The dump is written on the server's 'close' event, which may come just after the client has the response.
-      await vi.waitFor(() => expect(dumped().some((l) => l.endsWith('            status=202'))).toBe(true));
+      await vi.waitFor(() => expect(dumped().some((l) => l.endsWith('            status=202'))).toBe(true), {
+        timeout: 120_000,
+      });
     } finally {
       await s.close();
     }
