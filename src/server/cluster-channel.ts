@@ -30,7 +30,8 @@ export interface WorkerAnswers {
   hello: { unsafe: Diagnostic[]; kept: ContextPlan[]; reloads: Record<string, number> };
   join: { hosts: VirtualHost[] };
   host: HostResult;
-  persist: { ok: true } | { ok: false; message: string };
+  /** `fleet`: refused because the other instances sharing the store could not be told (fleet.ts). */
+  persist: { ok: true } | { ok: false; message: string; fleet?: boolean };
   state: StateAnswer[];
 }
 

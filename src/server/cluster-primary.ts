@@ -27,6 +27,7 @@ import {
 import { primaryStore, StateHost } from './cluster-state.js';
 import { WORKER_ENV } from './cluster-worker.js';
 import { ServerRefusedError } from './container.js';
+import { FleetUnreachableError, type Fleet } from './fleet.js';
 import type { Persister } from './host-manager.js';
 import { watchHandoffs } from './handoff.js';
 import { HostRegistry, type HostResult } from './hosts.js';
@@ -50,6 +51,8 @@ export interface ClusterOptions {
   prepare(): PreparedBase;
   /** The bound of a stop (--drain-timeout): the primary exits by then, killing workers still draining. */
   drainTimeoutMs: number;
+  /** The instances sharing the state store (`--store redis`): host commands and persist reach them too. */
+  fleet?: Fleet;
 }
 
 export interface RunningCluster {
@@ -112,6 +115,7 @@ export async function startCluster(options: ClusterOptions): Promise<RunningClus
   // The workers' shared state; it outlives any worker, and SIGHUP's restart too.
   const state = new StateHost(primaryStore);
   const members = new Map<Worker, Member>();
+  const fleet = options.fleet ?? null;
   let stopping = false;
   /** Until every first worker listens, a death fails the start instead of being replaced. */
   let started = false;
@@ -193,26 +197,51 @@ export async function startCluster(options: ClusterOptions): Promise<RunningClus
             clearTimeout(timer);
           });
         });
-      case 'host':
-        return serial(() => runCommand(request.command, member));
+      case 'host': {
+        const here = () => serial(() => runCommand(request.command, member));
+        if (fleet === null) return here();
+        // Outside the queue while the other instances answer: their commands to this one must not wait on it.
+        return fleet.run(request.command, here, (undo) => serial(() => runCommand(undo, null)));
+      }
       case 'state':
         return state.run(request.calls);
-      case 'persist':
-        return serial(async () => {
-          if (persister === null) return { ok: false, message: 'StoreConfig is not enabled' } as const;
-          try {
-            await persister.persist();
-            return { ok: true } as const;
-          } catch (err) {
-            logger.severe('persist failed', err);
-            return { ok: false, message: (err as Error).message } as const;
-          }
-        });
+      case 'persist': {
+        if (fleet === null) return persistHere();
+        try {
+          await fleet.persist(async () => {
+            const r = await persistHere();
+            if (!r.ok) throw new Error(r.message);
+          });
+          return { ok: true } as const;
+        } catch (err) {
+          const message = (err as Error).message;
+          return err instanceof FleetUnreachableError ? { ok: false, message, fleet: true } : { ok: false, message };
+        }
+      }
     }
   };
 
+  const persistHere = (): Promise<WorkerAnswers['persist']> =>
+    serial(async () => {
+      if (persister === null) return { ok: false, message: 'StoreConfig is not enabled' } as const;
+      try {
+        await persister.persist();
+        return { ok: true } as const;
+      } catch (err) {
+        logger.severe('persist failed', err);
+        return { ok: false, message: (err as Error).message } as const;
+      }
+    });
+
+  // What another instance of the fleet announces: applied here and in every worker, as a command of our own.
+  fleet?.applyWith(async (command) => {
+    if (command.op === 'persist') return persistHere();
+    const r = await serial(() => runCommand(command, null));
+    return r.ok ? { ok: true } : { ok: false, message: r.failure.code };
+  });
+
   /** The command on the primary's registry, then on every listening worker; undone everywhere when a worker could not follow. */
-  const runCommand = async (command: HostCommand, from: Member): Promise<HostResult> => {
+  const runCommand = async (command: HostCommand, from: Member | null): Promise<HostResult> => {
     const own = await applyCommand(registry, command);
     if (!own.ok) return own;
     const targets = [...members.values()].filter((m) => m.phase === 'ready');
@@ -234,7 +263,7 @@ export async function startCluster(options: ClusterOptions): Promise<RunningClus
     }
     const name = command.op === 'add' ? own.host.name : command.name;
     logger.info(
-      `host manager: ${command.op} [${name}] applied in ${results.filter((r) => r !== null).length} worker(s) (received by worker ${from.worker.id}, pid ${from.worker.process.pid})`,
+      `host manager: ${command.op} [${name}] applied in ${results.filter((r) => r !== null).length} worker(s) (${from === null ? 'announced by another instance of the fleet' : `received by worker ${from.worker.id}, pid ${from.worker.process.pid}`})`,
     );
     return own;
   };

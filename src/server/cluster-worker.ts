@@ -26,6 +26,7 @@ import { ServerRefusedError, startContainer, type Container } from './container.
 import type { StateBackend } from '../runtime/state.js';
 import type { HostOperations, Persister } from './host-manager.js';
 import type { HostResult } from './hosts.js';
+import { FleetUnreachableError } from './fleet.js';
 import { Metrics, notReadyReason, startOpsServer, storeHealth } from './ops.js';
 import { storeConfigEnabled } from './persist.js';
 import { armStopDeadline, StopPhase, workerDeadlineMs } from './shutdown.js';
@@ -47,6 +48,8 @@ export interface WorkerOptions {
   allowAppBaseOutsideBase: boolean;
   /** Where the worker keeps its state when the workers share a store of their own (Redis, each worker its own connection); default: the primary. */
   state?: StateBackend;
+  /** Whether the primary passes host commands on to the other instances sharing the store (fleet.ts). */
+  fleet?: boolean;
   /** The operations listener (/ready, /live, /metrics), shared by the workers like the HTTP port. */
   ops?: { port: number; address: string };
   /** The stop's bound (--drain-timeout): the primary exits by then, this worker a little earlier (shutdown.ts). */
@@ -95,11 +98,13 @@ export async function runServeWorker(options: WorkerOptions): Promise<never> {
     remove: (name) => forward({ op: 'remove', name }),
     start: (name) => forward({ op: 'start', name }),
     stop: (name) => forward({ op: 'stop', name }),
+    // With a shared store the primary tells the other instances (fleet.ts).
+    fleetWide: options.fleet === true,
   };
   const persister: Persister = {
     async persist() {
       const answer = await ask({ kind: 'persist' });
-      if (!answer.ok) throw new Error(answer.message);
+      if (!answer.ok) throw answer.fleet ? new FleetUnreachableError(answer.message) : new Error(answer.message);
     },
   };
   try {

@@ -15,6 +15,7 @@ import { forbiddenPage, unauthorizedPage } from './host-manager-pages.js';
 import type { Principal } from './realm.js';
 import { AUTHENTICATED_USER } from './access-log.js';
 import { METHOD_NOT_IMPLEMENTED_STATUS, methodNotImplementedMessage } from './servlet-methods.js';
+import { FleetUnreachableError } from './fleet.js';
 import { compileCidrMatcher, parseCidrList, toTomcatRemoteAddr } from '../protocol/net.js';
 
 /** What checks user names and passwords (UserRealm does). */
@@ -36,6 +37,11 @@ export interface HostOperations {
   remove(name: string | null): Promise<HostResult>;
   start(name: string | null): Promise<HostResult>;
   stop(name: string | null): Promise<HostResult>;
+  /**
+   * True when the commands reach every instance sharing the state store (src/server/fleet.ts); an instance
+   * that shares its store with operations that reach it alone refuses host changes (`sharedStore`).
+   */
+  readonly fleetWide?: boolean;
 }
 
 export interface HostManagerOptions {
@@ -82,13 +88,13 @@ export function createHostManagerHandler(options: HostManagerOptions): HostManag
   if (registry === undefined || realm === undefined || typeof realm.authenticate !== 'function')
     throw new TypeError('createHostManagerHandler needs { registry, realm }');
   const contextPath = options.contextPath ?? '/host-manager';
-  const sharedStore = options.sharedStore ?? null;
+  const operations: HostOperations = options.operations ?? registry;
+  const sharedStore = operations.fleetWide === true ? null : (options.sharedStore ?? null);
   const ownHost = (options.ownHost ?? registry.defaultHost).toLowerCase();
   const realmName = options.realmName ?? 'Tomcat Host Manager Application';
   const allowed = options.remoteAddressAllowed ?? isLoopback;
   const policy = { allowAppBaseOutsideBase: options.allowAppBaseOutsideBase ?? false };
   const renderer = options.errorPage ?? defaultErrorPage;
-  const operations: HostOperations = options.operations ?? registry;
 
   return (req, res) => {
     void handle(req, res).catch((err: unknown) => {
@@ -257,7 +263,9 @@ export function createHostManagerHandler(options: HostManagerOptions): HostManag
     try {
       await persister.persist();
       return ['OK - Configuration persisted'];
-    } catch {
+    } catch (e) {
+      // The other instances of the fleet could not be told: say so, as a host change refused for that does.
+      if (e instanceof FleetUnreachableError) return [`FAIL - ${e.message}`];
       return ['FAIL - Failed to persist configuration'];
     }
   }
@@ -301,6 +309,8 @@ function failureLines(f: HostFailure, name: string, failedTo: string | undefined
             ];
       return [...lines, `FAIL - Failed to identify configBase directory for host [${name}]`];
     }
+    case 'fleet-unreachable':
+      return [`FAIL - ${f.message}`];
     case 'listener-failed': {
       const e = f.error;
       const text = e instanceof Error ? `${e.name}: ${e.message}` : String(e);

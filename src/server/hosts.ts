@@ -55,7 +55,9 @@ export type HostFailure =
   /** The path cannot be checked at all (Java's canonicalisation fails: NUL, or longer than PATH_MAX). */
   | { code: 'path-check-error'; path: string; expected: string; reason: string }
   | { code: 'config-base-failed'; outside: { path: string; expected: string; reason?: string } | null }
-  | { code: 'listener-failed'; error: unknown };
+  | { code: 'listener-failed'; error: unknown }
+  /** The instances sharing the state store could not be told of the change (src/server/fleet.ts); `message` says so. */
+  | { code: 'fleet-unreachable'; message: string };
 
 export type HostResult = { ok: true; host: VirtualHost } | { ok: false; failure: HostFailure };
 

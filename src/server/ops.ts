@@ -81,6 +81,13 @@ export class Metrics {
       labelNames: ['result'],
       registers: [this.registry],
     });
+    // Which process answered: under --workers the workers share the operations port, one scrape each.
+    new Gauge({
+      name: 'tollgate_process_info',
+      help: 'The process that answered this scrape (under --workers, one of the workers sharing the port): 1, labelled with its pid',
+      labelNames: ['pid'],
+      registers: [this.registry],
+    }).set({ pid: String(process.pid) }, 1);
     // Only with a store that can fail (Redis): the memory store has nothing to report.
     this.storeUp =
       storeHealthy() === null

@@ -14,7 +14,7 @@
 import { createHash } from 'node:crypto';
 import { createClient } from '@redis/client';
 import { OutageLog } from './outage-log.js';
-import { defaultRedisUrl, redisUrlProblem } from './url.js';
+import { defaultRedisUrl, redactRedisUrl as redact, redisUrlProblem } from './url.js';
 import {
   getLogger,
   TooManyActiveSessionsError,
@@ -488,15 +488,6 @@ class Connection {
 }
 
 /** The URL without its password, for logs. */
-function redact(url: string): string {
-  try {
-    const u = new URL(url);
-    if (u.password !== '') u.password = '***';
-    return u.toString();
-  } catch {
-    return url;
-  }
-}
 
 /** A key part that cannot run into the next: host names and paths are free text. */
 function part(s: string): string {

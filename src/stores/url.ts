@@ -38,3 +38,14 @@ export function parseStoreChoice(value: string): StoreChoice {
   if (problem !== null) throw new Error(problem);
   return { kind: 'redis', url };
 }
+
+/** A Redis URL as it may be logged: its password replaced by `***`. */
+export function redactRedisUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password !== '') u.password = '***';
+    return u.toString();
+  } catch {
+    return url;
+  }
+}

@@ -1,6 +1,6 @@
 import { existsSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { relative, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import type { Argv } from 'yargs';
 import type { TomcatTarget } from '../../filters/index.js';
 import { lintBase } from '../../lint/engine.js';
@@ -11,6 +11,12 @@ import { armStopDeadline, DEFAULT_DRAIN_TIMEOUT_MS, StopPhase } from '../../serv
 import { ServerRefusedError, startContainer, type Container } from '../../server/container.js';
 import { problemLines, resultOf, retainedState, serveLogger as logger, summaryLine } from '../../server/reload.js';
 import { Metrics, notReadyReason, startOpsServer, storeHealth } from '../../server/ops.js';
+import { applyCommand, type HostCommand } from '../../server/cluster-channel.js';
+import { Fleet } from '../../server/fleet.js';
+import type { HostOperations, Persister } from '../../server/host-manager.js';
+import type { HostRegistry } from '../../server/hosts.js';
+import { createServerXmlPersister, storeConfigEnabled } from '../../server/persist.js';
+import { redactRedisUrl } from '../../stores/url.js';
 import type { Diagnostic } from '../../model/index.js';
 import { UsageError, type Command, type Io } from '../command.js';
 import { integerOption, single, stringOption, targetOption } from '../options.js';
@@ -118,6 +124,7 @@ export const serveCommand: Command = {
         ...(state ? { state } : {}),
         ...(ops ? { ops } : {}),
         drainTimeoutMs,
+        fleet: store !== null,
       });
     }
     const requested = argv['workers'] as number | 'auto';
@@ -149,6 +156,8 @@ export const serveCommand: Command = {
       await probe?.close();
       if (refused) return 1;
     }
+    // With a shared store, host-manager changes reach every instance sharing it (server/fleet.ts).
+    const fleet = await openFleet(store);
     if (workers > 1)
       return serveCluster(
         io,
@@ -162,18 +171,31 @@ export const serveCommand: Command = {
           if (argv['strict'] === true && again.errors > 0) throw new Error(`--strict: ${again.errors} lint error(s)`);
           return again;
         },
+        fleet,
       );
     const { loaded, unsafe } = first;
     const state = await openState(store, io, true);
     if (state !== null && refusedStore(state, io)) {
       await state.close();
+      await fleet?.close();
       return 1;
     }
     const metrics = ops ? new Metrics(() => storeHealth(state)) : undefined;
     // One set of stores per context for the life of the process: a SIGHUP reload logs nobody out.
     const retained = retainedState(state);
+    // The host manager's commands and persist on this process's hosts, then on the other instances.
+    let serverXmlNow = loaded.serverXml;
+    const fleetHosts = fleet
+      ? singleProcessFleet(fleet.fleet, join(base, 'conf', 'server.xml'), () => ({
+          registry: container.registry,
+          storeConfig: storeConfigEnabled(serverXmlNow),
+        }))
+      : null;
     const settings = {
       ...(metrics ? { metrics } : {}),
+      ...(fleetHosts
+        ? { hostOperations: fleetHosts.operations, persister: fleetHosts.persister(loaded.serverXml) }
+        : {}),
       state: retained,
       base,
       ...(home ? { home } : {}),
@@ -187,6 +209,7 @@ export const serveCommand: Command = {
       container = await startContainer({ ...settings, loaded, unsafe });
     } catch (e) {
       await retained.close();
+      await fleet?.close();
       return startFailure(e, io);
     }
     const running = { draining: () => container.draining };
@@ -210,13 +233,16 @@ export const serveCommand: Command = {
     const reload = (): Promise<void> =>
       (reloading ??= (async () => {
         let fresh: Container;
+        let freshXml: typeof serverXmlNow;
         try {
           const next = prepare(false);
+          freshXml = next.loaded.serverXml;
           if (argv['strict'] === true && next.errors > 0) throw new Error(`--strict: ${next.errors} lint error(s)`);
           fresh = await startContainer({
             ...settings,
             loaded: next.loaded,
             unsafe: next.unsafe,
+            ...(fleetHosts ? { persister: fleetHosts.persister(next.loaded.serverXml) } : {}),
             server: container.server,
             previous: container.running,
           });
@@ -238,6 +264,7 @@ export const serveCommand: Command = {
         container.release();
         fresh.attach();
         container = fresh;
+        serverXmlNow = freshXml;
         for (const line of problemLines(fresh.outcome)) logger.severe(line);
         metrics?.reloads.inc({ result: resultOf(fresh.outcome) });
         logger.info(summaryLine(fresh.outcome));
@@ -278,6 +305,8 @@ export const serveCommand: Command = {
             phase.set('the state store (Redis) did not close');
             return retained.close();
           })
+          // Its sockets are destroyed at once: it never waits on Redis.
+          .then(() => fleet?.close())
           .then(() => {
             disarm();
             done();
@@ -330,6 +359,66 @@ async function openState(options: RedisStateOptions | null, io: Io, report: bool
   return backend;
 }
 
+/** The fleet of the instances sharing this Redis, and its pub/sub channel (both connections opened in the background). */
+async function openFleet(options: RedisStateOptions | null): Promise<{ fleet: Fleet; close(): Promise<void> } | null> {
+  if (options === null) return null;
+  const { createRedisBroadcast } = await loadOptional(
+    '--store redis',
+    ['@redis/client'],
+    () => import('../../stores/broadcast.js'),
+  );
+  const url = options.url ?? 'redis://127.0.0.1:6379';
+  const fleet = new Fleet(redactRedisUrl(url));
+  const channel = createRedisBroadcast({
+    url,
+    channel: `${options.prefix ?? 'tollgate:'}fleet:hosts`,
+    ...(options.connectTimeoutMs !== undefined ? { connectTimeoutMs: options.connectTimeoutMs } : {}),
+    onMessage: fleet.receive,
+  });
+  fleet.connect(channel);
+  return { fleet, close: () => channel.close() };
+}
+
+/**
+ * Without --workers: the host commands and persist of this process's container, passed on to the other
+ * instances through the fleet, and what the others announce applied to the container running now.
+ */
+function singleProcessFleet(
+  fleet: Fleet,
+  serverXmlFile: string,
+  current: () => { registry: HostRegistry; storeConfig: boolean },
+): { operations: HostOperations; persister(serverXml: Parameters<typeof storeConfigEnabled>[0]): Persister | null } {
+  const here = (command: HostCommand) => applyCommand(current().registry, command);
+  const run = (command: HostCommand) => fleet.run(command, () => here(command), here);
+  const persistHere = async (): Promise<void> => {
+    const c = current();
+    if (!c.storeConfig) throw new Error('StoreConfig is not enabled');
+    await createServerXmlPersister({ registry: c.registry, file: serverXmlFile }).persist();
+  };
+  fleet.applyWith(async (command) => {
+    try {
+      if (command.op === 'persist') await persistHere();
+      else {
+        const r = await here(command);
+        if (!r.ok) return { ok: false, message: r.failure.code };
+      }
+      return { ok: true };
+    } catch (e) {
+      return { ok: false, message: (e as Error).message };
+    }
+  });
+  return {
+    operations: {
+      fleetWide: true,
+      add: (input, policy) => run({ op: 'add', input, policy }),
+      remove: (name) => run({ op: 'remove', name }),
+      start: (name) => run({ op: 'start', name }),
+      stop: (name) => run({ op: 'stop', name }),
+    },
+    persister: (serverXml) => (storeConfigEnabled(serverXml) ? { persist: () => fleet.persist(persistHere) } : null),
+  };
+}
+
 /** Whether the store refuses this Redis (an evicting maxmemory-policy): says why on stderr. */
 function refusedStore(state: StateBackend, io: Io): boolean {
   const problem = (state as { policyProblem?: string | null }).policyProblem ?? null;
@@ -361,6 +450,7 @@ async function serveCluster(
   first: PreparedBase,
   drainTimeoutMs: number,
   again: () => PreparedBase,
+  fleet: { fleet: Fleet; close(): Promise<void> } | null,
 ): Promise<number> {
   let prepared: PreparedBase | null = first;
   let running;
@@ -369,6 +459,7 @@ async function serveCluster(
       workers,
       target,
       drainTimeoutMs,
+      ...(fleet ? { fleet: fleet.fleet } : {}),
       prepare: () => {
         // The base was read and linted for the start-up message; SIGHUP reads it again.
         const p = prepared ?? again();
@@ -377,6 +468,7 @@ async function serveCluster(
       },
     });
   } catch (e) {
+    await fleet?.close();
     if (e instanceof WorkerStartError) return startFailure(Object.assign(new Error(e.message), { code: e.code }), io);
     return startFailure(e, io);
   }
@@ -389,6 +481,7 @@ async function serveCluster(
   io.stdout(`host manager: ${origin}/host-manager/text/list (user with the admin-script role)\n`);
   io.stdout(`state (sessions, CSRF nonces, rate limits, lock-outs): ${state}\n`);
   await running.stopped;
+  await fleet?.close();
   io.stdout('tollgate serve: stopped\n');
   return 0;
 }

@@ -1,0 +1,110 @@
+/**
+ * A Redis pub/sub channel that the instances of a fleet sharing one Redis use to tell each other what
+ * changed (the host manager's commands: src/server/fleet.ts). Two connections: one subscribed to the
+ * channel (a subscribed connection cannot publish), one that publishes. Messages are strings; what they
+ * mean is the caller's. Loaded only with `--store redis`.
+ */
+import { createClient } from '@redis/client';
+import { getLogger } from '../runtime/index.js';
+import { redactRedisUrl } from './url.js';
+
+const logger = getLogger('tollgate.stores.RedisBroadcast');
+
+export interface BroadcastOptions {
+  url: string;
+  /** The channel (e.g. `tollgate:fleet:hosts`). */
+  channel: string;
+  /** Most milliseconds a publish may take before it counts as failed (default 2000). */
+  timeoutMs?: number;
+  /** Most milliseconds to wait for a connection (default 1000); reconnection is retried every 0.1 to 2 s. */
+  connectTimeoutMs?: number;
+  /** Every message of the channel, this instance's own included, in the order Redis delivered them. */
+  onMessage(message: string): void;
+}
+
+export interface Broadcast {
+  /** Whether both connections are up (a publish now would be delivered to every subscriber). */
+  readonly ready: boolean;
+  /** Publishes; resolves with how many subscribers received it (this one included), rejects when Redis does not answer. */
+  publish(message: string): Promise<number>;
+  close(): Promise<void>;
+}
+
+/** Connects both connections in the background; `ready` says when they are up. */
+export function createRedisBroadcast(options: BroadcastOptions): Broadcast {
+  const timeoutMs = options.timeoutMs ?? 2_000;
+  const where = redactRedisUrl(options.url);
+  const make = () =>
+    createClient({
+      url: options.url,
+      disableOfflineQueue: true,
+      socket: {
+        connectTimeout: options.connectTimeoutMs ?? 1_000,
+        reconnectStrategy: (retries: number) => Math.min(100 * 2 ** Math.min(retries, 5), 2_000),
+      },
+    });
+  const pub = make();
+  const sub = make();
+  let subscribed = false;
+  let closed = false;
+  let down = false;
+  const failed = (err: Error): void => {
+    if (closed || down) return;
+    down = true;
+    logger.warning(
+      `the channel ${options.channel} on Redis at ${where} does not answer (${err.message || err.name}): host-manager changes are refused until it does`,
+    );
+  };
+  pub.on('error', failed);
+  sub.on('error', failed);
+  const recovered = (): void => {
+    if (!down || closed || !pub.isReady || !subscribed) return;
+    down = false;
+    logger.info(`the channel ${options.channel} on Redis at ${where} answers again`);
+  };
+  pub.on('ready', recovered);
+  // node-redis subscribes again by itself after a reconnection; `subscribed` follows the connection.
+  sub.on('ready', () => {
+    subscribed = true;
+    recovered();
+  });
+  sub.on('end', () => (subscribed = false));
+  pub.connect().catch(failed);
+  sub
+    .connect()
+    .then(() => sub.subscribe(options.channel, (message: string) => options.onMessage(message)))
+    .then(() => {
+      subscribed = true;
+      recovered();
+    })
+    .catch(failed);
+
+  return {
+    get ready() {
+      return !closed && pub.isReady && sub.isReady && subscribed;
+    },
+    publish(message: string): Promise<number> {
+      return new Promise<number>((resolve, reject) => {
+        const t = setTimeout(() => reject(new Error(`Redis did not answer within ${timeoutMs} ms`)), timeoutMs);
+        pub.publish(options.channel, message).then(
+          (n) => {
+            clearTimeout(t);
+            resolve(Number(n));
+          },
+          (e: unknown) => {
+            clearTimeout(t);
+            reject(e instanceof Error ? e : new Error(String(e)));
+          },
+        );
+      });
+    },
+    async close(): Promise<void> {
+      if (closed) return;
+      closed = true;
+      // Never wait on a hung Redis: the sockets go at once.
+      for (const c of [pub, sub]) {
+        if (c.isOpen) c.destroy();
+      }
+    },
+  };
+}
