@@ -51,7 +51,8 @@ export function createRedisBroadcast(options: BroadcastOptions): Broadcast {
   const failed = (err: Error): void => {
     if (closed || down) return;
     down = true;
-    logger.warning(
+    // FINE: the state store's connection to the same Redis logs the outage (one line, as an operator wants).
+    logger.fine(
       `the channel ${options.channel} on Redis at ${where} does not answer (${err.message || err.name}): host-manager changes are refused until it does`,
     );
   };
@@ -60,7 +61,7 @@ export function createRedisBroadcast(options: BroadcastOptions): Broadcast {
   const recovered = (): void => {
     if (!down || closed || !pub.isReady || !subscribed) return;
     down = false;
-    logger.info(`the channel ${options.channel} on Redis at ${where} answers again`);
+    logger.fine(`the channel ${options.channel} on Redis at ${where} answers again`);
   };
   pub.on('ready', recovered);
   // node-redis subscribes again by itself after a reconnection; `subscribed` follows the connection.
