@@ -451,14 +451,27 @@ describe('HAProxy in front of two serve --workers 2 sharing Redis', () => {
         authorization: ADMIN,
       });
       expect(added).toMatchObject({ status: 200, body: 'OK - Host [new.example] added\n' });
-      // The instance that took it waited for the other's answer before it answered.
-      const took = fleet.filter((i) =>
-        /host manager: add \[new\.example\] applied by 1 other instance\(s\) of the fleet/.test(i.err()),
+      // The instance that took it waited for the other's answer before it answered (the primaries' logs
+      // arrive over their own pipes, so they are waited for).
+      const took = await waitFor(
+        () => {
+          const t = fleet.filter((i) =>
+            /host manager: add \[new\.example\] applied by 1 other instance\(s\) of the fleet/.test(i.err()),
+          );
+          return t.length > 0 ? t : undefined;
+        },
+        SLOW,
+        () => fleet.map((i) => i.err()).join('\n'),
       );
       expect(took).toHaveLength(1);
       const other = fleet.find((i) => i !== took[0])!;
-      expect(other.err()).toMatch(
-        /host manager: add \[new\.example\] applied in 2 worker\(s\) \(announced by another instance/,
+      await waitFor(
+        () =>
+          /host manager: add \[new\.example\] applied in 2 worker\(s\) \(announced by another instance/.test(
+            other.err(),
+          ),
+        SLOW,
+        () => other.err(),
       );
       // Every request, over several rounds of the balancer and on each instance directly (both workers).
       for (let n = 0; n < 8; n++)
