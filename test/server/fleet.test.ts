@@ -122,7 +122,8 @@ defaults
   timeout connect 5s
   timeout client 60s
   timeout server 60s
-  timeout check 2s
+  # Generous: a check that waits behind a loaded machine must not take a ready instance out.
+  timeout check 10s
 frontend www
   bind 127.0.0.1:${port}
   default_backend tollgate
@@ -131,7 +132,7 @@ backend tollgate
   option httpchk
   http-check send meth GET uri /ready
   http-check expect status 200
-  default-server inter 250ms fastinter 250ms downinter 250ms fall 2 rise 2
+  default-server inter 250ms fastinter 250ms downinter 250ms fall 3 rise 2
 ${servers.map((s) => `  server ${s.name} 127.0.0.1:${s.port} check port ${s.opsPort}`).join('\n')}
 `;
   const file = join(dir, 'haproxy.cfg');
