@@ -7,15 +7,22 @@
  *   npx tsx bench/fuzz.ts [--inputs 1000000] [--seed 1] [--workers 2] [--json]
  *                         [--every load=4,lint=4,chain=4,compile=8] [--start 0]
  *                         [--replay INDEX] [--minimise]
+ *   npx tsx bench/fuzz.ts --layouts 500 [--seed 1] [--start 0] [--json]
  *
  * parse runs on every input; the targets after it run on every Nth input
  * (--every; `all` runs every target on every input). The report says exactly
  * how many times each ran. Exit status 1 when any target crashed or hung.
  * --replay runs one input and prints it; --minimise reduces each crashing
  * input and writes it to test/fuzz/regressions/.
+ *
+ * --layouts N builds N hostile repository layouts instead (test/fuzz/layouts.ts: random combinations
+ * of links out of the base, /proc and device links, loops, FIFOs, zip bombs, huge and deep files and
+ * control characters, in every position), lints each in every format and reports it with the CIS
+ * audit, and reports any output holding a byte from outside the base or a raw control character, with
+ * the CPU time per layout and the growth of peak RSS. Exit status 1 on any such finding.
  */
 import { writeFileSync } from 'node:fs';
-import { cpus } from 'node:os';
+import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import {
@@ -37,6 +44,7 @@ import {
   type RunSummary,
   type Target,
 } from '../test/fuzz/fuzz-core.js';
+import { runLayouts } from '../test/fuzz/layouts.js';
 
 interface Options {
   inputs: number;
@@ -47,6 +55,7 @@ interface Options {
   start: number;
   replay: number | null;
   minimise: boolean;
+  layouts: number | null;
 }
 
 const DEFAULT_EVERY: Partial<Record<Target, number>> = { load: 4, lint: 4, chain: 4, compile: 8 };
@@ -57,7 +66,7 @@ const STALL_MS = 60_000;
 
 function usage(message: string): never {
   process.stderr.write(
-    `${message}\nusage: bench/fuzz.ts [--inputs N] [--seed S] [--workers W] [--json] [--every target=N,...|all] [--start K] [--replay INDEX] [--minimise]\n`,
+    `${message}\nusage: bench/fuzz.ts [--inputs N] [--seed S] [--workers W] [--json] [--every target=N,...|all] [--start K] [--replay INDEX] [--minimise] [--layouts N]\n`,
   );
   process.exit(2);
 }
@@ -72,6 +81,7 @@ function parseArgs(argv: string[]): Options {
     start: 0,
     replay: null,
     minimise: false,
+    layouts: null,
   };
   const int = (flag: string, v: string | undefined, min: number): number => {
     const n = Number(v);
@@ -86,6 +96,7 @@ function parseArgs(argv: string[]): Options {
     else if (a === '--workers') o.workers = int(a, argv[++i], 1);
     else if (a === '--start') o.start = int(a, argv[++i], 0);
     else if (a === '--replay') o.replay = int(a, argv[++i], 0);
+    else if (a === '--layouts') o.layouts = int(a, argv[++i], 1);
     else if (a === '--json') o.json = true;
     else if (a === '--minimise') o.minimise = true;
     else if (a === '--every') {
@@ -341,6 +352,29 @@ async function minimiseCrashes(o: Options, crashes: Finding[]): Promise<string[]
 
 async function main(): Promise<void> {
   const o = parseArgs(process.argv.slice(2));
+  if (o.layouts !== null) {
+    const s = await runLayouts(o.seed, o.start, o.layouts);
+    const cpu = [...s.cpuMs].sort((a, b) => a - b);
+    const at = (p: number): number => cpu[Math.min(cpu.length - 1, Math.floor((cpu.length * p) / 100))] ?? 0;
+    const out = o.json
+      ? `${JSON.stringify({ seed: o.seed, start: o.start, ...s, cpuMs: undefined, cpuP50: at(50), cpuMax: at(100) }, null, 2)}\n`
+      : [
+          `${s.layouts} hostile layouts of seed ${o.seed} (from ${o.start}); load average ${loadavg()
+            .map((l) => l.toFixed(1))
+            .join(', ')}`,
+          `attacks placed: ${Object.entries(s.attacks)
+            .sort((a, b) => b[1] - a[1])
+            .map(([k, v]) => `${k} ${v}`)
+            .join(', ')}`,
+          `CPU per layout (lint in 4 formats + report with the CIS audit): p50 ${at(50).toFixed(0)} ms, p95 ${at(95).toFixed(0)} ms, max ${at(100).toFixed(0)} ms`,
+          `peak RSS growth ${s.rssGrowthMiB.toFixed(0)} MiB; ${(s.outputBytes / 1024 / 1024).toFixed(1)} MB of output checked`,
+          `failures: ${s.failures.length}`,
+          ...s.failures.map((f) => `  ${f.layout}\n    ${f.problems.join('\n    ')}`),
+          '',
+        ].join('\n');
+    process.stdout.write(out, () => process.exit(s.failures.length ? 1 : 0));
+    return;
+  }
   if (o.replay !== null) {
     const out = await replay(o);
     process.stdout.write(out, () => process.exit(0));

@@ -65,9 +65,14 @@ const SERVER_ROOT = 'Server';
 
 /** Whether the base or home has a lib/*.jar: classes beyond the JDK's and Tomcat's may then be on Tomcat's class path. */
 export function baseHasJars(base: Pick<CatalinaBase, 'base' | 'home'>): boolean {
-  return [join(base.base, 'lib'), join(base.home, 'lib')].some(
-    (d) => existsSync(d) && readdirSync(d).some((f) => f.endsWith('.jar')),
-  );
+  return [join(base.base, 'lib'), join(base.home, 'lib')].some((d) => {
+    // lib/ may be a file, a FIFO or a link to one (a hostile repository's, test/fuzz/layouts.ts): no jars then.
+    try {
+      return existsSync(d) && readdirSync(d).some((f) => f.endsWith('.jar'));
+    } catch {
+      return false;
+    }
+  });
 }
 
 const simple = (cls: string) => cls.slice(cls.lastIndexOf('.') + 1);

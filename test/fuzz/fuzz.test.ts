@@ -17,6 +17,7 @@ import {
   type Finding,
 } from './fuzz-core.js';
 import { hostileShapes } from './hostile.js';
+import { makeLayout, runLayouts } from './layouts.js';
 
 /**
  * A short seeded run of the fuzzer (bench/fuzz.ts runs a million): seed 1,
@@ -129,4 +130,38 @@ describe('the hostile parser shapes (test/fuzz/hostile.ts: deep namespace nestin
       expect(summary.targets.compile.runs).toBe(1);
     });
   }
+});
+
+describe('hostile repository layouts (test/fuzz/layouts.ts: random combinations of the attacks of test/security, in every position)', () => {
+  /** Seed 1's first layouts: about 2 s of CPU; bench/fuzz.ts --layouts runs thousands. */
+  const LAYOUTS = 24;
+
+  it('builds the same layout from the same seed and index', () => {
+    const a = makeLayout(1, 7);
+    const b = makeLayout(1, 7);
+    try {
+      expect(b.placed).toEqual(a.placed);
+      expect(a.placed.length).toBeGreaterThan(0);
+    } finally {
+      a.dispose();
+      b.dispose();
+    }
+  });
+
+  it(
+    `lints and reports ${LAYOUTS} layouts of seed 1 with no byte from outside the base, no raw control character, bounded memory, and each ends`,
+    { timeout: 600_000 },
+    async () => {
+      const s = await runLayouts(1, 0, LAYOUTS);
+      expect(s.failures).toEqual([]);
+      expect(s.layouts).toBe(LAYOUTS);
+      // The seeds try every kind of attack (links of every kind, FIFOs, bombs, huge, deep, control characters).
+      expect(Object.keys(s.attacks).length).toBeGreaterThanOrEqual(14);
+      // Peak memory over the run's start, with the collector run between layouts: the worst single layout.
+      expect(s.rssGrowthMiB).toBeLessThan(200);
+      // Work, not time: a layout that read /dev/zero or inflated a bomb would burn far more.
+      for (const ms of s.cpuMs) expect(ms).toBeLessThan(30_000);
+      expect(s.outputBytes).toBeGreaterThan(0);
+    },
+  );
 });
