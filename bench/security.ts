@@ -41,6 +41,8 @@ export interface AttackRow {
   wallMs: number;
   cpuMs: number;
   maxRssMb: number;
+  /** The 1-minute load average when the command started (2 shared cores: wall time depends on it). */
+  load: number;
   /** What the command said about the attack (the finding), or the measured outcome. */
   outcome: string;
 }
@@ -51,11 +53,13 @@ interface Ran {
   wallMs: number;
   cpuMs: number;
   maxRssMb: number;
+  load: number;
 }
 
 /** Runs the built CLI in `cwd`; `during` sees the child while it runs (for servers). */
 function run(cwd: string, args: string[], during?: (child: ChildProcess, printed: () => string) => void): Promise<Ran> {
   const usage = join(cwd, `.rusage-${process.hrtime.bigint()}.json`);
+  const load = loadavg()[0]!;
   const t0 = performance.now();
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', PRELOAD, BIN, ...args], {
@@ -81,6 +85,7 @@ function run(cwd: string, args: string[], during?: (child: ChildProcess, printed
         wallMs,
         cpuMs: u.cpuMicros / 1000,
         maxRssMb: u.maxRssKiB / 1024,
+        load,
       });
     });
   });
@@ -110,7 +115,9 @@ function finding(out: string, pattern: RegExp): string {
   const at = lines.findIndex((l) => pattern.test(l));
   const line =
     (at >= 0
-      ? lines.slice(at).find((l) => /Not reading|not read|inflate|bomb|regular file|archive/i.test(l))
+      ? lines
+          .slice(at + 1)
+          .find((l) => /Not reading|not read|inflates|claims|compression ratio|regular file|archive/i.test(l))
       : undefined) ??
     lines[0] ??
     '';
@@ -170,6 +177,8 @@ async function cliAttacks(root: string): Promise<AttackRow[]> {
       says: /env\.xml/,
     },
   ];
+  // The reference: the same command on a base with no attack (Node's start and the lint itself).
+  attacks.unshift({ attack: 'reference: a base with no attack', name: 'clean', extra: {}, says: /^$/ });
   for (const a of attacks) {
     const dir = base(root, a.name, a.extra);
     const args = ['lint', dir, '--profile', 'cis', '--workers', '0'];
@@ -180,7 +189,8 @@ async function cliAttacks(root: string): Promise<AttackRow[]> {
       wallMs: r.wallMs,
       cpuMs: r.cpuMs,
       maxRssMb: r.maxRssMb,
-      outcome: `exit ${r.code}: ${finding(r.out, a.says)}`,
+      load: r.load,
+      outcome: `exit ${r.code}: ${finding(r.out.replaceAll(`${root}/`, ''), a.says)}`,
     });
   }
   return rows;
@@ -199,6 +209,7 @@ async function reportAttack(root: string): Promise<AttackRow> {
       wallMs: r.wallMs,
       cpuMs: r.cpuMs,
       maxRssMb: r.maxRssMb,
+      load: r.load,
       outcome: `exit ${r.code}: a page of ${(size / 1024 / 1024).toFixed(1)} MB`,
     };
   } finally {
@@ -312,6 +323,7 @@ async function lspAttack(root: string): Promise<AttackRow> {
     wallMs: r.wallMs,
     cpuMs: r.cpuMs,
     maxRssMb: r.maxRssMb,
+    load: r.load,
     outcome,
   };
 }
@@ -359,6 +371,7 @@ async function serveAttack(root: string): Promise<AttackRow> {
       wallMs: r.wallMs,
       cpuMs: r.cpuMs,
       maxRssMb: r.maxRssMb,
+      load: r.load,
       outcome,
     };
   } finally {
@@ -387,10 +400,10 @@ async function main(): Promise<void> {
     process.stdout.write(
       `load average at start: ${load.map((l) => l.toFixed(1)).join(', ')}; node ${process.version}\n\n`,
     );
-    process.stdout.write('| attack | wall | CPU | max RSS | outcome |\n|---|---:|---:|---:|---|\n');
+    process.stdout.write('| attack | load | wall | CPU | max RSS | outcome |\n|---|---:|---:|---:|---:|---|\n');
     for (const r of rows)
       process.stdout.write(
-        `| ${r.attack} | ${(r.wallMs / 1000).toFixed(2)} s | ${(r.cpuMs / 1000).toFixed(2)} s | ${r.maxRssMb.toFixed(0)} MB | ${r.outcome.replace(/\|/g, '\\|')} |\n`,
+        `| ${r.attack} | ${r.load.toFixed(1)} | ${(r.wallMs / 1000).toFixed(2)} s | ${(r.cpuMs / 1000).toFixed(2)} s | ${r.maxRssMb.toFixed(0)} MB | ${r.outcome.replace(/\|/g, '\\|')} |\n`,
       );
   } finally {
     rmSync(root, { recursive: true, force: true });
