@@ -291,7 +291,7 @@ export interface LayoutsSummary {
   attacks: Record<string, number>;
   failures: { layout: string; problems: string[] }[];
   cpuMs: number[];
-  /** The process's peak RSS minus its RSS before the first layout (MiB). */
+  /** The process's peak RSS during the run minus its RSS before the first layout (MiB). */
   rssGrowthMiB: number;
   outputBytes: number;
 }
@@ -301,7 +301,7 @@ export async function runLayouts(seed: number, start: number, count: number): Pr
   const gc = collector();
   const environment = environmentEntries();
   gc();
-  const rss0 = process.memoryUsage().rss;
+  const rss0 = resetPeakRss();
   const s: LayoutsSummary = { layouts: 0, attacks: {}, failures: [], cpuMs: [], rssGrowthMiB: 0, outputBytes: 0 };
   for (let i = start; i < start + count; i++) {
     const layout = makeLayout(seed, i);
@@ -317,6 +317,30 @@ export async function runLayouts(seed: number, start: number, count: number): Pr
     }
     gc();
   }
-  s.rssGrowthMiB = (process.resourceUsage().maxRSS * 1024 - rss0) / 1024 / 1024;
+  s.rssGrowthMiB = (peakRss() - rss0) / 1024 / 1024;
   return s;
+}
+
+/**
+ * Resets the process's peak RSS (Linux: "5" to /proc/self/clear_refs), so the peak measured after is
+ * this run's and not that of a test before it in the same process; returns the RSS now, in bytes.
+ */
+function resetPeakRss(): number {
+  try {
+    writeFileSync('/proc/self/clear_refs', '5');
+  } catch {
+    // Without the reset the peak may be an earlier one: the growth is then over-counted, never under.
+  }
+  return process.memoryUsage().rss;
+}
+
+/** The process's peak RSS in bytes since the last reset (VmHWM), or getrusage's peak where there is no /proc. */
+function peakRss(): number {
+  try {
+    const kib = /VmHWM:\s+(\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'))?.[1];
+    if (kib) return Number(kib) * 1024;
+  } catch {
+    // Not Linux: getrusage below.
+  }
+  return process.resourceUsage().maxRSS * 1024;
 }
