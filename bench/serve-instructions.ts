@@ -10,6 +10,11 @@
  * busy machine. The compile cache is off, so both runs start alike.
  *
  *   npm run build && npx tsx bench/serve-instructions.ts [--path /app/static/app.css] [--warmup 3000] [--short 3000] [--long 13000]
+ *     [--variant '<bench/server.ts variant>']
+ *
+ * `--variant` counts one of bench/server.ts's servers instead (`{"kind":"bare-headers-one-call"}`, the floor of the
+ * chain section, or `chain` for the compiled 8-filter chain of bench/runtime.ts), answering GET /app/hello: the
+ * chain section's comparison without the batching of a loaded machine moving it.
  *
  * TOLLGATE_BENCH_REPO=<another checkout with its dist built> measures that checkout's `bin/tollgate.js`.
  */
@@ -70,8 +75,8 @@ async function waitForPort(port: number, path: string, child: ReturnType<typeof 
 }
 
 /** Total instructions of one server process that answered warmup + n requests. */
-async function count(base: string, path: string, warmup: number, n: number): Promise<number> {
-  const port = await freePort();
+async function count(base: string, path: string, warmup: number, n: number, variant: string | null): Promise<number> {
+  let port = await freePort();
   const args = [
     '--tool=cachegrind',
     '--cache-sim=no',
@@ -81,23 +86,35 @@ async function count(base: string, path: string, warmup: number, n: number): Pro
     '--random-seed=1',
     '--hash-seed=1',
   ];
-  args.push(
-    join(repo, 'bin', 'tollgate.js'),
-    'serve',
-    '--base',
-    base,
-    '--port',
-    String(port),
-    '--address',
-    '127.0.0.1',
-  );
+  if (variant === null)
+    args.push(
+      join(repo, 'bin', 'tollgate.js'),
+      'serve',
+      '--base',
+      base,
+      '--port',
+      String(port),
+      '--address',
+      '127.0.0.1',
+    );
+  else args.push('--import', 'tsx', join(import.meta.dirname, 'server.ts'), variant);
   const child = spawn('valgrind', args, {
-    stdio: ['ignore', 'ignore', 'pipe'],
+    stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, TOLLGATE_COMPILE_CACHE: '0' },
   });
   let err = '';
+  let out = '';
   child.stderr!.on('data', (d: Buffer) => (err += d));
+  child.stdout!.on('data', (d: Buffer) => (out += d));
   const exited = new Promise<void>((r) => child.once('exit', () => r()));
+  if (variant !== null) {
+    // bench/server.ts listens on a port of its own and prints it.
+    while (!out.includes('\n')) {
+      if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}:\n${err.slice(-2000)}`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    port = (JSON.parse(out.slice(0, out.indexOf('\n'))) as { port: number }).port;
+  }
   await waitForPort(port, path, child);
   await send(port, path, warmup + n - 1);
   child.kill('SIGINT');
@@ -114,15 +131,23 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       warmup: { type: 'string', default: '3000' },
       short: { type: 'string', default: '3000' },
       long: { type: 'string', default: '13000' },
+      variant: { type: 'string' },
     },
   });
   const { prepare } = await import('./runtime.js');
-  const { base } = prepare();
+  const { base, module } = prepare();
   const [warmup, short, long] = [Number(values.warmup), Number(values.short), Number(values.long)];
-  const a = await count(base, values.path!, warmup, short);
-  const b = await count(base, values.path!, warmup, long);
+  const variant =
+    values.variant === undefined
+      ? null
+      : values.variant === 'chain'
+        ? JSON.stringify({ kind: 'compiled', module })
+        : values.variant;
+  const path = variant === null ? values.path! : '/app/hello';
+  const a = await count(base, path, warmup, short, variant);
+  const b = await count(base, path, warmup, long, variant);
   console.log(
-    `${values.path}  ${Math.round((b - a) / (long - short)).toLocaleString('en-US')} instructions/request  (${repo}; ${a} and ${b} for ${warmup}+${short} and ${warmup}+${long} requests)`,
+    `${variant ?? path}  ${Math.round((b - a) / (long - short)).toLocaleString('en-US')} instructions/request  (${repo}; ${a} and ${b} for ${warmup}+${short} and ${warmup}+${long} requests)`,
   );
   process.exit(0);
 }

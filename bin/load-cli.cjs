@@ -137,7 +137,8 @@ function loadCli(command) {
       // None yet, or not ours to mark: a cache read before the mark failed is still used.
     }
   }
-  const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
+  // The file is wrapped as a CommonJS function already (scripts/bundle.mjs): compiled as read, with no copy.
+  const script = new vm.Script(source, {
     filename: file,
     cachedData,
     importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
