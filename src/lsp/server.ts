@@ -43,8 +43,13 @@ const require = createRequire(import.meta.url);
 const lsp = require('vscode-languageserver/node') as typeof Lsp;
 const { CodeActionKind, DiagnosticSeverity, TextDocuments, TextDocumentSyncKind } = lsp;
 
-/** How long an input's buffers must stay unchanged before it is linted again (initializationOptions.quietMs). */
+/**
+ * How long an input's buffers must stay unchanged before it is linted again: as long as its last lint
+ * took, between MIN_QUIET_MS and QUIET_MS (a small file is linted 5 ms after a keystroke, a 7 MB one
+ * 150 ms after the last of a burst), unless initializationOptions.quietMs fixes it.
+ */
 const QUIET_MS = 150;
+const MIN_QUIET_MS = 5;
 const MAX_QUIET_MS = 60_000;
 
 const SEVERITY: Record<Severity, Lsp.DiagnosticSeverity> = {
@@ -90,6 +95,7 @@ interface LintRun {
   id: number;
   root: string;
   versions: Map<string, number>;
+  started: number;
 }
 
 /** What became of a lint (tollgate/lints, for tests that count work). */
@@ -119,7 +125,11 @@ export function startLanguageServer(connection: Connection): void {
     },
   });
   let settings: CheckSettings = {};
-  let quietMs = QUIET_MS;
+  let fixedQuietMs: number | null = null;
+  /** How long the last finished lint of each input took (ms), for its quiet period. */
+  const lintMs = new Map<string, number>();
+  const quietFor = (root: string): number =>
+    fixedQuietMs ?? Math.min(QUIET_MS, Math.max(MIN_QUIET_MS, lintMs.get(root) ?? QUIET_MS));
   /** The last published lint of each input, and which files of it had findings published. */
   const results = new Map<string, Kept>();
   const published = new Map<string, Set<string>>();
@@ -201,6 +211,7 @@ export function startLanguageServer(connection: Connection): void {
   const finish = (run: LintRun, reply: LintReply): void => {
     if (running?.id !== run.id) return;
     running = null;
+    lintMs.set(run.root, performance.now() - run.started);
     if ('error' in reply) {
       connection.console.error(`tollgate: checking ${run.root} failed: ${reply.error}`);
       record(run, 'failed');
@@ -256,7 +267,12 @@ export function startLanguageServer(connection: Connection): void {
     const [root, path] = next.value;
     queued.delete(root);
     const open = openIn(root);
-    const run: LintRun = { id: nextId++, root, versions: new Map(open.map((o) => [o.uri, o.doc.version])) };
+    const run: LintRun = {
+      id: nextId++,
+      root,
+      versions: new Map(open.map((o) => [o.uri, o.doc.version])),
+      started: performance.now(),
+    };
     running = run;
     lintRuns++;
     record(run, 'running');
@@ -304,7 +320,7 @@ export function startLanguageServer(connection: Connection): void {
           stopWorker();
         }
         pump();
-      }, quietMs),
+      }, quietFor(root)),
     );
   };
 
@@ -369,7 +385,8 @@ export function startLanguageServer(connection: Connection): void {
   connection.onInitialize((params): InitializeResult => {
     const init = (params.initializationOptions ?? {}) as CheckSettings & { quietMs?: unknown };
     // A slower machine or a larger file may want a longer pause before each lint.
-    if (typeof init.quietMs === 'number' && init.quietMs >= 0 && init.quietMs <= MAX_QUIET_MS) quietMs = init.quietMs;
+    if (typeof init.quietMs === 'number' && init.quietMs >= 0 && init.quietMs <= MAX_QUIET_MS)
+      fixedQuietMs = init.quietMs;
     settings = {
       ...(init.target ? { target: init.target } : {}),
       ...(init.profile ? { profile: init.profile } : {}),
