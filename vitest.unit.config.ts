@@ -16,6 +16,7 @@ export const SYSTEM_TESTS = [
   'test/server/worker-death.test.ts', // serve --workers, a worker SIGKILLed
   'test/server/stop-deadline.test.ts', // serve and redis-server, SIGSTOPped
   'test/server/fleet.test.ts', // haproxy, redis-server, two serve --workers 2
+  'test/server/serve-log.test.ts', // serve --workers in child processes
   'test/report/browser.test.ts', // chromium
   'test/server/example-base-browser.test.ts', // chromium
   'test/lsp/nvim.test.ts', // neovim

@@ -9,7 +9,6 @@ import cluster from 'node:cluster';
 import type { TomcatTarget } from '../filters/index.js';
 import type { Diagnostic } from '../model/index.js';
 import { loadBase } from '../parser/index.js';
-import { formatLogRecord, setLogSink } from '../runtime/logging.js';
 import {
   applyCommand,
   catchUp,
@@ -29,6 +28,7 @@ import type { HostResult } from './hosts.js';
 import { FleetUnreachableError } from './fleet.js';
 import { Metrics, notReadyReason, startOpsServer, storeHealth } from './ops.js';
 import { storeConfigEnabled } from './persist.js';
+import { configureServeLog, type LogFormat } from './serve-log.js';
 import { armStopDeadline, StopPhase, workerDeadlineMs } from './shutdown.js';
 
 /** Set by the primary in its workers' environment. */
@@ -54,6 +54,8 @@ export interface WorkerOptions {
   ops?: { port: number; address: string };
   /** The stop's bound (--drain-timeout): the primary exits by then, this worker a little earlier (shutdown.ts). */
   drainTimeoutMs: number;
+  /** --log-format: each worker writes its own lines (naming the worker) to its stderr. */
+  logFormat: LogFormat;
 }
 
 type WorkerChannel = Channel<PrimaryRequest, WorkerRequest, PrimaryNotice, WorkerNotice>;
@@ -63,8 +65,9 @@ type WorkerChannel = Channel<PrimaryRequest, WorkerRequest, PrimaryNotice, Worke
  * would keep it alive, and disconnecting it makes node:cluster exit with 0 whatever happened.
  */
 export async function runServeWorker(options: WorkerOptions): Promise<never> {
-  const origin = `worker ${cluster.worker?.id ?? 0} pid ${process.pid}`;
-  setLogSink((r) => process.stderr.write(formatLogRecord(r, origin)));
+  const origin = { worker: cluster.worker?.id ?? 0, pid: process.pid };
+  const write = (text: string): void => void process.stderr.write(text);
+  const unlogFirst = configureServeLog({ format: options.logFormat, origin, out: write, err: write });
   let container: Container | null = null;
   const metrics = options.ops ? new Metrics(() => storeHealth(options.state)) : undefined;
   let stopRequested: () => void = () => undefined;
@@ -92,6 +95,15 @@ export async function runServeWorker(options: WorkerOptions): Promise<never> {
   // A fresh worker counts the reloads of the whole serve process (the primary's count), not only its own life.
   for (const [result, n] of Object.entries(reloads)) metrics?.reloads.inc({ result }, n);
   const loaded = loadBase({ base: options.base, ...(options.home ? { home: options.home } : {}) });
+  // The base's conf/logging.properties, as the primary applies it.
+  unlogFirst();
+  configureServeLog({
+    format: options.logFormat,
+    properties: loaded.loggingProperties,
+    origin,
+    out: write,
+    err: write,
+  });
   const forward = (command: HostCommand): Promise<HostResult> => ask({ kind: 'host', command });
   const operations: HostOperations = {
     add: (input, policy) => forward({ op: 'add', input, policy }),

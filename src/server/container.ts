@@ -14,6 +14,7 @@ import { planBase, type ContextPlan, type Plan, type PlannedContext } from '../p
 import { createChainSelector } from '../protocol/chain-selector.js';
 import { charsetDecoder } from '../protocol/charset.js';
 import { decodeRequestPath, pathNeedsWork } from '../runtime/request-path.js';
+import { getLogger } from '../runtime/logging.js';
 import { createContextRuntime, type ContextMiddleware } from '../runtime/context.js';
 import { defaultErrorPage, sendErrorReport, type ErrorRenderer } from '../runtime/error-page.js';
 import type { ContextStores, StateBackend } from '../runtime/state.js';
@@ -178,6 +179,8 @@ function runContext(
 }
 
 const UTF8 = charsetDecoder('UTF-8')!;
+/** Where an AccessLogValve that cannot write says so. */
+const accessLogLogger = getLogger('org.apache.catalina.valves.AccessLogValve');
 
 /** How long a draining container leaves idle kept-alive connections to their clients' next request. */
 const IDLE_GRACE_MS = 1_000;
@@ -256,7 +259,7 @@ export async function startContainer(options: ContainerOptions): Promise<Contain
     }),
   });
 
-  const report = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const report = options.log ?? ((line: string) => accessLogLogger.warning(line));
   // AccessLogValves: the engine's and each host's; the contexts' are added as they deploy.
   const accessLogProblems: AccessLogProblem[] = [];
   const engine = base.serverXml?.services.find((s) => s.engine !== null)?.engine ?? null;

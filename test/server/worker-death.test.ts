@@ -60,7 +60,11 @@ describe('a worker that dies holding a connection', () => {
       () => `the connection handed to the killed worker is still open:\n${s.err()}`,
     );
     expect(held.answered).toBe(false);
-    expect(s.err()).toMatch(/exited holding 1 connection\(s\) it had not accepted: closed/);
+    await waitFor(
+      () => /exited holding 1 connection\(s\) it had not accepted: closed/.test(s.err()),
+      60_000,
+      () => `no line for the connection closed:\n${s.err()}`,
+    );
     await waitFor(
       () => /exited with signal SIGKILL; starting a replacement/.test(s.err()),
       60_000,

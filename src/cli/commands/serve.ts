@@ -8,6 +8,7 @@ import { loadBase } from '../../parser/index.js';
 import { startCluster, WorkerStartError, type PreparedBase } from '../../server/cluster-primary.js';
 import { isServeWorker, runServeWorker } from '../../server/cluster-worker.js';
 import { armStopDeadline, DEFAULT_DRAIN_TIMEOUT_MS, StopPhase } from '../../server/shutdown.js';
+import { configureServeLog, parseLogFormat, startupLogger, type LogFormat } from '../../server/serve-log.js';
 import { ServerRefusedError, startContainer, type Container } from '../../server/container.js';
 import { problemLines, resultOf, retainedState, serveLogger as logger, summaryLine } from '../../server/reload.js';
 import { Metrics, notReadyReason, startOpsServer, storeHealth } from '../../server/ops.js';
@@ -17,7 +18,7 @@ import type { HostOperations, Persister } from '../../server/host-manager.js';
 import type { HostRegistry } from '../../server/hosts.js';
 import { createServerXmlPersister, storeConfigEnabled } from '../../server/persist.js';
 import { redactRedisUrl } from '../../stores/url.js';
-import type { Diagnostic } from '../../model/index.js';
+import type { Diagnostic, PropertiesFile } from '../../model/index.js';
 import { UsageError, type Command, type Io } from '../command.js';
 import { integerOption, single, stringOption, targetOption } from '../options.js';
 import { ConfigError, loadConfig } from '../../lint/config.js';
@@ -89,6 +90,14 @@ export const serveCommand: Command = {
           `Seconds a stop (SIGTERM, SIGINT) gives the requests in flight; serve exits by then whatever Redis or a client does (default ${DEFAULT_DRAIN_TIMEOUT_MS / 1000})`,
         ),
       )
+      .option('log-format', {
+        type: 'string',
+        default: 'text',
+        requiresArg: true,
+        coerce: (v: unknown) => parseLogFormat(single('log-format', v)),
+        describe:
+          'Log lines as text (time, level, [logger], message) or json (one object per line: time, level, logger, message, fields)',
+      })
       .option('allow-redis-eviction', {
         type: 'boolean',
         default: false,
@@ -99,6 +108,29 @@ export const serveCommand: Command = {
     const base = resolve(io.cwd, String(argv['base']));
     if (!existsSync(base) || !statSync(base).isDirectory())
       throw new UsageError(`--base ${String(argv['base'])} is not a directory`);
+    const logFormat = (argv['logFormat'] as LogFormat | undefined) ?? 'text';
+    // Every line a record with its time and level; the levels of conf/logging.properties once the base is read.
+    let unlog = configureServeLog({ format: logFormat, out: io.stdout, err: io.stderr });
+    try {
+      return await serve(argv, io, base, logFormat, (properties) => {
+        unlog();
+        unlog = configureServeLog({ format: logFormat, properties, out: io.stdout, err: io.stderr });
+      });
+    } finally {
+      unlog();
+    }
+  },
+};
+
+/** The serve command once its output is set up; `logging` applies the base's conf/logging.properties. */
+async function serve(
+  argv: Record<string, unknown>,
+  io: Io,
+  base: string,
+  logFormat: LogFormat,
+  logging: (properties: PropertiesFile | null | undefined) => void,
+): Promise<number> {
+  {
     const home = argv['home'] ? resolve(io.cwd, String(argv['home'])) : undefined;
     const target = argv['target'] as TomcatTarget;
     const address = String(argv['address']);
@@ -125,6 +157,7 @@ export const serveCommand: Command = {
         ...(ops ? { ops } : {}),
         drainTimeoutMs,
         fleet: store !== null,
+        logFormat,
       });
     }
     const requested = argv['workers'] as number | 'auto';
@@ -133,26 +166,27 @@ export const serveCommand: Command = {
     // Lint is shown, not obeyed: what starts is the plan's to decide (as Tomcat), unless --strict.
     const prepare = (report: boolean): PreparedBase & { errors: number; problems: Diagnostic[] } => {
       const loaded = loadBase({ base, ...(home ? { home } : {}) });
+      logging(loaded.loggingProperties);
       const problems = lintBase(loaded, { target }).diagnostics.filter((d) => d.severity !== 'info');
       const unsafe = problems.filter((d) => d.severity === 'error' && UNSAFE_RULES.has(d.ruleId));
       const errors = problems.filter((d) => d.severity === 'error').length;
       // One line in the service log; the report itself is `tollgate lint`'s (in full only when --strict refuses).
       if (report)
-        io.stdout(
-          `tollgate serve: lint found ${errors} error(s) and ${problems.length - errors} warning(s)${problems.length ? `; run \`tollgate lint ${relative(io.cwd, base) || '.'}\` for the report` : ''}\n`,
+        startupLogger.info(
+          `tollgate serve: lint found ${errors} error(s) and ${problems.length - errors} warning(s)${problems.length ? `; run \`tollgate lint ${relative(io.cwd, base) || '.'}\` for the report` : ''}`,
         );
       return { loaded, unsafe, errors, problems };
     };
     const first = prepare(true);
     if (argv['strict'] === true && first.errors > 0) {
       io.stderr(stylish(first.problems, first.loaded, io));
-      io.stderr(`tollgate serve: --strict: ${first.errors} lint error(s), not starting\n`);
+      logger.severe(`tollgate serve: --strict: ${first.errors} lint error(s), not starting`);
       return 1;
     }
     if (workers > 1 && store !== null) {
       // The workers connect themselves; the primary checks the eviction policy once before forking them.
       const probe = await openState(store, io, false);
-      const refused = probe !== null && refusedStore(probe, io);
+      const refused = probe !== null && refusedStore(probe);
       await probe?.close();
       if (refused) return 1;
     }
@@ -175,7 +209,7 @@ export const serveCommand: Command = {
       );
     const { loaded, unsafe } = first;
     const state = await openState(store, io, true);
-    if (state !== null && refusedStore(state, io)) {
+    if (state !== null && refusedStore(state)) {
       await state.close();
       await fleet?.close();
       return 1;
@@ -271,15 +305,15 @@ export const serveCommand: Command = {
       })().finally(() => (reloading = null)));
     const onHup = (): void => void reload();
     process.on('SIGHUP', onHup);
-    for (const s of container.plan.skipped) io.stderr(skippedLine('serve', s, io));
+    for (const s of container.plan.skipped) logger.severe(skippedLine('serve', s, io).trimEnd());
     const origin = `http://${container.address.includes(':') ? `[${container.address}]` : container.address}:${container.port}`;
-    io.stdout(`listening on ${origin} (send the Host header to pick a virtual host)\n`);
-    io.stdout(container.summary.map((l) => l.replace(/http:\/\/([^/]+)/, `$1 -> ${origin}`)).join('\n') + '\n');
-    io.stdout(`host manager: ${origin}/host-manager/text/list (user with the admin-script role)\n`);
+    startupLogger.info(`listening on ${origin} (send the Host header to pick a virtual host)`);
+    for (const l of container.summary) startupLogger.info(l.replace(/http:\/\/([^/]+)/, `$1 -> ${origin}`));
+    startupLogger.info(`host manager: ${origin}/host-manager/text/list (user with the admin-script role)`);
     if (opsServer) {
       const a = opsServer.address() as { address: string; port: number };
-      io.stdout(
-        `operations: http://${a.address.includes(':') ? `[${a.address}]` : a.address}:${a.port}/ready, /live, /metrics\n`,
+      startupLogger.info(
+        `operations: http://${a.address.includes(':') ? `[${a.address}]` : a.address}:${a.port}/ready, /live, /metrics`,
       );
     }
     await new Promise<void>((done) => {
@@ -315,10 +349,10 @@ export const serveCommand: Command = {
       process.on('SIGINT', stop);
       process.on('SIGTERM', stop);
     });
-    io.stdout('tollgate serve: stopped\n');
+    startupLogger.info('tollgate serve: stopped');
     return 0;
-  },
-};
+  }
+}
 
 /** What `--store` says, else tollgate.config.json's `store` (found upward from the working directory), else memory. */
 function storeSettings(flag: StoreChoice | undefined, cwd: string, allowEviction: boolean): RedisStateOptions | null {
@@ -353,8 +387,8 @@ async function openState(options: RedisStateOptions | null, io: Io, report: bool
   const backend = createRedisBackend(options);
   const up = await backend.ready(options.connectTimeoutMs ?? 2_000);
   if (report)
-    io.stdout(
-      `state: ${backend.name}${up ? '' : ' (not answering yet: CSRF checks, the lock-out and rate limits refuse until it does)'}\n`,
+    startupLogger.info(
+      `state: ${backend.name}${up ? '' : ' (not answering yet: CSRF checks, the lock-out and rate limits refuse until it does)'}`,
     );
   return backend;
 }
@@ -419,11 +453,11 @@ function singleProcessFleet(
   };
 }
 
-/** Whether the store refuses this Redis (an evicting maxmemory-policy): says why on stderr. */
-function refusedStore(state: StateBackend, io: Io): boolean {
+/** Whether the store refuses this Redis (an evicting maxmemory-policy): one SEVERE line says why. */
+function refusedStore(state: StateBackend): boolean {
   const problem = (state as { policyProblem?: string | null }).policyProblem ?? null;
   if (problem === null) return false;
-  io.stderr(`tollgate serve: not starting: ${problem}\n`);
+  logger.severe(`tollgate serve: not starting: ${problem}`);
   return true;
 }
 
@@ -431,8 +465,8 @@ function refusedStore(state: StateBackend, io: Io): boolean {
 function startFailure(e: unknown, io: Io): number {
   if (e instanceof ServerRefusedError) {
     const d: Diagnostic = e.diagnostics[0]!;
-    io.stderr(
-      `tollgate serve: Tomcat does not start with this configuration, so neither does serve: ${relative(io.cwd, d.span.file) || d.span.file}:${d.span.line}:${d.span.column}: ${d.message}\n`,
+    logger.severe(
+      `tollgate serve: Tomcat does not start with this configuration, so neither does serve: ${relative(io.cwd, d.span.file) || d.span.file}:${d.span.line}:${d.span.column}: ${d.message}`,
     );
     return 1;
   }
@@ -472,16 +506,16 @@ async function serveCluster(
     if (e instanceof WorkerStartError) return startFailure(Object.assign(new Error(e.message), { code: e.code }), io);
     return startFailure(e, io);
   }
-  for (const s of running.plan.skipped) io.stderr(skippedLine('serve', s, io));
+  for (const s of running.plan.skipped) logger.severe(skippedLine('serve', s, io).trimEnd());
   const origin = `http://${running.address.includes(':') ? `[${running.address}]` : running.address}:${running.port}`;
-  io.stdout(
-    `listening on ${origin} with ${workers} worker processes (pids ${running.pids().join(', ')}; send the Host header to pick a virtual host)\n`,
+  startupLogger.info(
+    `listening on ${origin} with ${workers} worker processes (pids ${running.pids().join(', ')}; send the Host header to pick a virtual host)`,
   );
-  io.stdout(running.summary.map((l) => l.replace(/http:\/\/([^/]+)/, `$1 -> ${origin}`)).join('\n') + '\n');
-  io.stdout(`host manager: ${origin}/host-manager/text/list (user with the admin-script role)\n`);
-  io.stdout(`state (sessions, CSRF nonces, rate limits, lock-outs): ${state}\n`);
+  for (const l of running.summary) startupLogger.info(l.replace(/http:\/\/([^/]+)/, `$1 -> ${origin}`));
+  startupLogger.info(`host manager: ${origin}/host-manager/text/list (user with the admin-script role)`);
+  startupLogger.info(`state (sessions, CSRF nonces, rate limits, lock-outs): ${state}`);
   await running.stopped;
   await fleet?.close();
-  io.stdout('tollgate serve: stopped\n');
+  startupLogger.info('tollgate serve: stopped');
   return 0;
 }
