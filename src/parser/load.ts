@@ -487,6 +487,13 @@ function loadHost(
     if (taken.has(cn.name) || !isContextPathValid(cn.path)) continue;
     if (!isFileInScope(file, r.scope)) {
       notFollowed(file, r);
+      // Tomcat's HostConfig deploys every *.xml name there without asking what it is: a directory fails its
+      // context, a FIFO blocks the deployer waiting for a writer. tollgate never reads one; it says so.
+      if (existsInScope(file, r.scope)) {
+        const d = readInScope(file, r.scope);
+        if ('diagnostic' in d && !r.diagnostics.some((x) => x.span.file === file && x.ruleId === 'file-unreadable'))
+          r.diagnostics.push(d.diagnostic);
+      }
       continue;
     }
     const c = readContextFile(file, properties, r);

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -216,5 +217,25 @@ describe('${...} in descriptors of a base', () => {
         '<tomcat-users><user username="admin" password="${admin.pw}" roles="admin-gui"/></tomcat-users>',
     });
     expect(loadBase({ base }).users!.users[0]!.password!.value).toBe('s3cret');
+  });
+});
+
+describe('context descriptors that are not regular files', () => {
+  it('says a FIFO or a directory named *.xml in conf/Catalina/localhost was not read, and deploys no context for it', () => {
+    const base = tree({ 'conf/server.xml': server('appBase="webapps"'), 'webapps/ROOT/WEB-INF/web.xml': app('root') });
+    const localhost = join(base, 'conf', 'Catalina', 'localhost');
+    mkdirSync(join(localhost, 'dir.xml'), { recursive: true });
+    execFileSync('mkfifo', [join(localhost, 'fifo.xml')]);
+    const b = loadBase({ base });
+    expect(Object.keys(contexts(b)).sort()).toEqual(['']);
+    const said = (name: string) =>
+      b.diagnostics
+        .filter((d) => d.span.file === join(localhost, name))
+        .map((d) => `${d.ruleId} ${d.severity} ${d.message}`);
+    expect(said('fifo.xml')).toEqual([
+      `file-unreadable error Not reading ${join(localhost, 'fifo.xml')}: it is not a regular file (a device, FIFO or socket), which tollgate never reads.`,
+    ]);
+    expect(said('dir.xml')).toHaveLength(1);
+    expect(said('dir.xml')[0]).toMatch(/^file-unreadable error .*it is a directory/);
   });
 });
