@@ -14,7 +14,8 @@
  *   npm run build && npx tsx bench/redis-transport.ts [--requests 20000] [--runs 5] [--concurrency 32] [--module FILE]
  */
 import { execFileSync } from 'node:child_process';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { startRedis } from '../test/stores/redis-server.js';
 
@@ -32,7 +33,7 @@ const gc = globalThis.gc;
 const snap = () => { gc(); gc(); const m = process.memoryUsage(); return { rss: m.rss, heap: m.heapUsed }; };
 await import('tollgate/runtime');
 const before = snap();
-const { createRedisBackend } = await import('tollgate/stores/redis');
+const { createRedisBackend } = await import(process.argv[2] || 'tollgate/stores/redis');
 const b = createRedisBackend({ url: process.argv[1] });
 await b.ready();
 const s = b.context('localhost', '/app');
@@ -53,7 +54,7 @@ export async function run(o: {
   const redis = await startRedis();
   try {
     const { createRedisBackend } = (await import(
-      o.module ?? join(repo, 'dist', 'stores', 'redis.js')
+      o.module ? pathToFileURL(resolve(o.module)).href : join(repo, 'dist', 'stores', 'redis.js')
     )) as typeof import('../src/stores/redis.js');
     // A generous timeout: a loaded machine may stall Redis for longer than the default 300 ms.
     const backend = createRedisBackend({ url: redis.url, timeoutMs: 10_000 });
@@ -98,10 +99,21 @@ export async function run(o: {
     for (let r = 0; r < o.runs; r++) samples.push(await once(o.requests));
     await backend.close();
     samples.sort((a, b) => a - b);
-    const out = execFileSync(process.execPath, ['--expose-gc', '--input-type=module', '-e', MEMORY_PROBE, redis.url], {
-      cwd: repo,
-      encoding: 'utf8',
-    });
+    const out = execFileSync(
+      process.execPath,
+      [
+        '--expose-gc',
+        '--input-type=module',
+        '-e',
+        MEMORY_PROBE,
+        redis.url,
+        o.module ? pathToFileURL(resolve(o.module)).href : '',
+      ],
+      {
+        cwd: repo,
+        encoding: 'utf8',
+      },
+    );
     const mem = JSON.parse(out) as { rss: number; heap: number };
     return {
       cpuUs: { median: samples[samples.length >> 1]!, min: samples[0]!, max: samples[samples.length - 1]! },

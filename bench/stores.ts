@@ -3,7 +3,12 @@
  * state in memory: what keeping sessions, CSRF nonces and rate-limit windows
  * in Redis costs a request, and how many times a request talks to Redis.
  *
- *   npx tsx bench/stores.ts [--seconds 10] [--runs 3] [--cpu-prof DIR]     (npm run bench -- --only stores)
+ *   npx tsx bench/stores.ts [--seconds 10] [--runs 3] [--cpu-prof DIR] [--redis-module FILE]…
+ *                                                          (npm run bench -- --only stores)
+ *
+ * `--redis-module FILE` (repeatable) adds a row for another build of the Redis store (its
+ * createRedisBackend, e.g. a copy of an older dist/bundle/stores-redis.js inside this repository), run
+ * in the same rounds as the others, so two versions are compared under the same load.
  *
  * The chain: RateLimitFilter (a limit no run reaches) then CsrfPreventionFilter,
  * on GETs to its entry point by a client with a session cookie: every request
@@ -20,7 +25,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import os from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve as resolvePath } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createClient } from '@redis/client';
 import { compileBase } from '../src/compile/index.js';
@@ -35,8 +41,10 @@ const { values } = parseArgs({
     runs: { type: 'string', default: '3' },
     // A directory: each chain server writes a V8 CPU profile there (node --cpu-prof) when it stops.
     'cpu-prof': { type: 'string' },
+    'redis-module': { type: 'string', multiple: true, default: [] },
   },
 });
+const redisModules = values['redis-module'].map((f) => pathToFileURL(resolvePath(f)).href);
 const profileArgs = values['cpu-prof'] ? ['--cpu-prof', '--cpu-prof-dir', values['cpu-prof']] : [];
 const seconds = Number(values.seconds);
 const runs = Number(values.runs);
@@ -67,7 +75,7 @@ let mw;
 if (url === 'memory') {
   mw = create();
 } else {
-  const { createRedisBackend } = await import('tollgate/stores/redis');
+  const { createRedisBackend } = await import(process.argv[3] || 'tollgate/stores/redis');
   const state = createRedisBackend({ url });
   await state.ready();
   mw = create({ state });
@@ -84,8 +92,8 @@ interface Served {
   port: number;
 }
 
-function startChain(dir: string, mode: string): Promise<Served> {
-  const child = spawn(process.execPath, [...profileArgs, join(dir, 'server.mjs'), mode], {
+function startChain(dir: string, mode: string, module = ''): Promise<Served> {
+  const child = spawn(process.execPath, [...profileArgs, join(dir, 'server.mjs'), mode, module], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   let text = '';
@@ -162,6 +170,10 @@ async function oneAtATime(port: number, path: string, headers: Record<string, st
 const SEQUENTIAL = 2_000;
 
 async function main(): Promise<void> {
+  const loadAtStart = os
+    .loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ');
   const redis = await startRedis();
   const raw = createClient({ url: redis.url });
   raw.on('error', () => undefined);
@@ -183,20 +195,24 @@ async function main(): Promise<void> {
       writeFileSync(join(dir, m.fileName), m.code);
     }
     writeFileSync(join(dir, 'server.mjs'), SERVER);
-    const modes = { memory: 'memory', redis: redis.url } as const;
-    const loadRuns: Record<keyof typeof modes, LoadRun[]> = { memory: [], redis: [] };
+    // Each store: its name in the table, the server's argument and the store module it imports ('' = this build's).
+    const modes = [
+      { name: 'memory', arg: 'memory', module: '' },
+      { name: 'redis', arg: redis.url, module: '' },
+      ...redisModules.map((module, i) => ({ name: `redis (${values['redis-module'][i]!})`, arg: redis.url, module })),
+    ];
+    type Seq = { p50: number; reads: number; sent: number; executed: number };
+    const loadRuns = new Map<string, LoadRun[]>(modes.map((m) => [m.name, []]));
     // A request no stateful filter sees (/app/other, no cookie): it must cost Redis nothing.
-    const statelessRuns: Record<keyof typeof modes, LoadRun[]> = { memory: [], redis: [] };
-    let statelessSent = NaN;
-    const sequential: Record<keyof typeof modes, { p50: number; reads: number; sent: number; executed: number }> = {
-      memory: { p50: NaN, reads: 0, sent: 0, executed: 0 },
-      redis: { p50: NaN, reads: NaN, sent: NaN, executed: NaN },
-    };
-    let redisCpuUs = NaN;
+    const statelessRuns = new Map<string, LoadRun[]>(modes.map((m) => [m.name, []]));
+    const statelessSent = new Map<string, number>();
+    const sequential = new Map<string, Seq>();
+    const redisCpuUs = new Map<string, number[]>();
     for (let run = 0; run < runs; run++) {
-      // Alternate, so a change in the machine's load falls on both.
-      for (const mode of run % 2 === 0 ? (['memory', 'redis'] as const) : (['redis', 'memory'] as const)) {
-        const s = await startChain(dir, modes[mode]);
+      // Alternate, so a change in the machine's load falls on every store.
+      for (const mode of run % 2 === 0 ? modes : [...modes].reverse()) {
+        const isRedis = mode.arg !== 'memory';
+        const s = await startChain(dir, mode.arg, mode.module);
         try {
           const first = await getOnce(s.port, '/app/page');
           if (first.status !== 200 || first.cookie === null)
@@ -210,57 +226,66 @@ async function main(): Promise<void> {
             // The two INFO commands of the probe itself are not counted (excluded by name); its reads are (2).
             const per = (k: 'reads' | 'sent' | 'executed', less = 0): number =>
               (after[k] - before[k] - less) / SEQUENTIAL;
-            sequential[mode] =
-              mode === 'memory'
-                ? { ...sequential.memory, p50 }
-                : { p50, reads: per('reads', 2), sent: per('sent'), executed: per('executed') };
-            if (mode === 'redis') {
+            sequential.set(
+              mode.name,
+              isRedis
+                ? { p50, reads: per('reads', 2), sent: per('sent'), executed: per('executed') }
+                : { p50, reads: 0, sent: 0, executed: 0 },
+            );
+            if (isRedis) {
               const b = await redisCounters(raw);
               await oneAtATime(s.port, '/app/other', {}, SEQUENTIAL);
-              statelessSent = ((await redisCounters(raw)).executed - b.executed) / SEQUENTIAL;
+              statelessSent.set(mode.name, ((await redisCounters(raw)).executed - b.executed) / SEQUENTIAL);
             }
           }
           const plain = await load(s.port, { path: '/app/other', seconds, connections: 32 }, s.child.pid);
-          if (plain.non2xx > 0 || plain.errors > 0) throw new Error(`${mode}: the stateless request failed`);
-          statelessRuns[mode].push(plain);
+          if (plain.non2xx > 0 || plain.errors > 0) throw new Error(`${mode.name}: the stateless request failed`);
+          statelessRuns.get(mode.name)!.push(plain);
           const redisCpu = cpuSeconds(redis.pid);
           const r = await load(s.port, { path: '/app/page', seconds, connections: 32, headers }, s.child.pid);
-          if (mode === 'redis') redisCpuUs = ((cpuSeconds(redis.pid) - redisCpu) * 1e6) / r.requests;
+          if (isRedis) {
+            const list = redisCpuUs.get(mode.name) ?? [];
+            list.push(((cpuSeconds(redis.pid) - redisCpu) * 1e6) / r.requests);
+            redisCpuUs.set(mode.name, list);
+          }
           if (r.non2xx > 0 || r.errors > 0)
-            throw new Error(`${mode}: ${r.non2xx} non-2xx answers and ${r.errors} errors`);
-          loadRuns[mode].push(r);
+            throw new Error(`${mode.name}: ${r.non2xx} non-2xx answers and ${r.errors} errors`);
+          loadRuns.get(mode.name)!.push(r);
         } finally {
           await stopChain(s);
         }
       }
     }
-    const med = (mode: keyof typeof modes, f: (r: LoadRun) => number) => spread(loadRuns[mode].map(f));
-    const row = (mode: keyof typeof modes) => {
-      const rps = med(mode, (r) => r.rps);
-      const cpu = med(mode, (r) => r.cpuPerRequestUs);
-      const p50 = med(mode, (r) => r.p50);
-      const p99 = med(mode, (r) => r.p99);
-      const seq = sequential[mode];
-      return `| ${mode} | ${Math.round(rps.median)} (${Math.round(rps.min)}-${Math.round(rps.max)}) | ${p50.median} / ${p99.median} | ${cpu.median.toFixed(0)} | ${seq.p50.toFixed(3)} | ${seq.reads.toFixed(2)} | ${seq.sent.toFixed(2)} (${seq.executed.toFixed(2)}) |`;
+    const med = (name: string, f: (r: LoadRun) => number) => spread(loadRuns.get(name)!.map(f));
+    const row = (name: string) => {
+      const rps = med(name, (r) => r.rps);
+      const cpu = med(name, (r) => r.cpuPerRequestUs);
+      const p50 = med(name, (r) => r.p50);
+      const p99 = med(name, (r) => r.p99);
+      const seq = sequential.get(name)!;
+      return `| ${name} | ${Math.round(rps.median)} (${Math.round(rps.min)}-${Math.round(rps.max)}) | ${p50.median} / ${p99.median} | ${cpu.median.toFixed(0)} (${cpu.min.toFixed(0)}-${cpu.max.toFixed(0)}) | ${seq.p50.toFixed(3)} | ${seq.reads.toFixed(2)} | ${seq.sent.toFixed(2)} (${seq.executed.toFixed(2)}) |`;
     };
-    const stateless = (mode: keyof typeof modes) => spread(statelessRuns[mode].map((r) => r.cpuPerRequestUs)).median;
+    const stateless = (name: string) => {
+      const c = spread(statelessRuns.get(name)!.map((r) => r.cpuPerRequestUs));
+      return `${c.median.toFixed(1)} (${c.min.toFixed(1)}-${c.max.toFixed(1)}) µs`;
+    };
     const m = med('memory', (r) => r.rps).median;
     const rd = med('redis', (r) => r.rps).median;
     const load1 = os
       .loadavg()
       .map((x) => x.toFixed(2))
       .join(' ');
+    const redisRows = modes.filter((x) => x.arg !== 'memory').map((x) => x.name);
     const out = [
-      `Chain: RateLimitFilter + CsrfPreventionFilter (a GET to its entry point with a session cookie: session load, window count, nonce issued), compiled module, node:http, ${LOAD_TOOL} with 32 connections, ${seconds} s per run, ${runs} runs per store alternating, medians (min-max). Node ${process.version}, ${os.cpus().length} cores, load average ${load1} at the end.`,
+      `Chain: RateLimitFilter + CsrfPreventionFilter (a GET to its entry point with a session cookie: session load, window count, nonce issued), compiled module, node:http, ${LOAD_TOOL} with 32 connections, ${seconds} s per run, ${runs} runs per store alternating, medians (min-max). Node ${process.version}, ${os.cpus().length} cores, load average ${loadAtStart} at the start, ${load1} at the end.`,
       '',
       "| store | requests/s | latency p50 / p99 ms | server CPU µs per request | latency p50 ms, one at a time | writes to Redis per request (read events) | commands sent per request (run, with the scripts' own) |",
       '|---|---|---|---|---|---|---|',
-      row('memory'),
-      row('redis'),
+      ...modes.map((x) => row(x.name)),
       '',
-      `A stateless request (/app/other, which no stateful filter sees): server CPU ${stateless('memory').toFixed(1)} µs per request with the state in memory, ${stateless('redis').toFixed(1)} µs with it in Redis; commands Redis ran per such request: ${statelessSent.toFixed(2)}.`,
+      `A stateless request (/app/other, which no stateful filter sees): server CPU per request ${modes.map((x) => `${x.name} ${stateless(x.name)}`).join(', ')}; commands Redis ran per such request: ${redisRows.map((x) => `${x} ${statelessSent.get(x)!.toFixed(2)}`).join(', ')}.`,
       '',
-      `Redis costs ${((1 / rd - 1 / m) * 1e6).toFixed(0)} µs of wall time per request at this load (${((1 - rd / m) * 100).toFixed(0)}% fewer requests/s); redis-server itself spent ${redisCpuUs.toFixed(0)} µs of CPU per request. Round trips: the session load and the window count go out in one write (node-redis sends a turn's commands together) and the request waits for that one answer; the nonce append follows in a write the request does not wait for (2,000 requests sent one at a time; under load, batches carry several requests' commands).`,
+      `Redis costs ${((1 / rd - 1 / m) * 1e6).toFixed(0)} µs of wall time per request at this load (${((1 - rd / m) * 100).toFixed(0)}% fewer requests/s); redis-server itself spent ${redisRows.map((x) => `${spread(redisCpuUs.get(x)!).median.toFixed(0)} µs (${x})`).join(', ')} of CPU per request. Round trips: the session load and the window count go out in one write (the client sends a turn's commands together) and the request waits for that one answer; the nonce append follows in a write the request does not wait for (2,000 requests sent one at a time; under load, batches carry several requests' commands).`,
     ];
     process.stdout.write(out.join('\n') + '\n');
   } finally {

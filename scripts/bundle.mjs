@@ -45,14 +45,7 @@ await build({
   logLevel: 'warning',
   // recheck's JavaScript build is its own file (dist/bundle/recheck.cjs, below), loaded by the regex-redos rule on first use: bundled in, every start would parse it.
   // The language server's libraries likewise: only `tollgate lsp` loads them (src/lsp/server.ts requires them).
-  // @redis/client likewise: only `serve --store redis://` and tollgate/stores/redis load it.
-  external: [
-    '@redis/client',
-    'recheck',
-    'vscode-languageserver',
-    'vscode-languageserver/node',
-    'vscode-languageserver-textdocument',
-  ],
+  external: ['recheck', 'vscode-languageserver', 'vscode-languageserver/node', 'vscode-languageserver-textdocument'],
   // CommonJS dependencies bundled here (saxes, picomatch) call require(); give each output file one.
   banner: {
     js: "import { createRequire as __tollgateRequire } from 'node:module'; const require = __tollgateRequire(import.meta.url);",
@@ -118,13 +111,7 @@ await build({
   target: 'node20',
   sourcemap: false,
   logLevel: 'warning',
-  external: [
-    '@redis/client',
-    'recheck',
-    'vscode-languageserver',
-    'vscode-languageserver/node',
-    'vscode-languageserver-textdocument',
-  ],
+  external: ['recheck', 'vscode-languageserver', 'vscode-languageserver/node', 'vscode-languageserver-textdocument'],
   define: { 'import.meta.url': '__tollgate_url' },
   banner: { js: "const __tollgate_url = require('node:url').pathToFileURL(__filename).href;" },
   plugins: [lazyRequiresBundled, refaTablesOnDemand, assertForYargs],

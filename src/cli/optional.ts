@@ -7,7 +7,6 @@ import { UsageError } from './command.js';
  * (test/cli/optional.test.ts compares them).
  */
 export const OPTIONAL_PACKAGES = {
-  '@redis/client': '^6.3.1',
   'vscode-languageserver': '^10.1.2',
   'vscode-languageserver-textdocument': '^1.0.16',
 } as const;

@@ -4,8 +4,8 @@
  * channel (a subscribed connection cannot publish), one that publishes. Messages are strings; what they
  * mean is the caller's. Loaded only with `--store redis`.
  */
-import { createClient } from '@redis/client';
 import { getLogger } from '../runtime/index.js';
+import { RespClient } from './resp.js';
 import { redactRedisUrl } from './url.js';
 
 const logger = getLogger('tollgate.stores.RedisBroadcast');
@@ -34,18 +34,6 @@ export interface Broadcast {
 export function createRedisBroadcast(options: BroadcastOptions): Broadcast {
   const timeoutMs = options.timeoutMs ?? 2_000;
   const where = redactRedisUrl(options.url);
-  const make = () =>
-    createClient({
-      url: options.url,
-      disableOfflineQueue: true,
-      socket: {
-        connectTimeout: options.connectTimeoutMs ?? 1_000,
-        reconnectStrategy: (retries: number) => Math.min(100 * 2 ** Math.min(retries, 5), 2_000),
-      },
-    });
-  const pub = make();
-  const sub = make();
-  let subscribed = false;
   let closed = false;
   let down = false;
   const failed = (err: Error): void => {
@@ -56,56 +44,41 @@ export function createRedisBroadcast(options: BroadcastOptions): Broadcast {
       `the channel ${options.channel} on Redis at ${where} does not answer (${err.message || err.name}): host-manager changes are refused until it does`,
     );
   };
-  pub.on('error', failed);
-  sub.on('error', failed);
   const recovered = (): void => {
-    if (!down || closed || !pub.isReady || !subscribed) return;
+    if (!down || closed || !pub.isReady || !sub.isReady) return;
     down = false;
     logger.fine(`the channel ${options.channel} on Redis at ${where} answers again`);
   };
-  pub.on('ready', recovered);
-  // node-redis subscribes again by itself after a reconnection; `subscribed` follows the connection.
-  sub.on('ready', () => {
-    subscribed = true;
-    recovered();
+  const common = {
+    url: options.url,
+    connectTimeoutMs: options.connectTimeoutMs ?? 1_000,
+    timeoutMs,
+    retryDelay: (retries: number) => Math.min(100 * 2 ** Math.min(retries, 5), 2_000),
+    onError: failed,
+    onReady: () => recovered(),
+  };
+  const pub = new RespClient(common);
+  // The subscriber subscribes as part of each connection's handshake: ready means subscribed, again after a reconnection.
+  const sub = new RespClient({
+    ...common,
+    subscribe: { channel: options.channel, onMessage: (message) => options.onMessage(message) },
   });
-  sub.on('end', () => (subscribed = false));
-  pub.connect().catch(failed);
-  sub
-    .connect()
-    .then(() => sub.subscribe(options.channel, (message: string) => options.onMessage(message)))
-    .then(() => {
-      subscribed = true;
-      recovered();
-    })
-    .catch(failed);
 
   return {
     get ready() {
-      return !closed && pub.isReady && sub.isReady && subscribed;
+      return !closed && pub.isReady && sub.isReady;
     },
-    publish(message: string): Promise<number> {
-      return new Promise<number>((resolve, reject) => {
-        const t = setTimeout(() => reject(new Error(`Redis did not answer within ${timeoutMs} ms`)), timeoutMs);
-        pub.publish(options.channel, message).then(
-          (n) => {
-            clearTimeout(t);
-            resolve(Number(n));
-          },
-          (e: unknown) => {
-            clearTimeout(t);
-            reject(e instanceof Error ? e : new Error(String(e)));
-          },
-        );
-      });
+    async publish(message: string): Promise<number> {
+      const n = await pub.send(['PUBLISH', options.channel, message]);
+      if (typeof n !== 'number') throw new Error(`unexpected Redis reply to PUBLISH: ${JSON.stringify(n)}`);
+      return n;
     },
     async close(): Promise<void> {
       if (closed) return;
       closed = true;
       // Never wait on a hung Redis: the sockets go at once.
-      for (const c of [pub, sub]) {
-        if (c.isOpen) c.destroy();
-      }
+      pub.destroy();
+      sub.destroy();
     },
   };
 }

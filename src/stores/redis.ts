@@ -6,14 +6,14 @@
  *
  * Every operation is one command (a Lua script where it reads and writes), so
  * a request's operations issued in one turn of the event loop travel in one
- * write and come back in one round trip (node-redis writes what was queued in
- * a turn together). Every key has a TTL. Commands time out after `timeoutMs`
+ * write and come back in one round trip (./resp.ts writes what was queued in
+ * a turn together, every request's). Every key has a TTL. Commands time out after `timeoutMs`
  * and are refused at once while the connection is down (no offline queue):
  * callers fail closed. The outage is logged once, and its end once.
  */
 import { createHash } from 'node:crypto';
-import { createClient } from '@redis/client';
 import { OutageLog } from './outage-log.js';
+import { RespClient, RespError, type Reply } from './resp.js';
 import { defaultRedisUrl, redactRedisUrl as redact, redisUrlProblem } from './url.js';
 import {
   getLogger,
@@ -228,8 +228,6 @@ redis.call('PEXPIRE', KEYS[1], lockOut * 1000 + 1000)
 return {f, ARGV[1]}`,
 );
 
-type Client = ReturnType<typeof createClient>;
-
 /** How often a Redis that failed is asked again (one command lets through as a probe). */
 const PROBE_INTERVAL_MS = 500;
 
@@ -238,7 +236,9 @@ export const FLAP_SUMMARY_MS = 30_000;
 
 /** The shared connection: commands, their timeout, and the outage log. */
 class Connection {
-  readonly client: Client;
+  readonly client: RespClient;
+  /** Callers of ready() waiting for the connection. */
+  private readyWaiters: (() => void)[] = [];
   private down = false;
   private readonly outages: OutageLog;
   /** While down, commands are refused without asking until then (ms since the epoch). */
@@ -260,20 +260,6 @@ class Connection {
     private readonly failOpen: boolean,
     private readonly allowEviction: boolean,
   ) {
-    this.client = createClient({
-      url,
-      // Requests never wait for a connection: while it is down a command is refused at once.
-      disableOfflineQueue: true,
-      // No client-side command timeout: node-redis's default (5 s) made an AbortSignal.timeout per command (a
-      // timer, an EventTarget and a listener), the largest single cost of a command in the profile, and it
-      // bounds only the wait to be written; bounded() below bounds the wait for the answer.
-      commandOptions: { timeout: 0 },
-      // Redis Enterprise's maintenance push notifications: not used, and not probed for on each connection.
-      socket: {
-        connectTimeout: connectTimeoutMs,
-        reconnectStrategy: (retries: number) => Math.min(100 * 2 ** Math.min(retries, 5), 2_000),
-      },
-    });
     this.outages = new OutageLog(
       `Redis at ${redact(url)}`,
       `sessions are not found, CSRF checks and the lock-out refuse and rate limits ${failOpen ? 'let requests through' : 'refuse'} until it is back`,
@@ -286,14 +272,22 @@ class Connection {
         flapping: (m) => logger.warning(m),
       },
     );
-    this.client.on('error', (err: Error) => this.failed(err));
-    this.client.on('ready', () => {
-      this.loadScripts();
-      this.checkPolicy();
-      this.recovered();
-    });
     // The first connection is made in the background: a server starts (failing closed) while Redis is down.
-    this.client.connect().catch((err: Error) => this.failed(err));
+    // While it is down a command is refused at once (the client has no offline queue).
+    this.client = new RespClient({
+      url,
+      connectTimeoutMs,
+      // Every command's wait for its reply is bounded: a hung Redis (SIGSTOP, a dead peer) fails it closed.
+      timeoutMs,
+      retryDelay: (retries) => Math.min(100 * 2 ** Math.min(retries, 5), 2_000),
+      onError: (err) => this.failed(err),
+      onReady: () => {
+        this.loadScripts();
+        this.checkPolicy();
+        this.recovered();
+        for (const w of this.readyWaiters.splice(0)) w();
+      },
+    });
   }
 
   /**
@@ -303,7 +297,7 @@ class Connection {
    * CREATE and was lost. The EVAL fallback stays for a Redis whose scripts were flushed meanwhile.
    */
   private loadScripts(): void {
-    for (const s of SCRIPTS) this.client.sendCommand(['SCRIPT', 'LOAD', s.source]).catch(() => undefined);
+    for (const s of SCRIPTS) this.client.send(['SCRIPT', 'LOAD', s.source]).catch(() => undefined);
   }
 
   /** Resolves when connected, or after `ms` (false). */
@@ -311,21 +305,20 @@ class Connection {
     if (this.client.isReady) return true;
     return new Promise((resolve) => {
       const t = setTimeout(() => {
-        this.client.off('ready', ok);
+        this.readyWaiters = this.readyWaiters.filter((w) => w !== ok);
         resolve(false);
       }, ms);
       const ok = (): void => {
         clearTimeout(t);
         resolve(true);
       };
-      this.client.once('ready', ok);
+      this.readyWaiters.push(ok);
     });
   }
 
   /**
-   * Runs a script; rejects (and logs the outage once) when Redis does not answer within the timeout.
-   * node-redis's own command timeout covers only the wait to be written, not the wait for the answer
-   * (a hung server), so the wait is bounded here. After a failure, commands are refused at once for
+   * Runs a script; rejects (and logs the outage once) when Redis does not answer within the timeout
+   * (a hung server). After a failure, commands are refused at once for
    * half a second, then one goes through as a probe: a hung Redis costs a request nothing, and the
    * commands waiting for it do not pile up.
    */
@@ -336,17 +329,18 @@ class Connection {
     check: (reply: unknown) => T | undefined,
   ): Promise<T> {
     this.admit();
+    const command = ['EVALSHA', script.sha, String(keys.length)];
+    for (let i = 0; i < keys.length; i++) command.push(keys[i]!);
+    for (let i = 0; i < args.length; i++) command.push(args[i]!);
     try {
-      let reply: unknown;
+      let reply: Reply;
       try {
-        reply = await this.bounded(
-          this.client.sendCommand(['EVALSHA', script.sha, String(keys.length), ...keys, ...args]),
-        );
+        reply = await this.client.send(command);
       } catch (err) {
-        if (!String((err as Error)?.message).startsWith('NOSCRIPT')) throw err;
-        reply = await this.bounded(
-          this.client.sendCommand(['EVAL', script.source, String(keys.length), ...keys, ...args]),
-        );
+        if (!(err instanceof RespError && err.message.startsWith('NOSCRIPT'))) throw err;
+        command[0] = 'EVAL';
+        command[1] = script.source;
+        reply = await this.client.send(command);
       }
       if (this.down) this.recovered();
       return this.checked(reply, check, script.name);
@@ -359,7 +353,7 @@ class Connection {
   async del(key: string): Promise<void> {
     this.admit();
     try {
-      const reply = await this.bounded(this.client.sendCommand(['DEL', key]));
+      const reply = await this.client.send(['DEL', key]);
       if (this.down) this.recovered();
       this.checked(reply, integer, 'DEL');
     } catch (err) {
@@ -407,15 +401,9 @@ class Connection {
       let policy: string | null = null;
       let why: string;
       try {
-        const reply: unknown = await this.bounded(this.client.sendCommand(['CONFIG', 'GET', 'maxmemory-policy']));
-        // [name, value] (RESP2), or a map as node-redis gives it for RESP3 servers.
-        const value: unknown = Array.isArray(reply)
-          ? reply[1]
-          : reply instanceof Map
-            ? reply.get('maxmemory-policy')
-            : typeof reply === 'object' && reply !== null
-              ? (reply as Record<string, unknown>)['maxmemory-policy']
-              : undefined;
+        const reply = await this.client.send(['CONFIG', 'GET', 'maxmemory-policy']);
+        // [name, value].
+        const value: unknown = Array.isArray(reply) && reply[0] === 'maxmemory-policy' ? reply[1] : undefined;
         policy = typeof value === 'string' ? value : null;
         why = policy === null ? `CONFIG GET maxmemory-policy gave ${JSON.stringify(reply)}` : '';
       } catch (err) {
@@ -431,22 +419,6 @@ class Connection {
       if (problem !== null && problem !== this.policyProblem) logger.severe(problem);
       this.policyProblem = problem;
     })();
-  }
-
-  private bounded<T>(p: Promise<T>): Promise<T> {
-    return new Promise<T>((resolve, reject) => {
-      const t = setTimeout(() => reject(new Error(`Redis did not answer within ${this.timeoutMs} ms`)), this.timeoutMs);
-      p.then(
-        (v) => {
-          clearTimeout(t);
-          resolve(v);
-        },
-        (e: unknown) => {
-          clearTimeout(t);
-          reject(e);
-        },
-      );
-    });
   }
 
   private failed(err: unknown): void {
@@ -470,10 +442,6 @@ class Connection {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    if (!this.client.isOpen) {
-      this.client.destroy();
-      return;
-    }
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), this.timeoutMs)));
     try {
@@ -486,8 +454,6 @@ class Connection {
     }
   }
 }
-
-/** The URL without its password, for logs. */
 
 /** A key part that cannot run into the next: host names and paths are free text. */
 function part(s: string): string {

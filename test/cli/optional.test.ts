@@ -65,21 +65,24 @@ describe('optional peer dependencies', () => {
     expect(text).not.toContain('\n');
   });
 
-  it('a missing Redis client (an ES module import, as tollgate/stores/redis loads it) is one line naming the package', async () => {
-    const file = join(empty, 'store.mjs');
-    writeFileSync(file, "import { createClient } from '@redis/client';\nexport { createClient };\n");
+  it('a missing package imported as an ES module is one line naming the package', async () => {
+    const file = join(empty, 'lsp.mjs');
+    writeFileSync(
+      file,
+      "import { createConnection } from 'vscode-languageserver/node';\nexport { createConnection };\n",
+    );
     const text = await message(
-      loadOptional('--store redis', ['@redis/client'], () => nativeImport(pathToFileURL(file).href)),
+      loadOptional('the language server', ['vscode-languageserver'], () => nativeImport(pathToFileURL(file).href)),
     );
     expect(text).toMatch(
-      /^--store redis needs the package @redis\/client, which is not installed .*`npm install @redis\/client@\^6\.3\.1`/,
+      /^the language server needs the package vscode-languageserver, which is not installed .*`npm install vscode-languageserver@\^10\.1\.2`/,
     );
   });
 
   it('passes other failures through unchanged: another missing package, an error thrown while loading', async () => {
     const other = createRequire(join(empty, 'x.cjs'));
     await expect(
-      loadOptional('--store redis', ['@redis/client'], async () => other('no-such-package-here')),
+      loadOptional('the language server', ['vscode-languageserver'], async () => other('no-such-package-here')),
     ).rejects.toThrow(/Cannot find module 'no-such-package-here'/);
     await expect(
       loadOptional('the language server', ['vscode-languageserver'], async () => {

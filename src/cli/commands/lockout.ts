@@ -2,7 +2,6 @@ import type { Argv } from 'yargs';
 import { ConfigError, loadConfig } from '../../lint/config.js';
 import { parseStoreChoice, type StoreChoice } from '../../stores/url.js';
 import { UsageError, type Command, type Io } from '../command.js';
-import { loadOptional } from '../optional.js';
 import { single, stringOption } from '../options.js';
 
 /**
@@ -49,11 +48,7 @@ export const lockoutCommand: Command = {
       throw new UsageError(
         "the memory store's lock-out table lives in the serving process: a lock there ends lockOutTime seconds after the last failure, or when serve restarts. Give --store redis://host:port for a shared store",
       );
-    const { createRedisBackend } = await loadOptional(
-      'tollgate lockout',
-      ['@redis/client'],
-      () => import('../../stores/redis.js'),
-    );
+    const { createRedisBackend } = await import('../../stores/redis.js');
     const { url: _url, ...options }: { url?: string; prefix?: string; timeoutMs?: number; connectTimeoutMs?: number } =
       config ?? {};
     const prefix = (argv['prefix'] as string | undefined) ?? options.prefix;

@@ -25,7 +25,6 @@ import { ConfigError, loadConfig } from '../../lint/config.js';
 import type { RedisStateOptions, StateBackend } from '../../stores/redis.js';
 import { parseStoreChoice, type StoreChoice } from '../../stores/url.js';
 import { skippedLine, stylish, UNSAFE_RULES } from '../plan-output.js';
-import { loadOptional } from '../optional.js';
 
 /** The most processes `--workers` accepts: far more than any machine has cores for, few enough to be a mistake beyond. */
 const MAX_WORKERS = 256;
@@ -379,11 +378,7 @@ function storeSettings(flag: StoreChoice | undefined, cwd: string, allowEviction
 /** Connects to Redis when chosen; serve starts either way (failing closed until Redis answers). */
 async function openState(options: RedisStateOptions | null, io: Io, report: boolean): Promise<StateBackend | null> {
   if (options === null) return null;
-  const { createRedisBackend } = await loadOptional(
-    '--store redis',
-    ['@redis/client'],
-    () => import('../../stores/redis.js'),
-  );
+  const { createRedisBackend } = await import('../../stores/redis.js');
   const backend = createRedisBackend(options);
   const up = await backend.ready(options.connectTimeoutMs ?? 2_000);
   if (report)
@@ -396,11 +391,7 @@ async function openState(options: RedisStateOptions | null, io: Io, report: bool
 /** The fleet of the instances sharing this Redis, and its pub/sub channel (both connections opened in the background). */
 async function openFleet(options: RedisStateOptions | null): Promise<{ fleet: Fleet; close(): Promise<void> } | null> {
   if (options === null) return null;
-  const { createRedisBroadcast } = await loadOptional(
-    '--store redis',
-    ['@redis/client'],
-    () => import('../../stores/broadcast.js'),
-  );
+  const { createRedisBroadcast } = await import('../../stores/broadcast.js');
   const url = options.url ?? 'redis://127.0.0.1:6379';
   const fleet = new Fleet(redactRedisUrl(url));
   const channel = createRedisBroadcast({
