@@ -172,6 +172,10 @@ export function rewriteHostsOffThread(
 
 /** A thread running this module (under tsx, in tests, it registers tsx's loader first). */
 function startWorker(request: RewriteRequest): Worker {
+  // Started from bin/tollgate.js: the thread loads the CLI bundle as the main thread did (dist/bundle/cli.cjs is
+  // a script bin/load-cli.cjs runs, not a module a thread could start on).
+  const loader = (globalThis as Record<symbol, unknown>)[Symbol.for('tollgate.cli.loader')];
+  if (typeof loader === 'string') return new Worker(loader, { workerData: request, execArgv: [] });
   const here = import.meta.url;
   if (!here.endsWith('.ts')) return new Worker(new URL(here), { workerData: request, execArgv: [] });
   const boot = `import('tsx/esm/api').then((m) => { m.register(); return import(${JSON.stringify(here)}); })`;
