@@ -41,7 +41,9 @@ export type PrimaryRequest = { kind: 'apply'; command: HostCommand };
 export type WorkerNotice =
   | { kind: 'ready'; address: string; port: number; summary: string[] }
   /** Start-up failed (the worker exits): `code` is the listen error's (EADDRINUSE...), `refused` when Tomcat would not start. */
-  | { kind: 'failed'; message: string; code?: string; refused?: Diagnostic[] };
+  | { kind: 'failed'; message: string; code?: string; refused?: Diagnostic[] }
+  /** Stopping: the worker has closed its listener, so the primary hands it no new connection. */
+  | { kind: 'closed' };
 
 export type PrimaryNotice = { kind: 'stop' };
 

@@ -91,6 +91,8 @@ interface Member {
   ready: Promise<boolean>;
   readyNotice: Extract<WorkerNotice, { kind: 'ready' }> | null;
   failure: Extract<WorkerNotice, { kind: 'failed' }> | null;
+  /** Settles when the stopping worker has closed its listener (or has exited). */
+  closed: Promise<void>;
   exited: Promise<void>;
 }
 
@@ -133,6 +135,7 @@ export async function startCluster(options: ClusterOptions): Promise<RunningClus
   const fork = (): Member => {
     const worker = cluster.fork({ [WORKER_ENV]: '1' });
     let readyDone: (ok: boolean) => void = () => undefined;
+    let closedDone: () => void = () => undefined;
     const member: Member = {
       worker,
       channel: new Channel<WorkerRequest, PrimaryRequest, WorkerNotice, PrimaryNotice>(
@@ -143,6 +146,8 @@ export async function startCluster(options: ClusterOptions): Promise<RunningClus
             member.readyNotice = notice;
             member.phase = member.phase === 'starting' ? 'ready' : member.phase;
             readyDone(true);
+          } else if (notice.kind === 'closed') {
+            closedDone();
           } else {
             member.failure = notice;
           }
@@ -152,6 +157,7 @@ export async function startCluster(options: ClusterOptions): Promise<RunningClus
       ready: new Promise<boolean>((resolve) => (readyDone = resolve)),
       readyNotice: null,
       failure: null,
+      closed: new Promise<void>((resolve) => (closedDone = resolve)),
       exited: new Promise<void>((resolve) => worker.once('exit', () => resolve())),
     };
     members.set(worker, member);
@@ -166,6 +172,7 @@ export async function startCluster(options: ClusterOptions): Promise<RunningClus
           `worker ${worker.id} (pid ${worker.process.pid}) exited holding ${closed} connection(s) it had not accepted: closed`,
         );
       member.channel.close(new Error(`worker ${worker.id} exited`));
+      closedDone();
       const wasReady = member.phase === 'ready';
       readyDone(false);
       if (stopping || member.phase === 'stopping' || !started) return;
@@ -329,6 +336,7 @@ export async function startCluster(options: ClusterOptions): Promise<RunningClus
       for (const line of problemLines(outcome)) logger.severe(line);
       const old = [...members.values()].filter((m) => m.phase !== 'stopping');
       logger.info(`SIGHUP: replacing ${old.length} worker(s) one by one`);
+      const closing: Promise<void>[] = [];
       for (const m of old) {
         if (stopping) return;
         const fresh = fork();
@@ -339,7 +347,11 @@ export async function startCluster(options: ClusterOptions): Promise<RunningClus
           return;
         }
         void stopMember(m);
+        closing.push(m.closed);
       }
+      // Said once no old worker takes a new connection (they may still finish the requests they hold), so that
+      // "reload done" means every connection opened from then on meets the new configuration.
+      await Promise.all(closing);
       logger.info(
         `SIGHUP: restarted: ${[...members.values()]
           .filter((m) => m.phase === 'ready')

@@ -164,7 +164,11 @@ export async function runServeWorker(options: WorkerOptions): Promise<never> {
     () => String(phase),
     () => running.accessLogs.close(),
   );
-  await running.drain(deadline);
+  // drain() closes the listener at once; node:cluster has told the primary before this notice (one IPC
+  // channel, in order), so when the primary reads it no new connection comes here.
+  const drained = running.drain(deadline);
+  channel.notify({ kind: 'closed' } satisfies WorkerNotice);
+  await drained;
   phase.set('the container was still closing');
   await running.stop();
   ops?.close();
