@@ -224,8 +224,14 @@ export async function openInHeimdall(
       heading?.scrollIntoView();
     });
     const fileName = basename(file);
-    const rowCount = (f: string): number =>
-      document.body.innerText.split('\n').filter((l) => l.trim() === f).length - 1;
+    // A row is what parseRows reads: a status line, then the file's name (the name alone also shows elsewhere, or not).
+    const rowCount = (f: string): number => {
+      const lines = document.body.innerText.split('\n').map((l) => l.trim());
+      let n = 0;
+      for (let i = 0; i + 1 < lines.length; i++)
+        if (/^(Passed|Failed|Not Applicable|Not Reviewed|Profile Error)$/.test(lines[i]!) && lines[i + 1] === f) n++;
+      return n;
+    };
     // Heimdall draws the table's rows as they scroll into view: scroll through it until every control has a row.
     for (let i = 0; i < 2000; i++) {
       const before = await page.evaluate(rowCount, fileName);
@@ -243,9 +249,20 @@ export async function openInHeimdall(
         for (let nudge = 0; nudge < 6 && !grew; nudge++) {
           grew = await page
             .waitForFunction(
-              (f: string, n: number) =>
-                document.body.innerText.split('\n').filter((l) => l.trim() === f).length - 1 > n,
-              { timeout: 60_000 },
+              (f: string, n: number) => {
+                const lines = document.body.innerText.split('\n').map((l) => l.trim());
+                let rows = 0;
+                for (let i = 0; i + 1 < lines.length; i++)
+                  if (
+                    /^(Passed|Failed|Not Applicable|Not Reviewed|Profile Error)$/.test(lines[i]!) &&
+                    lines[i + 1] === f
+                  )
+                    rows++;
+                return rows > n;
+              },
+              // Six nudges of 20 s: at most 2 minutes for a table that has stopped growing, well inside the
+              // test's 5-minute guard (six of 60 s outlasted it on a quiet machine, where the last rows never come).
+              { timeout: 20_000 },
               fileName,
               before,
             )
