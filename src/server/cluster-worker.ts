@@ -26,7 +26,7 @@ import type { StateBackend } from '../runtime/state.js';
 import type { HostOperations, Persister } from './host-manager.js';
 import type { HostResult } from './hosts.js';
 import { FleetUnreachableError } from './fleet.js';
-import { Metrics, notReadyReason, startOpsServer, storeHealth } from './ops.js';
+import { Metrics, notReadyReason, startOpsServer, storeHealth, storeProbe } from './ops.js';
 import { storeConfigEnabled } from './persist.js';
 import { configureServeLog, type LogFormat } from './serve-log.js';
 import { armStopDeadline, StopPhase, workerDeadlineMs } from './shutdown.js';
@@ -153,7 +153,12 @@ export async function runServeWorker(options: WorkerOptions): Promise<never> {
   const running = container;
   const ops =
     options.ops && metrics
-      ? await startOpsServer({ ...options.ops, metrics, notReady: () => notReadyReason(running, options.state) })
+      ? await startOpsServer({
+          ...options.ops,
+          metrics,
+          notReady: () => notReadyReason(running, options.state),
+          probe: storeProbe(options.state),
+        })
       : null;
   channel.notify({ kind: 'ready', address: running.address, port: running.port, summary: running.summary });
   await stopSignal;

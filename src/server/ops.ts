@@ -123,6 +123,8 @@ export interface OpsOptions {
   metrics: Metrics;
   /** Why the instance is not ready (store unreachable, draining), or null when it is. */
   notReady: () => string | null;
+  /** Asks the state store whether it answers before /ready is decided (Redis: a bounded PING); never rejects. */
+  probe?: () => Promise<void>;
 }
 
 /** The operations listener: /ready, /live, /metrics; anything else 404. */
@@ -140,10 +142,14 @@ export async function startOpsServer(options: OpsOptions): Promise<Server> {
       res.setHeader('Content-Type', 'text/plain; charset=utf-8');
       res.end('live\n');
     } else if (path === '/ready') {
-      const why = options.notReady();
-      res.statusCode = why === null ? 200 : 503;
-      res.setHeader('Content-Type', 'text/plain; charset=utf-8');
-      res.end(why === null ? 'ready\n' : `not ready: ${why}\n`);
+      const decide = (): void => {
+        const why = options.notReady();
+        res.statusCode = why === null ? 200 : 503;
+        res.setHeader('Content-Type', 'text/plain; charset=utf-8');
+        res.end(why === null ? 'ready\n' : `not ready: ${why}\n`);
+      };
+      if (options.probe) void options.probe().then(decide, decide);
+      else decide();
     } else if (path === '/metrics') {
       options.metrics.registry.metrics().then(
         (text) => {
@@ -174,6 +180,12 @@ export async function startOpsServer(options: OpsOptions): Promise<Server> {
 export function storeHealth(state: unknown): boolean | null {
   const h = (state as { healthy?: unknown } | null | undefined)?.healthy;
   return typeof h === 'boolean' ? h : null;
+}
+
+/** The store's readiness probe (Redis has one: a PING bounded by its timeout), or undefined. */
+export function storeProbe(state: unknown): (() => Promise<void>) | undefined {
+  const s = state as { probe?: unknown } | null | undefined;
+  return typeof s?.probe === 'function' ? () => (s.probe as () => Promise<void>).call(s) : undefined;
 }
 
 /** Why an instance with this container and store is not ready, or null. */

@@ -240,6 +240,10 @@ class Connection {
   /** Callers of ready() waiting for the connection. */
   private readyWaiters: (() => void)[] = [];
   private down = false;
+  /** When Redis last answered a command well (ms since the epoch); a readiness probe within a second is not needed. */
+  private lastAnswerAt = 0;
+  /** The readiness probe under way, shared by the callers that ask meanwhile. */
+  private probing: Promise<void> | null = null;
   private readonly outages: OutageLog;
   /** While down, commands are refused without asking until then (ms since the epoch). */
   private refuseUntil = 0;
@@ -342,6 +346,7 @@ class Connection {
         command[1] = script.source;
         reply = await this.client.send(command);
       }
+      this.lastAnswerAt = Date.now();
       if (this.down) this.recovered();
       return this.checked(reply, check, script.name);
     } catch (err) {
@@ -354,6 +359,7 @@ class Connection {
     this.admit();
     try {
       const reply = await this.client.send(['DEL', key]);
+      this.lastAnswerAt = Date.now();
       if (this.down) this.recovered();
       this.checked(reply, integer, 'DEL');
     } catch (err) {
@@ -364,6 +370,30 @@ class Connection {
 
   get healthy(): boolean {
     return this.client.isReady && !this.down && this.policyProblem === null;
+  }
+
+  /**
+   * A readiness probe: a PING, bounded by the command timeout, unless Redis answered a command within the last
+   * second. Without it a hung Redis (SIGSTOP, a dead peer) of an instance that gets no stateful request would
+   * stay "ready", since only a command that times out marks the outage. Settles, never rejects.
+   */
+  probe(): Promise<void> {
+    if (this.closed || !this.client.isReady || this.policyProblem !== null) return Promise.resolve();
+    if (Date.now() - this.lastAnswerAt < 1_000) return Promise.resolve();
+    this.probing ??= (async () => {
+      try {
+        this.admit();
+        const reply = await this.client.send(['PING']);
+        this.lastAnswerAt = Date.now();
+        if (this.down) this.recovered();
+        this.checked(reply, (r) => (r === 'PONG' ? r : undefined), 'PING');
+      } catch (err) {
+        // admit() refusing within the outage window is no new failure; a timeout or a dropped connection is.
+        if (!(err instanceof UnexpectedReplyError) && !(err instanceof RedisPolicyError) && this.down === false)
+          this.failed(err);
+      }
+    })().finally(() => (this.probing = null));
+    return this.probing;
   }
 
   private admit(): void {
@@ -731,6 +761,11 @@ export class RedisStateBackend implements StateBackend {
   /** Whether Redis answers now (a readiness probe): connected, its policy accepted, and not in an outage. */
   get healthy(): boolean {
     return this.conn.healthy;
+  }
+
+  /** Asks Redis (a PING bounded by the command timeout) when it has not answered within the last second; never rejects. */
+  probe(): Promise<void> {
+    return this.conn.probe();
   }
 
   /**

@@ -7,7 +7,15 @@ import type { Server } from 'node:http';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startContainer, type Container } from '../../src/server/container.js';
-import { HEALTH_DOWN, HEALTH_UP, Metrics, notReadyReason, startOpsServer, storeHealth } from '../../src/server/ops.js';
+import {
+  HEALTH_DOWN,
+  HEALTH_UP,
+  Metrics,
+  notReadyReason,
+  startOpsServer,
+  storeHealth,
+  storeProbe,
+} from '../../src/server/ops.js';
 import { createRedisBackend } from '../../src/stores/redis.js';
 import { setLogSink } from '../../src/runtime/index.js';
 import { startRedis } from '../stores/redis-server.js';
@@ -164,5 +172,43 @@ describe('the operations listener', () => {
     await redis.restart();
     while (storeHealth(state) !== true && Date.now() < deadline + 120_000) await new Promise((r) => setTimeout(r, 50));
     expect(notReadyReason(draining, state)).toBeNull();
+  });
+
+  it('is not ready while Redis hangs (SIGSTOP) although no request touched it: /ready asks Redis itself', async () => {
+    setLogSink(() => undefined);
+    cleanups.push(() => setLogSink(null));
+    const redis = await startRedis();
+    cleanups.push(() => redis.stop());
+    cleanups.push(() => redis.resume());
+    const state = createRedisBackend({ url: redis.url, timeoutMs: 300 });
+    cleanups.push(() => state.close());
+    expect(await state.ready(5_000)).toBe(true);
+    const draining = { draining: false };
+    const ops = await startOpsServer({
+      port: 0,
+      address: '127.0.0.1',
+      metrics: new Metrics(() => storeHealth(state)),
+      notReady: () => notReadyReason(draining, state),
+      probe: storeProbe(state),
+    });
+    cleanups.push(() => void ops.close());
+    const port = (ops.address() as { port: number }).port;
+    expect((await ask(port, '/ready')).status).toBe(200);
+    redis.pause();
+    // Past the second within which an answer spares the probe (time only grows: no race).
+    await new Promise((r) => setTimeout(r, 1_100));
+    // No command is under way: the PING of the probe is what finds the hang (its reply never comes).
+    const hung = await ask(port, '/ready');
+    expect([hung.status, hung.text]).toEqual([
+      503,
+      'not ready: the state store (Redis) does not answer or is refused\n',
+    ]);
+    redis.resume();
+    let status = 0;
+    for (let i = 0; i < 2_400 && status !== 200; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      status = (await ask(port, '/ready')).status;
+    }
+    expect(status).toBe(200);
   });
 });

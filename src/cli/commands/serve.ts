@@ -11,7 +11,7 @@ import { armStopDeadline, DEFAULT_DRAIN_TIMEOUT_MS, StopPhase } from '../../serv
 import { configureServeLog, parseLogFormat, startupLogger, type LogFormat } from '../../server/serve-log.js';
 import { ServerRefusedError, startContainer, type Container } from '../../server/container.js';
 import { problemLines, resultOf, retainedState, serveLogger as logger, summaryLine } from '../../server/reload.js';
-import { Metrics, notReadyReason, startOpsServer, storeHealth } from '../../server/ops.js';
+import { Metrics, notReadyReason, startOpsServer, storeHealth, storeProbe } from '../../server/ops.js';
 import { applyCommand, type HostCommand } from '../../server/cluster-channel.js';
 import { Fleet } from '../../server/fleet.js';
 import type { HostOperations, Persister } from '../../server/host-manager.js';
@@ -254,6 +254,7 @@ async function serve(
               ...ops,
               metrics,
               notReady: () => notReadyReason({ draining: running.draining() }, state),
+              probe: storeProbe(state),
             })
           : null;
     } catch (e) {
