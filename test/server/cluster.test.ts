@@ -8,6 +8,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { Agent, request, type IncomingMessage } from 'node:http';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createClient } from '@redis/client';
@@ -151,12 +152,18 @@ function get(
 /** Resolves once a new connection to `port` fails; fails the test if none has after `ms` (a hang guard). */
 async function refusedWithin(port: number, ms: number): Promise<void> {
   const deadline = Date.now() + ms;
-  while (
-    await get(port, '/index.html').then(
-      () => true,
-      () => false,
-    )
-  ) {
+  // A TCP connect, closed at once: a request on it could be accepted by the primary in the last moment, bounced
+  // by a worker that has closed its listener, and then wait in node:cluster's queue until the process exits.
+  const listening = (): Promise<boolean> =>
+    new Promise((resolve) => {
+      const socket = connect({ host: '127.0.0.1', port });
+      socket.once('connect', () => {
+        socket.destroy();
+        resolve(true);
+      });
+      socket.once('error', () => resolve(false));
+    });
+  while (await listening()) {
     if (Date.now() > deadline) throw new Error(`port ${port} still answers ${ms} ms after SIGTERM`);
     await new Promise((r) => setTimeout(r, 50));
   }
