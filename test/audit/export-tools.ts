@@ -224,66 +224,70 @@ export async function openInHeimdall(
       heading?.scrollIntoView();
     });
     const fileName = basename(file);
-    // A row is what parseRows reads: a status line, then the file's name (the name alone also shows elsewhere, or not).
-    const rowCount = (f: string): number => {
-      const lines = document.body.innerText.split('\n').map((l) => l.trim());
-      let n = 0;
-      for (let i = 0; i + 1 < lines.length; i++)
-        if (/^(Passed|Failed|Not Applicable|Not Reviewed|Profile Error)$/.test(lines[i]!) && lines[i + 1] === f) n++;
-      return n;
-    };
-    // Heimdall draws the table's rows as they scroll into view: scroll through it until every control has a row.
-    for (let i = 0; i < 2000; i++) {
-      const before = await page.evaluate(rowCount, fileName);
-      if (before >= expectedRows) break;
-      const atBottom = await page.evaluate(() => {
-        window.scrollBy(0, Math.floor(window.innerHeight / 2));
-        return window.scrollY + window.innerHeight >= document.documentElement.scrollHeight - 2;
+    // Heimdall draws the table's rows as they scroll into view, and may drop the rows scrolled past (76 of 83
+    // were in the page once, at the bottom): the rows are collected at every position, in the order first seen.
+    const seen = new Map<string, { status: string; id: string }>();
+    const collect = async (): Promise<number> => {
+      const text = await page.evaluate(() => {
+        const t = document.body.innerText;
+        return t.slice(t.indexOf('Results View Data'));
       });
-      await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
-      if (atBottom) {
-        // Heimdall adds rows when the end of the table scrolls into view; on a loaded machine the
-        // observer can miss the one scroll that reached the bottom (76 of 83 rows were seen once), so
-        // a page that does not grow is scrolled back and down again a few times before giving up.
-        let grew = false;
-        for (let nudge = 0; nudge < 6 && !grew; nudge++) {
-          grew = await page
-            .waitForFunction(
-              (f: string, n: number) => {
-                const lines = document.body.innerText.split('\n').map((l) => l.trim());
-                let rows = 0;
-                for (let i = 0; i + 1 < lines.length; i++)
-                  if (
-                    /^(Passed|Failed|Not Applicable|Not Reviewed|Profile Error)$/.test(lines[i]!) &&
-                    lines[i + 1] === f
-                  )
-                    rows++;
-                return rows > n;
-              },
-              // Six nudges of 20 s: at most 2 minutes for a table that has stopped growing, well inside the
-              // test's 5-minute guard (six of 60 s outlasted it on a quiet machine, where the last rows never come).
-              { timeout: 20_000 },
-              fileName,
-              before,
-            )
-            .then(() => true)
-            .catch(() => false);
-          if (!grew) {
-            await page.evaluate(() => window.scrollBy(0, -window.innerHeight));
-            await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
-            await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+      for (const row of parseRows(text, fileName)) if (!seen.has(row.id)) seen.set(row.id, row);
+      return seen.size;
+    };
+    // Up to three sweeps from the top, each collecting afresh (so the rows keep the table's order): on a loaded
+    // machine the first rows may not be drawn yet when the first sweep passes them.
+    for (let sweep = 0; sweep < 3 && seen.size < expectedRows; sweep++) {
+      seen.clear();
+      if (sweep > 0) {
+        await page.evaluate(() => window.scrollTo(0, 0));
+        await page.evaluate(() => new Promise((r) => setTimeout(r, 1_000)));
+      }
+      for (let i = 0; i < 2000; i++) {
+        const before = await collect();
+        if (before >= expectedRows) break;
+        const atBottom = await page.evaluate(() => {
+          window.scrollBy(0, Math.floor(window.innerHeight / 2));
+          return window.scrollY + window.innerHeight >= document.documentElement.scrollHeight - 2;
+        });
+        await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+        if (atBottom) {
+          // Heimdall adds rows when the end of the table scrolls into view; on a loaded machine the observer can
+          // miss the one scroll that reached the bottom, so a page that does not grow is scrolled back and down
+          // again a few times (each waiting at most 20 s for a row in the page that was not collected) before giving up.
+          let grew = false;
+          for (let nudge = 0; nudge < 2 && !grew; nudge++) {
+            await page
+              .waitForFunction(
+                (f: string, known: string[]) => {
+                  const lines = document.body.innerText.split('\n').map((l) => l.trim());
+                  for (let j = 0; j + 2 < lines.length; j++)
+                    if (
+                      /^(Passed|Failed|Not Applicable|Not Reviewed|Profile Error)$/.test(lines[j]!) &&
+                      lines[j + 1] === f &&
+                      !known.includes(lines[j + 2]!)
+                    )
+                      return true;
+                  return false;
+                },
+                { timeout: 20_000 },
+                fileName,
+                [...seen.keys()],
+              )
+              .catch(() => undefined);
+            grew = (await collect()) > before;
+            if (!grew) {
+              await page.evaluate(() => window.scrollBy(0, -window.innerHeight));
+              await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+              await collect();
+              await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+            }
           }
+          if (!grew) break;
         }
-        if (!grew) break;
       }
     }
-    const rows = parseRows(
-      await page.evaluate(() => {
-        const text = document.body.innerText;
-        return text.slice(text.indexOf('Results View Data'));
-      }),
-      fileName,
-    );
+    const rows = [...seen.values()];
     // The table's first rows under its header (the heading sticks once scrolled past: measure it from the top).
     await page.evaluate(() => {
       window.scrollTo(0, 0);
