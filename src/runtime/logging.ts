@@ -7,7 +7,8 @@
 /** java.util.logging levels, most to least severe, plus OFF and ALL. */
 export type LogLevel = 'OFF' | 'SEVERE' | 'WARNING' | 'INFO' | 'CONFIG' | 'FINE' | 'FINER' | 'FINEST' | 'ALL';
 
-const LEVEL_VALUES: Readonly<Record<LogLevel, number>> = {
+/** java.util.logging's level values (serve's logging.properties reading compares by them too). */
+export const LEVEL_VALUES: Readonly<Record<LogLevel, number>> = {
   OFF: Number.MAX_SAFE_INTEGER,
   SEVERE: 1000,
   WARNING: 900,

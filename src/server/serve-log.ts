@@ -13,6 +13,7 @@
  */
 import type { PropertiesFile } from '../model/index.js';
 import {
+  LEVEL_VALUES,
   formatLogRecord,
   getLogger,
   setLogLevel,
@@ -28,17 +29,7 @@ export type LogFormat = (typeof LOG_FORMATS)[number];
 export const STARTUP_LOGGER = 'org.apache.catalina.startup.Catalina';
 export const startupLogger = getLogger(STARTUP_LOGGER);
 
-const LEVELS: Readonly<Record<LogLevel, number>> = {
-  OFF: Number.MAX_SAFE_INTEGER,
-  SEVERE: 1000,
-  WARNING: 900,
-  INFO: 800,
-  CONFIG: 700,
-  FINE: 500,
-  FINER: 400,
-  FINEST: 300,
-  ALL: Number.MIN_SAFE_INTEGER,
-};
+const LEVELS = LEVEL_VALUES;
 
 /** java.util.logging.Level.parse: a name, or a number that is one of the levels' values. */
 function parseLevel(text: string): LogLevel | null {
