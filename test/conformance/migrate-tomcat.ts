@@ -4,7 +4,7 @@
  * request, an AJP CPing) and each context (a request for its index.html) on 127.0.0.1.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
 import { connect } from 'node:net';
@@ -196,8 +196,35 @@ export interface StartReport {
 const STARTED = /Server startup in/;
 const GAVE_UP = /Server instance is not configured|Cannot start server/;
 
-/** Starts the base on `version`, checks every connector and context, stops it. */
+const BIND_FAILED = /BindException: Address already in use/;
+
+/**
+ * Starts the base on `version`, checks every connector and context, stops it. A start whose connector found
+ * its port taken (by a process outside the tests, or a connection's local port: the kernel hands those out from
+ * the same range) is started again on fresh ports, at most three times: the port is the test's, not the base's.
+ */
 export async function startAndCheck(
+  version: TomcatVersion,
+  base: string,
+  def: MigrateBase,
+  ports: Record<string, number>,
+): Promise<StartReport> {
+  let report = await startOnce(version, base, def, ports);
+  for (let retry = 0; retry < 3 && BIND_FAILED.test(report.log); retry++) {
+    const serverXml = join(base, 'conf', 'server.xml');
+    let text = readFileSync(serverXml, 'utf8');
+    for (const c of def.connectors) {
+      const fresh = await freePort();
+      text = text.replaceAll(`"${ports[c.name]}"`, `"${fresh}"`);
+      ports[c.name] = fresh;
+    }
+    writeFileSync(serverXml, text);
+    report = await startOnce(version, base, def, ports);
+  }
+  return report;
+}
+
+async function startOnce(
   version: TomcatVersion,
   base: string,
   def: MigrateBase,

@@ -63,7 +63,6 @@ describe('tollgate migrate --to 10.1 on real Tomcat 9.0.70 and 10.1', () => {
       // Each start has its own ports: two Tomcats run at once, and a port still closing must not be reused.
       const p9 = await writeBase(def, `${dir}-9`, keys);
       const p10 = await writeBase(def, `${dir}-10`, keys);
-      const pAfter = await writeBase(def, `${dir}-after`, keys);
 
       const [on9, on10] = await Promise.all([
         startAndCheck('9.0', `${dir}-9`, def, p9),
@@ -74,6 +73,7 @@ describe('tollgate migrate --to 10.1 on real Tomcat 9.0.70 and 10.1', () => {
       expect(on10.version).toMatch(/^10\.1\./);
       expect(allUp(on10), `Tomcat 10.1 took this base as it is:\n${problems(on10)}`).toBe(false);
 
+      const pAfter = await writeBase(def, `${dir}-after`, keys);
       const m = await migrate(`${dir}-after`);
       expect(m.code, m.err).toBe(0);
 

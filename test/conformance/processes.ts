@@ -1,5 +1,8 @@
 import type { ChildProcess } from 'node:child_process';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 /**
  * The child processes the conformance tools start (Tomcat, tollgate serve), each in its own process
@@ -33,7 +36,55 @@ export function track(child: ChildProcess): () => Promise<void> {
   };
 }
 
-export function freePort(): Promise<number> {
+/**
+ * Ports handed out by `freePort` to any test process of this machine, as files named by the port in one
+ * folder, each holding its owner's pid. The kernel picks a port for `listen(0)` at random from one range for
+ * every process, so two test processes that each close their probe before the server they start binds it can
+ * be given the same port (a Tomcat's AJP connector once found another Tomcat's HTTP connector on its port).
+ * A claim lasts as long as its process: it is removed at a normal exit, and a claim left behind (vitest ends its
+ * fork workers without an 'exit' event) is taken over by the next process given that port.
+ */
+const CLAIMS = join(tmpdir(), 'tollgate-test-ports');
+const claimed = new Set<number>();
+process.on('exit', () => {
+  for (const port of claimed) rmSync(join(CLAIMS, String(port)), { force: true });
+});
+
+function alive(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Claims `port` for this process; false when a live process holds it. */
+function claim(port: number): boolean {
+  mkdirSync(CLAIMS, { recursive: true });
+  const file = join(CLAIMS, String(port));
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      writeFileSync(file, String(process.pid), { flag: 'wx' });
+      claimed.add(port);
+      return true;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+    }
+    let owner = NaN;
+    try {
+      owner = Number(readFileSync(file, 'utf8'));
+    } catch {
+      // released meanwhile: try again
+    }
+    if (alive(owner)) return false;
+    rmSync(file, { force: true });
+  }
+  return false;
+}
+
+function probePort(): Promise<number> {
   return new Promise((resolvePort, reject) => {
     const s = createServer();
     s.once('error', reject);
@@ -42,4 +93,13 @@ export function freePort(): Promise<number> {
       s.close(() => resolvePort(port));
     });
   });
+}
+
+/** A port free now on 127.0.0.1 that no other test process of this machine has been given while it runs. */
+export async function freePort(): Promise<number> {
+  for (let attempt = 0; attempt < 1000; attempt++) {
+    const port = await probePort();
+    if (claim(port)) return port;
+  }
+  throw new Error(`no port left to claim: ${CLAIMS} holds the claims of the test processes`);
 }

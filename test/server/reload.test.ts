@@ -9,7 +9,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
-import { createServer } from 'node:net';
+import { freePort } from '../conformance/processes.js';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { makeBase, serverXml } from './harness.js';
@@ -57,18 +57,6 @@ function shopBase(): { base: string; webXml: string } {
   const webXml = join(app, 'WEB-INF', 'web.xml');
   writeFileSync(webXml, shopWebXml('DENY'));
   return { base, webXml };
-}
-
-/** A port nothing listens on now (the operations listener's: with workers, serve prints no line for it). */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** The Prometheus text of /metrics, on a connection of its own. */
