@@ -11,7 +11,7 @@
  *   npm run bench -- --only workers --out /tmp/workers.md   # serve --workers auto against one process and Tomcat
  *   npm run bench -- --only stores    # the compiled chain with its state in Redis vs in memory
  *   # issue 35's goals (bench/RESULTS.md, "Issue 35, goal by goal"), about 20 minutes:
- *   npm run bench -- --only runtime,coldstart,balancer,transport,stores --out /tmp/issue35.md
+ *   npm run bench -- --only runtime,nodes,coldstart,balancer,transport,stores --out /tmp/issue35.md
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
@@ -80,6 +80,7 @@ const SECTIONS = [
   'coldstart',
   'balancer',
   'transport',
+  'nodes',
 ] as const;
 
 /** Benchmarks that own their output format: run as commands, their report kept verbatim. */
@@ -120,6 +121,12 @@ function externalCommands(quick: boolean): Record<string, { title: string; args:
     balancer: {
       title: 'Behind HAProxy: serve --workers auto against Tomcat through the same balancer',
       args: ['bench/balancer.ts', '--seconds', quick ? '3' : '5', '--runs', quick ? '2' : '3'],
+    },
+    nodes: {
+      title: 'The compiled chain against its floor on every supported Node line',
+      args: quick
+        ? ['bench/nodes.ts', '--seconds', '3', '--runs', '2', '--warmup', '1500', '--short', '1500', '--long', '4500']
+        : ['bench/nodes.ts', '--seconds', '5', '--runs', '3'],
     },
     transport: {
       title: "The Redis store's transport alone: client CPU per stateful request, memory of loading it",
