@@ -117,7 +117,11 @@ function originNotes(v: unknown): Note[] {
 }
 
 const origins = reader(
-  z.union([z.array(z.string()).meta({ title: 'JSON list' }), z.string().meta({ title: 'web.xml text' })]),
+  {
+    anyString: true,
+    build: () =>
+      z.union([z.array(z.string()).meta({ title: 'JSON list' }), z.string().meta({ title: 'web.xml text' })]),
+  },
   {
     description:
       'Allowed origins: exactly "*" for any, or a comma-separated list of origins (scheme://host[:port]) compared exactly. Empty: no origin.',
@@ -172,14 +176,15 @@ export const spec = defineFilter({
   names: 'exact',
   params: {
     'cors.allowed.origins': param('list', origins),
-    'cors.allowed.methods': param('list', {
-      ...commaList(
+    // The notes through commaList: a spread of its reader would build the zod schema that waits for first use.
+    'cors.allowed.methods': param(
+      'list',
+      commaList(
         ['GET', 'POST', 'HEAD', 'OPTIONS'],
         'HTTP methods allowed cross-origin (case-sensitive), also sent in Access-Control-Allow-Methods of pre-flight responses.',
-        { split: 'tomcat', examples: ['GET,POST,PUT,DELETE'] },
+        { split: 'tomcat', examples: ['GET,POST,PUT,DELETE'], notes: methodNotes },
       ),
-      notes: methodNotes,
-    }),
+    ),
     'cors.allowed.headers': param(
       'list',
       commaList(

@@ -50,17 +50,37 @@ function takesAnyString(schema: z.ZodType): boolean {
 }
 
 /**
+ * An input schema built on first use (the JSON Schemas, JSON input, a value the text path declines), with
+ * whether it takes every string unchanged, which the text path needs at once; checked when it is built.
+ * Building the filters' input schemas when their modules were evaluated was most of zod's share of every
+ * CLI start (`tollgate lint <one web.xml>` never builds one).
+ */
+export interface LazyInput<I extends z.ZodType> {
+  anyString: boolean;
+  build: () => I;
+}
+
+/**
  * A reader from an input schema, its documentation (one text for the JSON
  * Schema and the ParamDoc), a read function that calls `refuse` for values
  * Tomcat refuses, the default output, and the notes that do not stop the filter.
  */
 export function reader<I extends z.ZodType, T>(
-  input: I,
+  input: I | LazyInput<I>,
   doc: { description: string; default?: unknown; examples?: string[] },
   read: (value: z.output<I>, ctx: z.RefinementCtx) => T,
   defaultOut: () => T,
   notes?: (value: unknown) => Note[],
 ) {
+  const lazy: LazyInput<I> = '_zod' in input ? { anyString: takesAnyString(input), build: () => input } : input;
+  const inputOf = (): I => {
+    const built = lazy.build();
+    if (takesAnyString(built) !== lazy.anyString)
+      throw new Error(
+        `reader: the input schema ${lazy.anyString ? 'does not take' : 'takes'} every string, unlike its declaration`,
+      );
+    return built;
+  };
   const meta: Record<string, unknown> = { description: doc.description };
   if (doc.default !== undefined) meta['default'] = doc.default;
   if (doc.examples) meta['examples'] = doc.examples;
@@ -76,7 +96,7 @@ export function reader<I extends z.ZodType, T>(
   const textRead = (v: string, ctx: z.RefinementCtx): unknown => read(v as z.output<I>, ctx);
   return {
     get schema(): z.ZodType<T, z.input<I> | undefined> {
-      return (schema ??= input
+      return (schema ??= inputOf()
         .meta(meta)
         .transform((v, ctx) => {
           const before = ctx.issues.length;
@@ -85,7 +105,7 @@ export function reader<I extends z.ZodType, T>(
         })
         .default(defaultOut as never) as unknown as z.ZodType<T, z.input<I> | undefined>);
     },
-    ...(takesAnyString(input) ? { text: { read: textRead, defaultOut } } : {}),
+    ...(lazy.anyString ? { text: { read: textRead, defaultOut } } : {}),
     doc: {
       description: doc.description,
       ...(shown !== undefined ? { default: shown } : {}),
@@ -98,7 +118,7 @@ export function reader<I extends z.ZodType, T>(
 /** Boolean.parseBoolean: only "true", in any case, is true; "yes", "1", "on" and "" are false. */
 export function javaBoolean(defaultValue: boolean, description: string) {
   return reader(
-    z.union([z.boolean().meta({ title: 'JSON boolean' }), TEXT]),
+    { anyString: true, build: () => z.union([z.boolean().meta({ title: 'JSON boolean' }), TEXT]) },
     { description, default: defaultValue, examples: ['true', 'false'] },
     (v) => (typeof v === 'boolean' ? v : v.toLowerCase() === 'true'),
     () => defaultValue,
@@ -165,15 +185,19 @@ export function javaInt(
   const javaName = bits === 32 ? 'Integer.parseInt' : 'Long.parseLong';
   const inRange = (n: number) => bits === 64 || (n >= JAVA_INT_MIN && n <= JAVA_INT_MAX);
   return reader(
-    z.union([
-      (bits === 32 ? z.number().int().min(JAVA_INT_MIN).max(JAVA_INT_MAX) : z.number().int()).meta({
-        title: 'JSON number',
-      }),
-      patternText(
-        opts.emptyAs === undefined ? '^[+-]?[0-9]+$' : '^([+-]?[0-9]+)?$',
-        `web.xml text, read with ${javaName}`,
-      ),
-    ]),
+    {
+      anyString: true,
+      build: () =>
+        z.union([
+          (bits === 32 ? z.number().int().min(JAVA_INT_MIN).max(JAVA_INT_MAX) : z.number().int()).meta({
+            title: 'JSON number',
+          }),
+          patternText(
+            opts.emptyAs === undefined ? '^[+-]?[0-9]+$' : '^([+-]?[0-9]+)?$',
+            `web.xml text, read with ${javaName}`,
+          ),
+        ]),
+    },
     { description, default: defaultValue, ...(opts.examples ? { examples: opts.examples } : {}) },
     (v, ctx) => {
       if (v === '' && opts.emptyAs !== undefined) return opts.emptyAs;
@@ -225,11 +249,11 @@ export function splitList(text: string, split: 'java' | 'tomcat'): Piece[] {
 export function commaList(
   defaultValue: string[],
   description: string,
-  opts: { split?: 'java' | 'tomcat'; examples?: string[] } = {},
+  opts: { split?: 'java' | 'tomcat'; examples?: string[]; notes?: (value: unknown) => Note[] } = {},
 ) {
   const split = opts.split ?? 'java';
   return reader(
-    z.union([z.array(z.string()).meta({ title: 'JSON list' }), TEXT]),
+    { anyString: true, build: () => z.union([z.array(z.string()).meta({ title: 'JSON list' }), TEXT]) },
     { description, default: defaultValue, ...(opts.examples ? { examples: opts.examples } : {}) },
     (v) =>
       typeof v === 'string'
@@ -238,6 +262,7 @@ export function commaList(
           : splitList(v, split).map((p) => p.text)
         : v.map((s) => s.trim()),
     () => [...defaultValue],
+    opts.notes,
   );
 }
 

@@ -26,10 +26,15 @@ import {
   type Dirent,
   type Stats,
 } from 'node:fs';
+import { createRequire } from 'node:module';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
-import { inflateRawSync } from 'node:zlib';
 import type { Diagnostic, FileScope } from '../model/index.js';
 import { fileStartSpan } from '../model/index.js';
+
+/** node:zlib, loaded by the first jar read: the lint of a configuration file never inflates, and loading it was 1% of that start. */
+let loadedZlib: typeof import('node:zlib') | undefined;
+const zlib = (): typeof import('node:zlib') =>
+  (loadedZlib ??= createRequire(import.meta.url)('node:zlib') as typeof import('node:zlib'));
 
 /**
  * The largest configuration file tollgate reads: 8 MiB, forty times Debian's
@@ -340,7 +345,7 @@ export function readArchiveEntry(
     } else if (method === 8) {
       try {
         // maxOutputLength stops inflating there whatever the data says: the declared size is only a claim.
-        out = inflateRawSync(data, { maxOutputLength: Math.max(size, 1) });
+        out = zlib().inflateRawSync(data, { maxOutputLength: Math.max(size, 1) });
       } catch (err) {
         const tooBig = (err as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE';
         return bad(tooBig ? `${entry} inflates past the ${size} bytes it declares` : `${entry} does not inflate`);
