@@ -47,7 +47,8 @@ function timedCopy(dir: string): void {
   cpSync(join(repoRoot, 'dist', 'bundle'), join(dir, 'dist', 'bundle'), { recursive: true });
   cpSync(join(repoRoot, 'package.json'), join(dir, 'package.json'));
   symlinkSync(join(repoRoot, 'node_modules'), join(dir, 'node_modules'));
-  const bundlePath = join(dir, 'dist', 'bundle', 'cli.cjs');
+  // lint runs from its own bundle (bin/load-cli.cjs's OWN_BUNDLE).
+  const bundlePath = join(dir, 'dist', 'bundle', 'cli-lint.cjs');
   let bundle = readFileSync(bundlePath, 'latin1');
   bundle = replaceOnce(
     bundle,

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The CLI, dist/bundle/cli.cjs, loaded through V8's code cache (bin/load-cli.cjs says how).
+// The CLI, dist/bundle/cli.cjs (lint: cli-lint.cjs), loaded through V8's code cache (bin/load-cli.cjs says how).
 // CommonJS (bin/package.json says so): an ES module entry costs every start Node's ESM loader, 5 ms.
 'use strict';
 const { loadCli } = require('./load-cli.cjs');
@@ -11,7 +11,8 @@ try {
 } catch (err) {
   // A git checkout that was never built has no bundle: say how to build it, not a stack trace.
   if (err && err.code === 'ENOENT') {
-    process.stderr.write('tollgate: dist/bundle/cli.cjs is missing: run `npm run build` in the checkout first\n');
+    const name = typeof err.path === 'string' ? require('node:path').basename(err.path) : 'cli.cjs';
+    process.stderr.write(`tollgate: dist/bundle/${name} is missing: run \`npm run build\` in the checkout first\n`);
     process.exit(2);
   }
   throw err;

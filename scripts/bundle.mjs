@@ -100,10 +100,8 @@ const assertForYargs = {
 // esbuild turns into a function that evaluates that command's modules on first call: a run evaluates
 // only what its command imports, and with the cache, code a run does not call costs a read, not a parse.
 // import.meta.url becomes the file's URL (workers, assets and package.json are found from it).
-await build({
-  entryPoints: { cli: 'src/cli/index.ts' },
-  outdir: 'dist/bundle',
-  outExtension: { '.js': '.cjs' },
+const cliOptions = {
+  entryPoints: ['src/cli/index.ts'],
   bundle: true,
   platform: 'node',
   mainFields: ['module', 'main'],
@@ -114,9 +112,45 @@ await build({
   external: ['recheck', 'vscode-languageserver', 'vscode-languageserver/node', 'vscode-languageserver-textdocument'],
   define: { 'import.meta.url': '__tollgate_url' },
   banner: { js: "const __tollgate_url = require('node:url').pathToFileURL(__filename).href;" },
+};
+await build({
+  ...cliOptions,
+  outfile: 'dist/bundle/cli.cjs',
   plugins: [lazyRequiresBundled, refaTablesOnDemand, assertForYargs],
 });
 await finishCli('dist/bundle/cli.cjs');
+
+// The same CLI with one command's code only, for the commands bin/load-cli.cjs lists in OWN_BUNDLE (lint): a
+// start reads and compiles the whole file it runs, even with the code cache (the source is read, copied into a
+// string and kept), and for `tollgate lint <one web.xml>` the other commands were a third of the 3.7 MB. What
+// src/cli/index.ts imports that such a run never evaluates is left out: the other commands (main() loads only
+// the command argv starts with, and bin/load-cli.cjs picks this file only for that command) and serve's persist
+// thread (it starts on the whole CLI). Importing a left-out module says so instead of running another command.
+for (const word of createRequire(import.meta.url)('../bin/load-cli.cjs').OWN_BUNDLE) {
+  const path = `dist/bundle/cli-${word}.cjs`;
+  const leftOut = (spec) =>
+    spec.startsWith('./commands/') ? spec !== `./commands/${word}.js` : spec === '../server/persist.js';
+  const onlyThisCommand = {
+    name: 'only-this-command',
+    setup(b) {
+      b.onResolve({ filter: /^\.\.?\// }, (args) =>
+        /[\\/]src[\\/]cli[\\/]index\.ts$/.test(args.importer) && leftOut(args.path)
+          ? { path: args.path, namespace: 'left-out' }
+          : undefined,
+      );
+      b.onLoad({ filter: /.*/, namespace: 'left-out' }, (args) => ({
+        contents: `throw new Error(${JSON.stringify(`${path} runs \`tollgate ${word}\` only and has no ${args.path}: bin/load-cli.cjs runs every other command from dist/bundle/cli.cjs`)});`,
+        loader: 'js',
+      }));
+    },
+  };
+  await build({
+    ...cliOptions,
+    outfile: path,
+    plugins: [onlyThisCommand, lazyRequiresBundled, refaTablesOnDemand, assertForYargs],
+  });
+  await finishCli(path, [word]);
+}
 
 /**
  * Makes the CLI bundle ASCII-only and heads it with its content hash and command words, for
@@ -126,7 +160,7 @@ await finishCli('dist/bundle/cli.cjs');
  * length, and npm gives every packed file the same mtime, so size and mtime cannot tell two versions apart.
  * The bundle is then no module of its own: only bin/load-cli.cjs runs it.
  */
-async function finishCli(path) {
+async function finishCli(path, only) {
   const text = await readFile(path, 'utf8');
   const lines = text.split('\n');
   for (const [i, line] of lines.entries()) {
@@ -142,7 +176,8 @@ async function finishCli(path) {
   const body = `${CJS_WRAPPER}${ascii}\n})`;
   const hash = createHash('sha256').update(body).digest('hex').slice(0, 16);
   // The command words, from the bundle itself: its top level only lists the commands.
-  const words = createRequire(import.meta.url)(resolve(path)).commands.map((c) => c.name.split(' ')[0]);
+  // cli-<word>.cjs names its one command: a run of any other takes the cache named `other`.
+  const words = only ?? createRequire(import.meta.url)(resolve(path)).commands.map((c) => c.name.split(' ')[0]);
   await writeFile(path, `// tollgate-cli ${hash} ${words.join(',')}\n${body}`);
 }
 

@@ -151,9 +151,14 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
       throw new ArgumentError(unknownArgumentsMessage(msg ?? err?.message ?? 'invalid arguments', argv));
     });
   // yargs calls only the invoked command's builder, which needs that command's code (its options, their
-  // checks): load every command named anywhere in argv (the invoked one is among them), and no other.
+  // checks): load the command argv starts with, which is the invoked one, or else (options first) every
+  // command named anywhere in argv (the invoked one is among them), and no other. A path that happens to be
+  // a command's word (`tollgate lint report`) loads nothing more, and dist/bundle/cli-lint.cjs, which has
+  // lint's code only, is used for argv starting with lint (bin/load-cli.cjs).
+  const first = commands.find((c) => word(c) === argv[0]);
+  const named = first ? [first] : commands.filter((c) => argv.includes(word(c)));
   const loaded = new Map<CommandEntry, Command>();
-  await Promise.all(commands.filter((c) => argv.includes(word(c))).map(async (c) => loaded.set(c, await c.load())));
+  await Promise.all(named.map(async (c) => loaded.set(c, await c.load())));
   for (const entry of commands) {
     const command = loaded.get(entry);
     // Listed in --help and matched by name; never invoked, so the builder is never called.

@@ -24,6 +24,8 @@ import { commands } from '../../src/cli/index.js';
 const repo = join(import.meta.dirname, '..', '..');
 const bin = join(repo, 'bin', 'tollgate.js');
 const bundle = join(repo, 'dist', 'bundle', 'cli.cjs');
+/** lint's own bundle: the same CLI with lint's code only, which bin/load-cli.cjs runs for argv starting with lint. */
+const lintBundle = join(repo, 'dist', 'bundle', 'cli-lint.cjs');
 const webXml = join(repo, 'examples', 'base', 'webapps', 'api', 'WEB-INF', 'web.xml');
 const scratch = mkdtempSync(join(tmpdir(), 'tollgate-start-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -37,21 +39,45 @@ function tollgate(args: string[], cache: string): { code: number | null; out: st
   return { code: r.status, out: r.stdout, err: r.stderr };
 }
 
-/** The bundle's first line: `// tollgate-cli <hash> <command words>`. */
-const header = (): string[] => readFileSync(bundle, 'latin1').split('\n', 1)[0]!.split(' ');
+/** A bundle's first line: `// tollgate-cli <hash> <command words>`. */
+const header = (file = bundle): string[] => readFileSync(file, 'latin1').split('\n', 1)[0]!.split(' ');
+/** The content hash naming lint's code caches. */
+const lintHash = (): string => header(lintBundle)[2]!;
 
 describe('the CLI bundle', () => {
-  it('is ASCII only and names its content hash and every command in its first line', () => {
-    const text = readFileSync(bundle);
+  it.each([
+    [bundle, commands.map((c) => c.name.split(' ')[0])],
+    [lintBundle, ['lint']],
+  ])('%s is ASCII only and names its content hash and its commands in its first line', (file, expected) => {
+    const text = readFileSync(file);
     expect(text.findIndex((b) => b > 0x7f)).toBe(-1);
-    const [, tag, hash, words] = header();
+    const [, tag, hash, words] = header(file);
     expect(tag).toBe('tollgate-cli');
     const rest = text.subarray(text.indexOf(0x0a) + 1);
     expect(hash).toBe(createHash('sha256').update(rest).digest('hex').slice(0, 16));
-    expect(words!.split(',')).toEqual(commands.map((c) => c.name.split(' ')[0]));
+    expect(words!.split(',')).toEqual(expected);
   });
 
-  it('lints a web.xml without loading the server, the cluster, child processes, node:crypto or node:assert', () => {
+  it("lint's bundle has no other command's code, and lints a path named like another command", () => {
+    const text = readFileSync(lintBundle, 'latin1');
+    // What only serve and audit evaluate.
+    expect(text).not.toContain('// src/server/connector.ts');
+    expect(text).not.toContain('// src/audit/');
+    expect(readFileSync(bundle, 'latin1')).toContain('// src/server/connector.ts');
+    expect(text.length).toBeLessThan(readFileSync(bundle).length * 0.8);
+    // main() loads the command argv starts with: `report` here is a directory, not the report command.
+    mkdirSync(join(scratch, 'report', 'WEB-INF'), { recursive: true });
+    writeFileSync(join(scratch, 'report', 'WEB-INF', 'web.xml'), readFileSync(webXml));
+    const r = spawnSync(process.execPath, [bin, 'lint', 'report'], {
+      cwd: scratch,
+      encoding: 'utf8',
+      env: { ...process.env, TOLLGATE_COMPILE_CACHE: '0' },
+    });
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+  });
+
+  it('lints a web.xml without loading the server, the cluster, child processes, node:crypto, node:assert or node:zlib', () => {
     // Node's list of the built-in modules a process has loaded: serve's code would have brought these in.
     const script = `const { loadCli } = require(${JSON.stringify(join(repo, 'bin', 'load-cli.cjs'))});
       const { exports: cli } = loadCli('lint');
@@ -66,7 +92,7 @@ describe('the CLI bundle', () => {
     const { code, loaded } = JSON.parse(r.stdout) as { code: number; loaded: string[] };
     expect(code).toBe(0);
     expect(loaded).toContain('NativeModule fs');
-    for (const name of ['http', 'cluster', 'child_process', 'crypto', 'assert'])
+    for (const name of ['http', 'cluster', 'child_process', 'crypto', 'assert', 'zlib'])
       expect(loaded, name).not.toContain(`NativeModule ${name}`);
   });
 
@@ -122,7 +148,7 @@ describe('the code cache (bin/load-cli.cjs)', () => {
     const hash = header()[2]!;
     const first = tollgate(['lint', webXml], dir);
     expect(first.code).toBe(0);
-    const lint = `${hash}-${process.version}-${process.arch}-lint.v8`;
+    const lint = `${lintHash()}-${process.version}-${process.arch}-lint.v8`;
     expect(readdirSync(dir)).toEqual([lint]);
     const written = statSync(join(dir, lint)).mtimeMs;
     const again = tollgate(['lint', webXml], dir);
@@ -153,7 +179,7 @@ describe('the code cache (bin/load-cli.cjs)', () => {
     expect(tollgate(['lint', webXml], dir).code).toBe(0);
     expect(readdirSync(dir).sort()).toEqual(
       [
-        `${header()[2]}-${process.version}-${process.arch}-lint.v8`,
+        `${lintHash()}-${process.version}-${process.arch}-lint.v8`,
         // Used within the week: another installed version's, kept.
         other(1),
         other(2, 'serve'),
@@ -201,7 +227,7 @@ describe('the code cache (bin/load-cli.cjs)', () => {
   it('marks a cache it uses, so that pruning knows it is in use', () => {
     const dir = join(scratch, 'touch');
     expect(tollgate(['lint', webXml], dir).code).toBe(0);
-    const file = join(dir, `${header()[2]}-${process.version}-${process.arch}-lint.v8`);
+    const file = join(dir, `${lintHash()}-${process.version}-${process.arch}-lint.v8`);
     const old = new Date(Date.now() - 2 * 3600_000);
     utimesSync(file, old, old);
     expect(tollgate(['lint', webXml], dir).code).toBe(0);
