@@ -20,7 +20,7 @@ import {
   type HeaderValue,
 } from './response-headers.js';
 import { httpDate as formatHttpDate } from './http-date.js';
-import { reportLength } from './error-page.js';
+import { endWithReport, reportLength } from './error-page.js';
 
 /** Runs once, just before the status line and headers go out. */
 export type CommitHook<T = undefined> = (ex: Exchange, arg: T) => void;
@@ -348,7 +348,7 @@ export class ExchangeResponse {
       res.end();
     } else {
       res.setHeader('content-length', reportLength(page));
-      res.end(page.body);
+      endWithReport(res, page);
     }
     return true;
   }

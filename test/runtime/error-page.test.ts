@@ -1,8 +1,12 @@
 import { describe, expect, it } from 'vitest';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import {
   createErrorReportRenderer,
   defaultErrorPage,
+  endWithReport,
   escapeHtmlContent,
+  reportLength,
   SERVER_INFO,
 } from '../../src/runtime/error-page.js';
 
@@ -26,7 +30,30 @@ describe("Tomcat's ErrorReportValve page", () => {
       body: TOMCAT_404,
       headers: { 'content-language': 'en' },
       byteLength: Buffer.byteLength(TOMCAT_404),
+      latin1: Buffer.from(TOMCAT_404).toString('latin1'),
     });
+  });
+
+  it('keeps the UTF-8 bytes as a Latin-1 string, and a response ended with it carries those bytes', async () => {
+    // The title's en dash and a message outside Latin-1: the body is a two-byte string, the copy one byte per byte.
+    const page = tomcat(404, 'Не найдено [/app/ü]')!;
+    expect(Buffer.from(page.latin1!, 'latin1')).toEqual(Buffer.from(page.body, 'utf8'));
+    expect(page.latin1!.length).toBe(page.byteLength);
+    const server = createServer((req, res) => {
+      res.setHeader('Content-Length', reportLength(page));
+      endWithReport(res, page);
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const got = await fetch(`http://127.0.0.1:${port}/`);
+      expect(Buffer.from(await got.arrayBuffer())).toEqual(Buffer.from(page.body, 'utf8'));
+      expect(got.headers.get('content-length')).toBe(String(Buffer.byteLength(page.body)));
+      // A renderer of one's own without the copy: the body is sent as UTF-8 text.
+      expect(reportLength({ contentType: 'text/plain', body: 'é' })).toBe(2);
+    } finally {
+      await new Promise((r) => server.close(r));
+    }
   });
 
   it('keeps each rendered report (with its length in bytes) per status and message, the last 256 of them, and long messages not at all', () => {
