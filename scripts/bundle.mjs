@@ -67,16 +67,19 @@ const lazyRequiresBundled = {
   },
 };
 
-// refa's Unicode tables are parsed on first use in the CLI (scripts/lazy-json-tables.mjs says why and how).
+// refa's Unicode tables are parsed on first use in the CLI, from dist/bundle/refa-tables.txt, which only the
+// first use reads (scripts/lazy-json-tables.mjs says why and how). Every CLI bundle writes the same file.
+const REFA_TABLES = 'refa-tables.txt';
 const refaTablesOnDemand = {
   name: 'refa-tables-on-demand',
   setup(b) {
     b.onLoad({ filter: /[\\/]node_modules[\\/]refa[\\/]index\.js$/ }, async (args) => {
-      const { source, lazy } = lazyJsonTables(await readFile(args.path, 'utf8'));
+      const { source, lazy, tables } = lazyJsonTables(await readFile(args.path, 'utf8'), { sideFile: REFA_TABLES });
       if (lazy === 0)
         console.warn(
           `${args.path}: no JSON table left to parse on demand (refa's layout changed): lint pays 8 ms more at start`,
         );
+      await writeFile(`dist/bundle/${REFA_TABLES}`, tables, 'latin1');
       return { contents: source, loader: 'js' };
     });
   },

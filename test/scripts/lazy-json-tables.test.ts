@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { runInThisContext } from 'node:vm';
@@ -6,19 +7,23 @@ import { describe, expect, it } from 'vitest';
 // @ts-expect-error a build script, plain JavaScript without declarations
 import { lazyJsonTables } from '../../scripts/lazy-json-tables.mjs';
 
-const transform = lazyJsonTables as (source: string) => { source: string; lazy: number; eager: number };
+const transform = lazyJsonTables as (
+  source: string,
+  options?: { sideFile?: string },
+) => { source: string; lazy: number; eager: number; tables?: string };
 const repo = join(import.meta.dirname, '..', '..');
 
 /** Evaluates CommonJS source as Node would, and returns its exports. */
-function load(source: string): Record<string, unknown> {
+function load(source: string, dirname = repo): Record<string, unknown> {
   const module = { exports: {} as Record<string, unknown> };
   (
-    runInThisContext(`(function (exports, require, module) {${source}\n})`) as (
+    runInThisContext(`(function (exports, require, module, __dirname) {${source}\n})`) as (
       e: unknown,
       r: unknown,
       m: unknown,
+      d: string,
     ) => void
-  )(module.exports, createRequire(import.meta.url), module);
+  )(module.exports, createRequire(import.meta.url), module, dirname);
   return module.exports;
 }
 
@@ -57,12 +62,23 @@ describe("lazyJsonTables (the CLI bundle parses refa's Unicode tables on first u
       { source: String.raw`10\.\d{1,3}\.\d{1,3}\.\d{1,3}|fe[89ab][0-9a-f]:.*`, flags: 'i' },
       { source: String.raw`k\u212A[a-z]`, flags: 'iu' },
     ];
-    for (const p of patterns) {
-      const [a, b] = refas.map(({ JS, DFA, NFA }) => {
-        const { expression, maxCharacter } = JS.Parser.fromLiteral(p).parse();
-        return DFA.fromFA(NFA.fromRegex(expression, { maxCharacter })).toString();
-      });
-      expect(b, p.source).toBe(a);
+    // With the tables in a file beside the bundle (scripts/bundle.mjs), read on first use: the same automata again.
+    const side = transform(original, { sideFile: 'tables.txt' });
+    expect(side.lazy).toBe(out.lazy);
+    expect(original.length - side.source.length).toBeGreaterThan(500_000);
+    const dir = mkdtempSync(join(tmpdir(), 'tollgate-refa-tables-'));
+    try {
+      writeFileSync(join(dir, 'tables.txt'), side.tables!, 'latin1');
+      refas.push(load(side.source, dir) as unknown as Refa);
+      for (const p of patterns) {
+        const [a, ...others] = refas.map(({ JS, DFA, NFA }) => {
+          const { expression, maxCharacter } = JS.Parser.fromLiteral(p).parse();
+          return DFA.fromFA(NFA.fromRegex(expression, { maxCharacter })).toString();
+        });
+        for (const b of others) expect(b, p.source).toBe(a);
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });
