@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { resolve } from 'node:path';
+import { basename, resolve } from 'node:path';
 import { build } from 'esbuild';
 import { lazyJsonTables } from './lazy-json-tables.mjs';
 
@@ -85,6 +85,36 @@ const refaTablesOnDemand = {
   },
 };
 
+// The catalogue's two large tables (src/catalogue/tomcat-*.json, 190 KB) as files beside the bundle, read and parsed
+// on the first access of their data: esbuild's JSON loader writes them as object literals, which V8 compiled into
+// every lint's code cache and built at every start, and `tollgate lint` of web.xml files alone never reads them. The
+// module's default export stands in for the table (a Proxy reading it on first use: src/catalogue/index.ts only
+// reads its properties, and spreads it).
+const catalogueOnDemand = {
+  name: 'catalogue-on-demand',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]src[\\/]catalogue[\\/]tomcat-[\d.]+\.json$/ }, async (args) => {
+      const name = `catalogue-${basename(args.path)}`;
+      await writeFile(`dist/bundle/${name}`, JSON.stringify(JSON.parse(await readFile(args.path, 'utf8'))));
+      return {
+        loader: 'js',
+        contents: `let data;
+const table = () => (data ??= JSON.parse(require('node:fs').readFileSync(require('node:path').join(__dirname, ${JSON.stringify(name)}), 'utf8')));
+export default new Proxy({}, {
+  get: (_, key) => table()[key],
+  has: (_, key) => key in table(),
+  ownKeys: () => Reflect.ownKeys(table()),
+  getOwnPropertyDescriptor: (_, key) => {
+    const d = Reflect.getOwnPropertyDescriptor(table(), key);
+    return d && { ...d, configurable: true };
+  },
+});
+`,
+      };
+    });
+  },
+};
+
 // yargs requires node:assert for two functions: scripts/assert-for-yargs.cjs stands in for it.
 const assertForYargs = {
   name: 'assert-for-yargs',
@@ -119,7 +149,7 @@ const cliOptions = {
 await build({
   ...cliOptions,
   outfile: 'dist/bundle/cli.cjs',
-  plugins: [lazyRequiresBundled, refaTablesOnDemand, assertForYargs],
+  plugins: [lazyRequiresBundled, refaTablesOnDemand, assertForYargs, catalogueOnDemand],
 });
 await finishCli('dist/bundle/cli.cjs');
 
@@ -150,7 +180,7 @@ for (const word of createRequire(import.meta.url)('../bin/load-cli.cjs').OWN_BUN
   await build({
     ...cliOptions,
     outfile: path,
-    plugins: [onlyThisCommand, lazyRequiresBundled, refaTablesOnDemand, assertForYargs],
+    plugins: [onlyThisCommand, lazyRequiresBundled, refaTablesOnDemand, assertForYargs, catalogueOnDemand],
   });
   await finishCli(path, [word]);
 }

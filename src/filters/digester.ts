@@ -411,11 +411,11 @@ export function digestBase(base: CatalinaBase, opts: DigestOptions): DigestFindi
   let byKey = memo.get(base);
   const known = byKey?.get(key);
   if (known) return known;
-  const cat = catalogue(opts.target);
   const out: DigestFinding[] = [];
   const server = base.serverXml;
+  // The catalogue where a file needs it (catalogue() keeps each version's): a lint of web.xml files never reads it.
   if (server?.element) {
-    const w = new Walker(cat, server.file, extraJars, undefined);
+    const w = new Walker(catalogue(opts.target), server.file, extraJars, undefined);
     w.aprListener = server.element.children.some(
       (c) =>
         c.tag === 'Listener' &&
@@ -426,7 +426,7 @@ export function digestBase(base: CatalinaBase, opts: DigestOptions): DigestFindi
   }
   for (const { def, scope } of contextFiles(base)) {
     if (!def.element) continue;
-    const w = new Walker(cat, def.file, extraJars, scope);
+    const w = new Walker(catalogue(opts.target), def.file, extraJars, scope);
     w.walk(def.element, 'Context');
     out.push(...w.out);
   }

@@ -469,9 +469,10 @@ function planConnectors(
   target: TomcatTarget,
 ): PlannedConnector[] {
   const out: PlannedConnector[] = [];
-  const cat = catalogue(target);
   for (const s of base.serverXml?.services ?? [])
     for (const c of s.connectors) {
+      // Asked for here (catalogue() keeps each version's): a base without connectors, web.xml files alone, never reads it.
+      const cat = catalogue(target);
       const mine = digest.filter((f) => f.refuses === 'connector' && f.element.span.offset === c.span.offset);
       const reasons = server.state === 'refused' ? [...server.reasons] : mine.map(refusal);
       out.push({

@@ -51,9 +51,10 @@ describe('the built package', () => {
       ) as { filename: string; files: { path: string }[] }[];
       const files = packed!.files.map((f) => f.path);
       expect(files).toContain('dist/bundle/cli.cjs');
-      // lint's own bundle, and refa's Unicode tables, which the CLI bundles read on first use (scripts/bundle.mjs).
+      // lint's own bundle, refa's Unicode tables and the catalogue's, which the CLI bundles read on first use (scripts/bundle.mjs).
       expect(files).toContain('dist/bundle/cli-lint.cjs');
       expect(files).toContain('dist/bundle/refa-tables.txt');
+      expect(files).toContain('dist/bundle/catalogue-tomcat-10.1.json');
       expect(files).toContain('dist/index.d.ts');
       expect(files.filter((f) => f.endsWith('.map'))).toEqual([]);
       // tsc's unbundled JavaScript stays home: the bundles are what bin/ and the exports load.

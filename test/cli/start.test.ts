@@ -19,7 +19,7 @@ import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { commands } from '../../src/cli/index.js';
+import { commands, main } from '../../src/cli/index.js';
 
 const repo = join(import.meta.dirname, '..', '..');
 const bin = join(repo, 'bin', 'tollgate.js');
@@ -130,6 +130,39 @@ describe('the CLI bundle', () => {
     const missing = tollgate(['lint', join(scratch, 'not-there')], '0');
     expect(missing.code).toBe(2);
     expect(missing.err).toMatch(/^tollgate lint: .*no such file or directory/);
+  });
+
+  it("judges server.xml by the catalogue as the source does, on every target (the bundles read the catalogue's tables from files beside them)", async () => {
+    const base = join(scratch, 'catalogue-base');
+    mkdirSync(join(base, 'conf'), { recursive: true });
+    mkdirSync(join(base, 'webapps'));
+    writeFileSync(
+      join(base, 'conf', 'server.xml'),
+      `<Server port="8005" shutdown="SHUTDOWN" bogusServer="1">
+  <Listener className="org.apache.catalina.core.AprLifecycleListener" SSLEngine="on" />
+  <Service name="Catalina">
+    <Connector port="8080" protocol="HTTP/1.1" connectionTimeout="abc" bogusAttr="x" />
+    <Connector port="8009" protocol="org.apache.coyote.ajp.AjpAprProtocol" />
+    <Engine name="Catalina" defaultHost="localhost">
+      <Host name="localhost" appBase="webapps">
+        <Valve className="org.apache.catalina.valves.AccessLogValve" directory="logs" noSuchThing="1" />
+        <Valve className="org.apache.catalina.valves.NoSuchValve" />
+      </Host>
+    </Engine>
+  </Service>
+</Server>
+`,
+    );
+    for (const target of ['9.0', '10.1', '11.0']) {
+      const args = ['lint', base, '--target', target, '--format', 'json'];
+      let out = '';
+      const code = await main(args, { stdout: (t) => void (out += t), stderr: () => undefined, cwd: repo });
+      const r = tollgate(args, '0');
+      expect(r.out, target).toBe(out);
+      expect(r.code).toBe(code);
+      expect(out).toContain('attribute-unknown');
+      expect(out).toContain('server-class-not-found');
+    }
   });
 
   it('refuses an unknown command with exit 2, suggesting the nearest, and names the commands when none is given', () => {
