@@ -9,7 +9,12 @@
  *   difference of two runs), which the machine's load does not move;
  * - server CPU µs per request under load (bench/runtime.ts --sections chain --no-tomcat --json), which it does.
  *
- *   npx tsx bench/nodes.ts [--lines 22,24] [--seconds 5] [--runs 3] [--warmup 2000] [--short 2000] [--long 6000]
+ *   npx tsx bench/nodes.ts [--lines 22,24] [--measure instructions,cpu] [--seconds 5] [--runs 3]
+ *     [--warmup 10000] [--short 2000] [--long 6000]
+ *
+ * The warm-up is long because after 2,000 requests V8 still compiles 70-170 functions in the counted window
+ * (bench/README.md, issue 35 fourth session). `--measure cpu` alone needs a quiet machine; `--measure
+ * instructions` alone may run beside other work.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -61,53 +66,58 @@ function instructions(bin: string, variant: string, counts: string[]): number {
 interface LineResult {
   line: string;
   version: string;
-  floorInstructions: number;
-  chainInstructions: number;
-  floorCpu: number;
-  chainCpu: number;
-  publicCpu: number;
+  floorInstructions?: number;
+  chainInstructions?: number;
+  floorCpu?: number;
+  chainCpu?: number;
+  publicCpu?: number;
 }
 
-function measureLine(line: string, bin: string, o: { seconds: string; runs: string; counts: string[] }): LineResult {
-  const version = spawnSync(bin, ['--version'], { encoding: 'utf8' }).stdout.trim();
-  const floorInstructions = instructions(bin, FLOOR, o.counts);
-  const chainInstructions = instructions(bin, 'chain', o.counts);
-  const json = runWith(bin, [
-    'bench/runtime.ts',
-    '--sections',
-    'chain',
-    '--no-tomcat',
-    '--json',
-    '--seconds',
-    o.seconds,
-    '--runs',
-    o.runs,
-  ]);
-  const rows = (JSON.parse(json.trim().split('\n').at(-1)!) as { rows: { name: string; cpuUs: { median: number } }[] })
-    .rows;
-  const cpu = (name: string): number => {
-    const row = rows.find((r) => r.name === name);
-    if (!row) throw new Error(`bench/runtime.ts has no row "${name}"`);
-    return row.cpuUs.median;
-  };
-  return {
-    line,
-    version,
-    floorInstructions,
-    chainInstructions,
-    floorCpu: cpu(FLOOR_ROW),
-    chainCpu: cpu(CHAIN_ROW),
-    publicCpu: cpu(PUBLIC_ROW),
-  };
+function measureLine(
+  line: string,
+  bin: string,
+  o: { measure: string[]; seconds: string; runs: string; counts: string[] },
+): LineResult {
+  const r: LineResult = { line, version: spawnSync(bin, ['--version'], { encoding: 'utf8' }).stdout.trim() };
+  if (o.measure.includes('instructions')) {
+    r.floorInstructions = instructions(bin, FLOOR, o.counts);
+    r.chainInstructions = instructions(bin, 'chain', o.counts);
+  }
+  if (o.measure.includes('cpu')) {
+    const json = runWith(bin, [
+      'bench/runtime.ts',
+      '--sections',
+      'chain',
+      '--no-tomcat',
+      '--json',
+      '--seconds',
+      o.seconds,
+      '--runs',
+      o.runs,
+    ]);
+    const rows = (
+      JSON.parse(json.trim().split('\n').at(-1)!) as { rows: { name: string; cpuUs: { median: number } }[] }
+    ).rows;
+    const cpu = (name: string): number => {
+      const row = rows.find((x) => x.name === name);
+      if (!row) throw new Error(`bench/runtime.ts has no row "${name}"`);
+      return row.cpuUs.median;
+    };
+    r.floorCpu = cpu(FLOOR_ROW);
+    r.chainCpu = cpu(CHAIN_ROW);
+    r.publicCpu = cpu(PUBLIC_ROW);
+  }
+  return r;
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const { values } = parseArgs({
     options: {
       lines: { type: 'string', default: '22,24' },
+      measure: { type: 'string', default: 'instructions,cpu' },
       seconds: { type: 'string', default: '5' },
       runs: { type: 'string', default: '3' },
-      warmup: { type: 'string', default: '2000' },
+      warmup: { type: 'string', default: '10000' },
       short: { type: 'string', default: '2000' },
       long: { type: 'string', default: '6000' },
     },
@@ -115,6 +125,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const system = process.versions.node.split('.')[0]!;
   const lines = [system, ...values.lines!.split(',').filter((l) => l && l !== system)];
   const counts = ['--warmup', values.warmup!, '--short', values.short!, '--long', values.long!];
+  const measure = values.measure!.split(',');
   const out: string[] = [
     `Commands, with each line's binary: \`node --import tsx bench/serve-instructions.ts --variant <floor|chain> ${counts.join(' ')}\` ` +
       `and \`node --import tsx bench/runtime.ts --sections chain --no-tomcat --json --seconds ${values.seconds} --runs ${values.runs}\`. ` +
@@ -131,11 +142,14 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       failed = true;
       continue;
     }
-    const r = measureLine(line, b.bin, { seconds: values.seconds!, runs: values.runs!, counts });
-    const n = (v: number): string => Math.round(v).toLocaleString('en-US');
+    const r = measureLine(line, b.bin, { measure, seconds: values.seconds!, runs: values.runs!, counts });
+    const n = (v: number | undefined): string => (v === undefined ? '' : Math.round(v).toLocaleString('en-US'));
+    const us = (v: number | undefined): string => (v === undefined ? '' : v.toFixed(1));
+    const ratio = (a: number | undefined, b: number | undefined): string =>
+      a === undefined || b === undefined ? '' : `${(a / b).toFixed(2)}x`;
     out.push(
-      `| ${r.version} | ${n(r.floorInstructions)} | ${n(r.chainInstructions)} | ${(r.chainInstructions / r.floorInstructions).toFixed(2)}x | ` +
-        `${r.floorCpu.toFixed(1)} | ${r.chainCpu.toFixed(1)} | ${(r.chainCpu / r.floorCpu).toFixed(2)}x | ${r.publicCpu.toFixed(1)} | ${(r.publicCpu / r.floorCpu).toFixed(2)}x |`,
+      `| ${r.version} | ${n(r.floorInstructions)} | ${n(r.chainInstructions)} | ${ratio(r.chainInstructions, r.floorInstructions)} | ` +
+        `${us(r.floorCpu)} | ${us(r.chainCpu)} | ${ratio(r.chainCpu, r.floorCpu)} | ${us(r.publicCpu)} | ${ratio(r.publicCpu, r.floorCpu)} |`,
     );
   }
   process.stdout.write(`${out.join('\n')}\n`, () => process.exit(failed ? 1 : 0));

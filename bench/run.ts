@@ -125,7 +125,7 @@ function externalCommands(quick: boolean): Record<string, { title: string; args:
     nodes: {
       title: 'The compiled chain against its floor on every supported Node line',
       args: quick
-        ? ['bench/nodes.ts', '--seconds', '3', '--runs', '2', '--warmup', '1500', '--short', '1500', '--long', '4500']
+        ? ['bench/nodes.ts', '--seconds', '3', '--runs', '2', '--warmup', '5000', '--short', '1500', '--long', '4500']
         : ['bench/nodes.ts', '--seconds', '5', '--runs', '3'],
     },
     transport: {
