@@ -127,9 +127,18 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const counts = ['--warmup', values.warmup!, '--short', values.short!, '--long', values.long!];
   const measure = values.measure!.split(',');
   const out: string[] = [
-    `Commands, with each line's binary: \`node --import tsx bench/serve-instructions.ts --variant <floor|chain> ${counts.join(' ')}\` ` +
-      `and \`node --import tsx bench/runtime.ts --sections chain --no-tomcat --json --seconds ${values.seconds} --runs ${values.runs}\`. ` +
-      'The floor is bare node:http sending the same headers in one writeHead; the goal is the chain within 1.10x of it on every line.',
+    `Commands, with each line's binary: ${[
+      measure.includes('instructions')
+        ? `\`node --import tsx bench/serve-instructions.ts --variant <floor|chain> ${counts.join(' ')}\``
+        : '',
+      measure.includes('cpu')
+        ? `\`node --import tsx bench/runtime.ts --sections chain --no-tomcat --json --seconds ${values.seconds} --runs ${values.runs}\``
+        : '',
+    ]
+      .filter(Boolean)
+      .join(' and ')}. ` +
+      'The floor is bare node:http sending the same headers in one writeHead; the goal is the chain within 1.10x of it on every line. ' +
+      'A column left empty was not measured (--measure).',
     '',
     '| Node | floor instructions/request | chain | chain / floor | floor CPU µs/request | chain | chain / floor | public-API header path, CPU µs | its / floor |',
     '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
