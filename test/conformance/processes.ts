@@ -1,5 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -42,7 +42,8 @@ export function track(child: ChildProcess): () => Promise<void> {
  * every process, so two test processes that each close their probe before the server they start binds it can
  * be given the same port (a Tomcat's AJP connector once found another Tomcat's HTTP connector on its port).
  * A claim lasts as long as its process: it is removed at a normal exit, and a claim left behind (vitest ends its
- * fork workers without an 'exit' event) is taken over by the next process given that port.
+ * fork workers without an 'exit' event) is taken over by the next process given that port, or swept once it is
+ * ten minutes old.
  */
 const CLAIMS = join(tmpdir(), 'tollgate-test-ports');
 const claimed = new Set<number>();
@@ -60,9 +61,28 @@ function alive(pid: number): boolean {
   }
 }
 
+/**
+ * Removes claims left by processes that are gone, once per process, so that the folder does not grow with every
+ * run. Only claims older than ten minutes: a claim being taken over is written afresh, so none of those is touched.
+ */
+let swept = false;
+function sweep(): void {
+  swept = true;
+  const old = Date.now() - 10 * 60_000;
+  for (const name of readdirSync(CLAIMS)) {
+    const file = join(CLAIMS, name);
+    try {
+      if (statSync(file).mtimeMs < old && !alive(Number(readFileSync(file, 'utf8')))) rmSync(file, { force: true });
+    } catch {
+      // removed meanwhile
+    }
+  }
+}
+
 /** Claims `port` for this process; false when a live process holds it. */
 function claim(port: number): boolean {
   mkdirSync(CLAIMS, { recursive: true });
+  if (!swept) sweep();
   const file = join(CLAIMS, String(port));
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
