@@ -49,7 +49,7 @@ export function toNodeListener(
   assertMiddleware(mw, 'toNodeListener');
   const downstream = handler ?? notFound;
   // Bound, not a closure over req and res: a per-request closure the exchange holds was allocated in V8's old
-  // generation on Node 22 and 24 and kept each request's objects alive until a full collection (see Exchange.next).
+  // generation and kept each request's objects alive until a full collection (most on Node 24; see Exchange.next).
   return (req, res) => mw.run(req, res, callDownstream.bind(undefined, downstream, req, res));
 }
 

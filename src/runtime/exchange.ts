@@ -85,9 +85,9 @@ export class Exchange {
     this.response = new ExchangeResponse(this, res);
     this.downstream = downstream;
     this.mappingPath = pathInContext;
-    // A bound function, not an arrow: on Node 22 and 24 V8 allocated this per-request closure in the old
+    // A bound function, not an arrow: V8 allocated this per-request closure in the old
     // generation, and the dead closure kept its request's objects (the exchange, req, res) alive through every
-    // scavenge until a full collection (bench/README.md, issue 35 item 3, fourth session).
+    // scavenge until a full collection; most on Node 24, less on 22 and 20 (bench/README.md, issue 35 item 3, fourth session).
     this.next = advance.bind(undefined, this) as NextFilter;
     (req as unknown as Record<symbol, unknown>)[EXCHANGE] = this;
     (res as unknown as Record<symbol, unknown>)[EXCHANGE] = this;
